@@ -1,0 +1,49 @@
+# stash — see README.md. `make run` and `make test` are the two set-up commands.
+SHELL := /bin/bash
+SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+PROTO := proto/stash/v1/stash.proto
+GEN_H := Sources/CStashProto/include/stash/v1/stash.pb-c.h
+GEN_C := Sources/CStashProto/stash/v1/stash.pb-c.c
+APT_PKGS := protobuf-c-compiler libprotobuf-c-dev libcurl4-openssl-dev libsqlite3-dev pkg-config
+
+.PHONY: deps proto proto-check build release run test bench demo clean
+
+deps:
+	@if ! command -v pkg-config >/dev/null || ! command -v protoc-c >/dev/null \
+	    || ! pkg-config --exists libprotobuf-c libcurl sqlite3; then \
+	  echo "installing $(APT_PKGS)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PKGS) >/dev/null; \
+	fi
+
+# Regenerates the committed protobuf-c code from the schema.
+proto: deps
+	@tmp=$$(mktemp -d) && protoc-c -Iproto --c_out=$$tmp $(PROTO) \
+	  && mkdir -p $(dir $(GEN_H)) $(dir $(GEN_C)) \
+	  && cp $$tmp/stash/v1/stash.pb-c.h $(GEN_H) && cp $$tmp/stash/v1/stash.pb-c.c $(GEN_C) \
+	  && rm -rf $$tmp && echo "generated $(GEN_H) $(GEN_C)"
+
+# Fails when the committed generated code does not match the schema.
+proto-check: deps
+	@tmp=$$(mktemp -d) && protoc-c -Iproto --c_out=$$tmp $(PROTO) \
+	  && cmp -s $$tmp/stash/v1/stash.pb-c.h $(GEN_H) && cmp -s $$tmp/stash/v1/stash.pb-c.c $(GEN_C) \
+	  && rm -rf $$tmp && echo "proto-check: generated code is current" \
+	  || { echo "proto-check: generated code is stale; run 'make proto' and commit" >&2; exit 1; }
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+run: release
+	$$($(SWIFT) build -c release --show-bin-path)/stashd
+
+test: deps proto-check
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: release
+	bash bench/run.sh
+
+demo: release
+	bash scripts/demo.sh

@@ -1,0 +1,88 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "stash",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "StashClient", targets: ["StashClient"]),
+        .executable(name: "stashd", targets: ["stashd"]),
+        .executable(name: "stash", targets: ["stash"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+    ],
+    targets: [
+        // C libraries, each behind a C-prefixed target.
+        .systemLibrary(
+            name: "CProtobufC", pkgConfig: "libprotobuf-c",
+            providers: [.apt(["libprotobuf-c-dev"])]),
+        .target(
+            name: "CStashProto", dependencies: ["CProtobufC"],
+            cSettings: [.headerSearchPath("include")]),
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+
+        .target(name: "StashCore", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "StashWire",
+            dependencies: ["StashCore", "CStashProto", .product(name: "NIOCore", package: "swift-nio")]),
+        .target(
+            name: "StashStore",
+            dependencies: ["StashCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "StashFetch",
+            dependencies: [
+                "StashCore", "CCurl",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .target(
+            name: "StashEngine",
+            dependencies: ["StashCore", "StashStore", "StashFetch", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "StashDaemon",
+            dependencies: [
+                "StashEngine", "StashWire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(
+            name: "stashd",
+            dependencies: ["StashDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .target(
+            name: "StashClient",
+            dependencies: [
+                "StashWire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
+        .executableTarget(
+            name: "stash",
+            dependencies: ["StashClient", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+
+        // A real HTTP/1 server and a daemon launcher for tests and the demo.
+        .target(
+            name: "StashTestSupport",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+
+        .testTarget(name: "StashCoreTests", dependencies: ["StashCore"]),
+        .testTarget(name: "StashWireTests", dependencies: ["StashWire"]),
+        .testTarget(name: "StashStoreTests", dependencies: ["StashStore"]),
+        .testTarget(name: "StashFetchTests", dependencies: ["StashFetch", "StashTestSupport"]),
+        .testTarget(name: "StashEngineTests", dependencies: ["StashEngine", "StashTestSupport"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["StashClient", "StashWire", "StashTestSupport"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

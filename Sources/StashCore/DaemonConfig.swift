@@ -1,0 +1,70 @@
+/// Settings a client can read and change while the daemon runs (`stash config`). Keys on the
+/// CLI and in `SetConfig` are the kebab-case names in `DaemonConfig.keys`.
+public struct DaemonConfig: Equatable, Sendable, Codable {
+    public var maxParallel: Int = 3
+    public var retryMaxAttempts: Int = 5
+    public var retryBaseDelayMs: Int = 500
+    public var retryMaxDelayMs: Int = 30_000
+    /// Bytes per second over all transfers; 0 is unlimited.
+    public var rateLimit: Int64 = 0
+    /// A transfer slower than this many bytes per second for `lowSpeedTime` seconds is stalled.
+    public var lowSpeedLimit: Int = 1024
+    public var lowSpeedTime: Int = 30
+
+    public init() {}
+
+    public struct Key: Sendable {
+        public let name: String
+        public let range: ClosedRange<Int64>
+        public let help: String
+        let keyPath: WritableKeyPath<DaemonConfig, Int64> & Sendable
+    }
+
+    /// Every settable key, with its limits.
+    public static let keys: [Key] = [
+        Key(name: "max-parallel", range: 1...64, help: "downloads transferring at once", keyPath: \.maxParallel64),
+        Key(name: "retry-max-attempts", range: 1...100, help: "attempts per transfer before it fails", keyPath: \.retryMaxAttempts64),
+        Key(name: "retry-base-delay-ms", range: 10...600_000, help: "first retry delay, doubled each attempt", keyPath: \.retryBaseDelayMs64),
+        Key(name: "retry-max-delay-ms", range: 10...3_600_000, help: "longest retry delay", keyPath: \.retryMaxDelayMs64),
+        Key(name: "rate-limit", range: 0...(1 << 40), help: "bytes per second over all transfers, 0 = unlimited", keyPath: \.rateLimit),
+        Key(name: "low-speed-limit", range: 1...(1 << 30), help: "bytes per second under which a transfer is stalled", keyPath: \.lowSpeedLimit64),
+        Key(name: "low-speed-time", range: 1...3600, help: "seconds under low-speed-limit before a stalled transfer is retried", keyPath: \.lowSpeedTime64),
+    ]
+
+    public func value(forKey name: String) throws -> Int64 {
+        guard let key = Self.keys.first(where: { $0.name == name }) else { throw Self.unknownKey(name) }
+        return self[keyPath: key.keyPath]
+    }
+
+    /// Sets one key from its text form; the error names the key, the value and the limits.
+    public mutating func set(_ name: String, to text: String) throws {
+        guard let key = Self.keys.first(where: { $0.name == name }) else { throw Self.unknownKey(name) }
+        guard let value = Int64(text.trimmingWhitespace()) else {
+            throw StashError.invalidArgument("config '\(name)': value '\(text)' is not an integer")
+        }
+        guard key.range.contains(value) else {
+            throw StashError.invalidArgument("config '\(name)': value \(value) is outside \(key.range.lowerBound)...\(key.range.upperBound)")
+        }
+        self[keyPath: key.keyPath] = value
+    }
+
+    private static func unknownKey(_ name: String) -> StashError {
+        .invalidArgument("unknown config key '\(name)'; known keys: \(keys.map(\.name).joined(separator: ", "))")
+    }
+
+    private var maxParallel64: Int64 { get { Int64(maxParallel) } set { maxParallel = Int(newValue) } }
+    private var retryMaxAttempts64: Int64 { get { Int64(retryMaxAttempts) } set { retryMaxAttempts = Int(newValue) } }
+    private var retryBaseDelayMs64: Int64 { get { Int64(retryBaseDelayMs) } set { retryBaseDelayMs = Int(newValue) } }
+    private var retryMaxDelayMs64: Int64 { get { Int64(retryMaxDelayMs) } set { retryMaxDelayMs = Int(newValue) } }
+    private var lowSpeedLimit64: Int64 { get { Int64(lowSpeedLimit) } set { lowSpeedLimit = Int(newValue) } }
+    private var lowSpeedTime64: Int64 { get { Int64(lowSpeedTime) } set { lowSpeedTime = Int(newValue) } }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        var s = Substring(self)
+        while let f = s.first, f.isWhitespace { s.removeFirst() }
+        while let l = s.last, l.isWhitespace { s.removeLast() }
+        return String(s)
+    }
+}

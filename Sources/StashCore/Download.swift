@@ -1,0 +1,77 @@
+import Foundation
+
+/// A download as the engine keeps it and the registry stores it. The public record of
+/// DESIGN.md is a view of this (see `progressPercent`, `remainingTime`); the resume fields
+/// (`etag`, `lastModified`) never leave the daemon.
+public struct Download: Equatable, Sendable {
+    public var id: String
+    public var uri: String
+    public var title: String
+    public var state: DownloadState
+    /// Bytes on disk for this download, partial or complete.
+    public var downloadedBytes: Int64
+    /// Total size, nil while unknown.
+    public var totalBytes: Int64?
+    /// Smoothed bytes per second; 0 when not transferring.
+    public var speed: Int64
+    public var quality: String
+    public var hasSubtitles: Bool
+    public var hasDRM: Bool
+    /// Path of the asset relative to the data dir, so a moved data dir still resolves.
+    public var assetPath: String
+    public var error: DownloadError?
+    /// Why the download is in its state when that needs saying ("paused by client", ...).
+    public var stateReason: String
+    public var createdAt: Date
+    public var completedAt: Date?
+    /// Expected SHA-256, lowercase hex, empty when none was given.
+    public var sha256: String
+    public var headers: [HTTPHeader]
+    /// Validators of the partial file, for `If-Range` on resume.
+    public var etag: String?
+    public var lastModified: String?
+
+    public init(
+        id: String, uri: String, title: String = "", state: DownloadState = .queued,
+        downloadedBytes: Int64 = 0, totalBytes: Int64? = nil, speed: Int64 = 0,
+        quality: String = "", hasSubtitles: Bool = false, hasDRM: Bool = false,
+        assetPath: String, error: DownloadError? = nil, stateReason: String = "",
+        createdAt: Date = Date(), completedAt: Date? = nil, sha256: String = "",
+        headers: [HTTPHeader] = [], etag: String? = nil, lastModified: String? = nil
+    ) {
+        self.id = id
+        self.uri = uri
+        self.title = title
+        self.state = state
+        self.downloadedBytes = downloadedBytes
+        self.totalBytes = totalBytes
+        self.speed = speed
+        self.quality = quality
+        self.hasSubtitles = hasSubtitles
+        self.hasDRM = hasDRM
+        self.assetPath = assetPath
+        self.error = error
+        self.stateReason = stateReason
+        self.createdAt = createdAt
+        self.completedAt = completedAt
+        self.sha256 = sha256
+        self.headers = headers
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+
+    /// Integer percent 0–100; 100 only when completed, so a client never sees 100 % of a
+    /// download that is still being checked.
+    public var progressPercent: Int {
+        if state == .completed { return 100 }
+        guard let total = totalBytes, total > 0 else { return 0 }
+        return Int(min(99, max(0, downloadedBytes * 100 / total)))
+    }
+
+    /// Seconds left at the current speed, nil while unknown.
+    public var remainingTime: Int64? {
+        if state == .completed { return 0 }
+        guard let total = totalBytes, speed > 0, total >= downloadedBytes else { return nil }
+        return (total - downloadedBytes + speed - 1) / speed
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// Something a subscriber is told. Sequence numbers grow by one per event of the daemon, so a
+/// subscriber that reconnects can ask for a replay from the last one it saw.
+public struct DownloadEvent: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        /// The download's state changed; the record is the one just committed to the registry.
+        case stateChanged(Download, previous: DownloadState)
+        case progress(ProgressUpdate)
+        /// The download and its files are gone (cancel).
+        case removed(id: String)
+    }
+
+    public var seq: UInt64
+    public var time: Date
+    public var kind: Kind
+
+    public init(seq: UInt64, time: Date = Date(), kind: Kind) {
+        self.seq = seq
+        self.time = time
+        self.kind = kind
+    }
+
+    /// The download this event is about.
+    public var downloadID: String {
+        switch kind {
+        case .stateChanged(let download, _): return download.id
+        case .progress(let update): return update.id
+        case .removed(let id): return id
+        }
+    }
+}
+
+/// Bytes moved for one download, sent at most every 1 % or 250 ms (a subscriber may ask for less).
+public struct ProgressUpdate: Equatable, Sendable {
+    public var id: String
+    public var downloadedBytes: Int64
+    public var totalBytes: Int64?
+    public var progressPercent: Int
+    public var speed: Int64
+    public var remainingTime: Int64?
+
+    public init(id: String, downloadedBytes: Int64, totalBytes: Int64?, progressPercent: Int, speed: Int64, remainingTime: Int64?) {
+        self.id = id
+        self.downloadedBytes = downloadedBytes
+        self.totalBytes = totalBytes
+        self.progressPercent = progressPercent
+        self.speed = speed
+        self.remainingTime = remainingTime
+    }
+
+    public init(_ download: Download) {
+        self.init(
+            id: download.id, downloadedBytes: download.downloadedBytes, totalBytes: download.totalBytes,
+            progressPercent: download.progressPercent, speed: download.speed, remainingTime: download.remainingTime)
+    }
+}

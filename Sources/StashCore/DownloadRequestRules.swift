@@ -1,0 +1,64 @@
+import Foundation
+
+/// The checks every new download passes before anything is stored. Each error names the
+/// field, the value and the rule, so a client can fix its request.
+public enum DownloadRequestRules {
+    public static let maxIDLength = 128
+    public static let maxURILength = 8192
+    public static let maxTitleLength = 1024
+    public static let maxHeaders = 64
+
+    /// Ids become folder names under `assets/`, so they are restricted to a safe alphabet.
+    public static func validateID(_ id: String) throws {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+        guard !id.isEmpty, id.count <= maxIDLength else {
+            throw StashError.invalidArgument("id '\(id.prefix(200))' must be 1 to \(maxIDLength) characters (got \(id.count))")
+        }
+        guard id.allSatisfy({ allowed.contains($0) }), id != ".", id != ".." , !id.hasPrefix(".") else {
+            throw StashError.invalidArgument("id '\(id)' may use only letters, digits, '.', '_' and '-', and may not start with '.'")
+        }
+    }
+
+    /// Only absolute http and https URLs with a host are accepted.
+    public static func validateURI(_ uri: String) throws {
+        guard !uri.isEmpty else { throw StashError.invalidArgument("uri is empty; give an http:// or https:// URL") }
+        guard uri.utf8.count <= maxURILength else {
+            throw StashError.invalidArgument("uri is \(uri.utf8.count) bytes; the limit is \(maxURILength)")
+        }
+        guard !uri.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7f }) else {
+            throw StashError.invalidArgument("uri '\(uri.prefix(200))' contains spaces or control characters; percent-encode them")
+        }
+        guard let components = URLComponents(string: uri), let scheme = components.scheme?.lowercased() else {
+            throw StashError.invalidArgument("uri '\(uri.prefix(200))' is not a valid URL")
+        }
+        guard scheme == "http" || scheme == "https" else {
+            throw StashError.invalidArgument("uri '\(uri.prefix(200))' has unsupported scheme '\(scheme)'; only http and https are supported")
+        }
+        guard let host = components.host, !host.isEmpty else {
+            throw StashError.invalidArgument("uri '\(uri.prefix(200))' has no host")
+        }
+    }
+
+    /// Returns the digest in lowercase; empty stays empty (no check).
+    public static func normalizeSHA256(_ hex: String) throws -> String {
+        if hex.isEmpty { return "" }
+        let lower = hex.lowercased()
+        guard lower.count == 64, lower.allSatisfy({ $0.isHexDigit }) else {
+            throw StashError.invalidArgument("sha256 '\(hex.prefix(100))' must be 64 hexadecimal characters (got \(hex.count))")
+        }
+        return lower
+    }
+
+    public static func validateTitle(_ title: String) throws {
+        guard title.count <= maxTitleLength else {
+            throw StashError.invalidArgument("title is \(title.count) characters; the limit is \(maxTitleLength)")
+        }
+    }
+
+    public static func validateHeaders(_ headers: [HTTPHeader]) throws {
+        guard headers.count <= maxHeaders else {
+            throw StashError.invalidArgument("\(headers.count) headers given; the limit is \(maxHeaders)")
+        }
+        for header in headers { try header.validate() }
+    }
+}

@@ -1,0 +1,21 @@
+/// Where the daemon keeps things and how much room is left (GetSystemInfo).
+public struct SystemInfo: Equatable, Sendable {
+    public var dataDir: String
+    public var diskTotal: Int64
+    public var diskFree: Int64
+    /// Bytes of the files stash keeps, complete and partial.
+    public var bytesHeld: Int64
+    public var daemonVersion: String
+    public var socketPath: String
+    public var downloadCount: Int
+
+    public init(dataDir: String, diskTotal: Int64, diskFree: Int64, bytesHeld: Int64, daemonVersion: String, socketPath: String, downloadCount: Int) {
+        self.dataDir = dataDir
+        self.diskTotal = diskTotal
+        self.diskFree = diskFree
+        self.bytesHeld = bytesHeld
+        self.daemonVersion = daemonVersion
+        self.socketPath = socketPath
+        self.downloadCount = downloadCount
+    }
+}

@@ -1,0 +1,127 @@
+import StashCore
+
+/// A client's request: an id the response will carry, and one operation.
+public struct Request: Equatable, Sendable {
+    public var id: UInt64
+    public var op: Operation
+
+    public init(id: UInt64, op: Operation) {
+        self.id = id
+        self.op = op
+    }
+}
+
+/// Every operation of protocol version 1. `unknown` is an op this daemon does not know (a
+/// newer client, or none set); it is answered with UNIMPLEMENTED.
+public enum Operation: Equatable, Sendable {
+    case hello(HelloRequest)
+    case addDownload(AddDownloadRequest)
+    case getDownload(id: String)
+    case listDownloads(ListDownloadsRequest)
+    case hasDownload(id: String)
+    case pause(id: String)
+    case resume(id: String)
+    case cancel(id: String)
+    case pauseAll
+    case resumeAll
+    case cancelAll
+    case subscribe(SubscribeRequest)
+    case getStats
+    case getSystemInfo
+    case getConfig
+    case setConfig([ConfigEntry])
+    case unknown
+
+    /// The operation's name in PROTOCOL.md, for logs and errors.
+    public var name: String {
+        switch self {
+        case .hello: return "Hello"
+        case .addDownload: return "AddDownload"
+        case .getDownload: return "GetDownload"
+        case .listDownloads: return "ListDownloads"
+        case .hasDownload: return "HasDownload"
+        case .pause: return "Pause"
+        case .resume: return "Resume"
+        case .cancel: return "Cancel"
+        case .pauseAll: return "PauseAll"
+        case .resumeAll: return "ResumeAll"
+        case .cancelAll: return "CancelAll"
+        case .subscribe: return "Subscribe"
+        case .getStats: return "GetStats"
+        case .getSystemInfo: return "GetSystemInfo"
+        case .getConfig: return "GetConfig"
+        case .setConfig: return "SetConfig"
+        case .unknown: return "unknown"
+        }
+    }
+}
+
+public struct HelloRequest: Equatable, Sendable {
+    public var protocolVersion: Int
+    public var clientName: String
+
+    public init(protocolVersion: Int = StashVersion.protocolVersion, clientName: String) {
+        self.protocolVersion = protocolVersion
+        self.clientName = clientName
+    }
+}
+
+public struct AddDownloadRequest: Equatable, Sendable {
+    /// Empty: the daemon picks one. Given: idempotent for the same URI.
+    public var id: String
+    public var uri: String
+    public var title: String
+    /// Expected digest, hex; empty for none.
+    public var sha256: String
+    public var headers: [HTTPHeader]
+
+    public init(id: String = "", uri: String, title: String = "", sha256: String = "", headers: [HTTPHeader] = []) {
+        self.id = id
+        self.uri = uri
+        self.title = title
+        self.sha256 = sha256
+        self.headers = headers
+    }
+}
+
+public struct ListDownloadsRequest: Equatable, Sendable {
+    /// Empty: every state.
+    public var states: [DownloadState]
+    /// 0 means the default page size (100); at most 1000.
+    public var pageSize: Int
+    public var pageToken: String
+
+    public init(states: [DownloadState] = [], pageSize: Int = 0, pageToken: String = "") {
+        self.states = states
+        self.pageSize = pageSize
+        self.pageToken = pageToken
+    }
+}
+
+public struct SubscribeRequest: Equatable, Sendable {
+    /// Empty: every download.
+    public var ids: [String]
+    /// Percent between progress events of one download; 0 means 1.
+    public var minProgressStep: Int
+    /// Milliseconds between progress events of one download; 0 means 250.
+    public var minIntervalMs: Int
+    /// 0: no replay. Otherwise the daemon first sends the buffered events with seq >= this.
+    public var replayFromSeq: UInt64
+
+    public init(ids: [String] = [], minProgressStep: Int = 0, minIntervalMs: Int = 0, replayFromSeq: UInt64 = 0) {
+        self.ids = ids
+        self.minProgressStep = minProgressStep
+        self.minIntervalMs = minIntervalMs
+        self.replayFromSeq = replayFromSeq
+    }
+}
+
+public struct ConfigEntry: Equatable, Sendable {
+    public var key: String
+    public var value: String
+
+    public init(key: String, value: String) {
+        self.key = key
+        self.value = value
+    }
+}

@@ -1,0 +1,45 @@
+import StashCore
+
+/// The daemon's answer to one request: the request's id and either a result or an error.
+public struct Response: Equatable, Sendable {
+    public var id: UInt64
+    public var result: Result<ResponseResult, StashError>
+
+    public init(id: UInt64, result: Result<ResponseResult, StashError>) {
+        self.id = id
+        self.result = result
+    }
+}
+
+/// What a successful response carries; which case depends on the operation (PROTOCOL.md).
+public enum ResponseResult: Equatable, Sendable {
+    /// Subscribe and other operations with nothing to return.
+    case empty
+    case hello(HelloResult)
+    /// `created` is false when AddDownload found the same id and URI already there.
+    case download(Download, created: Bool)
+    case list(DownloadPage)
+    case has(exists: Bool, state: DownloadState)
+    case count(affected: Int)
+    case stats(DownloadStats)
+    case systemInfo(SystemInfo)
+    case config(DaemonConfig)
+}
+
+public struct HelloResult: Equatable, Sendable {
+    public var protocolVersion: Int
+    public var daemonVersion: String
+    public var features: [String]
+
+    public init(protocolVersion: Int = StashVersion.protocolVersion, daemonVersion: String = StashVersion.daemon, features: [String]) {
+        self.protocolVersion = protocolVersion
+        self.daemonVersion = daemonVersion
+        self.features = features
+    }
+}
+
+/// A frame from the daemon: a response to a request, or an event on a subscribed connection.
+public enum ServerMessage: Equatable, Sendable {
+    case response(Response)
+    case event(DownloadEvent)
+}
