@@ -65,6 +65,9 @@ let package = Package(
             name: "stash",
             dependencies: ["StashClient", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
+        // Control-plane benchmark for `make bench` (GetDownload latency and throughput).
+        .executableTarget(name: "stash-bench", dependencies: ["StashClient"]),
+
         // A real HTTP/1 server and a daemon launcher for tests and the demo.
         .target(
             name: "StashTestSupport",
