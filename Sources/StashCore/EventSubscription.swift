@@ -102,6 +102,13 @@ public final class EventSubscription: AsyncSequence, @unchecked Sendable {
     }
 
     private func next() async -> DownloadEvent? {
+        await withCheckedContinuation { continuation in
+            nextOrWait(continuation)
+        }
+    }
+
+    /// Hands over the oldest queued event, or parks the reader until one is delivered.
+    private func nextOrWait(_ continuation: CheckedContinuation<DownloadEvent?, Never>) {
         lock.lock()
         if head < queue.count {
             let event = queue[head]
@@ -109,6 +116,7 @@ public final class EventSubscription: AsyncSequence, @unchecked Sendable {
             take(event)
             if head == queue.count {
                 queue.removeAll(keepingCapacity: true)
+                pendingProgress.removeAll(keepingCapacity: true)
                 head = 0
             } else if head > 1024 {
                 queue.removeFirst(head)
@@ -116,13 +124,16 @@ public final class EventSubscription: AsyncSequence, @unchecked Sendable {
                 head = 0
             }
             lock.unlock()
-            return event
+            continuation.resume(returning: event)
+            return
         }
-        if finished { lock.unlock(); return nil }
-        return await withCheckedContinuation { continuation in
-            waiter = continuation
+        if finished {
             lock.unlock()
+            continuation.resume(returning: nil)
+            return
         }
+        waiter = continuation
+        lock.unlock()
     }
 
     public struct AsyncIterator: AsyncIteratorProtocol {

@@ -1,0 +1,57 @@
+import Foundation
+import Logging
+import StashCore
+import StashEngine
+import StashFetch
+import StashStore
+
+/// The running daemon: its data-dir lock, registry, fetch workers, engine and IPC server,
+/// started and stopped in the right order.
+public final class Daemon: Sendable {
+    let engine: Engine
+    let server: DaemonServer
+    let fetch: FetchWorkers
+    let dataDirLock: LockFile
+    let logger: Logger
+
+    private init(engine: Engine, server: DaemonServer, fetch: FetchWorkers, dataDirLock: LockFile, logger: Logger) {
+        self.engine = engine
+        self.server = server
+        self.fetch = fetch
+        self.dataDirLock = dataDirLock
+        self.logger = logger
+    }
+
+    /// Locks the data dir (one daemon per data dir), opens the registry, reconciles it with
+    /// the disk, resumes queued work, then listens. `maxParallel` overrides the stored setting.
+    public static func start(socketPath: String, dataDir: String, maxParallel: Int?, logger: Logger) async throws -> Daemon {
+        do {
+            try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StashError(.failedPrecondition, "cannot create data dir \(dataDir): \(error.localizedDescription)")
+        }
+        let lock = try LockFile.acquire(path: dataDir + "/stashd.lock", what: "data dir \(dataDir)")
+        let registry = try Registry(path: dataDir + "/stash.sqlite", logger: logger)
+        var config = try registry.loadConfig() ?? DaemonConfig()
+        if let maxParallel { config.maxParallel = maxParallel }
+        let fetch = FetchWorkers(logger: logger)
+        let engine = Engine(dataDir: dataDir, socketPath: socketPath, registry: registry, fetch: fetch, config: config, logger: logger)
+        try await engine.start()
+        let server = DaemonServer(socketPath: socketPath, handler: RequestDispatcher(engine: engine, logger: logger), logger: logger)
+        do {
+            try await server.start()
+        } catch {
+            await engine.shutdown()
+            throw error
+        }
+        logger.notice("stashd ready", metadata: ["socket": "\(socketPath)", "data_dir": "\(dataDir)", "max_parallel": "\(config.maxParallel)"])
+        return Daemon(engine: engine, server: server, fetch: fetch, dataDirLock: lock, logger: logger)
+    }
+
+    /// Stops listening, stops transfers, persists, and releases the data dir.
+    public func stop() async {
+        await server.stop()
+        await engine.shutdown()
+        dataDirLock.release()
+    }
+}

@@ -1,0 +1,83 @@
+import Logging
+import StashCore
+import StashEngine
+import StashWire
+
+/// Answers each wire operation with the engine. The only place that knows both the wire's
+/// operations and the engine's methods.
+public struct RequestDispatcher: RequestHandler {
+    let engine: Engine
+    let logger: Logger
+
+    /// What this daemon offers, announced in Hello.
+    public static let features = ["downloads", "events", "config", "stats"]
+
+    public init(engine: Engine, logger: Logger) {
+        self.engine = engine
+        self.logger = logger
+    }
+
+    public func handle(_ op: Operation, peer: PeerCredentials) async -> Result<ResponseResult, StashError> {
+        do {
+            return .success(try await answer(op))
+        } catch let error as StashError {
+            return .failure(error)
+        } catch {
+            logger.error("request failed", metadata: ["op": "\(op.name)", "error": "\(error)"])
+            return .failure(StashError(.internal, "\(op.name) failed: \(error)"))
+        }
+    }
+
+    public func subscribe(_ request: SubscribeRequest) async throws -> EventSubscription {
+        guard request.minProgressStep >= 0, request.minProgressStep <= 100 else {
+            throw StashError.invalidArgument("min_progress_step \(request.minProgressStep) is outside 0...100")
+        }
+        return await engine.subscribe(
+            ids: request.ids, minProgressStep: request.minProgressStep,
+            minIntervalMs: request.minIntervalMs, replayFrom: request.replayFromSeq)
+    }
+
+    private func answer(_ op: Operation) async throws -> ResponseResult {
+        switch op {
+        case .hello:
+            return .hello(HelloResult(features: Self.features))
+        case .addDownload(let request):
+            let added = try await engine.add(
+                id: request.id, uri: request.uri, title: request.title, sha256: request.sha256, headers: request.headers)
+            return .download(added.download, created: added.created)
+        case .getDownload(let id):
+            return .download(try await engine.get(id: id), created: false)
+        case .listDownloads(let request):
+            return .list(try await engine.list(states: request.states, pageSize: request.pageSize, pageToken: request.pageToken))
+        case .hasDownload(let id):
+            let answer = await engine.has(id: id)
+            return .has(exists: answer.exists, state: answer.state)
+        case .pause(let id):
+            return .download(try await engine.pause(id: id), created: false)
+        case .resume(let id):
+            return .download(try await engine.resume(id: id), created: false)
+        case .cancel(let id):
+            try await engine.cancel(id: id)
+            return .empty
+        case .pauseAll:
+            return .count(affected: try await engine.pauseAll())
+        case .resumeAll:
+            return .count(affected: try await engine.resumeAll())
+        case .cancelAll:
+            return .count(affected: try await engine.cancelAll())
+        case .getStats:
+            return .stats(await engine.stats())
+        case .getSystemInfo:
+            return .systemInfo(await engine.systemInfo())
+        case .getConfig:
+            return .config(await engine.config)
+        case .setConfig(let entries):
+            return .config(try await engine.setConfig(entries.map { ($0.key, $0.value) }))
+        case .subscribe:
+            // The server streams subscriptions itself (it calls `subscribe(_:)`).
+            throw StashError(.internal, "Subscribe reached the dispatcher")
+        case .unknown:
+            throw StashError(.unimplemented, "operation not supported by this daemon (protocol \(StashVersion.protocolVersion))")
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import StashCore
+
+/// The state machine of one download, as a value: `on(_:)` checks a transition, moves the
+/// state and says what the engine must do; the engine does the I/O. Every transition is
+/// therefore testable without a network, a disk or a clock.
+public struct DownloadLifecycle: Equatable, Sendable {
+    public private(set) var state: DownloadState
+
+    public init(state: DownloadState) {
+        self.state = state
+    }
+
+    public enum Input: Equatable, Sendable {
+        /// The scheduler gave the download a transfer slot.
+        case schedule
+        /// Response headers arrived: bytes are flowing.
+        case transferStarted
+        case networkLost
+        case transferCompleted
+        case transferFailed
+        case pause
+        case resume
+        case cancel
+        /// The download was put back in the queue by the engine (lower max-parallel).
+        case requeue
+        /// The daemon starts and finds this record; `fileIntact` says whether a completed
+        /// download's file is on disk with the right size.
+        case recover(fileIntact: Bool)
+    }
+
+    public enum Action: Equatable, Sendable {
+        /// Nothing to do: the input does not change anything (e.g. pausing a paused download).
+        case none
+        /// Persist and announce the new state.
+        case commit
+        /// Start a transfer, then persist and announce.
+        case startTransfer
+        /// Stop the transfer (keeping its partial file), then persist and announce.
+        case stopTransfer
+        /// Stop any transfer, delete the files and the record.
+        case remove
+    }
+
+    /// Applies one input. Throws FAILED_PRECONDITION for a request that makes no sense in the
+    /// current state (e.g. pausing a completed download), naming both.
+    public mutating func on(_ input: Input) throws -> Action {
+        switch (input, state) {
+        case (.schedule, .queued):
+            state = .preparing
+            return .startTransfer
+
+        case (.transferStarted, .preparing), (.transferStarted, .waitingForNetwork), (.transferStarted, .restarting):
+            state = .downloading
+            return .commit
+        case (.transferStarted, .downloading):
+            return .none
+
+        case (.networkLost, .preparing), (.networkLost, .downloading), (.networkLost, .restarting):
+            state = .waitingForNetwork
+            return .commit
+        case (.networkLost, .waitingForNetwork):
+            return .none
+
+        case (.transferCompleted, let s) where s.isActive:
+            state = .completed
+            return .commit
+        case (.transferFailed, let s) where s.isActive:
+            state = .failed
+            return .commit
+
+        case (.pause, .queued):
+            state = .paused
+            return .commit
+        case (.pause, let s) where s.isActive:
+            state = .paused
+            return .stopTransfer
+        case (.pause, .paused):
+            return .none
+
+        case (.resume, .paused), (.resume, .failed), (.resume, .stopped):
+            state = .queued
+            return .commit
+        case (.resume, let s) where s == .queued || s.isActive:
+            return .none
+
+        case (.requeue, let s) where s.isActive:
+            state = .queued
+            return .stopTransfer
+
+        case (.cancel, .removing):
+            return .none
+        case (.cancel, _):
+            state = .removing
+            return .remove
+
+        case (.recover(_), let s) where s.isActive:
+            state = .queued
+            return .commit
+        case (.recover(let intact), .completed):
+            if intact { return .none }
+            state = .failed
+            return .commit
+        case (.recover(_), .removing):
+            return .remove
+        case (.recover(_), _):
+            return .none
+
+        default:
+            throw StashError(.failedPrecondition, "cannot \(input.verb) a download that is \(state.name)")
+        }
+    }
+}
+
+extension DownloadLifecycle.Input {
+    var verb: String {
+        switch self {
+        case .schedule: return "schedule"
+        case .transferStarted: return "start"
+        case .networkLost: return "wait for network on"
+        case .transferCompleted: return "complete"
+        case .transferFailed: return "fail"
+        case .pause: return "pause"
+        case .resume: return "resume"
+        case .cancel: return "cancel"
+        case .requeue: return "requeue"
+        case .recover: return "recover"
+        }
+    }
+}

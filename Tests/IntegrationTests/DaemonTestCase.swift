@@ -1,0 +1,93 @@
+import Crypto
+import Foundation
+import StashClient
+import StashCore
+import StashTestSupport
+import XCTest
+
+/// A real stashd on a private socket and data dir, a real HTTP server, and a client: the
+/// fixture of every socket-level test.
+class DaemonTestCase: XCTestCase {
+    var http: TestHTTPServer!
+    var daemon: DaemonProcess!
+    var client: StashClient!
+
+    /// Extra stashd flags for a test class.
+    var daemonArguments: [String] { ["--log-level", "debug"] }
+
+    override func setUp() async throws {
+        http = try TestHTTPServer.start()
+        daemon = try await DaemonProcess.start(extraArguments: daemonArguments)
+        client = try await StashClient.connect(socketPath: daemon.socketPath, clientName: name)
+        // Short retry delays keep fault tests quick; the values are the daemon's, not the test's.
+        _ = try await client.setConfig([(key: "retry-base-delay-ms", value: "50"), (key: "retry-max-delay-ms", value: "400")])
+    }
+
+    override func tearDown() async throws {
+        await client?.close()
+        if let daemon, daemon.isRunning {
+            let status = daemon.terminate()
+            XCTAssertEqual(status, 0, "stashd exits 0 on SIGTERM; log:\n\(daemon.log().suffix(3000))")
+        }
+        http?.stop()
+    }
+
+    /// Reconnects after the daemon was restarted.
+    func reconnect() async throws {
+        await client?.close()
+        client = try await StashClient.connect(socketPath: daemon.socketPath, clientName: name)
+    }
+
+    /// Polls until the download reaches `state` (or a terminal state it was not meant to).
+    @discardableResult
+    func waitFor(_ id: String, _ state: DownloadState, timeout: TimeInterval = 30, file: StaticString = #filePath, line: UInt = #line) async throws -> Download {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last: Download?
+        while Date() < deadline {
+            let download = try await client.getDownload(id: id)
+            last = download
+            if download.state == state { return download }
+            if download.state.isTerminal && download.state != state {
+                XCTFail("\(id) reached \(download.state.name) (error: \(download.error?.message ?? "none")) waiting for \(state.name)", file: file, line: line)
+                return download
+            }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        XCTFail("\(id) still \(last?.state.name ?? "?") after \(timeout) s waiting for \(state.name); log:\n\(daemon.log().suffix(2000))", file: file, line: line)
+        throw CancellationError()
+    }
+
+    /// Polls until `condition` holds for the download.
+    func waitUntil(_ id: String, timeout: TimeInterval = 30, _ condition: (Download) -> Bool) async throws -> Download {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let download = try await client.getDownload(id: id)
+            if condition(download) { return download }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        XCTFail("condition on \(id) not met within \(timeout) s")
+        throw CancellationError()
+    }
+
+    func sha256Hex(ofFile path: String) throws -> String {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    }
+
+    func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+
+    /// Asserts that a client call fails with `code`, and returns the error for more checks.
+    @discardableResult
+    func assertFails<T>(_ code: StashError.Code, file: StaticString = #filePath, line: UInt = #line, _ body: () async throws -> T) async -> StashError? {
+        do {
+            _ = try await body()
+            XCTFail("expected \(code.name)", file: file, line: line)
+        } catch let error as StashError {
+            XCTAssertEqual(error.code, code, "\(error)", file: file, line: line)
+            return error
+        } catch {
+            XCTFail("expected StashError \(code.name), got \(error)", file: file, line: line)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,66 @@
+import StashCore
+import XCTest
+
+final class EventSubscriptionTests: XCTestCase {
+    private func progress(_ id: String, _ percent: Int, seq: UInt64, at time: Date = Date()) -> DownloadEvent {
+        DownloadEvent(seq: seq, time: time, kind: .progress(ProgressUpdate(
+            id: id, downloadedBytes: Int64(percent), totalBytes: 100, progressPercent: percent, speed: 0, remainingTime: nil)))
+    }
+
+    private func state(_ id: String, _ state: DownloadState, seq: UInt64) -> DownloadEvent {
+        DownloadEvent(seq: seq, kind: .stateChanged(Download(id: id, uri: "http://h/x", state: state, assetPath: "assets/\(id)/x"), previous: .queued))
+    }
+
+    func testSlowReaderSeesProgressCoalescedAndEveryStateChange() async {
+        let subscription = EventSubscription(ids: [], minProgressStep: 1, minInterval: 0)
+        subscription.deliver(state("a", .downloading, seq: 1))
+        for percent in 1...50 { subscription.deliver(progress("a", percent, seq: UInt64(1 + percent))) }
+        subscription.deliver(state("a", .completed, seq: 100))
+        subscription.finish()
+        var seen: [DownloadEvent] = []
+        for await event in subscription { seen.append(event) }
+        XCTAssertEqual(seen.map(\.seq), [1, 51, 100], "50 progress events coalesce into the latest")
+    }
+
+    func testFiltersByID() async {
+        let subscription = EventSubscription(ids: ["b"], minProgressStep: 1, minInterval: 0)
+        subscription.deliver(state("a", .queued, seq: 1))
+        subscription.deliver(state("b", .queued, seq: 2))
+        subscription.finish()
+        var seen: [UInt64] = []
+        for await event in subscription { seen.append(event.seq) }
+        XCTAssertEqual(seen, [2])
+    }
+
+    func testProgressStepIsHonouredForAReaderThatKeepsUp() async {
+        let subscription = EventSubscription(ids: [], minProgressStep: 10, minInterval: 3600)
+        var seen: [Int] = []
+        for percent in [1, 2, 5, 11, 12, 25] {
+            subscription.deliver(progress("a", percent, seq: UInt64(percent)))
+            if subscription.backlog > 0, let event = await nextEvent(subscription), case .progress(let update) = event.kind {
+                seen.append(update.progressPercent)
+            }
+        }
+        XCTAssertEqual(seen, [1, 11, 25])
+    }
+
+    func testWaitingReaderIsWokenAndCancelEnds() async {
+        let subscription = EventSubscription(ids: [], minProgressStep: 1, minInterval: 0)
+        let reader = Task { () -> [UInt64] in
+            var seqs: [UInt64] = []
+            for await event in subscription { seqs.append(event.seq) }
+            return seqs
+        }
+        try? await Task.sleep(nanoseconds: 50_000_000)
+        subscription.deliver(state("a", .queued, seq: 7))
+        try? await Task.sleep(nanoseconds: 50_000_000)
+        subscription.cancel()
+        let seqs = await reader.value
+        XCTAssertEqual(seqs, [7])
+    }
+
+    private func nextEvent(_ subscription: EventSubscription) async -> DownloadEvent? {
+        var iterator = subscription.makeAsyncIterator()
+        return await iterator.next()
+    }
+}
