@@ -79,7 +79,9 @@ let package = Package(
             ]),
 
         .testTarget(name: "StashCoreTests", dependencies: ["StashCore"]),
-        .testTarget(name: "StashWireTests", dependencies: ["StashWire"]),
+        .testTarget(
+            name: "StashWireTests",
+            dependencies: ["StashWire", .product(name: "NIOEmbedded", package: "swift-nio")]),
         .testTarget(name: "StashStoreTests", dependencies: ["StashStore"]),
         .testTarget(name: "StashFetchTests", dependencies: ["StashFetch", "StashTestSupport"]),
         .testTarget(name: "StashEngineTests", dependencies: ["StashEngine", "StashTestSupport"]),

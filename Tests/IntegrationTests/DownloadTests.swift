@@ -143,7 +143,8 @@ final class DownloadTests: DaemonTestCase {
         await assertFails(.notFound) { try await self.client.pause(id: "nope") }
         let generated = try await client.addDownload(AddDownloadRequest(uri: http.url("/a")))
         XCTAssertFalse(generated.download.id.isEmpty)
-        XCTAssertEqual(try await client.listDownloads().total, 2)
+        let total = try await client.listDownloads().total
+        XCTAssertEqual(total, 2)
     }
 
     func testListPagingAndStateFilter() async throws {
@@ -212,6 +213,7 @@ final class DownloadTests: DaemonTestCase {
         XCTAssertTrue(error?.message.contains("1...64") ?? false)
         try await daemon.restart()
         try await reconnect()
-        XCTAssertEqual(try await client.config().rateLimit, 123_456, "config survives a restart")
+        let restored = try await client.config()
+        XCTAssertEqual(restored.rateLimit, 123_456, "config survives a restart")
     }
 }

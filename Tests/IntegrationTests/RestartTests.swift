@@ -73,7 +73,8 @@ final class RestartTests: DaemonTestCase {
         try await daemon.restart()
         try await reconnect()
         try await Task.sleep(nanoseconds: 300_000_000)
-        XCTAssertEqual(try await client.getDownload(id: "p").state, .paused)
+        let after = try await client.getDownload(id: "p")
+        XCTAssertEqual(after.state, .paused)
     }
 
     func testCompletedFileMissingOnDiskIsNotReportedCompleted() async throws {

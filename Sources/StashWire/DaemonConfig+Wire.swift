@@ -1,0 +1,29 @@
+import CStashProto
+import StashCore
+
+extension DaemonConfig {
+    func wire(in arena: PackArena) -> UnsafeMutablePointer<Stash__V1__Config> {
+        var message = Stash__V1__Config()
+        stash__v1__config__init(&message)
+        message.max_parallel = UInt32(clamping: maxParallel)
+        message.retry_max_attempts = UInt32(clamping: retryMaxAttempts)
+        message.retry_base_delay_ms = UInt32(clamping: retryBaseDelayMs)
+        message.retry_max_delay_ms = UInt32(clamping: retryMaxDelayMs)
+        message.rate_limit = UInt64(clamping: rateLimit)
+        message.low_speed_limit = UInt32(clamping: lowSpeedLimit)
+        message.low_speed_time = UInt32(clamping: lowSpeedTime)
+        return arena.store(message)
+    }
+
+    init(wire message: UnsafePointer<Stash__V1__Config>) throws {
+        let m = message.pointee
+        self.init()
+        maxParallel = Int(m.max_parallel)
+        retryMaxAttempts = Int(m.retry_max_attempts)
+        retryBaseDelayMs = Int(m.retry_base_delay_ms)
+        retryMaxDelayMs = Int(m.retry_max_delay_ms)
+        rateLimit = try WireValue.int64(m.rate_limit, field: "Config.rate_limit")
+        lowSpeedLimit = Int(m.low_speed_limit)
+        lowSpeedTime = Int(m.low_speed_time)
+    }
+}

@@ -1,0 +1,58 @@
+import CStashProto
+import StashCore
+
+extension Download {
+    /// The public record: progress, speed and remaining time are the values computed from
+    /// the download; the resume validators (etag, last-modified) stay in the daemon.
+    func wire(in arena: PackArena) -> UnsafeMutablePointer<Stash__V1__Download> {
+        var message = Stash__V1__Download()
+        stash__v1__download__init(&message)
+        message.id = arena.cString(id)
+        message.uri = arena.cString(uri)
+        message.title = arena.cString(title)
+        message.state = state.wire
+        message.progress = UInt32(clamping: progressPercent)
+        message.downloaded_bytes = UInt64(clamping: downloadedBytes)
+        message.total_bytes = totalBytes ?? -1
+        message.speed = UInt64(clamping: speed)
+        message.remaining_time = remainingTime ?? -1
+        message.quality = arena.cString(quality)
+        message.has_subtitles = WireValue.bool(hasSubtitles)
+        message.has_drm = WireValue.bool(hasDRM)
+        message.asset_path = arena.cString(assetPath)
+        message.error = error?.wire(in: arena)
+        message.created_at = WireValue.milliseconds(createdAt)
+        message.completed_at = completedAt.map(WireValue.milliseconds) ?? 0
+        message.sha256 = arena.cString(sha256)
+        message.n_headers = headers.count
+        message.headers = arena.array(headers) { Optional($0.wire(in: arena)) }
+        message.state_reason = arena.cString(stateReason)
+        return arena.store(message)
+    }
+
+    /// progress and remaining_time are not read back: `Download` computes them from the
+    /// bytes, the total and the speed, which are.
+    init(wire message: UnsafePointer<Stash__V1__Download>) throws {
+        let m = message.pointee
+        self.init(
+            id: try WireValue.string(m.id, field: "Download.id"),
+            uri: try WireValue.string(m.uri, field: "Download.uri"),
+            title: try WireValue.string(m.title, field: "Download.title"),
+            state: try DownloadState(wire: m.state, field: "Download.state"),
+            downloadedBytes: try WireValue.int64(m.downloaded_bytes, field: "Download.downloaded_bytes"),
+            totalBytes: WireValue.optional(m.total_bytes),
+            speed: try WireValue.int64(m.speed, field: "Download.speed"),
+            quality: try WireValue.string(m.quality, field: "Download.quality"),
+            hasSubtitles: WireValue.bool(m.has_subtitles),
+            hasDRM: WireValue.bool(m.has_drm),
+            assetPath: try WireValue.string(m.asset_path, field: "Download.asset_path"),
+            error: try m.error.map { try DownloadError(wire: $0) },
+            stateReason: try WireValue.string(m.state_reason, field: "Download.state_reason"),
+            createdAt: WireValue.date(milliseconds: m.created_at),
+            completedAt: m.completed_at == 0 ? nil : WireValue.date(milliseconds: m.completed_at),
+            sha256: try WireValue.string(m.sha256, field: "Download.sha256"),
+            headers: try WireValue.elements(m.headers, count: m.n_headers) { try HTTPHeader(wire: $0) },
+            etag: nil,
+            lastModified: nil)
+    }
+}

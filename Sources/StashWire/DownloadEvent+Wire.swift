@@ -1,0 +1,53 @@
+import CStashProto
+import StashCore
+
+extension DownloadEvent {
+    func wire(in arena: PackArena) -> UnsafeMutablePointer<Stash__V1__Event> {
+        var message = Stash__V1__Event()
+        stash__v1__event__init(&message)
+        message.seq = seq
+        message.time = WireValue.milliseconds(time)
+        switch kind {
+        case .stateChanged(let download, let previous):
+            var changed = Stash__V1__StateChanged()
+            stash__v1__state_changed__init(&changed)
+            changed.download = download.wire(in: arena)
+            changed.previous = previous.wire
+            message.kind_case = STASH__V1__EVENT__KIND_STATE_CHANGED
+            message.state_changed = arena.store(changed)
+        case .progress(let update):
+            message.kind_case = STASH__V1__EVENT__KIND_PROGRESS
+            message.progress = update.wire(in: arena)
+        case .removed(let id):
+            var removed = Stash__V1__Removed()
+            stash__v1__removed__init(&removed)
+            removed.id = arena.cString(id)
+            message.kind_case = STASH__V1__EVENT__KIND_REMOVED
+            message.removed = arena.store(removed)
+        }
+        return arena.store(message)
+    }
+
+    /// An event kind this version does not know (or none) is refused: the caller can skip the
+    /// frame, but there is no `DownloadEvent` to make of it.
+    init(wire message: UnsafePointer<Stash__V1__Event>) throws {
+        let m = message.pointee
+        let kind: Kind
+        switch m.kind_case {
+        case STASH__V1__EVENT__KIND_STATE_CHANGED:
+            let changed = try WireValue.message(m.state_changed, field: "Event.state_changed")
+            let download = try WireValue.message(changed.pointee.download, field: "StateChanged.download")
+            kind = .stateChanged(
+                try Download(wire: download),
+                previous: try DownloadState(wire: changed.pointee.previous, field: "StateChanged.previous"))
+        case STASH__V1__EVENT__KIND_PROGRESS:
+            kind = .progress(try ProgressUpdate(wire: try WireValue.message(m.progress, field: "Event.progress")))
+        case STASH__V1__EVENT__KIND_REMOVED:
+            let removed = try WireValue.message(m.removed, field: "Event.removed")
+            kind = .removed(id: try WireValue.string(removed.pointee.id, field: "Removed.id"))
+        default:
+            throw StashError.invalidArgument("Event.kind: event \(m.seq) carries no kind this version knows (state_changed, progress, removed)")
+        }
+        self.init(seq: m.seq, time: WireValue.date(milliseconds: m.time), kind: kind)
+    }
+}

@@ -1,0 +1,180 @@
+import CStashProto
+import StashCore
+
+extension Operation {
+    /// Sets the `op` oneof of a Request; `.unknown` leaves it unset.
+    func setWire(on request: inout Stash__V1__Request, in arena: PackArena) {
+        switch self {
+        case .hello(let hello):
+            var message = Stash__V1__HelloRequest()
+            stash__v1__hello_request__init(&message)
+            message.protocol_version = UInt32(clamping: hello.protocolVersion)
+            message.client_name = arena.cString(hello.clientName)
+            request.op_case = STASH__V1__REQUEST__OP_HELLO
+            request.hello = arena.store(message)
+        case .addDownload(let add):
+            var message = Stash__V1__AddDownloadRequest()
+            stash__v1__add_download_request__init(&message)
+            message.id = arena.cString(add.id)
+            message.uri = arena.cString(add.uri)
+            message.title = arena.cString(add.title)
+            message.sha256 = arena.cString(add.sha256)
+            message.n_headers = add.headers.count
+            message.headers = arena.array(add.headers) { Optional($0.wire(in: arena)) }
+            request.op_case = STASH__V1__REQUEST__OP_ADD_DOWNLOAD
+            request.add_download = arena.store(message)
+        case .getDownload(let id):
+            request.op_case = STASH__V1__REQUEST__OP_GET_DOWNLOAD
+            request.get_download = Self.idRequest(id, in: arena)
+        case .listDownloads(let list):
+            var message = Stash__V1__ListDownloadsRequest()
+            stash__v1__list_downloads_request__init(&message)
+            message.n_states = list.states.count
+            message.states = arena.array(list.states) { $0.wire }
+            message.page_size = UInt32(clamping: list.pageSize)
+            message.page_token = arena.cString(list.pageToken)
+            request.op_case = STASH__V1__REQUEST__OP_LIST_DOWNLOADS
+            request.list_downloads = arena.store(message)
+        case .hasDownload(let id):
+            request.op_case = STASH__V1__REQUEST__OP_HAS_DOWNLOAD
+            request.has_download = Self.idRequest(id, in: arena)
+        case .pause(let id):
+            request.op_case = STASH__V1__REQUEST__OP_PAUSE
+            request.pause = Self.idRequest(id, in: arena)
+        case .resume(let id):
+            request.op_case = STASH__V1__REQUEST__OP_RESUME
+            request.resume = Self.idRequest(id, in: arena)
+        case .cancel(let id):
+            request.op_case = STASH__V1__REQUEST__OP_CANCEL
+            request.cancel = Self.idRequest(id, in: arena)
+        case .pauseAll:
+            request.op_case = STASH__V1__REQUEST__OP_PAUSE_ALL
+            request.pause_all = Self.emptyRequest(in: arena)
+        case .resumeAll:
+            request.op_case = STASH__V1__REQUEST__OP_RESUME_ALL
+            request.resume_all = Self.emptyRequest(in: arena)
+        case .cancelAll:
+            request.op_case = STASH__V1__REQUEST__OP_CANCEL_ALL
+            request.cancel_all = Self.emptyRequest(in: arena)
+        case .subscribe(let subscribe):
+            var message = Stash__V1__SubscribeRequest()
+            stash__v1__subscribe_request__init(&message)
+            message.n_ids = subscribe.ids.count
+            message.ids = arena.array(subscribe.ids) { Optional(arena.cString($0)) }
+            message.min_progress_step = UInt32(clamping: subscribe.minProgressStep)
+            message.min_interval_ms = UInt32(clamping: subscribe.minIntervalMs)
+            message.replay_from_seq = subscribe.replayFromSeq
+            request.op_case = STASH__V1__REQUEST__OP_SUBSCRIBE
+            request.subscribe = arena.store(message)
+        case .getStats:
+            request.op_case = STASH__V1__REQUEST__OP_GET_STATS
+            request.get_stats = Self.emptyRequest(in: arena)
+        case .getSystemInfo:
+            request.op_case = STASH__V1__REQUEST__OP_GET_SYSTEM_INFO
+            request.get_system_info = Self.emptyRequest(in: arena)
+        case .getConfig:
+            request.op_case = STASH__V1__REQUEST__OP_GET_CONFIG
+            request.get_config = Self.emptyRequest(in: arena)
+        case .setConfig(let entries):
+            var message = Stash__V1__SetConfigRequest()
+            stash__v1__set_config_request__init(&message)
+            message.n_entries = entries.count
+            message.entries = arena.array(entries) { entry -> UnsafeMutablePointer<Stash__V1__ConfigEntry>? in
+                var wire = Stash__V1__ConfigEntry()
+                stash__v1__config_entry__init(&wire)
+                wire.key = arena.cString(entry.key)
+                wire.value = arena.cString(entry.value)
+                return arena.store(wire)
+            }
+            request.op_case = STASH__V1__REQUEST__OP_SET_CONFIG
+            request.set_config = arena.store(message)
+        case .unknown:
+            request.op_case = STASH__V1__REQUEST__OP__NOT_SET
+        }
+    }
+
+    private static func idRequest(_ id: String, in arena: PackArena) -> UnsafeMutablePointer<Stash__V1__IdRequest> {
+        var message = Stash__V1__IdRequest()
+        stash__v1__id_request__init(&message)
+        message.id = arena.cString(id)
+        return arena.store(message)
+    }
+
+    private static func emptyRequest(in arena: PackArena) -> UnsafeMutablePointer<Stash__V1__EmptyRequest> {
+        var message = Stash__V1__EmptyRequest()
+        stash__v1__empty_request__init(&message)
+        return arena.store(message)
+    }
+
+    /// The operation of a Request. No op set, which is also how protobuf-c reads an op number
+    /// from a newer client, is `.unknown`.
+    init(wire request: UnsafePointer<Stash__V1__Request>) throws {
+        let r = request.pointee
+        switch r.op_case {
+        case STASH__V1__REQUEST__OP_HELLO:
+            let m = try WireValue.message(r.hello, field: "Request.hello").pointee
+            self = .hello(HelloRequest(
+                protocolVersion: Int(m.protocol_version),
+                clientName: try WireValue.string(m.client_name, field: "HelloRequest.client_name")))
+        case STASH__V1__REQUEST__OP_ADD_DOWNLOAD:
+            let m = try WireValue.message(r.add_download, field: "Request.add_download").pointee
+            self = .addDownload(AddDownloadRequest(
+                id: try WireValue.string(m.id, field: "AddDownloadRequest.id"),
+                uri: try WireValue.string(m.uri, field: "AddDownloadRequest.uri"),
+                title: try WireValue.string(m.title, field: "AddDownloadRequest.title"),
+                sha256: try WireValue.string(m.sha256, field: "AddDownloadRequest.sha256"),
+                headers: try WireValue.elements(m.headers, count: m.n_headers) { try HTTPHeader(wire: $0) }))
+        case STASH__V1__REQUEST__OP_GET_DOWNLOAD:
+            self = .getDownload(id: try Self.id(r.get_download, field: "Request.get_download"))
+        case STASH__V1__REQUEST__OP_LIST_DOWNLOADS:
+            let m = try WireValue.message(r.list_downloads, field: "Request.list_downloads").pointee
+            self = .listDownloads(ListDownloadsRequest(
+                states: try WireValue.elements(m.states, count: m.n_states) {
+                    try DownloadState(wire: $0, field: "ListDownloadsRequest.states")
+                },
+                pageSize: Int(m.page_size),
+                pageToken: try WireValue.string(m.page_token, field: "ListDownloadsRequest.page_token")))
+        case STASH__V1__REQUEST__OP_HAS_DOWNLOAD:
+            self = .hasDownload(id: try Self.id(r.has_download, field: "Request.has_download"))
+        case STASH__V1__REQUEST__OP_PAUSE:
+            self = .pause(id: try Self.id(r.pause, field: "Request.pause"))
+        case STASH__V1__REQUEST__OP_RESUME:
+            self = .resume(id: try Self.id(r.resume, field: "Request.resume"))
+        case STASH__V1__REQUEST__OP_CANCEL:
+            self = .cancel(id: try Self.id(r.cancel, field: "Request.cancel"))
+        case STASH__V1__REQUEST__OP_PAUSE_ALL:
+            self = .pauseAll
+        case STASH__V1__REQUEST__OP_RESUME_ALL:
+            self = .resumeAll
+        case STASH__V1__REQUEST__OP_CANCEL_ALL:
+            self = .cancelAll
+        case STASH__V1__REQUEST__OP_SUBSCRIBE:
+            let m = try WireValue.message(r.subscribe, field: "Request.subscribe").pointee
+            self = .subscribe(SubscribeRequest(
+                ids: try WireValue.elements(m.ids, count: m.n_ids) { try WireValue.string($0, field: "SubscribeRequest.ids") },
+                minProgressStep: Int(m.min_progress_step),
+                minIntervalMs: Int(m.min_interval_ms),
+                replayFromSeq: m.replay_from_seq))
+        case STASH__V1__REQUEST__OP_GET_STATS:
+            self = .getStats
+        case STASH__V1__REQUEST__OP_GET_SYSTEM_INFO:
+            self = .getSystemInfo
+        case STASH__V1__REQUEST__OP_GET_CONFIG:
+            self = .getConfig
+        case STASH__V1__REQUEST__OP_SET_CONFIG:
+            let m = try WireValue.message(r.set_config, field: "Request.set_config").pointee
+            self = .setConfig(try WireValue.elements(m.entries, count: m.n_entries) {
+                let entry = try WireValue.message($0, field: "SetConfigRequest.entries").pointee
+                return ConfigEntry(
+                    key: try WireValue.string(entry.key, field: "ConfigEntry.key"),
+                    value: try WireValue.string(entry.value, field: "ConfigEntry.value"))
+            })
+        default:
+            self = .unknown
+        }
+    }
+
+    private static func id(_ message: UnsafeMutablePointer<Stash__V1__IdRequest>?, field: StaticString) throws -> String {
+        try WireValue.string(try WireValue.message(message, field: field).pointee.id, field: "IdRequest.id")
+    }
+}

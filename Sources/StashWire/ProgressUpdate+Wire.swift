@@ -1,0 +1,27 @@
+import CStashProto
+import StashCore
+
+extension ProgressUpdate {
+    func wire(in arena: PackArena) -> UnsafeMutablePointer<Stash__V1__Progress> {
+        var message = Stash__V1__Progress()
+        stash__v1__progress__init(&message)
+        message.id = arena.cString(id)
+        message.downloaded_bytes = UInt64(clamping: downloadedBytes)
+        message.total_bytes = totalBytes ?? -1
+        message.progress = UInt32(clamping: progressPercent)
+        message.speed = UInt64(clamping: speed)
+        message.remaining_time = remainingTime ?? -1
+        return arena.store(message)
+    }
+
+    init(wire message: UnsafePointer<Stash__V1__Progress>) throws {
+        let m = message.pointee
+        self.init(
+            id: try WireValue.string(m.id, field: "Progress.id"),
+            downloadedBytes: try WireValue.int64(m.downloaded_bytes, field: "Progress.downloaded_bytes"),
+            totalBytes: WireValue.optional(m.total_bytes),
+            progressPercent: Int(m.progress),
+            speed: try WireValue.int64(m.speed, field: "Progress.speed"),
+            remainingTime: WireValue.optional(m.remaining_time))
+    }
+}

@@ -1,0 +1,29 @@
+import CStashProto
+import StashCore
+
+extension SystemInfo {
+    func wire(in arena: PackArena) -> UnsafeMutablePointer<Stash__V1__SystemInfoResult> {
+        var message = Stash__V1__SystemInfoResult()
+        stash__v1__system_info_result__init(&message)
+        message.data_dir = arena.cString(dataDir)
+        message.disk_total = UInt64(clamping: diskTotal)
+        message.disk_free = UInt64(clamping: diskFree)
+        message.bytes_held = UInt64(clamping: bytesHeld)
+        message.daemon_version = arena.cString(daemonVersion)
+        message.socket_path = arena.cString(socketPath)
+        message.download_count = UInt32(clamping: downloadCount)
+        return arena.store(message)
+    }
+
+    init(wire message: UnsafePointer<Stash__V1__SystemInfoResult>) throws {
+        let m = message.pointee
+        self.init(
+            dataDir: try WireValue.string(m.data_dir, field: "SystemInfoResult.data_dir"),
+            diskTotal: try WireValue.int64(m.disk_total, field: "SystemInfoResult.disk_total"),
+            diskFree: try WireValue.int64(m.disk_free, field: "SystemInfoResult.disk_free"),
+            bytesHeld: try WireValue.int64(m.bytes_held, field: "SystemInfoResult.bytes_held"),
+            daemonVersion: try WireValue.string(m.daemon_version, field: "SystemInfoResult.daemon_version"),
+            socketPath: try WireValue.string(m.socket_path, field: "SystemInfoResult.socket_path"),
+            downloadCount: Int(m.download_count))
+    }
+}

@@ -1,0 +1,46 @@
+import CStashProto
+import NIOCore
+import StashCore
+
+extension WireCodec {
+    /// Writes one frame: the u32 big-endian payload length, then the ServerMessage.
+    public static func encode(_ message: ServerMessage, into buffer: inout ByteBuffer) {
+        let arena = PackArena()
+        var wire = Stash__V1__ServerMessage()
+        stash__v1__server_message__init(&wire)
+        switch message {
+        case .response(let response):
+            wire.msg_case = STASH__V1__SERVER_MESSAGE__MSG_RESPONSE
+            wire.response = response.wire(in: arena)
+        case .event(let event):
+            wire.msg_case = STASH__V1__SERVER_MESSAGE__MSG_EVENT
+            wire.event = event.wire(in: arena)
+        }
+        writeFrame(into: &buffer, packedSize: stash__v1__server_message__get_packed_size(&wire)) {
+            stash__v1__server_message__pack(&wire, $0)
+        }
+        // The message points into the arena until the pack above has returned.
+        withExtendedLifetime(arena) {}
+    }
+
+    /// Decodes a ServerMessage payload (the frame without its length prefix). A Response with
+    /// a non-OK status is `.failure`; a message with neither a response nor an event set, bytes
+    /// that are not a ServerMessage, or an enum value this version does not know throw
+    /// `StashError` with code `.invalidArgument`.
+    public static func decodeServerMessage(_ payload: ByteBuffer) throws -> ServerMessage {
+        try decode(
+            payload, message: "stash.v1.ServerMessage",
+            unpack: { stash__v1__server_message__unpack(nil, $0, $1) },
+            free: { stash__v1__server_message__free_unpacked($0, nil) },
+            convert: { message in
+                switch message.pointee.msg_case {
+                case STASH__V1__SERVER_MESSAGE__MSG_RESPONSE:
+                    return .response(try Response(wire: try WireValue.message(message.pointee.response, field: "ServerMessage.response")))
+                case STASH__V1__SERVER_MESSAGE__MSG_EVENT:
+                    return .event(try DownloadEvent(wire: try WireValue.message(message.pointee.event, field: "ServerMessage.event")))
+                default:
+                    throw StashError.invalidArgument("ServerMessage.msg: neither response nor event is set")
+                }
+            })
+    }
+}

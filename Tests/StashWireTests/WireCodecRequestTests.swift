@@ -1,0 +1,135 @@
+import NIOCore
+import StashCore
+import StashWire
+import XCTest
+
+final class WireCodecRequestTests: XCTestCase {
+    /// One value of every operation, with Unicode, empty and non-default fields.
+    static let everyOperation: [StashWire.Operation] = [
+        .hello(HelloRequest(protocolVersion: 1, clientName: "player — プレーヤー")),
+        .hello(HelloRequest(protocolVersion: 0, clientName: "")),
+        .addDownload(AddDownloadRequest(
+            id: "lesson-7", uri: "https://example.com/a b/ü.mp4", title: "Leçon 7 🎧",
+            sha256: String(repeating: "0f", count: 32),
+            headers: [HTTPHeader(name: "Cookie", value: "a=1; b=2"), HTTPHeader(name: "X-Ü", value: "")])),
+        .addDownload(AddDownloadRequest(uri: "https://example.com/x")),
+        .getDownload(id: "video-1"),
+        .getDownload(id: ""),
+        .listDownloads(ListDownloadsRequest(states: DownloadState.allCases, pageSize: 1000, pageToken: "opaque-token")),
+        .listDownloads(ListDownloadsRequest()),
+        .hasDownload(id: "章-1"),
+        .pause(id: "a"),
+        .resume(id: "b"),
+        .cancel(id: "c"),
+        .pauseAll,
+        .resumeAll,
+        .cancelAll,
+        .subscribe(SubscribeRequest(ids: ["a", "", "ß"], minProgressStep: 5, minIntervalMs: 1000, replayFromSeq: UInt64.max)),
+        .subscribe(SubscribeRequest()),
+        .getStats,
+        .getSystemInfo,
+        .getConfig,
+        .setConfig([ConfigEntry(key: "max-parallel", value: "4"), ConfigEntry(key: "rate-limit", value: "")]),
+        .setConfig([]),
+        .unknown,
+    ]
+
+    func testEveryOperationRoundTrips() throws {
+        XCTAssertEqual(Set(Self.everyOperation.map(\.name)).count, 17, "every Operation case is covered")
+        for (index, op) in Self.everyOperation.enumerated() {
+            let request = Request(id: UInt64(index) + 1, op: op)
+            XCTAssertEqual(try WireTestSupport.roundTrip(request), request, "\(op.name)")
+        }
+    }
+
+    func testLargestIdRoundTrips() throws {
+        let request = Request(id: .max, op: .getDownload(id: "x"))
+        XCTAssertEqual(try WireTestSupport.roundTrip(request), request)
+    }
+
+    func testRequestLargerThanOneArenaBlockRoundTrips() throws {
+        let headers = (0..<300).map { HTTPHeader(name: "X-Header-\($0)", value: String(repeating: "v", count: $0)) }
+        let request = Request(id: 9, op: .addDownload(AddDownloadRequest(
+            id: "big", uri: "https://example.com/" + String(repeating: "p", count: 20_000), headers: headers)))
+        XCTAssertEqual(try WireTestSupport.roundTrip(request), request)
+    }
+
+    /// The bytes follow the schema, not only protobuf-c's reading of its own output.
+    func testGetDownloadBytesFollowTheSchema() {
+        var buffer = ByteBuffer()
+        WireCodec.encode(Request(id: 5, op: .getDownload(id: "a")), into: &buffer)
+        XCTAssertEqual(Array(buffer.readableBytesView), [0, 0, 0, 7, 0x08, 0x05, 0x62, 0x03, 0x0A, 0x01, 0x61])
+    }
+
+    func testEncodeAppendsFramesAfterExistingBytes() throws {
+        var buffer = ByteBuffer(bytes: [0xEE])
+        WireCodec.encode(Request(id: 1, op: .pauseAll), into: &buffer)
+        WireCodec.encode(Request(id: 2, op: .getDownload(id: "zz")), into: &buffer)
+        XCTAssertEqual(buffer.readInteger(as: UInt8.self), 0xEE)
+        var decoded: [Request] = []
+        while let length = buffer.readInteger(endianness: .big, as: UInt32.self) {
+            decoded.append(try WireCodec.decodeRequest(try XCTUnwrap(buffer.readSlice(length: Int(length)))))
+        }
+        XCTAssertEqual(decoded, [Request(id: 1, op: .pauseAll), Request(id: 2, op: .getDownload(id: "zz"))])
+    }
+
+    /// A newer client's op: field 1 (id), then a submessage in a field number this version lacks.
+    func testUnknownOpNumberDecodesAsUnknown() throws {
+        var bytes = ProtobufBytes()
+        bytes.varint(1, 42)
+        bytes.message(99) { $0.string(1, "from the future") }
+        XCTAssertEqual(try WireCodec.decodeRequest(bytes.buffer), Request(id: 42, op: .unknown))
+    }
+
+    func testUnknownFieldsNextToAKnownOpAreIgnored() throws {
+        var bytes = ProtobufBytes()
+        bytes.varint(1, 3)
+        bytes.message(12) {
+            $0.string(1, "video-1")
+            $0.varint(77, 1)
+        }
+        bytes.string(98, "ignored")
+        XCTAssertEqual(try WireCodec.decodeRequest(bytes.buffer), Request(id: 3, op: .getDownload(id: "video-1")))
+    }
+
+    func testUnknownStateInListDownloadsThrowsNamingFieldAndValue() {
+        var bytes = ProtobufBytes()
+        bytes.varint(1, 1)
+        bytes.message(13) {
+            $0.varint(1, 2)
+            $0.varint(1, 99)
+        }
+        WireTestSupport.assertInvalidArgument(
+            try WireCodec.decodeRequest(bytes.buffer), mentioning: ["ListDownloadsRequest.states", "99"])
+    }
+
+    func testUnknownStateInPackedListDownloadsThrows() {
+        var bytes = ProtobufBytes()
+        bytes.varint(1, 1)
+        bytes.message(13) { $0.bytes(1, [3, 13]) }
+        WireTestSupport.assertInvalidArgument(
+            try WireCodec.decodeRequest(bytes.buffer), mentioning: ["ListDownloadsRequest.states", "13"])
+    }
+
+    func testNegativeStateNumberIsReportedAsNegative() {
+        var bytes = ProtobufBytes()
+        bytes.varint(1, 1)
+        bytes.message(13) { $0.varint(1, UInt64(bitPattern: -1)) }
+        WireTestSupport.assertInvalidArgument(
+            try WireCodec.decodeRequest(bytes.buffer), mentioning: ["ListDownloadsRequest.states", "-1"])
+    }
+
+    func testStringThatIsNotUTF8Throws() {
+        var bytes = ProtobufBytes()
+        bytes.varint(1, 1)
+        bytes.message(12) { $0.bytes(1, [0x61, 0xFF, 0xFE]) }
+        WireTestSupport.assertInvalidArgument(try WireCodec.decodeRequest(bytes.buffer), mentioning: ["IdRequest.id"])
+    }
+
+    func testTruncatedPayloadThrows() {
+        var buffer = ByteBuffer()
+        WireCodec.encode(Request(id: 5, op: .getDownload(id: "video-1")), into: &buffer)
+        let payload = buffer.getSlice(at: 4, length: buffer.readableBytes - 6)!
+        WireTestSupport.assertInvalidArgument(try WireCodec.decodeRequest(payload), mentioning: ["stash.v1.Request"])
+    }
+}

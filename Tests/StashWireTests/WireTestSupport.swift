@@ -1,0 +1,87 @@
+import Foundation
+import NIOCore
+import StashCore
+import StashWire
+import XCTest
+
+/// A deterministic generator, so the random-bytes tests fail the same way every run.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+enum WireTestSupport {
+    /// Splits one encoded frame into its prefix and payload, checking that the prefix is the
+    /// payload's length and that nothing follows it.
+    static func payload(of frame: ByteBuffer, file: StaticString = #filePath, line: UInt = #line) throws -> ByteBuffer {
+        var frame = frame
+        let length = try XCTUnwrap(frame.readInteger(endianness: .big, as: UInt32.self), file: file, line: line)
+        XCTAssertEqual(Int(length), frame.readableBytes, "length prefix", file: file, line: line)
+        return frame
+    }
+
+    static func roundTrip(_ request: Request, file: StaticString = #filePath, line: UInt = #line) throws -> Request {
+        var buffer = ByteBuffer()
+        WireCodec.encode(request, into: &buffer)
+        return try WireCodec.decodeRequest(payload(of: buffer, file: file, line: line))
+    }
+
+    static func roundTrip(_ message: ServerMessage, file: StaticString = #filePath, line: UInt = #line) throws -> ServerMessage {
+        var buffer = ByteBuffer()
+        WireCodec.encode(message, into: &buffer)
+        return try WireCodec.decodeServerMessage(payload(of: buffer, file: file, line: line))
+    }
+
+    static func payloadBytes(_ message: ServerMessage) throws -> [UInt8] {
+        var buffer = ByteBuffer()
+        WireCodec.encode(message, into: &buffer)
+        let payload = try payload(of: buffer)
+        return Array(payload.readableBytesView)
+    }
+
+    /// Dates on the wire are whole milliseconds; fixtures use such dates so they round-trip exactly.
+    static func date(ms: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(ms) / 1000)
+    }
+
+    static func download(id: String = "video-1") -> Download {
+        Download(
+            id: id, uri: "https://media.example.com/\(id)/master.m3u8", title: "Épisode 1 — 東京 🎬",
+            state: .downloading, downloadedBytes: 500, totalBytes: 1000, speed: 100,
+            quality: "high", hasSubtitles: true, hasDRM: true, assetPath: "assets/\(id)",
+            error: DownloadError(.network, "connection reset", httpStatus: 0),
+            stateReason: "resumed by client", createdAt: date(ms: 1_700_000_000_123),
+            completedAt: date(ms: 1_700_000_100_456),
+            sha256: String(repeating: "ab", count: 32),
+            headers: [HTTPHeader(name: "Authorization", value: "Bearer x"), HTTPHeader(name: "X-Empty", value: "")])
+    }
+
+    /// Every field at its zero value, every optional nil.
+    static func bareDownload() -> Download {
+        Download(id: "", uri: "", state: .notDownloaded, assetPath: "", createdAt: date(ms: 0))
+    }
+
+    static func assertInvalidArgument<T>(
+        _ expression: @autoclosure () throws -> T, mentioning parts: [String],
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        XCTAssertThrowsError(try expression(), file: file, line: line) { error in
+            guard let error = error as? StashError else {
+                return XCTFail("expected StashError, got \(error)", file: file, line: line)
+            }
+            XCTAssertEqual(error.code, .invalidArgument, file: file, line: line)
+            for part in parts {
+                XCTAssertTrue(error.message.contains(part), "'\(error.message)' should mention '\(part)'", file: file, line: line)
+            }
+        }
+    }
+}
