@@ -167,7 +167,8 @@ public actor Engine {
         enqueueWaiting(id)
         schedule()
         try await ticket.wait()
-        return (publicView(entries[id]?.download ?? download), true)
+        // The record as committed: later states reach the client as events once they are.
+        return (publicView(download), true)
     }
 
     public func get(id: String) throws -> Download {
@@ -216,28 +217,26 @@ public actor Engine {
     }
 
     public func pause(id: String) async throws -> Download {
-        let ticket = try transition(id, .pause) { $0.stateReason = "paused by a client" }
+        let change = try transition(id, .pause) { $0.stateReason = "paused by a client" }
         schedule()
-        try await ticket?.wait()
-        return try get(id: id)
+        return try await committed(change, id: id)
     }
 
     public func resume(id: String) async throws -> Download {
-        let ticket = try transition(id, .resume) {
+        let change = try transition(id, .resume) {
             $0.error = nil
             $0.stateReason = ""
         }
         schedule()
-        try await ticket?.wait()
-        return try get(id: id)
+        return try await committed(change, id: id)
     }
 
     /// Stops the download, deletes its files and its record.
     public func cancel(id: String) async throws {
         guard entries[id] != nil else { throw StashError.notFound(id: id) }
-        let ticket = try transition(id, .cancel) { $0.stateReason = "cancelled by a client" }
+        let change = try transition(id, .cancel) { $0.stateReason = "cancelled by a client" }
         schedule()
-        try await ticket?.wait()
+        try await change?.ticket.wait()
         try await finishRemoval(id)
     }
 
@@ -292,10 +291,16 @@ public actor Engine {
 
     // MARK: - Internals shared by requests and fetch events
 
+    /// A state change queued for commit, and the record as it will be committed.
+    struct Change {
+        let ticket: CommitTicket
+        let download: Download
+    }
+
     /// Runs one input through a download's state machine, edits the record, does the
     /// synchronous side effects and queues the commit and its event. Nil when nothing changed.
     @discardableResult
-    func transition(_ id: String, _ input: DownloadLifecycle.Input, edit: (inout Download) -> Void = { _ in }) throws -> CommitTicket? {
+    func transition(_ id: String, _ input: DownloadLifecycle.Input, edit: (inout Download) -> Void = { _ in }) throws -> Change? {
         guard var entry = entries[id] else { throw StashError.notFound(id: id) }
         let previous = entry.lifecycle.state
         let action = try entry.lifecycle.on(input)
@@ -317,7 +322,17 @@ public actor Engine {
         }
         entries[id] = entry
         if entry.download.state == .queued { enqueueWaiting(id) }
-        return commits.submit(.save(entry.download), event: .stateChanged(publicView(entry.download), previous: previous))
+        let view = publicView(entry.download)
+        let ticket = commits.submit(.save(entry.download), event: .stateChanged(view, previous: previous))
+        return Change(ticket: ticket, download: view)
+    }
+
+    /// Waits for a change to be durable and returns the record as committed; without a change,
+    /// the record as it is.
+    private func committed(_ change: Change?, id: String) async throws -> Download {
+        guard let change else { return try get(id: id) }
+        try await change.ticket.wait()
+        return change.download
     }
 
     func publicView(_ download: Download) -> Download {
@@ -390,7 +405,7 @@ public actor Engine {
                 }
             }
             if entries[id]?.lifecycle.state == .removing { return .remove }
-            return ticket.map { .commit($0) } ?? .unchanged
+            return ticket.map { .commit($0.ticket) } ?? .unchanged
         } catch {
             return .unchanged
         }
