@@ -1,1 +1,213 @@
-// StashClient
+import NIOCore
+import StashCore
+import StashWire
+
+/// A connection to stashd. Every method sends one request and awaits its response; calls may
+/// run concurrently on one client (responses are matched by request id). A failed status
+/// throws its `StashError`; a lost connection throws UNAVAILABLE for every pending call.
+public final class StashClient: Sendable {
+    /// The socket this client is connected to.
+    public let socketPath: String
+    /// The name announced in Hello, also used for event connections.
+    public let clientName: String
+    /// The daemon's answer to the Hello sent by `connect`.
+    public let daemonInfo: HelloResult
+    private let connection: ClientConnection
+
+    private init(socketPath: String, clientName: String, daemonInfo: HelloResult, connection: ClientConnection) {
+        self.socketPath = socketPath
+        self.clientName = clientName
+        self.daemonInfo = daemonInfo
+        self.connection = connection
+    }
+
+    deinit {
+        connection.closeSoon()
+    }
+
+    /// Connects to the daemon and says Hello.
+    ///
+    /// - Throws: UNAVAILABLE, saying how to start the daemon, when nothing listens at
+    ///   `socketPath`; the daemon's error when it refuses the connection or the Hello.
+    public static func connect(socketPath: String = StashPaths.defaultSocketPath(), clientName: String = "StashClient") async throws -> StashClient {
+        let connection = try await ClientConnection.open(socketPath: socketPath)
+        do {
+            let info = try await hello(on: connection, clientName: clientName)
+            return StashClient(socketPath: socketPath, clientName: clientName, daemonInfo: info, connection: connection)
+        } catch {
+            await connection.close()
+            throw error
+        }
+    }
+
+    /// Says Hello again; the answer names the daemon's version, protocol and features.
+    public func hello() async throws -> HelloResult {
+        try await Self.hello(on: connection, clientName: clientName)
+    }
+
+    /// Adds a download. `created` is false when a download with the same id and URI was
+    /// already there (AddDownload is idempotent for a given id).
+    public func addDownload(_ request: AddDownloadRequest) async throws -> (download: Download, created: Bool) {
+        let result = try await connection.call(.addDownload(request))
+        guard case .download(let download, let created) = result else { throw Self.unexpected(result, for: "AddDownload") }
+        return (download, created)
+    }
+
+    /// The download's current record; NOT_FOUND when there is none with this id.
+    public func getDownload(id: String) async throws -> Download {
+        let result = try await connection.call(.getDownload(id: id))
+        guard case .download(let download, _) = result else { throw Self.unexpected(result, for: "GetDownload") }
+        return download
+    }
+
+    /// One page of downloads, oldest first.
+    ///
+    /// - Parameters:
+    ///   - states: only downloads in these states; empty for all.
+    ///   - pageSize: 0 for the daemon's default (100); at most 1000.
+    ///   - pageToken: empty for the first page, else `nextPageToken` of the previous page.
+    public func listDownloads(states: [DownloadState] = [], pageSize: Int = 0, pageToken: String = "") async throws -> DownloadPage {
+        let request = ListDownloadsRequest(states: states, pageSize: pageSize, pageToken: pageToken)
+        let result = try await connection.call(.listDownloads(request))
+        guard case .list(let page) = result else { throw Self.unexpected(result, for: "ListDownloads") }
+        return page
+    }
+
+    /// Every download in the given states (all when empty), following page tokens.
+    public func allDownloads(states: [DownloadState] = []) async throws -> [Download] {
+        var downloads: [Download] = []
+        var token = ""
+        repeat {
+            let page = try await listDownloads(states: states, pageSize: 1000, pageToken: token)
+            downloads.append(contentsOf: page.downloads)
+            token = page.nextPageToken
+        } while !token.isEmpty
+        return downloads
+    }
+
+    /// Whether a download exists, and its state; cheaper than `getDownload`.
+    public func hasDownload(id: String) async throws -> (exists: Bool, state: DownloadState) {
+        let result = try await connection.call(.hasDownload(id: id))
+        guard case .has(let exists, let state) = result else { throw Self.unexpected(result, for: "HasDownload") }
+        return (exists, state)
+    }
+
+    /// Pauses a download; returns its record after the change.
+    public func pause(id: String) async throws -> Download {
+        try await downloadResult(of: .pause(id: id))
+    }
+
+    /// Resumes a paused, stopped or failed download; returns its record after the change.
+    public func resume(id: String) async throws -> Download {
+        try await downloadResult(of: .resume(id: id))
+    }
+
+    /// Cancels a download and removes its files.
+    public func cancel(id: String) async throws {
+        _ = try await connection.call(.cancel(id: id))
+    }
+
+    /// Pauses every download that can be paused; returns how many were.
+    public func pauseAll() async throws -> Int {
+        try await countResult(of: .pauseAll)
+    }
+
+    /// Resumes every paused download; returns how many were.
+    public func resumeAll() async throws -> Int {
+        try await countResult(of: .resumeAll)
+    }
+
+    /// Cancels every download; returns how many were.
+    public func cancelAll() async throws -> Int {
+        try await countResult(of: .cancelAll)
+    }
+
+    /// Traffic and downloads per state.
+    public func stats() async throws -> DownloadStats {
+        let result = try await connection.call(.getStats)
+        guard case .stats(let stats) = result else { throw Self.unexpected(result, for: "GetStats") }
+        return stats
+    }
+
+    /// Where the daemon keeps its data and how much room is left.
+    public func systemInfo() async throws -> SystemInfo {
+        let result = try await connection.call(.getSystemInfo)
+        guard case .systemInfo(let info) = result else { throw Self.unexpected(result, for: "GetSystemInfo") }
+        return info
+    }
+
+    /// The daemon's current settings.
+    public func config() async throws -> DaemonConfig {
+        try await configResult(of: .getConfig)
+    }
+
+    /// Changes settings (keys as in `DaemonConfig.keys`); all or none are applied. Returns the
+    /// settings after the change.
+    public func setConfig(_ entries: [(key: String, value: String)]) async throws -> DaemonConfig {
+        try await configResult(of: .setConfig(entries.map { ConfigEntry(key: $0.key, value: $0.value) }))
+    }
+
+    /// Opens an event stream on a connection of its own, so this client stays usable.
+    ///
+    /// The subscription is in place when this returns: no event after that moment is missed.
+    /// The stream throws UNAVAILABLE when the connection closes; ending the iteration closes
+    /// the connection.
+    ///
+    /// - Parameters:
+    ///   - ids: only these downloads; empty for all.
+    ///   - minProgressStep: percent between progress events of one download (0 means 1).
+    ///   - minIntervalMs: milliseconds between progress events of one download (0 means 250).
+    ///   - replayFromSeq: 0 for none; else the daemon first replays buffered events from this seq.
+    public func events(
+        ids: [String] = [], minProgressStep: Int = 0, minIntervalMs: Int = 0, replayFromSeq: UInt64 = 0
+    ) async throws -> AsyncThrowingStream<DownloadEvent, Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: DownloadEvent.self, throwing: Error.self)
+        let eventConnection = try await ClientConnection.open(socketPath: socketPath, events: continuation)
+        continuation.onTermination = { _ in eventConnection.closeSoon() }
+        do {
+            _ = try await Self.hello(on: eventConnection, clientName: clientName)
+            let request = SubscribeRequest(ids: ids, minProgressStep: minProgressStep, minIntervalMs: minIntervalMs, replayFromSeq: replayFromSeq)
+            _ = try await eventConnection.call(.subscribe(request))
+        } catch {
+            await eventConnection.close()
+            throw error
+        }
+        return stream
+    }
+
+    /// Closes the connection; pending calls fail with UNAVAILABLE. Event streams opened by
+    /// `events` have connections of their own and stay open.
+    public func close() async {
+        await connection.close()
+    }
+
+    // MARK: - Private
+
+    private static func hello(on connection: ClientConnection, clientName: String) async throws -> HelloResult {
+        let result = try await connection.call(.hello(HelloRequest(clientName: clientName)))
+        guard case .hello(let info) = result else { throw unexpected(result, for: "Hello") }
+        return info
+    }
+
+    private func downloadResult(of op: Operation) async throws -> Download {
+        let result = try await connection.call(op)
+        guard case .download(let download, _) = result else { throw Self.unexpected(result, for: op.name) }
+        return download
+    }
+
+    private func countResult(of op: Operation) async throws -> Int {
+        let result = try await connection.call(op)
+        guard case .count(let affected) = result else { throw Self.unexpected(result, for: op.name) }
+        return affected
+    }
+
+    private func configResult(of op: Operation) async throws -> DaemonConfig {
+        let result = try await connection.call(op)
+        guard case .config(let config) = result else { throw Self.unexpected(result, for: op.name) }
+        return config
+    }
+
+    private static func unexpected(_ result: ResponseResult, for opName: String) -> StashError {
+        StashError(.internal, "stashd answered \(opName) with an unexpected result: \(result)")
+    }
+}

@@ -1,0 +1,28 @@
+import StashCore
+
+/// What a transfer reports, in order, on the fetch thread. Exactly one of `completed`,
+/// `failed` and `stopped` ends a transfer.
+public enum FetchEvent: Sendable, Equatable {
+    /// Response headers of a successful (2xx) response arrived; again after every retry.
+    case started(FetchResponseInfo)
+    /// Bytes in the part file; at most every 100 ms per transfer, and once before `completed`.
+    case progress(downloadedBytes: Int64, totalBytes: Int64?)
+    /// Attempt `attempt` (1-based) failed with `error`; the next one starts after `delayMs`.
+    case retrying(attempt: Int, delayMs: Int, error: DownloadError)
+    /// The network is down; the transfer waits and resumes by itself without using up attempts.
+    case waitingForNetwork
+    /// The final file is in place with this size, and its digest when one was expected (else "").
+    case completed(bytes: Int64, sha256: String)
+    /// Final, after retries. The part file is kept, except on a sha256 mismatch.
+    case failed(DownloadError)
+    /// Final, after `FetchWorkers.cancel`; the part file is closed and kept.
+    case stopped
+
+    /// Whether this event ends the transfer.
+    public var isFinal: Bool {
+        switch self {
+        case .completed, .failed, .stopped: return true
+        case .started, .progress, .retrying, .waitingForNetwork: return false
+        }
+    }
+}

@@ -1,0 +1,287 @@
+import CCurl
+import Dispatch
+import Logging
+import StashCore
+
+/// The fetch thread's world: the multi handle, every transfer, and the timers of transfers
+/// waiting to retry. Nothing here is touched from another thread.
+final class FetchLoop {
+    private let inbox: FetchInbox
+    private let multi: CurlMulti
+    private let monitor: NetworkMonitor
+    private let logger: Logger
+    private var transfers: [TransferID: Transfer] = [:]
+    private var byHandle: [UnsafeMutableRawPointer: Transfer] = [:]
+    private var rateLimit: Int64 = 0
+    private var runningCount = 0
+    private var appliedShare: Int64 = 0
+    private var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
+    private var stopping = false
+
+    init(inbox: FetchInbox, monitor: NetworkMonitor, logger: Logger) throws {
+        self.inbox = inbox
+        self.monitor = monitor
+        self.logger = logger
+        multi = try CurlMulti()
+        // Enough idle connections cached that back-to-back transfers to a few hosts reuse them.
+        try multi.set(CURLMOPT_MAXCONNECTS, 64)
+        let multi = self.multi
+        let log = logger
+        inbox.attach {
+            do { try multi.wakeup() } catch { log.error("cannot wake the fetch thread", metadata: ["error": "\(error)"]) }
+        }
+    }
+
+    func run() {
+        while !stopping {
+            applyCommands()
+            if stopping { break }
+            fireTimers()
+            do {
+                try multi.perform()
+                for (handle, code) in multi.completions() { attemptEnded(handle: handle, code: code) }
+                try multi.poll(timeoutMs: nextTimeoutMs())
+            } catch {
+                logger.critical("fetch loop failed; stopping every transfer", metadata: ["error": "\(error)"])
+                stopping = true
+            }
+        }
+        for transfer in Array(transfers.values) { stop(transfer) }
+        for command in inbox.close() {
+            switch command {
+            case .start(_, _, let events):
+                events(.failed(DownloadError(.internal, "fetch workers are shut down")))
+                inbox.transferFinished()
+            case .cancel(_, let waiter): waiter.resume()
+            case .shutdown(let waiter): waiter.map { shutdownWaiters.append($0) }
+            }
+        }
+        byHandle.removeAll()
+        for waiter in shutdownWaiters { waiter.resume() }
+    }
+
+    private func applyCommands() {
+        let (commands, newLimit) = inbox.take()
+        if let newLimit {
+            rateLimit = newLimit
+            applyRateShare()
+        }
+        for command in commands {
+            switch command {
+            case .start(let id, let request, let events):
+                let transfer = Transfer(id: id, request: request, logger: logger, events: events)
+                transfers[id] = transfer
+                begin(transfer)
+            case .cancel(let id, let waiter):
+                if let transfer = transfers[id] { stop(transfer) }
+                waiter.resume()
+            case .shutdown(let waiter):
+                waiter.map { shutdownWaiters.append($0) }
+                stopping = true
+            }
+        }
+    }
+
+    private func begin(_ transfer: Transfer) {
+        transfer.logger.debug("transfer starting", metadata: ["url": "\(transfer.request.url)"])
+        do {
+            let file = try PartFile(path: transfer.request.partPath, hashing: !transfer.request.expectedSHA256.isEmpty)
+            transfer.file = file
+            if file.size > 0, BodyPlan.ifRange(etag: transfer.partETag, lastModified: transfer.partLastModified) != nil {
+                try file.hashExistingContent()
+            }
+        } catch {
+            finish(transfer, .failed(error as? DownloadError ?? DownloadError(.storage, "\(error)")))
+            return
+        }
+        startAttempt(transfer, counted: true)
+    }
+
+    private func startAttempt(_ transfer: Transfer, counted: Bool) {
+        if counted { transfer.attempts += 1 }
+        do {
+            try transfer.setRateShare(share(runningCount + 1), now: now())
+            let easy = try transfer.prepareAttempt()
+            try multi.add(easy)
+            transfer.easy = easy
+            byHandle[easy.handle] = transfer
+            transfer.phase = .running
+            runningCount += 1
+            applyRateShare()
+        } catch {
+            transfer.easy = nil
+            finish(transfer, .failed(error as? DownloadError ?? DownloadError(.internal, "cannot start transfer: \(error)")))
+        }
+    }
+
+    /// Takes the attempt's easy handle out of the multi handle.
+    private func detach(_ transfer: Transfer) {
+        guard let easy = transfer.easy else { return }
+        do { try multi.remove(easy) } catch { transfer.logger.error("cannot remove easy handle", metadata: ["error": "\(error)"]) }
+        byHandle[easy.handle] = nil
+        transfer.easy = nil
+        runningCount -= 1
+        applyRateShare()
+    }
+
+    private func attemptEnded(handle: UnsafeMutableRawPointer, code: CURLcode) {
+        guard let transfer = byHandle[handle], let easy = transfer.easy else { return }
+        let outcome = outcomeOfAttempt(transfer, easy: easy, code: code)
+        detach(transfer)
+        switch outcome {
+        case .success:
+            complete(transfer)
+        case .failure(let failure):
+            failed(transfer, failure)
+        }
+    }
+
+    private enum AttemptOutcome {
+        case success
+        case failure(FetchFailure)
+    }
+
+    private func outcomeOfAttempt(_ transfer: Transfer, easy: CurlEasy, code: CURLcode) -> AttemptOutcome {
+        if let failure = transfer.abortFailure { return .failure(failure) }
+        guard code == CURLE_OK else {
+            return .failure(.curl(code, errorText: easy.errorText, url: transfer.request.url))
+        }
+        transfer.decideBody()
+        if let failure = transfer.abortFailure { return .failure(failure) }
+        let status = (try? easy.info(long: CURLINFO_RESPONSE_CODE)) ?? transfer.response.status
+        if (200...299).contains(status) { return .success }
+        if status == 416, transfer.requestedFrom > 0, let file = transfer.file {
+            // The part file may already hold the whole resource (killed just before the rename).
+            if let size = transfer.response.contentRange?.size, size == file.size {
+                transfer.totalBytes = size
+                return .success
+            }
+            do { try file.truncate() } catch {
+                return .failure(FetchFailure(error: error as? DownloadError ?? DownloadError(.storage, "\(error)"), retryable: false, connectionClass: false))
+            }
+            return .failure(FetchFailure(
+                error: DownloadError(.http, "HTTP 416 from \(transfer.request.url): part file of \(transfer.requestedFrom) bytes does not fit the resource; restarting from zero", httpStatus: 416),
+                retryable: true, connectionClass: false))
+        }
+        return .failure(.http(
+            status: status, reason: transfer.response.reason, url: transfer.request.url,
+            retryAfterSeconds: transfer.response.retryAfterSeconds))
+    }
+
+    private func failed(_ transfer: Transfer, _ failure: FetchFailure) {
+        var metadata: Logger.Metadata = ["attempt": "\(transfer.attempts)", "error": "\(failure.error.message)"]
+        let decision = RetryDecision.decide(after: failure, attempts: transfer.attempts, policy: transfer.request.retry) {
+            monitor.isOnline(host: transfer.host)
+        }
+        switch decision {
+        case .giveUp(let error):
+            transfer.logger.info("transfer failed", metadata: metadata)
+            finish(transfer, .failed(error))
+        case .waitForNetwork:
+            // Offline is not the server's fault: this attempt does not count.
+            transfer.attempts -= 1
+            transfer.logger.info("network down; waiting", metadata: metadata)
+            transfer.phase = .waitingForNetwork(nextCheck: now() + 1_000_000_000)
+            transfer.emit(.waitingForNetwork)
+        case .retry(let delay):
+            metadata["delayMs"] = "\(delay)"
+            transfer.logger.info("attempt failed; retrying", metadata: metadata)
+            transfer.phase = .waitingToRetry(until: now() + UInt64(max(0, delay)) * 1_000_000)
+            transfer.emit(.retrying(attempt: transfer.attempts, delayMs: delay, error: failure.error))
+        }
+    }
+
+    private func complete(_ transfer: Transfer) {
+        guard let file = transfer.file else { return }
+        transfer.reportProgress(force: true)
+        let digest = file.sha256Hex
+        let bytes = file.size
+        let expected = transfer.request.expectedSHA256
+        if !expected.isEmpty, expected.lowercased() != digest {
+            file.remove()
+            finish(transfer, .failed(DownloadError(.validation, "sha256 mismatch: expected \(expected), got \(digest) (\(transfer.request.url))")))
+            return
+        }
+        do {
+            try file.commit(to: transfer.request.finalPath)
+        } catch {
+            finish(transfer, .failed(error as? DownloadError ?? DownloadError(.storage, "\(error)")))
+            return
+        }
+        transfer.logger.debug("transfer completed", metadata: ["bytes": "\(bytes)"])
+        finish(transfer, .completed(bytes: bytes, sha256: digest))
+    }
+
+    private func stop(_ transfer: Transfer) {
+        detach(transfer)
+        transfer.logger.debug("transfer stopped", metadata: ["bytes": "\(transfer.downloadedBytes)"])
+        finish(transfer, .stopped)
+    }
+
+    /// Delivers the final event exactly once and forgets the transfer.
+    private func finish(_ transfer: Transfer, _ event: FetchEvent) {
+        guard transfers.removeValue(forKey: transfer.id) != nil else { return }
+        transfer.file?.closeFile()
+        transfer.emit(event)
+        inbox.transferFinished()
+    }
+
+    private func fireTimers() {
+        let current = now()
+        for transfer in Array(transfers.values) {
+            if let resumeAt = transfer.resumeAt, resumeAt <= current, let easy = transfer.easy {
+                transfer.resumeAt = nil
+                do { try easy.unpause() } catch { transfer.logger.error("cannot unpause", metadata: ["error": "\(error)"]) }
+            }
+            switch transfer.phase {
+            case .waitingToRetry(let until) where until <= current:
+                startAttempt(transfer, counted: true)
+            case .waitingForNetwork(let nextCheck) where nextCheck <= current:
+                if monitor.isOnline(host: transfer.host) {
+                    startAttempt(transfer, counted: true)
+                } else {
+                    transfer.phase = .waitingForNetwork(nextCheck: current + 1_000_000_000)
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    /// Wakes at the next retry or network check; at most a second so nothing waits on a lost wakeup.
+    private func nextTimeoutMs() -> Int {
+        let current = now()
+        var earliest = current + 1_000_000_000
+        for transfer in transfers.values {
+            if let resumeAt = transfer.resumeAt { earliest = min(earliest, resumeAt) }
+            switch transfer.phase {
+            case .waitingToRetry(let at), .waitingForNetwork(let at): earliest = min(earliest, at)
+            case .starting, .running: break
+            }
+        }
+        return earliest <= current ? 0 : Int((earliest - current + 999_999) / 1_000_000)
+    }
+
+    /// Each running transfer's share of the global rate limit (0 = unlimited).
+    private func share(_ running: Int) -> Int64 {
+        guard rateLimit > 0 else { return 0 }
+        return max(1, rateLimit / Int64(max(1, running)))
+    }
+
+    /// Re-splits the global limit whenever the number of running transfers or the limit changes.
+    private func applyRateShare() {
+        let value = share(runningCount)
+        guard value != appliedShare else { return }
+        appliedShare = value
+        let current = now()
+        for transfer in transfers.values where transfer.easy != nil {
+            do {
+                try transfer.setRateShare(value, now: current)
+            } catch {
+                transfer.logger.error("cannot apply rate limit", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    private func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+}

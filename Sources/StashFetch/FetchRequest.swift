@@ -1,0 +1,39 @@
+import StashCore
+
+/// One transfer: where the bytes come from, where they go, and how hard to try.
+public struct FetchRequest: Sendable {
+    public var url: String
+    public var headers: [HTTPHeader]
+    /// Absolute path the bytes are written to while the transfer runs.
+    public var partPath: String
+    /// Absolute path the part file is renamed to once it is complete, fsynced and verified.
+    public var finalPath: String
+    /// Lowercase hex SHA-256 the complete file must have; "" skips the check.
+    public var expectedSHA256: String
+    /// Validators of the bytes already in `partPath`; without one of them a part file cannot
+    /// be resumed safely and is restarted from zero.
+    public var etag: String?
+    public var lastModified: String?
+    public var retry: RetryPolicy
+    /// A transfer slower than `lowSpeedLimit` bytes/s for `lowSpeedTime` seconds is stalled and retried.
+    public var lowSpeedLimit: Int
+    public var lowSpeedTime: Int
+
+    public init(
+        url: String, headers: [HTTPHeader] = [], partPath: String, finalPath: String,
+        expectedSHA256: String = "", etag: String? = nil, lastModified: String? = nil,
+        retry: RetryPolicy = RetryPolicy(DaemonConfig()),
+        lowSpeedLimit: Int = DaemonConfig().lowSpeedLimit, lowSpeedTime: Int = DaemonConfig().lowSpeedTime
+    ) {
+        self.url = url
+        self.headers = headers
+        self.partPath = partPath
+        self.finalPath = finalPath
+        self.expectedSHA256 = expectedSHA256
+        self.etag = etag
+        self.lastModified = lastModified
+        self.retry = retry
+        self.lowSpeedLimit = lowSpeedLimit
+        self.lowSpeedTime = lowSpeedTime
+    }
+}

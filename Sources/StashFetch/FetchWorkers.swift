@@ -1,0 +1,70 @@
+import CCurl
+import Foundation
+import Logging
+import StashCore
+
+/// Runs every transfer on one dedicated thread driving a libcurl multi handle, so no Swift
+/// concurrency thread or event loop ever blocks on the network or the disk.
+public final class FetchWorkers: Sendable {
+    private let inbox = FetchInbox()
+    private let logger: Logger
+
+    /// libcurl must be initialised once per process before any handle exists.
+    private static let globalInit: CURLcode = ccurl_global_init_all()
+
+    public init(logger: Logger, networkMonitor: NetworkMonitor = .system) {
+        self.logger = logger
+        let initCode = Self.globalInit
+        let inbox = self.inbox
+        do {
+            try CurlError.check(initCode, "curl_global_init")
+            let loop = try FetchLoop(inbox: inbox, monitor: networkMonitor, logger: logger)
+            let thread = Thread { loop.run() }
+            thread.name = "stash-fetch"
+            thread.start()
+        } catch {
+            // Without libcurl nothing can be fetched; every start() then fails with this reason.
+            logger.critical("fetch workers unavailable", metadata: ["error": "\(error)"])
+            _ = inbox.close()
+        }
+    }
+
+    deinit {
+        _ = inbox.post(.shutdown(nil))
+    }
+
+    /// Starts a transfer; events arrive on the fetch thread, in order, exactly one final event.
+    @discardableResult
+    public func start(_ request: FetchRequest, events: @escaping @Sendable (FetchEvent) -> Void) -> TransferID {
+        let id = inbox.makeID()
+        if !inbox.post(.start(id, request, events)) {
+            inbox.transferFinished()
+            events(.failed(DownloadError(.internal, "fetch workers are shut down or libcurl failed to initialise")))
+        }
+        return id
+    }
+
+    /// Stops a transfer; returns once it is torn down and its file closed (after `.stopped`
+    /// was delivered). No-op for an unknown or finished id.
+    public func cancel(_ id: TransferID) async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            if !inbox.post(.cancel(id, waiter)) { waiter.resume() }
+        }
+    }
+
+    /// Global rate limit over all transfers in bytes/s (0 = unlimited), split evenly among
+    /// running transfers and re-split when their number changes.
+    public func setRateLimit(_ bytesPerSecond: Int64) {
+        inbox.setRateLimit(bytesPerSecond)
+    }
+
+    /// Transfers started and not yet finished (running, or waiting to retry or for the network).
+    public var activeTransfers: Int { inbox.unfinishedCount }
+
+    /// Stops every transfer (each gets `.stopped`) and returns once the fetch thread has ended.
+    public func shutdown() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            if !inbox.post(.shutdown(waiter)) { waiter.resume() }
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import StashCore
+
+/// What follows a failed attempt: a pure decision so the retry rules are unit-testable.
+enum RetryDecision: Equatable {
+    /// Final failure with this error.
+    case giveUp(DownloadError)
+    /// Offline: wait for the network; the attempt is not counted.
+    case waitForNetwork
+    /// Try again after the delay.
+    case retry(delayMs: Int)
+
+    /// `attempts` is the number of counted attempts made so far, including the failed one;
+    /// `isOnline` is only asked for connection-class failures.
+    static func decide(
+        after failure: FetchFailure, attempts: Int, policy: RetryPolicy, isOnline: () -> Bool
+    ) -> RetryDecision {
+        guard failure.retryable else { return .giveUp(failure.error) }
+        if failure.connectionClass, !isOnline() { return .waitForNetwork }
+        guard attempts < policy.maxAttempts else {
+            var error = failure.error
+            error.message += " (gave up after \(attempts) attempt\(attempts == 1 ? "" : "s"))"
+            return .giveUp(error)
+        }
+        return .retry(delayMs: policy.delayMs(afterAttempt: attempts, retryAfterSeconds: failure.retryAfterSeconds))
+    }
+}

@@ -1,0 +1,217 @@
+import CCurl
+import Dispatch
+import Foundation
+import Logging
+import StashCore
+
+/// Everything about one transfer, owned and touched only by the fetch thread (libcurl calls
+/// its callbacks on that thread too).
+final class Transfer {
+    enum Phase: Equatable {
+        case starting
+        /// An easy handle is in the multi handle.
+        case running
+        /// Waiting until the monotonic time (ns) to start the next attempt.
+        case waitingToRetry(until: UInt64)
+        /// The network monitor said offline; asks again at the monotonic time (ns).
+        case waitingForNetwork(nextCheck: UInt64)
+    }
+
+    let id: TransferID
+    let request: FetchRequest
+    let host: String
+    private let deliver: @Sendable (FetchEvent) -> Void
+    var logger: Logger
+
+    var phase = Phase.starting
+    var file: PartFile?
+    var easy: CurlEasy?
+    /// Attempts started and counted against `request.retry.maxAttempts`.
+    var attempts = 0
+    /// Validators of the bytes in the part file; they make the next Range request safe.
+    var partETag: String?
+    var partLastModified: String?
+    var totalBytes: Int64?
+
+    // Per attempt.
+    var requestedFrom: Int64 = 0
+    var response = ResponseHeaders()
+    var bodyDecided = false
+    /// The body is not the resource (an error page): read and dropped.
+    var discardingBody = false
+    /// Set by a callback that aborted the attempt on purpose; wins over curl's WRITE_ERROR.
+    var abortFailure: FetchFailure?
+
+    /// This transfer's share of the global rate limit.
+    var limiter = RateLimiter()
+    /// Set while the write callback has paused the transfer to keep under `limiter`.
+    var resumeAt: UInt64?
+
+    private var lastProgressAt: UInt64 = 0
+    private var lastProgressBytes: Int64 = -1
+
+    init(id: TransferID, request: FetchRequest, logger: Logger, events: @escaping @Sendable (FetchEvent) -> Void) {
+        self.id = id
+        self.request = request
+        self.host = URLComponents(string: request.url)?.host ?? ""
+        self.deliver = events
+        self.partETag = request.etag
+        self.partLastModified = request.lastModified
+        var logger = logger
+        logger[metadataKey: "transfer"] = "\(id.rawValue)"
+        self.logger = logger
+    }
+
+    var downloadedBytes: Int64 { file?.size ?? 0 }
+
+    func emit(_ event: FetchEvent) {
+        deliver(event)
+    }
+
+    /// Emits `.progress` unless one went out less than 100 ms ago; `force` is for the last one.
+    func reportProgress(force: Bool = false) {
+        let bytes = downloadedBytes
+        let now = DispatchTime.now().uptimeNanoseconds
+        if force ? bytes == lastProgressBytes : now &- lastProgressAt < 100_000_000 { return }
+        lastProgressAt = now
+        lastProgressBytes = bytes
+        deliver(.progress(downloadedBytes: bytes, totalBytes: totalBytes))
+    }
+
+    /// Gives the transfer its share of the global rate limit (0 = unlimited).
+    func setRateShare(_ share: Int64, now: UInt64) throws {
+        limiter.reset(limit: share, now: now)
+        try easy?.set(CURLOPT_LOW_SPEED_LIMIT, lowSpeedLimit)
+    }
+
+    /// A share below the stall threshold would make every paced transfer look stalled, so the
+    /// threshold drops to half the share.
+    private var lowSpeedLimit: Int {
+        let configured = max(1, request.lowSpeedLimit)
+        guard limiter.limit > 0 else { return configured }
+        return Int(max(1, min(Int64(configured), limiter.limit / 2)))
+    }
+
+    /// Builds the easy handle of the next attempt: Range/If-Range when the part file can be
+    /// resumed, otherwise the part file is emptied first.
+    func prepareAttempt() throws -> CurlEasy {
+        guard let file else { throw DownloadError(.internal, "transfer \(id) has no open part file") }
+        let ifRange = BodyPlan.ifRange(etag: partETag, lastModified: partLastModified)
+        if file.size > 0, ifRange == nil { try file.truncate() }
+        requestedFrom = file.size
+        response = ResponseHeaders()
+        bodyDecided = false
+        discardingBody = false
+        abortFailure = nil
+        resumeAt = nil
+
+        let easy = try CurlEasy()
+        try easy.set(CURLOPT_URL, request.url)
+        try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
+        try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        try easy.set(CURLOPT_FOLLOWLOCATION, 1)
+        try easy.set(CURLOPT_MAXREDIRS, 10)
+        try easy.set(CURLOPT_NOSIGNAL, 1)
+        try easy.set(CURLOPT_TCP_KEEPALIVE, 1)
+        try easy.set(CURLOPT_USERAGENT, "stash/\(StashVersion.daemon)")
+        try easy.set(CURLOPT_BUFFERSIZE, 256 * 1024)
+        try easy.set(CURLOPT_CONNECTTIMEOUT, 15)
+        try easy.set(CURLOPT_LOW_SPEED_LIMIT, lowSpeedLimit)
+        try easy.set(CURLOPT_LOW_SPEED_TIME, max(1, request.lowSpeedTime))
+        try easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+        var lines = request.headers.map { "\($0.name): \($0.value)" }
+        if requestedFrom > 0, let ifRange {
+            try easy.set(CURLOPT_RANGE, "\(requestedFrom)-")
+            lines.append("If-Range: \(ifRange)")
+        }
+        try easy.setHeaders(lines)
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        try easy.setWriteCallback(transferWriteCallback, userData: me)
+        try easy.setHeaderCallback(transferHeaderCallback, userData: me)
+        return easy
+    }
+
+    /// Runs once per attempt, when the first body byte arrives or the attempt ends without a
+    /// body: decides whether the body is the resource and where it goes.
+    func decideBody() {
+        guard !bodyDecided else { return }
+        bodyDecided = true
+        let status = (try? easy?.info(long: CURLINFO_RESPONSE_CODE)) ?? response.status
+        guard (200...299).contains(status), let file else {
+            discardingBody = true
+            return
+        }
+        let plan = BodyPlan.decide(
+            status: status, requestedFrom: requestedFrom, contentRange: response.contentRange,
+            responseETag: response.etag, partETag: partETag)
+        do {
+            switch plan {
+            case .append:
+                totalBytes = response.contentRange?.size ?? response.contentLength.map { requestedFrom + $0 }
+            case .writeFromZero:
+                if file.size > 0 { try file.truncate() }
+                totalBytes = status == 206 ? response.contentRange?.size : response.contentLength
+            case .refetchFromZero(let servedFrom):
+                try file.truncate()
+                partETag = nil
+                partLastModified = nil
+                discardingBody = true
+                abortFailure = FetchFailure(
+                    error: DownloadError(.network, "server sent bytes from \(servedFrom) when \(requestedFrom) was asked (\(request.url))"),
+                    retryable: true, connectionClass: false)
+                return
+            }
+        } catch {
+            discardingBody = true
+            abortFailure = FetchFailure(error: error as? DownloadError ?? DownloadError(.storage, "\(error)"), retryable: false, connectionClass: false)
+            return
+        }
+        // A 206 may omit validators; then the ones that matched If-Range still describe the file.
+        if plan != .append || response.etag != nil || response.lastModified != nil {
+            partETag = response.etag
+            partLastModified = response.lastModified
+        }
+        let resumedFrom = plan == .append ? requestedFrom : 0
+        logger.debug("response accepted", metadata: ["status": "\(status)", "resumedFrom": "\(resumedFrom)"])
+        deliver(.started(FetchResponseInfo(
+            httpStatus: status, resumedFrom: resumedFrom, totalBytes: totalBytes,
+            etag: response.etag, lastModified: response.lastModified)))
+    }
+
+    /// Body bytes from libcurl; returning fewer than given aborts the attempt.
+    func receive(_ bytes: UnsafeRawBufferPointer) -> Int {
+        decideBody()
+        if abortFailure != nil { return 0 }
+        if discardingBody { return bytes.count }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let wait = limiter.admit(bytes.count, now: now)
+        if wait > 0 {
+            // libcurl keeps these bytes and hands them over again after the unpause.
+            resumeAt = now + wait
+            return ccurl_writefunc_pause()
+        }
+        do {
+            try file?.append(bytes)
+        } catch {
+            abortFailure = FetchFailure(error: error as? DownloadError ?? DownloadError(.storage, "\(error)"), retryable: false, connectionClass: false)
+            return 0
+        }
+        reportProgress()
+        return bytes.count
+    }
+}
+
+/// libcurl write callback; `userdata` is the unretained Transfer, kept alive by the loop's table.
+private func transferWriteCallback(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userData: UnsafeMutableRawPointer?) -> Int {
+    guard let userData else { return 0 }
+    let transfer = Unmanaged<Transfer>.fromOpaque(userData).takeUnretainedValue()
+    return transfer.receive(UnsafeRawBufferPointer(start: data, count: size * count))
+}
+
+private func transferHeaderCallback(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userData: UnsafeMutableRawPointer?) -> Int {
+    guard let userData, let data else { return 0 }
+    let transfer = Unmanaged<Transfer>.fromOpaque(userData).takeUnretainedValue()
+    let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
+    transfer.response.consume(line: String(decoding: bytes, as: UTF8.self))
+    return size * count
+}

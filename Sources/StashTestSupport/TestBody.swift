@@ -1,0 +1,65 @@
+import Crypto
+
+/// A response body: fixed bytes, or a deterministic pattern of any size generated chunk by
+/// chunk so a large body never sits in memory.
+public enum TestBody: Sendable, Equatable {
+    case bytes([UInt8])
+    case pattern(size: Int, seed: UInt64)
+
+    public var count: Int {
+        switch self {
+        case .bytes(let bytes): return bytes.count
+        case .pattern(let size, _): return size
+        }
+    }
+
+    /// Pattern byte at `index`: a hash of the index, so a chunk written at the wrong offset
+    /// never matches by accident (unlike a short repeating cycle).
+    @inline(__always)
+    public static func patternByte(at index: Int, seed: UInt64) -> UInt8 {
+        var x = UInt64(truncatingIfNeeded: index) &+ seed &* 0x9E37_79B9_7F4A_7C15
+        x = (x ^ (x >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        x = (x ^ (x >> 27)) &* 0x94D0_49BB_1331_11EB
+        return UInt8(truncatingIfNeeded: x ^ (x >> 31))
+    }
+
+    /// Bytes `range` of the body.
+    public func slice(_ range: Range<Int>) -> [UInt8] {
+        switch self {
+        case .bytes(let bytes): return Array(bytes[range])
+        case .pattern(_, let seed): return range.map { Self.patternByte(at: $0, seed: seed) }
+        }
+    }
+
+    /// Fills `buffer` with bytes starting at `offset`.
+    public func fill(_ buffer: UnsafeMutableRawBufferPointer, from offset: Int) {
+        switch self {
+        case .bytes(let bytes):
+            bytes.withUnsafeBytes { source in
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[offset..<(offset + buffer.count)]))
+            }
+        case .pattern(_, let seed):
+            for i in 0..<buffer.count { buffer[i] = Self.patternByte(at: offset + i, seed: seed) }
+        }
+    }
+
+    /// Lowercase hex SHA-256 of the whole body.
+    public var sha256Hex: String {
+        var hasher = SHA256()
+        let chunk = 1 << 20
+        var offset = 0
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { scratch.deallocate() }
+        while offset < count {
+            let n = min(chunk, count - offset)
+            let part = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<n])
+            fill(part, from: offset)
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(part))
+            offset += n
+        }
+        return hasher.finalize().map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A real HTTP/1.1 server on 127.0.0.1 with an ephemeral port, whose answers tests script per
+/// path (ranges, validators, failures, resets, stalls, throttling, redirects) and whose
+/// requests they can inspect afterwards.
+public final class TestHTTPServer: @unchecked Sendable {
+    private let group: MultiThreadedEventLoopGroup
+    private var channel: Channel?
+    public private(set) var port = 0
+
+    private let lock = NSLock()
+    private var routes: [String: TestRoute] = [:]
+    private var recorded: [RecordedRequest] = []
+    private var inFlight = 0
+    private var peak = 0
+    private var stallWaiters: [(EventLoop, () -> Void)] = []
+
+    private init() {
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    }
+
+    /// Binds 127.0.0.1 on an ephemeral port and starts serving.
+    public static func start() throws -> TestHTTPServer {
+        let server = TestHTTPServer()
+        let bootstrap = ServerBootstrap(group: server.group)
+            .serverChannelOption(ChannelOptions.backlog, value: 512)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.pipeline.configureHTTPServerPipeline(withErrorHandling: true).flatMap {
+                    channel.pipeline.addHandler(TestHTTPHandler(server: server))
+                }
+            }
+        do {
+            let channel = try bootstrap.bind(host: "127.0.0.1", port: 0).wait()
+            server.channel = channel
+            server.port = channel.localAddress?.port ?? 0
+        } catch {
+            try? server.group.syncShutdownGracefully()
+            throw error
+        }
+        return server
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Closes the listener and every connection.
+    public func stop() {
+        let channel = lock.withLock { () -> Channel? in
+            defer { self.channel = nil }
+            return self.channel
+        }
+        guard let channel else { return }
+        try? channel.close().wait()
+        try? group.syncShutdownGracefully()
+    }
+
+    /// `http://127.0.0.1:<port><path>`
+    public func url(_ path: String) -> String {
+        "http://127.0.0.1:\(port)\(path)"
+    }
+
+    /// Serves `body` at `path`, replacing any earlier route there.
+    public func serve(path: String, body: [UInt8], etag: String? = nil, lastModified: String? = nil) {
+        serve(path: path, route: TestRoute(body: .bytes(body), etag: etag, lastModified: lastModified))
+    }
+
+    /// Serves `size` deterministic pattern bytes (see `TestBody.pattern`) at `path`.
+    public func serve(path: String, size: Int, seed: UInt64 = 1, etag: String? = nil, lastModified: String? = nil) {
+        serve(path: path, route: TestRoute(body: .pattern(size: size, seed: seed), etag: etag, lastModified: lastModified))
+    }
+
+    public func serve(path: String, route: TestRoute) {
+        lock.withLock { routes[path] = route }
+    }
+
+    /// Changes the behaviour of an existing route; requests already being answered keep theirs.
+    public func update(path: String, _ change: (inout TestRoute) -> Void) {
+        lock.withLock {
+            guard var route = routes[path] else { preconditionFailure("no route at '\(path)'; call serve first") }
+            change(&route)
+            routes[path] = route
+        }
+    }
+
+    public func route(_ path: String) -> TestRoute? {
+        lock.withLock { routes[path] }
+    }
+
+    /// Every request received so far, in arrival order.
+    public var requests: [RecordedRequest] { lock.withLock { recorded } }
+
+    public func requests(for path: String) -> [RecordedRequest] {
+        requests.filter { $0.path == path }
+    }
+
+    /// Requests whose response is still being sent, and the most there ever were at once.
+    public var inFlightRequests: Int { lock.withLock { inFlight } }
+    public var peakInFlightRequests: Int { lock.withLock { peak } }
+
+    /// Lets every response stalled "until released" continue.
+    public func releaseStalls() {
+        let waiters = lock.withLock { () -> [(EventLoop, () -> Void)] in
+            defer { stallWaiters.removeAll() }
+            return stallWaiters
+        }
+        for (loop, resume) in waiters { loop.execute(resume) }
+    }
+
+    func addStallWaiter(on loop: EventLoop, _ resume: @escaping () -> Void) {
+        lock.withLock { stallWaiters.append((loop, resume)) }
+    }
+
+    func responseEnded() {
+        lock.withLock { inFlight -= 1 }
+    }
+
+    /// Records the request and decides the answer from the route as it is now.
+    func plan(for head: HTTPRequestHead) -> TestResponsePlan {
+        lock.withLock {
+            let path = String(head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+            recorded.append(RecordedRequest(
+                method: head.method.rawValue, path: path, uri: head.uri,
+                headers: head.headers.map { RecordedRequest.HTTPHeaderPair(name: $0.name, value: $0.value) }))
+            inFlight += 1
+            peak = max(peak, inFlight)
+            let isHead = head.method == .HEAD
+            guard var route = routes[path] else {
+                return .simple(status: 404, reason: "Not Found", text: "no route at \(path)\n", isHead: isHead)
+            }
+            defer { routes[path] = route }
+            if let status = route.alwaysStatus {
+                return .simple(status: status, reason: Self.reason(status), text: "status \(status)\n", isHead: isHead)
+            }
+            if route.failTimes > 0 {
+                route.failTimes -= 1
+                let extra = route.retryAfterSeconds.map { [("Retry-After", "\($0)")] } ?? []
+                return .simple(status: route.failStatus, reason: Self.reason(route.failStatus), text: "scripted failure\n", headers: extra, isHead: isHead)
+            }
+            if let target = route.redirectTo {
+                let location = target.contains("://") ? target : url(target)
+                return .simple(status: 302, reason: "Found", text: "see \(location)\n", headers: [("Location", location)], isHead: isHead)
+            }
+            return servePlan(route: &route, head: head, isHead: isHead)
+        }
+    }
+
+    private func servePlan(route: inout TestRoute, head: HTTPRequestHead, isHead: Bool) -> TestResponsePlan {
+        let size = route.body.count
+        var validators: [(String, String)] = [("Accept-Ranges", "bytes")]
+        if let etag = route.etag { validators.append(("ETag", etag)) }
+        if let lastModified = route.lastModified { validators.append(("Last-Modified", lastModified)) }
+
+        var requested: Int?
+        if route.honourRange, let range = head.headers.first(name: "Range"), let start = Self.rangeStart(range) {
+            // If-Range that names another version means "send me the whole new thing".
+            if let ifRange = head.headers.first(name: "If-Range") {
+                if ifRange == route.etag || ifRange == route.lastModified { requested = start }
+            } else {
+                requested = start
+            }
+        }
+        var plan: TestResponsePlan
+        if let start = requested {
+            if start >= size {
+                return .simple(
+                    status: 416, reason: "Range Not Satisfiable", text: "",
+                    headers: validators + [("Content-Range", "bytes */\(size)")], isHead: isHead)
+            }
+            plan = TestResponsePlan(
+                status: 206, reason: "Partial Content",
+                headers: validators + [("Content-Range", "bytes \(start)-\(size - 1)/\(size)"), ("Content-Length", "\(size - start)")],
+                body: route.body, range: start..<size, sendBody: !isHead)
+        } else {
+            plan = TestResponsePlan(
+                status: 200, reason: "OK", headers: validators + [("Content-Length", "\(size)")],
+                body: route.body, range: 0..<size, sendBody: !isHead)
+        }
+        guard !isHead else { return plan }
+        if route.resetTimes > 0, let after = route.resetAfterBytes {
+            route.resetTimes -= 1
+            plan.resetAfter = after
+        }
+        if route.stallTimes > 0, let after = route.stallAfterBytes {
+            route.stallTimes -= 1
+            plan.stallAfter = after
+            plan.stallSeconds = route.stallSeconds
+        }
+        plan.bytesPerSecond = route.bytesPerSecond
+        return plan
+    }
+
+    /// The first byte of `bytes=N-` or `bytes=N-M`; other forms are ignored like a server
+    /// without range support would.
+    private static func rangeStart(_ value: String) -> Int? {
+        guard value.hasPrefix("bytes="), !value.contains(",") else { return nil }
+        let spec = value.dropFirst("bytes=".count)
+        guard let dash = spec.firstIndex(of: "-") else { return nil }
+        return Int(spec[..<dash])
+    }
+
+    static func reason(_ status: Int) -> String {
+        HTTPResponseStatus(statusCode: status).reasonPhrase
+    }
+}

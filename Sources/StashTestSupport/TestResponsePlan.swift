@@ -1,0 +1,24 @@
+/// How the server answers one request, decided under the server's lock from the route as it
+/// is at that moment, then carried out on the channel's event loop.
+struct TestResponsePlan {
+    var status: Int
+    var reason: String
+    var headers: [(String, String)]
+    var body: TestBody
+    /// Bytes of `body` to send.
+    var range: Range<Int>
+    var sendBody: Bool
+    /// Body bytes (counted from the start of `range`) after which the connection is reset.
+    var resetAfter: Int?
+    var stallAfter: Int?
+    var stallSeconds: Double?
+    var bytesPerSecond: Int?
+
+    static func simple(status: Int, reason: String, text: String, headers: [(String, String)] = [], isHead: Bool) -> TestResponsePlan {
+        let bytes = Array(text.utf8)
+        return TestResponsePlan(
+            status: status, reason: reason,
+            headers: headers + [("Content-Type", "text/plain"), ("Content-Length", "\(bytes.count)")],
+            body: .bytes(bytes), range: 0..<bytes.count, sendBody: !isHead)
+    }
+}

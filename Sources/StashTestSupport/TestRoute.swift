@@ -1,0 +1,34 @@
+/// What the test server answers on one path. Every field can change while the server runs
+/// (`TestHTTPServer.update`); the counters (`…Times`) count down as requests consume them.
+public struct TestRoute: Sendable {
+    public var body: TestBody
+    public var etag: String?
+    public var lastModified: String?
+    /// false: Range is ignored and the full body is sent with 200.
+    public var honourRange = true
+    /// Answer `failStatus` to the next `failTimes` requests, then serve normally.
+    public var failStatus = 500
+    public var failTimes = 0
+    /// Sent as `Retry-After: <seconds>` with the failures above.
+    public var retryAfterSeconds: Int?
+    /// Answer this status to every request (e.g. 404), with a short text body.
+    public var alwaysStatus: Int?
+    /// For the next `resetTimes` requests, send `resetAfterBytes` body bytes then reset the connection.
+    public var resetAfterBytes: Int?
+    public var resetTimes = 0
+    /// For the next `stallTimes` requests, stop sending after `stallAfterBytes` body bytes for
+    /// `stallSeconds` (nil: until `TestHTTPServer.releaseStalls()`).
+    public var stallAfterBytes: Int?
+    public var stallTimes = 0
+    public var stallSeconds: Double?
+    /// Sends the body at about this many bytes per second.
+    public var bytesPerSecond: Int?
+    /// Answer 302 to this location: an absolute URL, or a path on this server.
+    public var redirectTo: String?
+
+    public init(body: TestBody, etag: String? = nil, lastModified: String? = nil) {
+        self.body = body
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+}

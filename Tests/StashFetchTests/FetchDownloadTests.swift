@@ -1,0 +1,116 @@
+import Foundation
+import StashCore
+import StashFetch
+import StashTestSupport
+import XCTest
+
+final class FetchDownloadTests: FetchTestCase {
+    func testFullDownloadIsExactWithSHA256() async throws {
+        let body = TestBody.pattern(size: 3 * 1024 * 1024 + 17, seed: 7)
+        server.serve(path: "/big", route: TestRoute(body: body, etag: "\"v1\""))
+        let request = request("/big", sha256: body.sha256Hex)
+
+        let recorder = await fetch(request)
+
+        XCTAssertEqual(recorder.finalEvent, .completed(bytes: Int64(body.count), sha256: body.sha256Hex))
+        XCTAssertEqual(recorder.started, [FetchResponseInfo(httpStatus: 200, resumedFrom: 0, totalBytes: Int64(body.count), etag: "\"v1\"", lastModified: nil)])
+        XCTAssertEqual(contents(request.finalPath), body.slice(0..<body.count))
+        XCTAssertFalse(exists(request.partPath), "part file must be renamed away")
+        let progress = recorder.events.compactMap { if case .progress(let bytes, _) = $0 { return bytes } else { return nil } }
+        XCTAssertEqual(progress.last, Int64(body.count))
+        XCTAssertEqual(progress, progress.sorted())
+        let request0 = try XCTUnwrap(server.requests(for: "/big").first)
+        XCTAssertEqual(request0.header("User-Agent"), "stash/0.1.0")
+        XCTAssertNil(request0.header("Range"))
+        XCTAssertNil(request0.header("Accept-Encoding"))
+        XCTAssertEqual(workers.activeTransfers, 0)
+    }
+
+    func testEmptyBodyCompletes() async throws {
+        server.serve(path: "/empty", body: [])
+        let request = request("/empty", sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        let recorder = await fetch(request)
+        XCTAssertEqual(recorder.finalEvent, .completed(bytes: 0, sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"))
+        XCTAssertEqual(contents(request.finalPath), [])
+    }
+
+    func testNoDigestIsComputedWhenNoneIsExpected() async throws {
+        let body = TestBody.pattern(size: 100_000, seed: 5)
+        server.serve(path: "/plain", route: TestRoute(body: body))
+        let request = request("/plain")
+        let recorder = await fetch(request)
+        XCTAssertEqual(recorder.finalEvent, .completed(bytes: 100_000, sha256: ""))
+        XCTAssertEqual(contents(request.finalPath), body.slice(0..<body.count))
+    }
+
+    func testSHA256MismatchFailsAndLeavesNoFile() async throws {
+        let body = TestBody.pattern(size: 100_000, seed: 3)
+        server.serve(path: "/f", route: TestRoute(body: body))
+        let wrong = String(repeating: "ab", count: 32)
+        let request = request("/f", sha256: wrong)
+
+        let recorder = await fetch(request)
+
+        guard case .failed(let error) = recorder.finalEvent else { return XCTFail("expected failure, got \(recorder.events)") }
+        XCTAssertEqual(error.kind, .validation)
+        XCTAssertTrue(error.message.contains("sha256 mismatch: expected \(wrong), got \(body.sha256Hex)"), error.message)
+        XCTAssertFalse(exists(request.partPath))
+        XCTAssertFalse(exists(request.finalPath))
+        XCTAssertEqual(server.requests(for: "/f").count, 1, "a mismatch is not retried")
+    }
+
+    func testNotFoundFailsAtOnceWithoutRetry() async throws {
+        server.serve(path: "/gone", route: { var r = TestRoute(body: .bytes([1])); r.alwaysStatus = 404; return r }())
+        let request = request("/gone")
+
+        let recorder = await fetch(request)
+
+        XCTAssertEqual(recorder.finalEvent, .failed(DownloadError(.http, "HTTP 404 Not Found from \(request.url)", httpStatus: 404)))
+        XCTAssertTrue(recorder.retries.isEmpty)
+        XCTAssertTrue(recorder.started.isEmpty)
+        XCTAssertEqual(server.requests(for: "/gone").count, 1)
+        XCTAssertFalse(exists(request.finalPath))
+    }
+
+    func testRedirectIsFollowed() async throws {
+        let body = TestBody.pattern(size: 5000, seed: 9)
+        server.serve(path: "/target", route: TestRoute(body: body))
+        server.serve(path: "/moved", route: { var r = TestRoute(body: .bytes([])); r.redirectTo = "/target"; return r }())
+        let request = request("/moved", sha256: body.sha256Hex)
+
+        let recorder = await fetch(request)
+
+        XCTAssertEqual(recorder.finalEvent, .completed(bytes: 5000, sha256: body.sha256Hex))
+        XCTAssertEqual(server.requests(for: "/target").count, 1)
+    }
+
+    func testRedirectToFTPIsRefused() async throws {
+        server.serve(path: "/sneaky", route: { var r = TestRoute(body: .bytes([])); r.redirectTo = "ftp://127.0.0.1/secret"; return r }())
+        let request = request("/sneaky")
+
+        let recorder = await fetch(request)
+
+        guard case .failed(let error) = recorder.finalEvent else { return XCTFail("expected failure, got \(recorder.events)") }
+        XCTAssertEqual(error.kind, .validation)
+        XCTAssertTrue(error.message.contains("only http and https"), error.message)
+        XCTAssertTrue(recorder.retries.isEmpty)
+        XCTAssertFalse(exists(request.finalPath))
+    }
+
+    func testNonHTTPFirstURLIsRefused() async throws {
+        var request = request("/x")
+        request.url = "file:///etc/passwd"
+        let recorder = await fetch(request)
+        guard case .failed(let error) = recorder.finalEvent else { return XCTFail("expected failure, got \(recorder.events)") }
+        XCTAssertEqual(error.kind, .validation)
+        XCTAssertFalse(exists(request.finalPath))
+    }
+
+    func testRequestHeadersAreSent() async throws {
+        server.serve(path: "/h", body: [1, 2, 3])
+        var request = request("/h")
+        request.headers = [HTTPHeader(name: "Authorization", value: "Bearer t0k3n")]
+        await fetch(request)
+        XCTAssertEqual(server.requests(for: "/h").first?.header("Authorization"), "Bearer t0k3n")
+    }
+}
