@@ -1,0 +1,138 @@
+import Foundation
+import GRDB
+import StashCore
+
+/// The mapping between a `Download` and a row of the `download` table. Decoding reads columns
+/// by index from a reused cursor row, because Codable reflection costs several times more on
+/// a 100,000-row start.
+enum DownloadRow {
+    static let upsertSQL = """
+        INSERT INTO download (
+            id, uri, title, state, downloaded_bytes, total_bytes, quality, has_subtitles,
+            has_drm, asset_path, error_kind, error_message, error_http_status, state_reason,
+            created_at, completed_at, sha256, headers, etag, last_modified, sequence)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+            (SELECT IFNULL(MAX(sequence), 0) + 1 FROM download))
+        ON CONFLICT(id) DO UPDATE SET
+            uri = excluded.uri, title = excluded.title, state = excluded.state,
+            downloaded_bytes = excluded.downloaded_bytes, total_bytes = excluded.total_bytes,
+            quality = excluded.quality, has_subtitles = excluded.has_subtitles,
+            has_drm = excluded.has_drm, asset_path = excluded.asset_path,
+            error_kind = excluded.error_kind, error_message = excluded.error_message,
+            error_http_status = excluded.error_http_status, state_reason = excluded.state_reason,
+            created_at = excluded.created_at, completed_at = excluded.completed_at,
+            sha256 = excluded.sha256, headers = excluded.headers, etag = excluded.etag,
+            last_modified = excluded.last_modified
+        """
+
+    static let deleteSQL = "DELETE FROM download WHERE id = ?"
+
+    /// Column order matches the indexes read in `decode`.
+    static let selectAllSQL = """
+        SELECT id, uri, title, state, downloaded_bytes, total_bytes, quality, has_subtitles,
+            has_drm, asset_path, error_kind, error_message, error_http_status, state_reason,
+            created_at, completed_at, sha256, headers, etag, last_modified
+        FROM download ORDER BY sequence
+        """
+
+    static func arguments(for download: Download) throws -> StatementArguments {
+        let values: [(any DatabaseValueConvertible)?] = [
+            download.id, download.uri, download.title, download.state.name,
+            download.downloadedBytes, download.totalBytes, download.quality,
+            download.hasSubtitles, download.hasDRM, download.assetPath,
+            download.error.map { $0.kind.rawValue }, download.error?.message, download.error?.httpStatus,
+            download.stateReason, milliseconds(download.createdAt),
+            download.completedAt.map(milliseconds), download.sha256,
+            try encodeHeaders(download.headers), download.etag, download.lastModified,
+        ]
+        return StatementArguments(values)
+    }
+
+    /// Reads one row. A row that cannot be a download (a required field missing or unreadable)
+    /// gives nil and a problem; a recoverable oddity gives the download and a problem.
+    static func decode(_ row: Row, problems: inout [String]) -> Download? {
+        let rawID = (try? row.decode(String?.self, atIndex: 0)) ?? nil
+        let label = rawID.map { "download row '\($0)'" } ?? "download row with no id"
+        do {
+            guard let id = try row.decode(String?.self, atIndex: 0), !id.isEmpty else {
+                problems.append("\(label) skipped: required field 'id' is missing")
+                return nil
+            }
+            guard let uri = try row.decode(String?.self, atIndex: 1), !uri.isEmpty else {
+                problems.append("\(label) skipped: required field 'uri' is missing")
+                return nil
+            }
+            guard let stateName = try row.decode(String?.self, atIndex: 3) else {
+                problems.append("\(label) skipped: required field 'state' is missing")
+                return nil
+            }
+            guard let createdMs = try row.decode(Int64?.self, atIndex: 14) else {
+                problems.append("\(label) skipped: required field 'created_at' is missing")
+                return nil
+            }
+            var download = Download(id: id, uri: uri, assetPath: "", createdAt: date(milliseconds: createdMs))
+            if let state = DownloadState(name: stateName) {
+                download.state = state
+            } else {
+                // Paused rather than failed or dropped: the bytes on disk stay and a client can
+                // resume or remove it once it sees the download.
+                download.state = .paused
+                problems.append("\(label): unknown state '\(stateName)' read as PAUSED")
+            }
+            download.title = try row.decode(String?.self, atIndex: 2) ?? ""
+            download.downloadedBytes = try row.decode(Int64?.self, atIndex: 4) ?? 0
+            download.totalBytes = try row.decode(Int64?.self, atIndex: 5)
+            download.quality = try row.decode(String?.self, atIndex: 6) ?? ""
+            download.hasSubtitles = try row.decode(Bool?.self, atIndex: 7) ?? false
+            download.hasDRM = try row.decode(Bool?.self, atIndex: 8) ?? false
+            download.assetPath = try row.decode(String?.self, atIndex: 9) ?? ""
+            if let kindValue = try row.decode(Int?.self, atIndex: 10) {
+                let kind = DownloadError.Kind(rawValue: kindValue) ?? .internal
+                if kind.rawValue != kindValue {
+                    problems.append("\(label): unknown error kind \(kindValue) read as internal")
+                }
+                download.error = DownloadError(
+                    kind, try row.decode(String?.self, atIndex: 11) ?? "",
+                    httpStatus: try row.decode(Int?.self, atIndex: 12) ?? 0)
+            }
+            download.stateReason = try row.decode(String?.self, atIndex: 13) ?? ""
+            download.completedAt = try row.decode(Int64?.self, atIndex: 15).map(date(milliseconds:))
+            download.sha256 = try row.decode(String?.self, atIndex: 16) ?? ""
+            let headersJSON = try row.decode(String?.self, atIndex: 17) ?? "[]"
+            do {
+                download.headers = try decodeHeaders(headersJSON)
+            } catch {
+                problems.append("\(label): headers '\(headersJSON)' are not a JSON array of {name, value}; read as none")
+            }
+            download.etag = try row.decode(String?.self, atIndex: 18)
+            download.lastModified = try row.decode(String?.self, atIndex: 19)
+            return download
+        } catch {
+            problems.append("\(label) skipped: \(error)")
+            return nil
+        }
+    }
+
+    /// Dates are stored as integer unix milliseconds: exact in SQLite, readable by `sqlite3`,
+    /// and finer than any state change needs.
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    static func date(milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
+    private static func encodeHeaders(_ headers: [HTTPHeader]) throws -> String {
+        if headers.isEmpty { return "[]" }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(headers), as: UTF8.self)
+    }
+
+    private static func decodeHeaders(_ json: String) throws -> [HTTPHeader] {
+        // Most downloads have no headers; skipping the decoder for them keeps a large load fast.
+        if json == "[]" || json.isEmpty { return [] }
+        return try JSONDecoder().decode([HTTPHeader].self, from: Data(json.utf8))
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import GRDB
+import Logging
+import StashCore
+
+/// The persistence manager: the only code that touches SQLite. It keeps every download and
+/// the daemon's config in one WAL database, and commits each write durably before the caller
+/// goes on, so a state a client was told about survives a crash or a power loss.
+public final class Registry: Sendable {
+    /// What `loadAll` found: the readable downloads, oldest first, and a note per row it
+    /// skipped or had to repair.
+    public struct LoadResult: Sendable {
+        public var downloads: [Download]
+        public var problems: [String]
+
+        public init(downloads: [Download], problems: [String]) {
+            self.downloads = downloads
+            self.problems = problems
+        }
+    }
+
+    /// The database file.
+    public let path: String
+    private let pool: DatabasePool
+    private let committer: GroupCommitter
+    private let logger: Logger
+
+    /// Opens or creates the registry at `path` (a DatabasePool in WAL mode), runs migrations.
+    public init(path: String, logger: Logger) throws {
+        self.path = path
+        self.logger = logger
+        var configuration = Configuration()
+        configuration.label = "stash.registry"
+        // A second process (`sqlite3`, a backup) may briefly hold the lock; wait rather than fail.
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            // WAL's default (NORMAL) may lose the last commits on power loss; FULL syncs the
+            // log on every commit, which group commit keeps affordable.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        let pool = try Self.guarding(path, "open") {
+            try DatabasePool(path: path, configuration: configuration)
+        }
+        try Self.guarding(path, "migrate") { try RegistrySchema.migrator.migrate(pool) }
+        self.pool = pool
+        self.committer = GroupCommitter(pool: pool) { db, write in try Registry.apply(db, write) }
+    }
+
+    /// Every download, oldest first. A row with a missing required field is skipped and
+    /// described in `problems`; a row with an unknown state name is read as PAUSED (with a
+    /// problem note). Never crashes on a bad row.
+    public func loadAll() throws -> LoadResult {
+        try Self.guarding(path, "load downloads") {
+            try pool.read { db in
+                var result = LoadResult(downloads: [], problems: [])
+                let statement = try db.makeStatement(sql: DownloadRow.selectAllSQL)
+                let rows = try Row.fetchCursor(statement)
+                while let row = try rows.next() {
+                    if let download = DownloadRow.decode(row, problems: &result.problems) {
+                        result.downloads.append(download)
+                    }
+                }
+                return result
+            }
+        }
+    }
+
+    /// Commits downloads (insert or replace) durably before returning. Concurrent callers
+    /// are grouped into one transaction (group commit) so thousands of state changes per
+    /// second stay cheap even with synchronous=FULL; callers each wait for the transaction that
+    /// holds their write. A replaced download keeps its place in the "oldest first" order.
+    public func save(_ downloads: [Download]) async throws {
+        if downloads.isEmpty { return }
+        try await submit(.save(downloads))
+    }
+
+    /// Removes downloads by id, group-committed in order with saves. Unknown ids are ignored.
+    public func delete(ids: [String]) async throws {
+        if ids.isEmpty { return }
+        try await submit(.delete(ids))
+    }
+
+    /// The saved config, nil when never saved. A stored key that is unknown or out of range
+    /// is ignored with a warning, so a config written by a newer daemon still loads.
+    public func loadConfig() throws -> DaemonConfig? {
+        let rows = try Self.guarding(path, "load config") {
+            try pool.read { db in
+                try Row.fetchAll(db, sql: "SELECT key, value FROM config ORDER BY key").map {
+                    (key: try $0.decode(String.self, atIndex: 0), value: try $0.decode(String.self, atIndex: 1))
+                }
+            }
+        }
+        if rows.isEmpty { return nil }
+        var config = DaemonConfig()
+        for row in rows {
+            do {
+                try config.set(row.key, to: row.value)
+            } catch {
+                logger.warning(
+                    "ignoring a stored config value",
+                    metadata: ["registry": "\(path)", "key": "\(row.key)", "value": "\(row.value)", "reason": "\(error)"])
+            }
+        }
+        return config
+    }
+
+    /// Saves every config key, group-committed with download writes.
+    public func saveConfig(_ config: DaemonConfig) async throws {
+        try await submit(.config(config))
+    }
+
+    private func submit(_ write: RegistryWrite) async throws {
+        do {
+            try await committer.submit(write)
+        } catch {
+            throw Self.registryError(path, write.summary, error)
+        }
+    }
+
+    private static func apply(_ db: Database, _ write: RegistryWrite) throws {
+        switch write {
+        case .save(let downloads):
+            let statement = try db.cachedStatement(sql: DownloadRow.upsertSQL)
+            for download in downloads {
+                try statement.execute(arguments: DownloadRow.arguments(for: download))
+            }
+        case .delete(let ids):
+            let statement = try db.cachedStatement(sql: DownloadRow.deleteSQL)
+            for id in ids {
+                try statement.execute(arguments: [id])
+            }
+        case .config(let config):
+            let statement = try db.cachedStatement(sql: """
+                INSERT INTO config (key, value) VALUES (?, ?)
+                ON CONFLICT(key) DO UPDATE SET value = excluded.value
+                """)
+            for key in DaemonConfig.keys {
+                try statement.execute(arguments: [key.name, String(try config.value(forKey: key.name))])
+            }
+        }
+    }
+
+    /// The one place GRDB and SQLite errors become stash errors.
+    private static func guarding<T>(_ path: String, _ what: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw registryError(path, what, error)
+        }
+    }
+
+    private static func registryError(_ path: String, _ what: String, _ error: Error) -> StashError {
+        if let stashError = error as? StashError { return stashError }
+        let detail: String
+        if let databaseError = error as? DatabaseError {
+            detail = "SQLite error \(databaseError.extendedResultCode.rawValue): \(databaseError.message ?? "\(databaseError.resultCode)")"
+        } else {
+            detail = "\(error)"
+        }
+        return StashError(.internal, "registry \(path): \(what) failed: \(detail)")
+    }
+}

@@ -1,0 +1,302 @@
+import Foundation
+import GRDB
+import Logging
+import StashCore
+import StashStore
+import XCTest
+
+final class RegistryTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("stash-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try FileManager.default.removeItem(at: directory)
+    }
+
+    private var databasePath: String { directory.appendingPathComponent("stash.sqlite").path }
+
+    private func openRegistry() throws -> Registry {
+        try Registry(path: databasePath, logger: Logger(label: "test.registry"))
+    }
+
+    /// Raw SQL on the same file, as another process or an older daemon would have written it.
+    private func rawSQL(_ sql: String) throws {
+        let queue = try DatabaseQueue(path: databasePath)
+        try queue.write { try $0.execute(sql: sql) }
+    }
+
+    /// Dates with whole milliseconds, the registry's resolution.
+    private func date(ms: Int64) -> Date { Date(timeIntervalSince1970: Double(ms) / 1000) }
+
+    private func sample(_ id: String, createdMs: Int64 = 1_700_000_000_000) -> Download {
+        Download(id: id, uri: "https://example.com/\(id).mp4", assetPath: "assets/\(id)", createdAt: date(ms: createdMs))
+    }
+
+    func testEveryFieldRoundTripsWithNilAndNonNilValues() async throws {
+        let registry = try openRegistry()
+        let full = Download(
+            id: "vidéo-🎬", uri: "https://example.com/ストリーム/master.m3u8?token=a%20b", title: "Épisode 1 — «pilot» 🎞",
+            state: .failed, downloadedBytes: 1 << 40, totalBytes: (1 << 40) + 17, speed: 0,
+            quality: "high", hasSubtitles: true, hasDRM: true, assetPath: "assets/vidéo-🎬/index.m3u8",
+            error: DownloadError(.http, "server said 503: try later", httpStatus: 503),
+            stateReason: "failed after 5 attempts", createdAt: date(ms: 1_700_000_000_123),
+            completedAt: date(ms: 1_700_000_999_999), sha256: String(repeating: "ab", count: 32),
+            headers: [HTTPHeader(name: "Authorization", value: "Bearer x/y+z=="), HTTPHeader(name: "X-Ünïcode", value: "値 \"quoted\"")],
+            etag: "\"abc-123\"", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT")
+        let minimal = Download(id: "m", uri: "http://h/m", assetPath: "", createdAt: date(ms: 0))
+        let noneError = Download(
+            id: "e", uri: "http://h/e", state: .waitingForNetwork, assetPath: "assets/e",
+            error: DownloadError(.none, ""), createdAt: date(ms: -1))
+        try await registry.save([full, minimal, noneError])
+
+        let loaded = try registry.loadAll()
+        XCTAssertEqual(loaded.problems, [])
+        XCTAssertEqual(loaded.downloads, [full, minimal, noneError])
+    }
+
+    func testEveryStateRoundTripsByName() async throws {
+        let registry = try openRegistry()
+        let downloads = DownloadState.allCases.map { state -> Download in
+            var download = sample("s\(state.rawValue)")
+            download.state = state
+            return download
+        }
+        try await registry.save(downloads)
+        XCTAssertEqual(try registry.loadAll().downloads.map(\.state), DownloadState.allCases)
+
+        let queue = try DatabaseQueue(path: databasePath)
+        let names = try await queue.read { try String.fetchAll($0, sql: "SELECT state FROM download ORDER BY sequence") }
+        XCTAssertEqual(names, DownloadState.allCases.map(\.name))
+    }
+
+    func testSpeedIsNotStored() async throws {
+        let registry = try openRegistry()
+        var download = sample("a")
+        download.speed = 123_456
+        try await registry.save([download])
+        XCTAssertEqual(try registry.loadAll().downloads.first?.speed, 0)
+    }
+
+    func testReplacingADownloadKeepsItsPlaceInTheOrder() async throws {
+        let registry = try openRegistry()
+        // Created times run backwards so the order can only come from insertion.
+        try await registry.save([sample("a", createdMs: 3000), sample("b", createdMs: 2000)])
+        try await registry.save([sample("c", createdMs: 1000)])
+        var replaced = sample("a", createdMs: 3000)
+        replaced.state = .completed
+        replaced.downloadedBytes = 99
+        replaced.title = "now complete"
+        try await registry.save([replaced])
+
+        let loaded = try registry.loadAll().downloads
+        XCTAssertEqual(loaded.map(\.id), ["a", "b", "c"])
+        XCTAssertEqual(loaded.first, replaced)
+        try await registry.save([sample("d")])
+        XCTAssertEqual(try registry.loadAll().downloads.map(\.id), ["a", "b", "c", "d"])
+    }
+
+    func testDeleteRemovesOnlyTheNamedDownloads() async throws {
+        let registry = try openRegistry()
+        try await registry.save(["a", "b", "c", "d"].map { sample($0) })
+        try await registry.delete(ids: ["b", "d", "not-there"])
+        XCTAssertEqual(try registry.loadAll().downloads.map(\.id), ["a", "c"])
+        try await registry.save([sample("b")])
+        XCTAssertEqual(try registry.loadAll().downloads.map(\.id), ["a", "c", "b"])
+    }
+
+    func testWritesFromOneCallerApplyInOrder() async throws {
+        let registry = try openRegistry()
+        var download = sample("x")
+        for step in 0..<5 {
+            download.downloadedBytes = Int64(step)
+            try await registry.save([download])
+            if step == 2 { try await registry.delete(ids: ["x"]) }
+        }
+        XCTAssertEqual(try registry.loadAll().downloads.map(\.downloadedBytes), [4])
+    }
+
+    func testReopeningGivesTheSameDataAndMigrationsRunOnce() async throws {
+        var downloads = (0..<20).map { sample("d\($0)", createdMs: 1_700_000_000_000 + Int64($0)) }
+        downloads[3].headers = [HTTPHeader(name: "Cookie", value: "a=b")]
+        downloads[7].error = DownloadError(.storage, "disk full")
+        do {
+            let registry = try openRegistry()
+            try await registry.save(downloads)
+            var config = DaemonConfig()
+            config.maxParallel = 9
+            try await registry.saveConfig(config)
+        }
+        for _ in 0..<3 {
+            let reopened = try openRegistry()
+            XCTAssertEqual(try reopened.loadAll().downloads, downloads)
+            XCTAssertEqual(try reopened.loadConfig()?.maxParallel, 9)
+        }
+        let queue = try DatabaseQueue(path: databasePath)
+        let migrations = try await queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
+        XCTAssertEqual(migrations, ["v1"])
+    }
+
+    func testUnknownStateNameReadsAsPausedWithAProblem() async throws {
+        let registry = try openRegistry()
+        try await registry.save([sample("good")])
+        try rawSQL("""
+            INSERT INTO download (id, uri, state, created_at, sequence)
+            VALUES ('odd', 'http://h/odd', 'EXPLODED', 5, 100)
+            """)
+        let loaded = try registry.loadAll()
+        XCTAssertEqual(loaded.downloads.map(\.id), ["good", "odd"])
+        XCTAssertEqual(loaded.downloads.last?.state, .paused)
+        XCTAssertEqual(loaded.problems.count, 1)
+        XCTAssertTrue(loaded.problems[0].contains("'odd'") && loaded.problems[0].contains("EXPLODED"), loaded.problems[0])
+    }
+
+    func testRowsMissingARequiredFieldAreSkippedWithAProblem() async throws {
+        // NOT NULL keeps SQL NULLs out of the required columns, so "missing" is an empty value.
+        let registry = try openRegistry()
+        try await registry.save([sample("first")])
+        try rawSQL("""
+            INSERT INTO download (id, uri, state, created_at, sequence) VALUES
+                ('no-uri', '', 'QUEUED', 1, 10),
+                ('', 'http://h/no-id', 'QUEUED', 1, 11),
+                ('bad-headers', 'http://h/bh', 'QUEUED', 1, 12);
+            UPDATE download SET headers = '{not json' WHERE id = 'bad-headers';
+            """)
+        try await registry.save([sample("last")])
+
+        let loaded = try registry.loadAll()
+        XCTAssertEqual(loaded.downloads.map(\.id), ["first", "bad-headers", "last"])
+        XCTAssertEqual(loaded.downloads[1].headers, [])
+        XCTAssertEqual(loaded.problems.count, 3, "\(loaded.problems)")
+        XCTAssertTrue(loaded.problems.contains { $0.contains("'no-uri' skipped") && $0.contains("'uri'") }, "\(loaded.problems)")
+        XCTAssertTrue(loaded.problems.contains { $0.contains("skipped") && $0.contains("'id'") }, "\(loaded.problems)")
+        XCTAssertTrue(loaded.problems.contains { $0.contains("'bad-headers'") && $0.contains("headers") }, "\(loaded.problems)")
+    }
+
+    func testAThousandConcurrentSavesAllLand() async throws {
+        let registry = try openRegistry()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<1000 {
+                group.addTask {
+                    var download = self.sample("c\(index)")
+                    download.downloadedBytes = Int64(index)
+                    try await registry.save([download])
+                }
+            }
+            try await group.waitForAll()
+        }
+        let loaded = try registry.loadAll().downloads
+        XCTAssertEqual(loaded.count, 1000)
+        XCTAssertEqual(Set(loaded.map(\.id)), Set((0..<1000).map { "c\($0)" }))
+        XCTAssertTrue(loaded.allSatisfy { $0.id == "c\($0.downloadedBytes)" })
+        // Each caller returned only after its commit, so a fresh connection sees them all.
+        XCTAssertEqual(try openRegistry().loadAll().downloads.count, 1000)
+    }
+
+    func testConcurrentSavesAndDeletesFromManyTasks() async throws {
+        let registry = try openRegistry()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<200 {
+                group.addTask {
+                    try await registry.save([self.sample("k\(index)")])
+                    if index % 2 == 0 { try await registry.delete(ids: ["k\(index)"]) }
+                }
+            }
+            try await group.waitForAll()
+        }
+        XCTAssertEqual(Set(try registry.loadAll().downloads.map(\.id)), Set((0..<200).filter { $0 % 2 == 1 }.map { "k\($0)" }))
+    }
+
+    func testAFailingWriteFailsAloneWithTheRegistryPathInItsError() async throws {
+        let registry = try openRegistry()
+        // A trigger stands in for a write SQLite refuses (a full disk, a corrupt page).
+        try rawSQL("""
+            CREATE TRIGGER refuse_poison BEFORE INSERT ON download WHEN NEW.id = 'poison'
+            BEGIN SELECT RAISE(ABORT, 'poison refused'); END;
+            """)
+        let outcomes = await withTaskGroup(of: (String, Error?).self) { group in
+            for id in ["poison"] + (0..<50).map({ "ok\($0)" }) {
+                group.addTask {
+                    do {
+                        try await registry.save([self.sample(id)])
+                        return (id, nil)
+                    } catch {
+                        return (id, error)
+                    }
+                }
+            }
+            return await group.reduce(into: [String: Error?]()) { $0[$1.0] = $1.1 }
+        }
+        let failed = outcomes.filter { $0.value != nil }
+        XCTAssertEqual(Array(failed.keys), ["poison"])
+        let error = try XCTUnwrap(failed["poison"] as? StashError)
+        XCTAssertEqual(error.code, .internal)
+        XCTAssertTrue(error.message.hasPrefix("registry \(databasePath): save of 1 download(s) failed"), error.message)
+        XCTAssertTrue(error.message.contains("poison refused"), error.message)
+        XCTAssertEqual(Set(try registry.loadAll().downloads.map(\.id)), Set((0..<50).map { "ok\($0)" }))
+    }
+
+    func testConfigRoundTripAndBadStoredKeysAreIgnored() async throws {
+        let registry = try openRegistry()
+        XCTAssertNil(try registry.loadConfig())
+        var config = DaemonConfig()
+        config.maxParallel = 16
+        config.retryMaxAttempts = 7
+        config.retryBaseDelayMs = 250
+        config.retryMaxDelayMs = 60_000
+        config.rateLimit = 1 << 33
+        config.lowSpeedLimit = 10
+        config.lowSpeedTime = 120
+        try await registry.saveConfig(config)
+        XCTAssertEqual(try registry.loadConfig(), config)
+
+        try rawSQL("""
+            INSERT INTO config (key, value) VALUES ('from-the-future', '1');
+            UPDATE config SET value = '1000' WHERE key = 'max-parallel';
+            UPDATE config SET value = 'lots' WHERE key = 'low-speed-time';
+            """)
+        var expected = config
+        expected.maxParallel = DaemonConfig().maxParallel
+        expected.lowSpeedTime = DaemonConfig().lowSpeedTime
+        XCTAssertEqual(try registry.loadConfig(), expected)
+    }
+
+    func testDatabaseIsInWALMode() throws {
+        _ = try openRegistry()
+        let queue = try DatabaseQueue(path: databasePath)
+        let mode = try queue.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
+        XCTAssertEqual(mode, "wal")
+    }
+
+    func testOpenFailureNamesThePath() throws {
+        let path = directory.appendingPathComponent("missing-dir/stash.sqlite").path
+        XCTAssertThrowsError(try Registry(path: path, logger: Logger(label: "test"))) { error in
+            guard let stashError = error as? StashError else { return XCTFail("not a StashError: \(error)") }
+            XCTAssertEqual(stashError.code, .internal)
+            XCTAssertTrue(stashError.message.hasPrefix("registry \(path): open failed"), stashError.message)
+        }
+    }
+
+    func testAHundredThousandRowsLoad() async throws {
+        let registry = try openRegistry()
+        let downloads = (0..<100_000).map { index -> Download in
+            var download = sample("bulk-\(index)", createdMs: Int64(index))
+            download.totalBytes = 65_536
+            download.downloadedBytes = 65_536
+            download.state = .completed
+            download.completedAt = date(ms: Int64(index) + 1)
+            return download
+        }
+        try await registry.save(downloads)
+        let start = Date()
+        let loaded = try openRegistry().loadAll()
+        print("loaded \(loaded.downloads.count) rows in \(Int(Date().timeIntervalSince(start) * 1000)) ms")
+        XCTAssertEqual(loaded.problems, [])
+        XCTAssertEqual(loaded.downloads.count, 100_000)
+        XCTAssertEqual(loaded.downloads.first, downloads.first)
+        XCTAssertEqual(loaded.downloads.last, downloads.last)
+    }
+}
