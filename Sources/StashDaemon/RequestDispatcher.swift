@@ -46,11 +46,11 @@ public struct RequestDispatcher: RequestHandler {
                 id: request.id, uri: request.uri, title: request.title, sha256: request.sha256, headers: request.headers)
             return .download(added.download, created: added.created)
         case .getDownload(let id):
-            return .download(try await engine.get(id: id), created: false)
+            return .download(try engine.get(id: id), created: false)
         case .listDownloads(let request):
             return .list(try await engine.list(states: request.states, pageSize: request.pageSize, pageToken: request.pageToken))
         case .hasDownload(let id):
-            let answer = await engine.has(id: id)
+            let answer = engine.has(id: id)
             return .has(exists: answer.exists, state: answer.state)
         case .pause(let id):
             return .download(try await engine.pause(id: id), created: false)

@@ -42,7 +42,9 @@ public actor Engine {
     let socketPath: String
     public private(set) var config: DaemonConfig
 
-    var entries: [String: Entry] = [:]
+    var entries = EntryTable()
+    /// Read without the actor: see `RecordCache`.
+    nonisolated let records: RecordCache
     /// Ids in list order (by `Entry.seq`).
     var order: [String] = []
     var nextSeq = 0
@@ -76,6 +78,7 @@ public actor Engine {
         self.config = config
         self.logger = logger
         self.commits = CommitQueue(registry: registry, bus: bus)
+        self.records = entries.cache
         (notices, noticeSink) = AsyncStream.makeStream(of: FetchNotice.self)
     }
 
@@ -171,15 +174,16 @@ public actor Engine {
         return (publicView(download), true)
     }
 
-    public func get(id: String) throws -> Download {
-        guard let entry = entries[id] else { throw StashError.notFound(id: id) }
-        return publicView(entry.download)
+    /// Answers from memory, on the caller's thread: no wait for the engine.
+    public nonisolated func get(id: String) throws -> Download {
+        guard let download = records.get(id) else { throw StashError.notFound(id: id) }
+        return publicView(download)
     }
 
-    /// Answers from memory: never touches the disk.
-    public func has(id: String) -> (exists: Bool, state: DownloadState) {
-        guard let entry = entries[id] else { return (false, .notDownloaded) }
-        return (true, entry.download.state)
+    /// Answers from memory, on the caller's thread: never touches the disk.
+    public nonisolated func has(id: String) -> (exists: Bool, state: DownloadState) {
+        guard let download = records.get(id) else { return (false, .notDownloaded) }
+        return (true, download.state)
     }
 
     public static let defaultPageSize = 100
@@ -335,7 +339,7 @@ public actor Engine {
         return change.download
     }
 
-    func publicView(_ download: Download) -> Download {
+    nonisolated func publicView(_ download: Download) -> Download {
         var view = download
         view.assetPath = layout.absolute(download.assetPath)
         view.etag = nil

@@ -1,0 +1,40 @@
+import Foundation
+import StashCore
+
+/// A copy of every download's record that can be read from any thread without waiting for
+/// the engine. GetDownload and HasDownload are the calls apps make most (often in a loop, to
+/// draw a list); answering them here keeps them off the engine's queue and out of its way.
+/// The engine writes through `EntryTable`, so the copy never lags behind its own state.
+final class RecordCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var records: [String: Download] = [:]
+
+    func set(_ id: String, _ download: Download?) {
+        lock.lock()
+        records[id] = download
+        lock.unlock()
+    }
+
+    func get(_ id: String) -> Download? {
+        lock.lock()
+        defer { lock.unlock() }
+        return records[id]
+    }
+}
+
+/// The engine's downloads, mirrored into a `RecordCache` on every write.
+struct EntryTable {
+    private var storage: [String: Engine.Entry] = [:]
+    let cache = RecordCache()
+
+    subscript(id: String) -> Engine.Entry? {
+        get { storage[id] }
+        set {
+            storage[id] = newValue
+            cache.set(id, newValue?.download)
+        }
+    }
+
+    var count: Int { storage.count }
+    var values: Dictionary<String, Engine.Entry>.Values { storage.values }
+}
