@@ -1,0 +1,62 @@
+import NIOCore
+import NIOPosix
+import StashCore
+import StashWire
+
+/// One socket to the daemon and the pipeline that frames it.
+final class ClientConnection: Sendable {
+    let channel: Channel
+
+    private init(channel: Channel) {
+        self.channel = channel
+    }
+
+    /// Connects; a daemon that is not there is UNAVAILABLE with a hint on how to start it.
+    static func open(
+        socketPath: String, events: AsyncThrowingStream<DownloadEvent, Error>.Continuation? = nil
+    ) async throws -> ClientConnection {
+        let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let operations = channel.pipeline.syncOperations
+                    try operations.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameLength: WireCodec.defaultMaxFrameLength)))
+                    try operations.addHandler(ClientHandler(events: events))
+                }
+            }
+        do {
+            let channel = try await bootstrap.connect(unixDomainSocketPath: socketPath).get()
+            return ClientConnection(channel: channel)
+        } catch {
+            throw StashError(
+                .unavailable,
+                "cannot reach stashd at \(socketPath): \(Self.reason(error)); start it with `stashd` (or `make run` in the stash repo)")
+        }
+    }
+
+    /// Sends one request and waits for its response; a failed status throws its StashError.
+    func call(_ op: Operation) async throws -> ResponseResult {
+        let promise = channel.eventLoop.makePromise(of: Response.self)
+        // A closed channel has no handlers left to fail the call; the failed write does it.
+        let written = channel.eventLoop.makePromise(of: Void.self)
+        written.futureResult.whenFailure { _ in promise.fail(StashError(.unavailable, "connection to stashd closed")) }
+        channel.writeAndFlush(PendingCall(op: op, promise: promise), promise: written)
+        let response = try await promise.futureResult.get()
+        return try response.result.get()
+    }
+
+    /// Starts closing without waiting; pending calls fail with UNAVAILABLE.
+    func closeSoon() {
+        channel.close(promise: nil)
+    }
+
+    func close() async {
+        try? await channel.close()
+    }
+
+    private static func reason(_ error: Error) -> String {
+        if let ioError = error as? IOError {
+            return String(cString: strerror(ioError.errnoCode))
+        }
+        return "\(error)"
+    }
+}

@@ -1,0 +1,210 @@
+import Logging
+import NIOCore
+import StashCore
+import StashWire
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One client connection: checks the peer, decodes requests and applies the session rules.
+/// A request the handler cannot answer at once runs in its own task, so slow requests never
+/// hold up the event loop or the requests pipelined behind them.
+final class ConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let handler: any RequestHandler
+    private var logger: Logger
+    private var session: Session
+    private var peer = PeerCredentials(pid: 0, uid: 0, gid: 0)
+    private var outbox: ConnectionOutbox?
+    /// Frames written on the loop during one read burst, flushed once at channelReadComplete.
+    private var needsFlush = false
+
+    init(handler: any RequestHandler, ownerUID: UInt32, logger: Logger) {
+        self.handler = handler
+        self.session = Session(ownerUID: ownerUID)
+        self.logger = logger
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        let outbox = ConnectionOutbox(channel: context.channel)
+        self.outbox = outbox
+        let credentials: EventLoopFuture<PeerCredentials>
+        if let provider = context.channel as? SocketOptionProvider {
+            credentials = Self.peerCredentials(of: provider)
+        } else {
+            credentials = context.eventLoop.makeFailedFuture(
+                StashError(.internal, "connection \(context.channel) has no socket to ask for SO_PEERCRED"))
+        }
+        // On the loop the option is read at once, so this runs before the first read.
+        credentials.hop(to: context.eventLoop).assumeIsolated().whenComplete { result in
+            switch result {
+            case .success(let peer):
+                self.accept(peer: peer, context: context)
+            case .failure(let error):
+                self.logger.warning("cannot read peer credentials; closing", metadata: ["error": "\(error)"])
+                self.session.onProtocolError()
+                context.close(promise: nil)
+            }
+        }
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let payload = unwrapInboundIn(data)
+        let request: Request
+        do {
+            request = try WireCodec.decodeRequest(payload)
+        } catch {
+            guard session.phase != .closing else { return }
+            let message = (error as? StashError)?.message ?? "\(error)"
+            refuse(StashError(.invalidArgument, "undecodable request: \(message)"), context: context)
+            return
+        }
+        let op = request.op
+        switch session.onRequest(op) {
+        case .ignore:
+            return
+        case .reject(let error):
+            logger.debug("request rejected", metadata: ["op": "\(op.name)", "id": "\(request.id)", "error": "\(error)"])
+            write(.response(Response(id: request.id, result: .failure(error))), context: context)
+        case .handle:
+            logger.trace("request", metadata: ["op": "\(op.name)", "id": "\(request.id)"])
+            if let result = handler.handleImmediately(op, peer: peer) {
+                write(.response(Response(id: request.id, result: result)), context: context)
+                return
+            }
+            let handler = self.handler
+            let peer = self.peer
+            let outbox = self.outbox!
+            let id = request.id
+            Task {
+                let result = await handler.handle(op, peer: peer)
+                outbox.send(.response(Response(id: id, result: result)))
+            }
+        case .subscribe(let subscribeRequest):
+            logger.debug("subscribe", metadata: ["id": "\(request.id)", "filter-ids": "\(subscribeRequest.ids.count)"])
+            startSubscription(subscribeRequest, requestID: request.id)
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if needsFlush {
+            needsFlush = false
+            context.flush()
+        }
+        context.fireChannelReadComplete()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        outbox?.setWritable(context.channel.isWritable)
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        logger.debug("connection closed")
+        outbox?.close()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        guard session.phase != .closing else { return }
+        switch error as? FrameError {
+        case .emptyFrame:
+            refuse(StashError(.invalidArgument, "frame length 0 is invalid: a frame holds at least 1 byte"), context: context)
+        case .frameTooLarge(let length, let limit):
+            refuse(StashError(.resourceExhausted, "frame length \(length) exceeds the limit of \(limit) bytes"), context: context)
+        case .truncatedFrame(let expected, let received):
+            logger.debug("connection closed mid-frame", metadata: ["expected": "\(expected)", "received": "\(received)"])
+            session.onProtocolError()
+            context.close(promise: nil)
+        case nil:
+            logger.debug("connection error; closing", metadata: ["error": "\(error)"])
+            session.onProtocolError()
+            context.close(promise: nil)
+        }
+    }
+
+    // MARK: - Private
+
+    private func accept(peer: PeerCredentials, context: ChannelHandlerContext) {
+        self.peer = peer
+        logger[metadataKey: "peer.pid"] = "\(peer.pid)"
+        logger[metadataKey: "peer.uid"] = "\(peer.uid)"
+        switch session.onConnect(peer: peer) {
+        case .accept:
+            logger.debug("connection accepted")
+        case .refuse(let error):
+            logger.notice("connection refused", metadata: ["reason": "\(error.message)"])
+            sendAndClose(error, context: context)
+        }
+    }
+
+    /// Bad input: answer once with request id 0, then close; other connections carry on.
+    private func refuse(_ error: StashError, context: ChannelHandlerContext) {
+        logger.notice("bad input; closing connection", metadata: ["error": "\(error)"])
+        session.onProtocolError()
+        sendAndClose(error, context: context)
+    }
+
+    /// How long a refused peer has to read the answer and close before we close anyway.
+    private static let closeGrace = TimeAmount.seconds(2)
+
+    private func sendAndClose(_ error: StashError, context: ChannelHandlerContext) {
+        var buffer = context.channel.allocator.buffer(capacity: 128)
+        WireCodec.encode(ServerMessage.response(Response(id: 0, result: .failure(error))), into: &buffer)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in
+            // Closing with unread input would make the kernel send a reset, which can
+            // destroy the answer before the peer reads it. So: end our side, discard what
+            // still comes (the session is closing), close when the peer does or after a grace.
+            channel.close(mode: .output).whenFailure { _ in channel.close(promise: nil) }
+            channel.eventLoop.scheduleTask(in: Self.closeGrace) { channel.close(promise: nil) }
+        }
+    }
+
+    private func write(_ message: ServerMessage, context: ChannelHandlerContext) {
+        var buffer = context.channel.allocator.buffer(capacity: 128)
+        WireCodec.encode(message, into: &buffer)
+        context.write(wrapOutboundOut(buffer), promise: nil)
+        needsFlush = true
+    }
+
+    /// Sends the OK for Subscribe, then every event of the subscription until either side ends.
+    private func startSubscription(_ request: SubscribeRequest, requestID: UInt64) {
+        let handler = self.handler
+        let outbox = self.outbox!
+        let logger = self.logger
+        Task {
+            let subscription: EventSubscription
+            do {
+                subscription = try await handler.subscribe(request)
+            } catch {
+                let stashError = error as? StashError ?? StashError(.internal, "subscribe failed: \(error)")
+                outbox.send(.response(Response(id: requestID, result: .failure(stashError))))
+                return
+            }
+            guard outbox.register(subscription) else {
+                subscription.cancel()
+                return
+            }
+            outbox.send(.response(Response(id: requestID, result: .success(.empty))))
+            for await event in subscription {
+                guard await outbox.waitUntilWritable() else { break }
+                // Flush only when nothing else is queued: a burst goes out in one write.
+                outbox.send(.event(event), flush: subscription.backlog == 0)
+            }
+            outbox.unregister(subscription)
+            subscription.cancel()
+            logger.debug("subscription ended", metadata: ["id": "\(requestID)"])
+        }
+    }
+
+    private static func peerCredentials(of provider: SocketOptionProvider) -> EventLoopFuture<PeerCredentials> {
+        let future: EventLoopFuture<LinuxPeerCredentials> = provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+        return future.map { PeerCredentials(pid: $0.pid, uid: $0.uid, gid: $0.gid) }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import StashCore
+import StashWire
+
+/// The IPC server: listens on the Unix socket, frames and decodes requests, enforces the
+/// connection rules (peer uid, Hello first, frame limits) and hands each request to a
+/// `RequestHandler`.
+public final class DaemonServer: @unchecked Sendable {
+    public let socketPath: String
+    private let handler: any RequestHandler
+    private let logger: Logger
+    private let maxFrameLength: Int
+
+    private let lock = NSLock()
+    private var running: Running?
+    private var connections: [ObjectIdentifier: Channel] = [:]
+
+    private struct Running {
+        var group: MultiThreadedEventLoopGroup
+        var listener: Channel
+        var socketLock: SocketLock
+    }
+
+    /// - Parameters:
+    ///   - socketPath: where to listen; its directory is created 0700 when missing.
+    ///   - handler: answers every request.
+    ///   - maxFrameLength: larger frames are refused before anything is allocated for them.
+    public init(socketPath: String, handler: any RequestHandler, logger: Logger, maxFrameLength: Int = WireCodec.defaultMaxFrameLength) {
+        self.socketPath = socketPath
+        self.handler = handler
+        self.logger = logger
+        self.maxFrameLength = maxFrameLength
+    }
+
+    /// Binds the socket and starts accepting connections. Throws FAILED_PRECONDITION when
+    /// another daemon holds the socket, or when the socket cannot be set up (the message
+    /// says which step failed and why).
+    public func start() async throws {
+        let socketLock: SocketLock
+        do {
+            try SocketDirectory.prepare(forSocket: socketPath, logger: logger)
+            socketLock = try SocketLock.acquire(socketPath: socketPath)
+            try removeStaleSocket()
+        } catch let error as StashError {
+            throw error
+        } catch {
+            throw StashError(.failedPrecondition, "cannot listen on \(socketPath): \(error)")
+        }
+
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+        do {
+            let listener = try await bind(group: group)
+            try SystemCallError.check("chmod", socketPath) { chmod(socketPath, 0o600) }
+            lock.withLock { running = Running(group: group, listener: listener, socketLock: socketLock) }
+            logger.info("listening", metadata: ["socket": "\(socketPath)", "threads": "\(System.coreCount)"])
+        } catch {
+            try? await group.shutdownGracefully()
+            unlink(socketPath)
+            socketLock.release()
+            throw StashError(.failedPrecondition, "cannot listen on \(socketPath): \(error)")
+        }
+    }
+
+    /// Stops listening, closes every connection (cancelling their subscriptions), removes the
+    /// socket file and releases the lock. Calling it again does nothing.
+    public func stop() async {
+        let (stopping, open) = lock.withLock {
+            defer { running = nil }
+            return (running, Array(connections.values))
+        }
+        guard let stopping else { return }
+
+        try? await stopping.listener.close()
+        for channel in open {
+            try? await channel.close()
+        }
+        unlink(socketPath)
+        try? await stopping.group.shutdownGracefully()
+        stopping.socketLock.release()
+        logger.info("stopped", metadata: ["socket": "\(socketPath)"])
+    }
+
+    // MARK: - Private
+
+    /// The lock is ours, so no daemon serves this socket: whatever is at the path is stale.
+    private func removeStaleSocket() throws {
+        var info = stat()
+        guard lstat(socketPath, &info) == 0 else { return }
+        try SystemCallError.check("unlink", socketPath) { unlink(socketPath) }
+        logger.notice("removed stale socket file", metadata: ["socket": "\(socketPath)"])
+    }
+
+    private func bind(group: MultiThreadedEventLoopGroup) async throws -> Channel {
+        let handler = self.handler
+        let logger = self.logger
+        let maxFrameLength = self.maxFrameLength
+        let ownerUID = UInt32(geteuid())
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .childChannelInitializer { [weak self] channel in
+                self?.track(channel)
+                return channel.eventLoop.makeCompletedFuture {
+                    let operations = channel.pipeline.syncOperations
+                    try operations.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameLength: maxFrameLength)))
+                    try operations.addHandler(ConnectionHandler(handler: handler, ownerUID: ownerUID, logger: logger))
+                }
+            }
+        // The socket must never exist with a wider mode, not even between bind and chmod.
+        let oldMask = umask(0o077)
+        defer { umask(oldMask) }
+        return try await bootstrap.bind(unixDomainSocketPath: socketPath).get()
+    }
+
+    private func track(_ channel: Channel) {
+        let key = ObjectIdentifier(channel)
+        lock.lock()
+        connections[key] = channel
+        lock.unlock()
+        channel.closeFuture.whenComplete { [weak self] _ in
+            guard let self else { return }
+            self.lock.lock()
+            self.connections[key] = nil
+            self.lock.unlock()
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import StashCore
+import StashWire
+
+/// What the IPC server needs from the engine. The server parses frames, enforces the Hello
+/// ordering and the peer check; everything a request means is decided here.
+public protocol RequestHandler: Sendable {
+    /// Answers one request; errors are in the Result (never throws).
+    func handle(_ op: Operation, peer: PeerCredentials) async -> Result<ResponseResult, StashError>
+    /// Opens the event stream of a Subscribe request.
+    func subscribe(_ request: SubscribeRequest) async throws -> EventSubscription
+    /// Answers a request right away, on the connection's event loop, when that needs no
+    /// waiting (a read served from a lock-protected snapshot, say); nil passes it to `handle`.
+    /// It must not block or suspend. Reads answered here skip two thread hops (into a task
+    /// and back to the event loop), which is most of a GetDownload's round trip.
+    func handleImmediately(_ op: Operation, peer: PeerCredentials) -> Result<ResponseResult, StashError>?
+}
+
+extension RequestHandler {
+    /// Every request goes to `handle` unless a handler says otherwise.
+    public func handleImmediately(_ op: Operation, peer: PeerCredentials) -> Result<ResponseResult, StashError>? {
+        nil
+    }
+}

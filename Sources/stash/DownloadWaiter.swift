@@ -1,0 +1,49 @@
+import StashClient
+
+/// Follows downloads until each is COMPLETED or FAILED (or another terminal state, or
+/// removed); shared by `wait` and `add --wait`.
+enum DownloadWaiter {
+    /// `events` must have been opened before the records are fetched here, so a change that
+    /// happens in between is still seen. Returns true when every download completed; the
+    /// others are reported on stderr.
+    static func wait(
+        for ids: [String], client: StashClient, events: AsyncThrowingStream<DownloadEvent, Error>, json: Bool
+    ) async throws -> Bool {
+        var wanted: [String] = []
+        for id in ids where !wanted.contains(id) { wanted.append(id) }
+        var tracker = DownloadTracker()
+        let reporter = ProgressReporter(json: json)
+        for id in wanted {
+            let download = try await client.getDownload(id: id)
+            tracker.set(download)
+            reporter.show(download)
+        }
+        var pending = Set(wanted.filter { tracker.records[$0]?.state.isTerminal == false })
+        if !pending.isEmpty {
+            for try await event in events where pending.contains(event.downloadID) {
+                let id = event.downloadID
+                if let download = tracker.apply(event) {
+                    reporter.show(download)
+                    if download.state.isTerminal { pending.remove(id) }
+                } else if tracker.removed.contains(id) {
+                    reporter.remove(id: id)
+                    pending.remove(id)
+                }
+                if pending.isEmpty { break }
+            }
+            guard pending.isEmpty else { throw StashError(.unavailable, "connection to stashd closed") }
+        }
+        var allCompleted = true
+        for id in wanted {
+            if tracker.removed.contains(id) {
+                Output.error("download \(id) was cancelled")
+                allCompleted = false
+            } else if let download = tracker.records[id], download.state != .completed {
+                let reason = download.error.map { $0.description } ?? download.stateReason
+                Output.error("download \(id) ended \(download.state.name)" + (reason.isEmpty ? "" : ": \(reason)"))
+                allCompleted = false
+            }
+        }
+        return allCompleted
+    }
+}

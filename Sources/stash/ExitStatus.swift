@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import StashClient
+
+/// The CLI's exit statuses, and the one place errors become a message on stderr.
+enum ExitStatus {
+    /// A download failed, `has` said no, or the daemon refused the request.
+    static let failure: Int32 = 1
+    static let usage: Int32 = 2
+    static let unreachable: Int32 = 3
+
+    /// An error from parsing the command line: help and version print and exit 0; everything
+    /// else is a usage error (ArgumentParser would exit 64).
+    static func report(parseError error: Error) -> Int32 {
+        if StashCommand.exitCode(for: error) == .success {
+            StashCommand.exit(withError: error)
+        }
+        var message = StashCommand.fullMessage(for: error)
+        if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
+        Output.error(message)
+        return usage
+    }
+
+    /// An error from running a command.
+    static func report(runError error: Error) -> Int32 {
+        switch error {
+        case let exit as ExitCode:
+            return exit.rawValue
+        case let stashError as StashError:
+            Output.error(stashError.message)
+            switch stashError.code {
+            case .unavailable: return unreachable
+            case .invalidArgument: return usage
+            default: return failure
+            }
+        default:
+            // ArgumentParser's own: help (a command group run bare, `stash help X`) or usage.
+            switch StashCommand.exitCode(for: error) {
+            case .success: StashCommand.exit(withError: error)
+            case .validationFailure: return report(parseError: error)
+            default:
+                Output.error("\(error)")
+                return failure
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import StashClient
+
+struct InfoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Show the daemon's version, paths, disk space and download statistics.")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let client = try await global.connect()
+        let info = try await client.systemInfo()
+        let stats = try await client.stats()
+        let counts = DownloadState.allCases.compactMap { state in stats.counts[state].map { (state, $0) } }
+        if global.json {
+            Output.json([
+                "daemonVersion": info.daemonVersion,
+                "protocolVersion": client.daemonInfo.protocolVersion,
+                "features": client.daemonInfo.features,
+                "socketPath": info.socketPath,
+                "dataDir": info.dataDir,
+                "diskTotal": info.diskTotal,
+                "diskFree": info.diskFree,
+                "bytesHeld": info.bytesHeld,
+                "downloadCount": info.downloadCount,
+                "speed": stats.speed,
+                "activeTransfers": stats.activeTransfers,
+                "downloadedBytes": stats.downloadedBytes,
+                "counts": Dictionary(uniqueKeysWithValues: counts.map { ($0.0.name, $0.1) }),
+            ])
+            return
+        }
+        Output.line("daemon: stashd \(info.daemonVersion) (protocol \(client.daemonInfo.protocolVersion))")
+        if !client.daemonInfo.features.isEmpty { Output.line("features: \(client.daemonInfo.features.joined(separator: ", "))") }
+        Output.line("socket: \(info.socketPath)")
+        Output.line("data dir: \(info.dataDir)")
+        Output.line("disk: \(Format.bytes(info.diskFree)) free of \(Format.bytes(info.diskTotal))")
+        Output.line("held: \(Format.bytes(info.bytesHeld)) in \(info.downloadCount) download(s)")
+        Output.line("speed: \(Format.speed(stats.speed)), \(stats.activeTransfers) active transfer(s)")
+        Output.line("received since start: \(Format.bytes(stats.downloadedBytes))")
+        for (state, count) in counts { Output.line("\(state.name): \(count)") }
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import StashClient
+
+struct ShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show one download.",
+        discussion: "Text: one 'key: value' line per field. --json: the public record. Exit 1 when there is no such download.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The download's id.", valueName: "id"))
+    var id: String
+
+    func run() async throws {
+        let client = try await global.connect()
+        let download = try await client.getDownload(id: id)
+        if global.json {
+            Output.json(download.publicRecord)
+            return
+        }
+        var fields: [(String, String)] = [
+            ("id", download.id),
+            ("uri", download.uri),
+            ("title", download.title),
+            ("state", download.state.name + (download.stateReason.isEmpty ? "" : " (\(download.stateReason))")),
+            ("progress", "\(download.progressPercent)%"),
+            ("downloaded", "\(Format.bytes(download.downloadedBytes)) (\(download.downloadedBytes) bytes)"),
+            ("total", download.totalBytes.map { "\(Format.bytes($0)) (\($0) bytes)" } ?? "unknown"),
+            ("speed", Format.speed(download.speed)),
+            ("remaining", download.remainingTime.map { Format.duration($0) } ?? "unknown"),
+            ("quality", download.quality),
+            ("subtitles", download.hasSubtitles ? "yes" : "no"),
+            ("drm", download.hasDRM ? "yes" : "no"),
+            ("asset path", download.assetPath),
+            ("error", download.error.map { $0.httpStatus > 0 ? "\($0) (HTTP \($0.httpStatus))" : "\($0)" } ?? "none"),
+            ("created", download.createdAt.ISO8601Format()),
+            ("completed", download.completedAt.map { $0.ISO8601Format() } ?? "not yet"),
+        ]
+        if !download.sha256.isEmpty { fields.append(("sha256", download.sha256)) }
+        for header in download.headers { fields.append(("header", "\(header.name): \(header.value)")) }
+        for (key, value) in fields { Output.line("\(key): \(value)") }
+    }
+}

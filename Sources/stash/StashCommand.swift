@@ -1,0 +1,21 @@
+import ArgumentParser
+import StashClient
+
+/// The root command; it only holds the subcommands.
+struct StashCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stash",
+        abstract: "Control the stash offline-download daemon (stashd).",
+        discussion: """
+            Every command talks to a running stashd over its Unix socket (--socket, or \
+            $STASH_SOCKET). Exit status: 0 success; 1 a download failed, `has` found nothing, \
+            or the daemon refused the request; 2 usage error (including values the daemon \
+            rejects as invalid); 3 the daemon cannot be reached.
+            """,
+        version: StashVersion.daemon,
+        subcommands: [
+            AddCommand.self, ListCommand.self, ShowCommand.self, HasCommand.self,
+            PauseCommand.self, ResumeCommand.self, CancelCommand.self,
+            WaitCommand.self, WatchCommand.self, InfoCommand.self, ConfigCommand.self,
+        ])
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+import StashClient
+
+struct WaitCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wait",
+        abstract: "Wait until downloads complete or fail.",
+        discussion: """
+            Follows each download until it is COMPLETED or FAILED (or LICENSE_EXPIRED, \
+            DRM_EXPIRED, or cancelled). On a terminal draws a progress bar per download; \
+            otherwise (or with --json) prints a JSON record per download at start and per \
+            change. Exit 0 when all completed, 1 otherwise.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The downloads' ids.", valueName: "id"))
+    var ids: [String]
+
+    func validate() throws {
+        if ids.isEmpty { throw ValidationError("give at least one download id") }
+    }
+
+    func run() async throws {
+        let client = try await global.connect()
+        let events = try await client.events(ids: ids)
+        let completed = try await DownloadWaiter.wait(for: ids, client: client, events: events, json: global.json)
+        if !completed { throw ExitCode(ExitStatus.failure) }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import StashTestSupport
+import XCTest
+
+/// The `stash` command line against a real stashd: output formats and exit statuses.
+final class StashCLITests: XCTestCase {
+    private var daemon: DaemonProcess!
+    private var http: TestHTTPServer!
+
+    private static let recordKeys: Set<String> = [
+        "id", "uri", "title", "state", "progress", "downloadedBytes", "totalBytes", "speed", "remainingTime",
+        "quality", "hasSubtitles", "hasDRM", "assetPath", "error", "createdAt", "completedAt",
+    ]
+
+    override func setUp() async throws {
+        daemon = try await DaemonProcess.start()
+        http = try TestHTTPServer.start()
+    }
+
+    override func tearDown() async throws {
+        if let daemon, daemon.isRunning { daemon.terminate() }
+        daemon = nil
+        http?.stop()
+        http = nil
+    }
+
+    func testUnreachableDaemonExits3WithHint() throws {
+        let path = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-none") + "/stashd.sock"
+        let result = try DaemonProcess.run(executable: DaemonProcess.executableURL(named: "stash"), arguments: ["ls", "--socket", path])
+        XCTAssertEqual(result.status, 3)
+        XCTAssertTrue(result.stderr.hasPrefix("stash: cannot reach stashd at \(path)"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("start it with `stashd`"), result.stderr)
+    }
+
+    func testUsageErrorsExit2() throws {
+        let missingURL = try daemon.runCLI(["add"])
+        XCTAssertEqual(missingURL.status, 2, missingURL.stderr)
+        XCTAssertTrue(missingURL.stderr.hasPrefix("stash: "), missingURL.stderr)
+        let badState = try daemon.runCLI(["ls", "--state", "sleeping"])
+        XCTAssertEqual(badState.status, 2, badState.stderr)
+        let unknown = try daemon.runCLI(["frobnicate"])
+        XCTAssertEqual(unknown.status, 2, unknown.stderr)
+        let badURL = try daemon.runCLI(["add", "ftp://example.com/x"])
+        XCTAssertEqual(badURL.status, 2, badURL.stderr)
+        XCTAssertTrue(badURL.stderr.contains("ftp"), badURL.stderr)
+    }
+
+    func testHelpListsEveryCommandAndExits0() throws {
+        let result = try DaemonProcess.run(executable: DaemonProcess.executableURL(named: "stash"), arguments: ["--help"])
+        XCTAssertEqual(result.status, 0)
+        for command in ["add", "ls", "show", "has", "pause", "resume", "cancel", "wait", "watch", "info", "config"] {
+            XCTAssertTrue(result.stdout.contains("  \(command) "), "help lacks \(command):\n\(result.stdout)")
+        }
+    }
+
+    func testAddWaitPrintsJSONRecordsAndExits0() throws {
+        http.serve(path: "/file", size: 300_000)
+        let result = try daemon.runCLI(["add", http.url("/file"), "--id", "cli-1", "--title", "A file", "--wait", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let records = try jsonLines(result.stdout)
+        XCTAssertFalse(records.isEmpty)
+        for record in records { XCTAssertEqual(Set(record.keys), Self.recordKeys) }
+        let last = try XCTUnwrap(records.last)
+        XCTAssertEqual(last["id"] as? String, "cli-1")
+        XCTAssertEqual(last["title"] as? String, "A file")
+        XCTAssertEqual(last["state"] as? String, "COMPLETED")
+        XCTAssertEqual(last["progress"] as? Int, 100)
+        XCTAssertEqual(last["totalBytes"] as? Int, 300_000)
+        XCTAssertTrue(last["error"] is NSNull)
+        XCTAssertNotNil(last["completedAt"] as? String)
+
+        let show = try daemon.runCLI(["show", "cli-1", "--json"])
+        XCTAssertEqual(show.status, 0, show.stderr)
+        XCTAssertEqual(try jsonLines(show.stdout).first?["state"] as? String, "COMPLETED")
+
+        let has = try daemon.runCLI(["has", "cli-1"])
+        XCTAssertEqual(has.status, 0)
+        XCTAssertEqual(has.stdout, "yes COMPLETED\n")
+    }
+
+    func testFailedDownloadExits1WithItsError() throws {
+        http.serve(path: "/gone", route: { var route = TestRoute(body: .bytes([])); route.alwaysStatus = 404; return route }())
+        let result = try daemon.runCLI(["add", http.url("/gone"), "--id", "gone", "--wait", "--json"])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("gone") && result.stderr.contains("FAILED"), result.stderr)
+        let last = try XCTUnwrap(try jsonLines(result.stdout).last)
+        XCTAssertEqual(last["state"] as? String, "FAILED")
+        let error = try XCTUnwrap(last["error"] as? [String: Any])
+        XCTAssertEqual(error["code"] as? String, "http")
+        XCTAssertEqual(error["httpStatus"] as? Int, 404)
+
+        let wait = try daemon.runCLI(["wait", "gone"])
+        XCTAssertEqual(wait.status, 1)
+    }
+
+    func testHasMissingExits1() throws {
+        let result = try daemon.runCLI(["has", "nothing-here"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stdout, "no\n")
+    }
+
+    func testFromFileListAndTable() throws {
+        http.serve(path: "/one", size: 1000)
+        http.serve(path: "/two", size: 2000)
+        let list = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-list") + "/urls.txt"
+        try "# two files\n\(http.url("/one"))\n\n   \n\(http.url("/two"))\n".write(toFile: list, atomically: true, encoding: .utf8)
+        let add = try daemon.runCLI(["add", "--from-file", list, "--wait"])
+        XCTAssertEqual(add.status, 0, add.stderr)
+        let ls = try daemon.runCLI(["ls"])
+        XCTAssertEqual(ls.status, 0, ls.stderr)
+        let lines = ls.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 3, ls.stdout)
+        XCTAssertTrue(lines[0].hasPrefix("ID  "), ls.stdout)
+        XCTAssertTrue(lines[1].contains("COMPLETED") && lines[1].contains("100%"), ls.stdout)
+        let json = try daemon.runCLI(["ls", "--json", "--state", "completed"])
+        XCTAssertEqual(try jsonLines(json.stdout).count, 2)
+    }
+
+    func testConfigSetAndGet() throws {
+        let set = try daemon.runCLI(["config", "set", "max-parallel", "5"])
+        XCTAssertEqual(set.status, 0, set.stderr)
+        let get = try daemon.runCLI(["config", "get", "max-parallel"])
+        XCTAssertEqual(get.stdout, "5\n")
+        let bad = try daemon.runCLI(["config", "set", "max-parallel", "0"])
+        XCTAssertEqual(bad.status, 2, bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("max-parallel"), bad.stderr)
+    }
+
+    private func jsonLines(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map { line in
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
+            return try XCTUnwrap(object as? [String: Any], "not a JSON object: \(line)")
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import StashClient
+import StashTestSupport
+import XCTest
+
+/// The Swift client library against a real stashd and a real HTTP server.
+final class StashClientTests: XCTestCase {
+    private var daemon: DaemonProcess!
+    private var http: TestHTTPServer!
+
+    override func setUp() async throws {
+        daemon = try await DaemonProcess.start()
+        http = try TestHTTPServer.start()
+    }
+
+    override func tearDown() async throws {
+        if let daemon, daemon.isRunning { daemon.terminate() }
+        daemon = nil
+        http?.stop()
+        http = nil
+    }
+
+    func testConnectingToNoDaemonIsUnavailableAndSaysHowToStartIt() async throws {
+        let path = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-none") + "/stashd.sock"
+        do {
+            _ = try await StashClient.connect(socketPath: path)
+            XCTFail("connected to nothing")
+        } catch let error as StashError {
+            XCTAssertEqual(error.code, .unavailable)
+            XCTAssertTrue(error.message.contains(path), error.message)
+            XCTAssertTrue(error.message.contains("start it with `stashd`"), error.message)
+        }
+    }
+
+    func testHelloAndReadOnlyCalls() async throws {
+        let client = try await StashClient.connect(socketPath: daemon.socketPath, clientName: "client-tests")
+        XCTAssertEqual(client.daemonInfo.protocolVersion, 1)
+        XCTAssertEqual(client.daemonInfo.daemonVersion, StashVersion.daemon)
+        let again = try await client.hello()
+        XCTAssertEqual(again, client.daemonInfo)
+
+        do {
+            _ = try await client.getDownload(id: "missing")
+            XCTFail("found a download that was never added")
+        } catch let error as StashError {
+            XCTAssertEqual(error.code, .notFound)
+        }
+        let has = try await client.hasDownload(id: "missing")
+        XCTAssertFalse(has.exists)
+
+        let info = try await client.systemInfo()
+        XCTAssertEqual(info.socketPath, daemon.socketPath)
+        XCTAssertEqual(info.downloadCount, 0)
+        let stats = try await client.stats()
+        XCTAssertEqual(stats.activeTransfers, 0)
+        let config = try await client.config()
+        XCTAssertEqual(config, DaemonConfig())
+        await client.close()
+    }
+
+    func testSetConfigAppliesAndRejectsOutOfRange() async throws {
+        let client = try await StashClient.connect(socketPath: daemon.socketPath)
+        let changed = try await client.setConfig([(key: "max-parallel", value: "7")])
+        XCTAssertEqual(changed.maxParallel, 7)
+        let reread = try await client.config()
+        XCTAssertEqual(reread.maxParallel, 7)
+        do {
+            _ = try await client.setConfig([(key: "max-parallel", value: "1000")])
+            XCTFail("accepted max-parallel 1000")
+        } catch let error as StashError {
+            XCTAssertEqual(error.code, .invalidArgument)
+            XCTAssertTrue(error.message.contains("max-parallel") && error.message.contains("1000"), error.message)
+        }
+    }
+
+    func testManyConcurrentCallsOnOneClientGetTheirOwnAnswers() async throws {
+        let client = try await StashClient.connect(socketPath: daemon.socketPath)
+        http.serve(path: "/a", size: 1000)
+        let ids = (0..<5).map { "concurrent-\($0)" }
+        for id in ids {
+            _ = try await client.addDownload(AddDownloadRequest(id: id, uri: http.url("/a")))
+        }
+        try await withThrowingTaskGroup(of: (String, String).self) { group in
+            for round in 0..<400 {
+                let id = ids[round % ids.count]
+                group.addTask { (id, try await client.getDownload(id: id).id) }
+            }
+            var answered = 0
+            for try await (asked, got) in group {
+                XCTAssertEqual(asked, got)
+                answered += 1
+            }
+            XCTAssertEqual(answered, 400)
+        }
+    }
+
+    func testAllDownloadsFollowsPageTokens() async throws {
+        let client = try await StashClient.connect(socketPath: daemon.socketPath)
+        http.serve(path: "/p", size: 100)
+        for index in 0..<5 {
+            _ = try await client.addDownload(AddDownloadRequest(id: "page-\(index)", uri: http.url("/p")))
+        }
+        let first = try await client.listDownloads(pageSize: 2)
+        XCTAssertEqual(first.downloads.count, 2)
+        XCTAssertEqual(first.total, 5)
+        XCTAssertFalse(first.nextPageToken.isEmpty)
+        let all = try await client.allDownloads()
+        XCTAssertEqual(Set(all.map(\.id)), Set((0..<5).map { "page-\($0)" }))
+    }
+
+    func testEventsFollowADownloadToCompletion() async throws {
+        let client = try await StashClient.connect(socketPath: daemon.socketPath)
+        http.serve(path: "/big", size: 2_000_000)
+        let events = try await client.events(ids: ["evt"])
+        let (added, created) = try await client.addDownload(AddDownloadRequest(id: "evt", uri: http.url("/big")))
+        XCTAssertTrue(created)
+        XCTAssertEqual(added.id, "evt")
+        var states: [DownloadState] = []
+        var lastSeq: UInt64 = 0
+        for try await event in events {
+            XCTAssertEqual(event.downloadID, "evt")
+            XCTAssertGreaterThan(event.seq, lastSeq, "sequence numbers grow")
+            lastSeq = event.seq
+            if case .stateChanged(let download, _) = event.kind {
+                states.append(download.state)
+                if download.state.isTerminal {
+                    XCTAssertEqual(download.state, .completed, "\(download)")
+                    XCTAssertEqual(download.downloadedBytes, 2_000_000)
+                    break
+                }
+            }
+        }
+        XCTAssertEqual(states.last, .completed)
+        // The main connection is still usable after the event stream ended.
+        let final = try await client.getDownload(id: "evt")
+        XCTAssertEqual(final.state, .completed)
+    }
+
+    func testLostConnectionFailsCallsAndEndsEventStreams() async throws {
+        let client = try await StashClient.connect(socketPath: daemon.socketPath)
+        let events = try await client.events()
+        daemon.terminate()
+        do {
+            for try await _ in events {}
+            XCTFail("event stream ended without an error")
+        } catch let error as StashError {
+            XCTAssertEqual(error.code, .unavailable)
+        }
+        do {
+            _ = try await client.stats()
+            XCTFail("a call succeeded on a closed connection")
+        } catch let error as StashError {
+            XCTAssertEqual(error.code, .unavailable)
+            XCTAssertEqual(error.message, "connection to stashd closed")
+        }
+    }
+}
