@@ -40,7 +40,7 @@ run: release
 
 test: deps proto-check
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --disable-swift-testing
 
 bench: release
 	bash bench/run.sh

@@ -28,6 +28,20 @@ public struct RequestDispatcher: RequestHandler {
         }
     }
 
+    /// GetDownload and HasDownload are answered on the event loop from the engine's record
+    /// cache; everything else goes through `handle`.
+    public func handleImmediately(_ op: Operation, peer: PeerCredentials) -> Result<ResponseResult, StashError>? {
+        switch op {
+        case .getDownload(let id):
+            return Result { .download(try engine.get(id: id), created: false) }.mapError { $0 as? StashError ?? StashError(.internal, "\($0)") }
+        case .hasDownload(let id):
+            let answer = engine.has(id: id)
+            return .success(.has(exists: answer.exists, state: answer.state))
+        default:
+            return nil
+        }
+    }
+
     public func subscribe(_ request: SubscribeRequest) async throws -> EventSubscription {
         guard request.minProgressStep >= 0, request.minProgressStep <= 100 else {
             throw StashError.invalidArgument("min_progress_step \(request.minProgressStep) is outside 0...100")

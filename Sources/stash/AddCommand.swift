@@ -67,8 +67,7 @@ struct AddCommand: AsyncParsableCommand {
         // Subscribed before adding, so a download that finishes at once is still seen.
         let events = wait ? try await client.events() : nil
         var ids: [String] = []
-        for request in requests {
-            let (download, created) = try await client.addDownload(request)
+        for (download, created) in try await Self.add(requests, with: client) {
             ids.append(download.id)
             if global.json {
                 if events == nil { Output.json(download.publicRecord) }
@@ -80,6 +79,30 @@ struct AddCommand: AsyncParsableCommand {
             let completed = try await DownloadWaiter.wait(for: ids, client: client, events: events, json: global.json)
             if !completed { throw ExitCode(ExitStatus.failure) }
         }
+    }
+
+    /// Requests in flight at once for a list: enough for the daemon to commit many adds in one
+    /// transaction, few enough to keep the frames small.
+    static let addWindow = 128
+
+    /// Adds every request, pipelined, and returns the answers in the order of the requests.
+    static func add(_ requests: [AddDownloadRequest], with client: StashClient) async throws -> [(download: Download, created: Bool)] {
+        var answers = [(download: Download, created: Bool)?](repeating: nil, count: requests.count)
+        try await withThrowingTaskGroup(of: (Int, (download: Download, created: Bool)).self) { group in
+            var next = 0
+            func launch() {
+                let index = next
+                let request = requests[index]
+                group.addTask { (index, try await client.addDownload(request)) }
+                next += 1
+            }
+            while next < min(addWindow, requests.count) { launch() }
+            while let (index, answer) = try await group.next() {
+                answers[index] = answer
+                if next < requests.count { launch() }
+            }
+        }
+        return answers.map { $0! }
     }
 
     /// The URLs of a list file, in order.

@@ -47,6 +47,9 @@ struct Stashd: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "stashd")
+        // Installed before the socket exists, so no client can see a daemon that would miss
+        // its SIGTERM.
+        let termination = TerminationSignals(SIGTERM, SIGINT)
         let daemon: Daemon
         do {
             daemon = try await Daemon.start(
@@ -55,7 +58,7 @@ struct Stashd: AsyncParsableCommand {
             FileHandle.standardError.write(Data("stashd: \(error.message)\n".utf8))
             throw ExitCode(1)
         }
-        let signal = await Self.waitForTerminationSignal()
+        let signal = await termination.next()
         logger.notice("stopping", metadata: ["signal": "\(signal)"])
         await daemon.stop()
         logger.notice("stopped")
@@ -63,39 +66,5 @@ struct Stashd: AsyncParsableCommand {
 
     private func absolute(_ path: String) -> String {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-    }
-
-    /// Suspends until SIGTERM or SIGINT arrives and returns its number.
-    private static func waitForTerminationSignal() async -> Int32 {
-        await withCheckedContinuation { continuation in
-            let queue = DispatchQueue(label: "stashd.signals")
-            var sources: [DispatchSourceSignal] = []
-            let once = OnceFlag()
-            for sig in [SIGTERM, SIGINT] {
-                signal(sig, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
-                source.setEventHandler {
-                    if once.claim() {
-                        sources.forEach { $0.cancel() }
-                        continuation.resume(returning: sig)
-                    }
-                }
-                source.resume()
-                sources.append(source)
-            }
-        }
-    }
-}
-
-/// True exactly once, for the first of several racing signal handlers.
-private final class OnceFlag: @unchecked Sendable {
-    private var claimed = false
-    private let lock = NSLock()
-    func claim() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if claimed { return false }
-        claimed = true
-        return true
     }
 }
