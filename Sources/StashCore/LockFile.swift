@@ -2,8 +2,10 @@ import Foundation
 
 /// An exclusive advisory lock on a file, held for the life of the process (the kernel drops it
 /// when the process dies, however it dies), with the holder's pid written inside so a refused
-/// second process can say who holds it.
+/// second process can say who holds it. A lock next to a resource (a data dir, a socket) lets
+/// a newcomer tell a live owner from a stale leftover without probing the resource.
 public final class LockFile: @unchecked Sendable {
+    /// The lock file's path.
     public let path: String
     private var fd: Int32
 
@@ -12,26 +14,38 @@ public final class LockFile: @unchecked Sendable {
         self.fd = fd
     }
 
-    /// Takes the lock or throws FAILED_PRECONDITION naming the pid that holds it.
-    /// `what` describes the resource for the message ("data dir /x").
+    /// Takes the lock and writes our pid into the file. Throws FAILED_PRECONDITION naming the
+    /// holder's pid when another process has it, and `SystemCallError` when the file cannot be
+    /// opened, locked or written.
+    /// - Parameters:
+    ///   - path: the lock file; created 0600 when missing.
+    ///   - what: the locked resource, for the message ("data dir /x", a socket path).
     public static func acquire(path: String, what: String) throws -> LockFile {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw StashError(.failedPrecondition, "cannot open lock file \(path): \(String(cString: strerror(errno)))")
-        }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingWhitespace() ?? ""
+        let fd = try SystemCallError.check("open", path) { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
+        do {
+            try SystemCallError.check("flock", path) { flock(fd, LOCK_EX | LOCK_NB) }
+        } catch let error as SystemCallError where error.errnoCode == EWOULDBLOCK {
+            let holder = readPID(fd: fd)
             close(fd)
-            let who = holder.isEmpty ? "" : " (pid \(holder))"
-            throw StashError(.failedPrecondition, "another stashd is already running on \(what)\(who)")
+            let pidText = holder.map { "pid \($0)" } ?? "pid unknown"
+            throw StashError(.failedPrecondition, "another stashd is already running on \(what) (\(pidText))")
+        } catch {
+            close(fd)
+            throw error
         }
-        let pid = "\(getpid())\n"
-        _ = ftruncate(fd, 0)
-        _ = pid.withCString { pwrite(fd, $0, strlen($0), 0) }
+        do {
+            try SystemCallError.check("ftruncate", path) { ftruncate(fd, 0) }
+            let text = "\(getpid())\n"
+            try SystemCallError.check("pwrite", path) { text.withCString { pwrite(fd, $0, strlen($0), 0) } }
+        } catch {
+            close(fd)
+            throw error
+        }
         return LockFile(path: path, fd: fd)
     }
 
-    /// Releases the lock (also released when the process exits).
+    /// Releases the lock (also released when the process exits). The file stays: unlinking it
+    /// would let two processes lock two different files of the same name.
     public func release() {
         guard fd >= 0 else { return }
         close(fd)
@@ -39,4 +53,14 @@ public final class LockFile: @unchecked Sendable {
     }
 
     deinit { release() }
+
+    /// The holder's pid, or nil when the file is empty or garbled (a holder that has not
+    /// written it yet, or a file from something else).
+    private static func readPID(fd: Int32) -> Int32? {
+        var bytes = [UInt8](repeating: 0, count: 32)
+        let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        let text = String(decoding: bytes[..<count], as: UTF8.self)
+        return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
 }

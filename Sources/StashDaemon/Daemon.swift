@@ -30,7 +30,12 @@ public final class Daemon: Sendable {
         } catch {
             throw StashError(.failedPrecondition, "cannot create data dir \(dataDir): \(error.localizedDescription)")
         }
-        let lock = try LockFile.acquire(path: dataDir + "/stashd.lock", what: "data dir \(dataDir)")
+        let lock: LockFile
+        do {
+            lock = try LockFile.acquire(path: dataDir + "/stashd.lock", what: "data dir \(dataDir)")
+        } catch let error as SystemCallError {
+            throw StashError(.failedPrecondition, "cannot lock data dir \(dataDir): \(error)")
+        }
         let registry = try Registry(path: dataDir + "/stash.sqlite", logger: logger)
         var config = try registry.loadConfig() ?? DaemonConfig()
         if let maxParallel { config.maxParallel = maxParallel }

@@ -21,7 +21,7 @@ public final class DaemonServer: @unchecked Sendable {
     private struct Running {
         var group: MultiThreadedEventLoopGroup
         var listener: Channel
-        var socketLock: SocketLock
+        var socketLock: LockFile
     }
 
     /// - Parameters:
@@ -39,10 +39,10 @@ public final class DaemonServer: @unchecked Sendable {
     /// another daemon holds the socket, or when the socket cannot be set up (the message
     /// says which step failed and why).
     public func start() async throws {
-        let socketLock: SocketLock
+        let socketLock: LockFile
         do {
             try SocketDirectory.prepare(forSocket: socketPath, logger: logger)
-            socketLock = try SocketLock.acquire(socketPath: socketPath)
+            socketLock = try LockFile.acquire(path: socketPath + ".lock", what: socketPath)
             try removeStaleSocket()
         } catch let error as StashError {
             throw error

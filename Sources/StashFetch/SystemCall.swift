@@ -1,17 +1,17 @@
 import Foundation
 import StashCore
 
-/// The one place POSIX return codes of the file path are checked; a failure becomes a storage
-/// error naming the operation, the path and errno's text.
+/// The fetch path's face of `SystemCallError.check`: a failed call becomes a storage error, as
+/// that is what a download that cannot write its file has failed with.
 enum SystemCall {
     @discardableResult
     static func check<T: BinaryInteger>(_ operation: String, path: String, _ body: () -> T) throws -> T {
-        while true {
-            let result = body()
-            if result >= 0 { return result }
-            let code = errno
-            if code == EINTR { continue }
-            throw DownloadError(.storage, "\(operation) '\(path)' failed: \(String(cString: strerror(code))) (errno \(code))")
+        do {
+            return try SystemCallError.check(operation, path, body)
+        } catch let error as SystemCallError {
+            // Users and tests see this text in the download's error; keep its format stable.
+            let reason = String(cString: strerror(error.errnoCode))
+            throw DownloadError(.storage, "\(operation) '\(path)' failed: \(reason) (errno \(error.errnoCode))")
         }
     }
 }
