@@ -1,6 +1,13 @@
-/// What callers ask of the fetch thread; queued in `FetchInbox` and run in order.
+import StashCore
+
+/// What callers ask of the fetch thread, and what the disk queue reports back to it; queued in
+/// `FetchInbox` and run in order.
 enum FetchCommand {
     case start(TransferID, FetchRequest, @Sendable (FetchEvent) -> Void)
     case cancel(TransferID, CheckedContinuation<Void, Never>)
     case shutdown(CheckedContinuation<Void, Never>?)
+    /// The disk queue opened (and, for a resume, hashed) a transfer's part file.
+    case opened(TransferID, Result<PartFile, DownloadError>)
+    /// The disk queue fsynced and renamed a finished transfer's file: its final event.
+    case committed(TransferID, FetchEvent)
 }

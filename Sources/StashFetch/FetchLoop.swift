@@ -17,6 +17,11 @@ final class FetchLoop {
     private var appliedShare: Int64 = 0
     private var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
     private var stopping = false
+    /// Opening, fsyncing and renaming files block in the kernel for milliseconds (inode
+    /// allocation, journal commits); done here they would stall every other transfer, so they
+    /// run on this queue and report back through the inbox.
+    private let disk = DispatchQueue(label: "stash.fetch.disk", qos: .userInitiated, attributes: .concurrent)
+    private let diskWork = DispatchGroup()
 
     init(inbox: FetchInbox, monitor: NetworkMonitor, logger: Logger) throws {
         self.inbox = inbox
@@ -46,18 +51,26 @@ final class FetchLoop {
                 stopping = true
             }
         }
+        // Files in the disk queue's hands are finished first, so none is closed under it.
+        diskWork.wait()
+        for command in inbox.take().commands { answerAtShutdown(command) }
         for transfer in Array(transfers.values) { stop(transfer) }
-        for command in inbox.close() {
-            switch command {
-            case .start(_, _, let events):
-                events(.failed(DownloadError(.internal, "fetch workers are shut down")))
-                inbox.transferFinished()
-            case .cancel(_, let waiter): waiter.resume()
-            case .shutdown(let waiter): waiter.map { shutdownWaiters.append($0) }
-            }
-        }
+        for command in inbox.close() { answerAtShutdown(command) }
         byHandle.removeAll()
         for waiter in shutdownWaiters { waiter.resume() }
+    }
+
+    /// What a command gets once the loop has stopped: disk results still finish their
+    /// transfers; new transfers fail; waiters are released.
+    private func answerAtShutdown(_ command: FetchCommand) {
+        switch command {
+        case .start(_, _, let events):
+            events(.failed(DownloadError(.internal, "fetch workers are shut down")))
+            inbox.transferFinished()
+        case .cancel(_, let waiter): waiter.resume()
+        case .shutdown(let waiter): waiter.map { shutdownWaiters.append($0) }
+        case .opened, .committed: applyDiskResult(command)
+        }
     }
 
     private func applyCommands() {
@@ -73,28 +86,70 @@ final class FetchLoop {
                 transfers[id] = transfer
                 begin(transfer)
             case .cancel(let id, let waiter):
+                if let transfer = transfers[id], transfer.phase == .starting || transfer.phase == .committing {
+                    transfer.stopRequested = true
+                    transfer.cancelWaiters.append(waiter)
+                    continue
+                }
                 if let transfer = transfers[id] { stop(transfer) }
                 waiter.resume()
             case .shutdown(let waiter):
                 waiter.map { shutdownWaiters.append($0) }
                 stopping = true
+            case .opened, .committed:
+                applyDiskResult(command)
             }
         }
     }
 
     private func begin(_ transfer: Transfer) {
         transfer.logger.debug("transfer starting", metadata: ["url": "\(transfer.request.url)"])
-        do {
-            let file = try PartFile(path: transfer.request.partPath, hashing: !transfer.request.expectedSHA256.isEmpty)
-            transfer.file = file
-            if file.size > 0, BodyPlan.ifRange(etag: transfer.partETag, lastModified: transfer.partLastModified) != nil {
-                try file.hashExistingContent()
+        let id = transfer.id
+        let path = transfer.request.partPath
+        let hashing = !transfer.request.expectedSHA256.isEmpty
+        let resumable = BodyPlan.ifRange(etag: transfer.partETag, lastModified: transfer.partLastModified) != nil
+        let inbox = self.inbox
+        diskWork.enter()
+        disk.async { [diskWork] in
+            defer { diskWork.leave() }
+            let result: Result<PartFile, DownloadError>
+            do {
+                let file = try PartFile(path: path, hashing: hashing)
+                if file.size > 0, resumable { try file.hashExistingContent() }
+                result = .success(file)
+            } catch {
+                result = .failure(error as? DownloadError ?? DownloadError(.storage, "\(error)"))
             }
-        } catch {
-            finish(transfer, .failed(error as? DownloadError ?? DownloadError(.storage, "\(error)")))
-            return
+            if !inbox.post(.opened(id, result)), case .success(let file) = result { file.closeFile() }
         }
-        startAttempt(transfer, counted: true)
+    }
+
+    /// Takes back a transfer from the disk queue: starts it, finishes it, or stops it if a
+    /// cancel came in meanwhile.
+    private func applyDiskResult(_ command: FetchCommand) {
+        switch command {
+        case .opened(let id, let result):
+            guard let transfer = transfers[id] else {
+                if case .success(let file) = result { file.closeFile() }
+                return
+            }
+            switch result {
+            case .success(let file):
+                transfer.file = file
+                if transfer.stopRequested || stopping {
+                    stop(transfer)
+                } else {
+                    startAttempt(transfer, counted: true)
+                }
+            case .failure(let error):
+                finish(transfer, .failed(error))
+            }
+        case .committed(let id, let event):
+            guard let transfer = transfers[id] else { return }
+            finish(transfer, event)
+        default:
+            break
+        }
     }
 
     private func startAttempt(_ transfer: Transfer, counted: Bool) {
@@ -202,14 +257,25 @@ final class FetchLoop {
             finish(transfer, .failed(DownloadError(.validation, "sha256 mismatch: expected \(expected), got \(digest) (\(transfer.request.url))")))
             return
         }
-        do {
-            try file.commit(to: transfer.request.finalPath)
-        } catch {
-            finish(transfer, .failed(error as? DownloadError ?? DownloadError(.storage, "\(error)")))
-            return
+        transfer.phase = .committing
+        transfer.file = nil
+        let id = transfer.id
+        let finalPath = transfer.request.finalPath
+        let inbox = self.inbox
+        let logger = transfer.logger
+        diskWork.enter()
+        disk.async { [diskWork] in
+            defer { diskWork.leave() }
+            let event: FetchEvent
+            do {
+                try file.commit(to: finalPath)
+                logger.debug("transfer completed", metadata: ["bytes": "\(bytes)"])
+                event = .completed(bytes: bytes, sha256: digest)
+            } catch {
+                event = .failed(error as? DownloadError ?? DownloadError(.storage, "\(error)"))
+            }
+            _ = inbox.post(.committed(id, event))
         }
-        transfer.logger.debug("transfer completed", metadata: ["bytes": "\(bytes)"])
-        finish(transfer, .completed(bytes: bytes, sha256: digest))
     }
 
     private func stop(_ transfer: Transfer) {
@@ -224,6 +290,8 @@ final class FetchLoop {
         transfer.file?.closeFile()
         transfer.emit(event)
         inbox.transferFinished()
+        for waiter in transfer.cancelWaiters { waiter.resume() }
+        transfer.cancelWaiters.removeAll()
     }
 
     private func fireTimers() {
@@ -256,7 +324,7 @@ final class FetchLoop {
             if let resumeAt = transfer.resumeAt { earliest = min(earliest, resumeAt) }
             switch transfer.phase {
             case .waitingToRetry(let at), .waitingForNetwork(let at): earliest = min(earliest, at)
-            case .starting, .running: break
+            case .starting, .running, .committing: break
             }
         }
         return earliest <= current ? 0 : Int((earliest - current + 999_999) / 1_000_000)

@@ -44,8 +44,9 @@ public final class FetchWorkers: Sendable {
         return id
     }
 
-    /// Stops a transfer; returns once it is torn down and its file closed (after `.stopped`
-    /// was delivered). No-op for an unknown or finished id.
+    /// Stops a transfer; returns once it is torn down and its file closed, after its final
+    /// event was delivered: `.stopped`, or `.completed` for a transfer whose body had already
+    /// arrived and was being committed to disk. No-op for an unknown or finished id.
     public func cancel(_ id: TransferID) async {
         await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
             if !inbox.post(.cancel(id, waiter)) { waiter.resume() }

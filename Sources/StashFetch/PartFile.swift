@@ -4,9 +4,10 @@ import StashCore
 
 /// The open part file of one transfer, with the running SHA-256 of the bytes in it when a
 /// digest is expected (hashing costs as much CPU as the rest of a fast transfer, so it is
-/// done only when it is checked). Owned by the fetch thread; writes go straight to pwrite(2)
-/// because they are on the hot path.
-final class PartFile {
+/// done only when it is checked). Owned by one thread at a time: the disk queue while it opens
+/// or commits the file, the fetch thread in between; writes go straight to pwrite(2) because
+/// they are on the hot path.
+final class PartFile: @unchecked Sendable {
     let path: String
     private(set) var descriptor: Int32
     /// Bytes in the file, all of them covered by `hasher` when there is one.

@@ -8,6 +8,7 @@ import StashCore
 /// its callbacks on that thread too).
 final class Transfer {
     enum Phase: Equatable {
+        /// Its part file is being opened (and hashed) on the disk queue.
         case starting
         /// An easy handle is in the multi handle.
         case running
@@ -15,7 +16,15 @@ final class Transfer {
         case waitingToRetry(until: UInt64)
         /// The network monitor said offline; asks again at the monotonic time (ns).
         case waitingForNetwork(nextCheck: UInt64)
+        /// The body is complete; the disk queue fsyncs and renames the part file.
+        case committing
     }
+
+    /// Callers of cancel waiting for disk work on this transfer to end before it can stop:
+    /// the disk queue owns the part file meanwhile, and a removal must not race its rename.
+    var cancelWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Stop as soon as the disk work in flight is done.
+    var stopRequested = false
 
     let id: TransferID
     let request: FetchRequest

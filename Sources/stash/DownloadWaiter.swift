@@ -10,7 +10,8 @@ enum DownloadWaiter {
         for ids: [String], client: StashClient, events: AsyncThrowingStream<DownloadEvent, Error>, json: Bool
     ) async throws -> Bool {
         var wanted: [String] = []
-        for id in ids where !wanted.contains(id) { wanted.append(id) }
+        var seen: Set<String> = []
+        for id in ids where seen.insert(id).inserted { wanted.append(id) }
         var tracker = DownloadTracker()
         let reporter = ProgressReporter(json: json)
         for id in wanted {
@@ -33,6 +34,7 @@ enum DownloadWaiter {
             }
             guard pending.isEmpty else { throw StashError(.unavailable, "connection to stashd closed") }
         }
+        reporter.finish()
         var allCompleted = true
         for id in wanted {
             if tracker.removed.contains(id) {

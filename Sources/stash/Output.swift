@@ -19,8 +19,9 @@ enum Output {
     }
 
     static func jsonText(_ object: [String: Any]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        var text = ""
+        JSONText.append(object, to: &text)
+        return text
     }
 
     /// True when stdout is a terminal, where live progress bars make sense.

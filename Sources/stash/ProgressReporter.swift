@@ -4,10 +4,17 @@ import StashClient
 /// Shows downloads as they change: live bars redrawn in place on a terminal, else one JSON
 /// record per line per change.
 final class ProgressReporter {
+    /// At most this many bars; with more downloads the unfinished ones are drawn, then a
+    /// summary line, so thousands of downloads don't scroll the terminal away.
+    static let maxBars = 20
+    /// Redraws closer together than this are skipped (the last state always shows).
+    static let redrawInterval: TimeInterval = 0.1
+
     private let bars: Bool
-    private var lines: [String] = []
-    private var index: [String: Int] = [:]
+    private var order: [String] = []
+    private var downloads: [String: Download] = [:]
     private var drawnLines = 0
+    private var lastDraw: TimeInterval = 0
 
     init(json: Bool) {
         bars = !json && Output.isTerminal
@@ -18,25 +25,28 @@ final class ProgressReporter {
             Output.json(download.publicRecord)
             return
         }
-        let line = Self.bar(for: download)
-        if let position = index[download.id] {
-            lines[position] = line
-        } else {
-            index[download.id] = lines.count
-            lines.append(line)
-        }
-        redraw()
+        if downloads.updateValue(download, forKey: download.id) == nil { order.append(download.id) }
+        redraw(force: download.state.isTerminal)
     }
 
     /// Drops a download's bar (it was removed).
     func remove(id: String) {
-        guard bars, let position = index.removeValue(forKey: id) else { return }
-        lines.remove(at: position)
-        for (key, value) in index where value > position { index[key] = value - 1 }
-        redraw()
+        guard bars, downloads.removeValue(forKey: id) != nil else { return }
+        order.removeAll { $0 == id }
+        redraw(force: true)
     }
 
-    private func redraw() {
+    /// Draws the final state, whatever the pacing skipped.
+    func finish() {
+        guard bars else { return }
+        redraw(force: true)
+    }
+
+    private func redraw(force: Bool) {
+        let now = Date().timeIntervalSinceReferenceDate
+        guard force || now - lastDraw >= Self.redrawInterval else { return }
+        lastDraw = now
+        let lines = currentLines()
         var text = ""
         // Move up over the previous drawing, then rewrite (and clear) every line.
         if drawnLines > 0 { text += "\u{1B}[\(drawnLines)A" }
@@ -47,6 +57,19 @@ final class ProgressReporter {
         drawnLines = lines.count
         fputs(text, stdout)
         fflush(stdout)
+    }
+
+    private func currentLines() -> [String] {
+        let all = order.compactMap { downloads[$0] }
+        guard all.count > Self.maxBars else { return all.map { Self.bar(for: $0) } }
+        let unfinished = all.filter { !$0.state.isTerminal }
+        let completed = all.filter { $0.state == .completed }.count
+        let failed = all.count - completed - unfinished.count
+        var lines = unfinished.prefix(Self.maxBars).map { Self.bar(for: $0) }
+        let received = all.reduce(Int64(0)) { $0 + $1.downloadedBytes }
+        let speed = unfinished.reduce(Int64(0)) { $0 + $1.speed }
+        lines.append("\(completed)/\(all.count) completed, \(failed) failed, \(unfinished.count) to go  \(Format.bytes(received))  \(Format.speed(speed))")
+        return lines
     }
 
     static func bar(for download: Download, width: Int = 24) -> String {
