@@ -6,9 +6,21 @@ import StashWire
 /// One socket to the daemon and the pipeline that frames it.
 final class ClientConnection: Sendable {
     let channel: Channel
+    /// Boxed as `any Sendable` so the class needs no availability of its own.
+    private let loopExecutor: any Sendable
 
     private init(channel: Channel) {
         self.channel = channel
+        if #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, *) {
+            self.loopExecutor = EventLoopTaskExecutor(eventLoop: channel.eventLoop)
+        } else {
+            self.loopExecutor = ()
+        }
+    }
+
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, *)
+    var taskExecutor: any TaskExecutor {
+        loopExecutor as! EventLoopTaskExecutor
     }
 
     /// Connects; a daemon that is not there is UNAVAILABLE with a hint on how to start it.

@@ -19,8 +19,11 @@ final class FetchLoop {
     private var stopping = false
     /// Opening, fsyncing and renaming files block in the kernel for milliseconds (inode
     /// allocation, journal commits); done here they would stall every other transfer, so they
-    /// run on this queue and report back through the inbox.
-    private let disk = DispatchQueue(label: "stash.fetch.disk", qos: .userInitiated, attributes: .concurrent)
+    /// run on these queues and report back through the inbox. Several serial queues rather
+    /// than one concurrent queue: Dispatch would run a concurrent queue on as many threads as
+    /// cores, and a thread waiting in fsync does not use its core, while fsyncs issued
+    /// together share one journal commit.
+    private let disk = (0..<8).map { DispatchQueue(label: "stash.fetch.disk.\($0)", qos: .userInitiated) }
     private let diskWork = DispatchGroup()
 
     init(inbox: FetchInbox, monitor: NetworkMonitor, logger: Logger) throws {
@@ -110,7 +113,7 @@ final class FetchLoop {
         let resumable = BodyPlan.ifRange(etag: transfer.partETag, lastModified: transfer.partLastModified) != nil
         let inbox = self.inbox
         diskWork.enter()
-        disk.async { [diskWork] in
+        diskQueue(for: id).async { [diskWork] in
             defer { diskWork.leave() }
             let result: Result<PartFile, DownloadError>
             do {
@@ -122,6 +125,11 @@ final class FetchLoop {
             }
             if !inbox.post(.opened(id, result)), case .success(let file) = result { file.closeFile() }
         }
+    }
+
+    /// A transfer's disk work always goes to the same queue, so its open and its commit never overlap.
+    private func diskQueue(for id: TransferID) -> DispatchQueue {
+        disk[Int(id.rawValue % UInt64(disk.count))]
     }
 
     /// Takes back a transfer from the disk queue: starts it, finishes it, or stops it if a
@@ -264,7 +272,7 @@ final class FetchLoop {
         let inbox = self.inbox
         let logger = transfer.logger
         diskWork.enter()
-        disk.async { [diskWork] in
+        diskQueue(for: id).async { [diskWork] in
             defer { diskWork.leave() }
             let event: FetchEvent
             do {

@@ -14,6 +14,9 @@ struct Options {
     var clients = 16
     var depth = 8
     var seconds = 3.0
+    /// Calls run on the connection's event loop thread (`StashClient.taskExecutor`), as a
+    /// latency-sensitive app would; false measures tasks on the default cooperative pool.
+    var onEventLoop = true
 
     static func parse(_ arguments: [String]) throws -> Options {
         var options = Options()
@@ -39,13 +42,16 @@ struct Options {
             case "--clients": options.clients = try integer(flag, 1...1024)
             case "--depth": options.depth = try integer(flag, 1...1024)
             case "--seconds": options.seconds = Double(try integer(flag, 1...600))
+            case "--pool": options.onEventLoop = false
             case "--help", "-h":
                 print("""
                     usage: stash-bench [--socket PATH] [--id ID] [--uri URI] [--warmup N] [--calls N]
-                                       [--clients N] [--depth N] [--seconds N]
+                                       [--clients N] [--depth N] [--seconds N] [--pool]
                     Measures GetDownload latency (sequential calls on one connection) and throughput
                     (--clients connections, each with --depth calls in flight, for --seconds).
                     The download --id is added with --uri when it does not exist.
+                    Calls run on each connection's event loop thread unless --pool is given, which
+                    runs them on the default cooperative thread pool.
                     """)
                 exit(0)
             default:
@@ -72,17 +78,28 @@ func ensureDownload(_ client: StashClient, _ options: Options) async throws {
     }
 }
 
+/// Runs `body` on the client's event loop thread, or where it is when `onEventLoop` is false.
+func onClientThread<T: Sendable>(
+    _ client: StashClient, _ onEventLoop: Bool, _ body: @Sendable () async throws -> T
+) async throws -> T {
+    guard onEventLoop else { return try await body() }
+    return try await withTaskExecutorPreference(client.taskExecutor, operation: body)
+}
+
 func measureLatency(_ options: Options) async throws -> (p50: Double, p99: Double) {
     let client = try await StashClient.connect(socketPath: options.socket, clientName: "stash-bench")
     try await ensureDownload(client, options)
-    for _ in 0..<options.warmup {
-        _ = try await client.getDownload(id: options.id)
-    }
-    var samples = [UInt64](repeating: 0, count: options.calls)
-    for index in 0..<options.calls {
-        let start = now()
-        _ = try await client.getDownload(id: options.id)
-        samples[index] = now() - start
+    var samples = try await onClientThread(client, options.onEventLoop) {
+        for _ in 0..<options.warmup {
+            _ = try await client.getDownload(id: options.id)
+        }
+        var samples = [UInt64](repeating: 0, count: options.calls)
+        for index in 0..<options.calls {
+            let start = now()
+            _ = try await client.getDownload(id: options.id)
+            samples[index] = now() - start
+        }
+        return samples
     }
     await client.close()
     samples.sort()
@@ -95,18 +112,21 @@ func measureThroughput(_ options: Options) async throws -> (requests: Int, secon
         clients.append(try await StashClient.connect(socketPath: options.socket, clientName: "stash-bench"))
     }
     let id = options.id
+    let onEventLoop = options.onEventLoop
     let start = now()
     let deadline = start + UInt64(options.seconds * 1e9)
     let requests = try await withThrowingTaskGroup(of: Int.self) { group in
         for client in clients {
             for _ in 0..<options.depth {
                 group.addTask {
-                    var count = 0
-                    while now() < deadline {
-                        _ = try await client.getDownload(id: id)
-                        count += 1
+                    try await onClientThread(client, onEventLoop) {
+                        var count = 0
+                        while now() < deadline {
+                            _ = try await client.getDownload(id: id)
+                            count += 1
+                        }
+                        return count
                     }
-                    return count
                 }
             }
         }
