@@ -62,9 +62,12 @@ extension Engine {
         let id = entry.download.id
         let fetch = self.fetch
         let previous = stopping[id]
+        // Queued now, in order before any restart of this download reopens its part file.
+        let (done, signal) = AsyncStream.makeStream(of: Void.self)
+        fetch.cancel(transfer) { signal.finish() }
         stopping[id] = Task {
             await previous?.value
-            await fetch.cancel(transfer)
+            for await _ in done {}
             await self.stopped(id)
         }
     }

@@ -4,7 +4,8 @@ import StashCore
 /// `FetchInbox` and run in order.
 enum FetchCommand {
     case start(TransferID, FetchRequest, @Sendable (FetchEvent) -> Void)
-    case cancel(TransferID, CheckedContinuation<Void, Never>)
+    /// Stop a transfer; the callback runs once it is torn down.
+    case cancel(TransferID, @Sendable () -> Void)
     case shutdown(CheckedContinuation<Void, Never>?)
     /// The disk queue opened (and, for a resume, hashed) a transfer's part file.
     case opened(TransferID, Result<PartFile, DownloadError>)

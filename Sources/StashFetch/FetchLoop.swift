@@ -70,7 +70,7 @@ final class FetchLoop {
         case .start(_, _, let events):
             events(.failed(DownloadError(.internal, "fetch workers are shut down")))
             inbox.transferFinished()
-        case .cancel(_, let waiter): waiter.resume()
+        case .cancel(_, let stopped): stopped()
         case .shutdown(let waiter): waiter.map { shutdownWaiters.append($0) }
         case .opened, .committed: applyDiskResult(command)
         }
@@ -88,14 +88,14 @@ final class FetchLoop {
                 let transfer = Transfer(id: id, request: request, logger: logger, events: events)
                 transfers[id] = transfer
                 begin(transfer)
-            case .cancel(let id, let waiter):
+            case .cancel(let id, let stopped):
                 if let transfer = transfers[id], transfer.phase == .starting || transfer.phase == .committing {
                     transfer.stopRequested = true
-                    transfer.cancelWaiters.append(waiter)
+                    transfer.cancelWaiters.append(stopped)
                     continue
                 }
                 if let transfer = transfers[id] { stop(transfer) }
-                waiter.resume()
+                stopped()
             case .shutdown(let waiter):
                 waiter.map { shutdownWaiters.append($0) }
                 stopping = true
@@ -298,7 +298,7 @@ final class FetchLoop {
         transfer.file?.closeFile()
         transfer.emit(event)
         inbox.transferFinished()
-        for waiter in transfer.cancelWaiters { waiter.resume() }
+        for stopped in transfer.cancelWaiters { stopped() }
         transfer.cancelWaiters.removeAll()
     }
 

@@ -49,8 +49,15 @@ public final class FetchWorkers: Sendable {
     /// arrived and was being committed to disk. No-op for an unknown or finished id.
     public func cancel(_ id: TransferID) async {
         await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-            if !inbox.post(.cancel(id, waiter)) { waiter.resume() }
+            cancel(id) { waiter.resume() }
         }
+    }
+
+    /// Stops a transfer without waiting: the stop is queued before this returns, so it takes
+    /// effect before any transfer started afterwards (a resumed download reopening the same
+    /// part file). `stopped` runs once the transfer is torn down, as for `cancel(_:) async`.
+    public func cancel(_ id: TransferID, then stopped: @escaping @Sendable () -> Void) {
+        if !inbox.post(.cancel(id, stopped)) { stopped() }
     }
 
     /// Global rate limit over all transfers in bytes/s (0 = unlimited), split evenly among

@@ -22,7 +22,7 @@ final class Transfer {
 
     /// Callers of cancel waiting for disk work on this transfer to end before it can stop:
     /// the disk queue owns the part file meanwhile, and a removal must not race its rename.
-    var cancelWaiters: [CheckedContinuation<Void, Never>] = []
+    var cancelWaiters: [@Sendable () -> Void] = []
     /// Stop as soon as the disk work in flight is done.
     var stopRequested = false
 

@@ -86,6 +86,20 @@ final class DownloadTests: DaemonTestCase {
         XCTAssertEqual(http.requests(for: "/slow").last?.header("Range"), "bytes=\(stillHeld.downloadedBytes)-")
     }
 
+    func testRapidPauseResumeNeverCorruptsTheFile() async throws {
+        http.serve(path: "/flip", size: 3_000_000, seed: 11, etag: "\"f\"")
+        http.update(path: "/flip") { $0.bytesPerSecond = 3_000_000 }
+        _ = try await client.addDownload(AddDownloadRequest(id: "flip", uri: http.url("/flip")))
+        _ = try await waitUntil("flip") { $0.downloadedBytes > 0 }
+        for _ in 0..<10 {
+            _ = try await client.pause(id: "flip")
+            _ = try await client.resume(id: "flip")
+            try await Task.sleep(nanoseconds: 30_000_000)
+        }
+        let done = try await waitFor("flip", .completed)
+        XCTAssertEqual(try sha256Hex(ofFile: done.assetPath), http.route("/flip")!.body.sha256Hex)
+    }
+
     func testCancelRemovesPartialFileAndRecord() async throws {
         http.serve(path: "/big", size: 4_000_000, etag: "\"b\"")
         http.update(path: "/big") { $0.bytesPerSecond = 500_000 }
