@@ -22,7 +22,8 @@ digest=$(sha256sum "$work/movie.bin" | cut -d' ' -f1)
 daemon=$!
 for _ in $(seq 100); do [ -S "$work/run/stashd.sock" ] && break; sleep 0.1; done
 
-stash() { "$bin/stash" --socket "$work/run/stashd.sock" "$@"; }
+export STASH_SOCKET="$work/run/stashd.sock"
+stash() { "$bin/stash" "$@"; }
 echo "stash add $url --id demo --sha256 <digest> --wait"
 stash add "$url" --id demo --title "Demo movie" --sha256 "$digest" --wait
 echo

@@ -47,13 +47,26 @@ final class ClientConnection: Sendable {
 
     /// Sends one request and waits for its response; a failed status throws its StashError.
     func call(_ op: Operation) async throws -> ResponseResult {
-        let promise = channel.eventLoop.makePromise(of: Response.self)
-        // A closed channel has no handlers left to fail the call; the failed write does it.
-        let written = channel.eventLoop.makePromise(of: Void.self)
-        written.futureResult.whenFailure { _ in promise.fail(StashError(.unavailable, "connection to stashd closed")) }
-        channel.writeAndFlush(PendingCall(op: op, promise: promise), promise: written)
-        let response = try await promise.futureResult.get()
+        let response = try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Response, Error>) in
+            let call = PendingCall(op: op, continuation: continuation)
+            // A caller on the loop (see StashClient.taskExecutor) writes in place: no hop.
+            if channel.eventLoop.inEventLoop {
+                send(call)
+            } else {
+                channel.eventLoop.execute { self.send(call) }
+            }
+        }
         return try response.result.get()
+    }
+
+    /// On the event loop. A closed channel has no handlers left to answer the call, so the
+    /// call fails here; an open one has the ClientHandler, which answers every call it gets.
+    private func send(_ call: PendingCall) {
+        guard channel.isActive else {
+            call.continuation.resume(throwing: StashError(.unavailable, "connection to stashd closed"))
+            return
+        }
+        channel.writeAndFlush(call, promise: nil)
     }
 
     /// Starts closing without waiting; pending calls fail with UNAVAILABLE.

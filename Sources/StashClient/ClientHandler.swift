@@ -11,7 +11,7 @@ final class ClientHandler: ChannelDuplexHandler {
     typealias OutboundOut = ByteBuffer
 
     private var nextID: UInt64 = 1
-    private var pending: [UInt64: EventLoopPromise<Response>] = [:]
+    private var pending: [UInt64: UnsafeContinuation<Response, Error>] = [:]
     private var closedError: StashError?
     private let events: AsyncThrowingStream<DownloadEvent, Error>.Continuation?
 
@@ -22,13 +22,13 @@ final class ClientHandler: ChannelDuplexHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let call = unwrapOutboundIn(data)
         if let closedError {
-            call.promise.fail(closedError)
+            call.continuation.resume(throwing: closedError)
             promise?.fail(closedError)
             return
         }
         let id = nextID
         nextID += 1
-        pending[id] = call.promise
+        pending[id] = call.continuation
         var buffer = context.channel.allocator.buffer(capacity: 64)
         WireCodec.encode(Request(id: id, op: call.op), into: &buffer)
         context.write(wrapOutboundOut(buffer), promise: promise)
@@ -45,8 +45,8 @@ final class ClientHandler: ChannelDuplexHandler {
         }
         switch message {
         case .response(let response):
-            if let promise = pending.removeValue(forKey: response.id) {
-                promise.succeed(response)
+            if let continuation = pending.removeValue(forKey: response.id) {
+                continuation.resume(returning: response)
             } else if case .failure(let error) = response.result, response.id == 0 {
                 // Id 0 is never a request's: the daemon refused the connection itself
                 // (permission, bad frame) and is closing it.
@@ -72,7 +72,7 @@ final class ClientHandler: ChannelDuplexHandler {
         if closedError == nil { closedError = error }
         let failed = pending
         pending.removeAll()
-        for promise in failed.values { promise.fail(error) }
+        for continuation in failed.values { continuation.resume(throwing: error) }
         events?.finish(throwing: error)
     }
 }

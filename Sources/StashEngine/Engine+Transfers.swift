@@ -68,7 +68,7 @@ extension Engine {
         stopping[id] = Task {
             await previous?.value
             for await _ in done {}
-            await self.stopped(id)
+            self.stopped(id)
         }
     }
 

@@ -245,11 +245,11 @@ public actor Engine {
     }
 
     public func pauseAll() async throws -> Int {
-        try await forEach(where: { $0 == .queued || $0.isActive }) { try await self.pause(id: $0) }
+        try await forEach(where: { $0 == .queued || $0.isActive }) { _ = try await self.pause(id: $0) }
     }
 
     public func resumeAll() async throws -> Int {
-        try await forEach(where: { $0 == .paused || $0 == .failed || $0 == .stopped }) { try await self.resume(id: $0) }
+        try await forEach(where: { $0 == .paused || $0 == .failed || $0 == .stopped }) { _ = try await self.resume(id: $0) }
     }
 
     public func cancelAll() async throws -> Int {
