@@ -49,10 +49,10 @@ public final class StashClient: Sendable {
     ///
     /// A task that runs its calls under `withTaskExecutorPreference(client.taskExecutor)`
     /// runs on the thread that does the connection's I/O: each call writes its request in
-    /// place and resumes from its response without waking another thread, which roughly
-    /// halves the round-trip time of a sequential caller. Code in such a task holds up the
-    /// connection (and every other connection on that thread) while it runs, so it must not
-    /// block or compute for long.
+    /// place and resumes from its response without waking another thread, two wake-ups less
+    /// per round trip than from the default pool. Code in such a task holds up the connection
+    /// (and every other connection on that thread) while it runs, so it must not block or
+    /// compute for long.
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, *)
     public var taskExecutor: any TaskExecutor {
         connection.taskExecutor

@@ -19,13 +19,17 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var session: Session
     private var peer = PeerCredentials(pid: 0, uid: 0, gid: 0)
     private var outbox: ConnectionOutbox?
-    /// Frames written on the loop during one read burst, flushed once at channelReadComplete.
-    private var needsFlush = false
+    /// Frames answered on the loop during one read burst, written and flushed as one buffer at
+    /// channelReadComplete: one allocation and one pipeline write per burst, not per request.
+    private var replies: ByteBuffer?
+    /// Fixed for the connection's life; checked first so the hot path does not copy the Logger.
+    private let tracesRequests: Bool
 
     init(handler: any RequestHandler, ownerUID: UInt32, logger: Logger) {
         self.handler = handler
         self.session = Session(ownerUID: ownerUID)
         self.logger = logger
+        self.tracesRequests = logger.logLevel <= .trace
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -71,7 +75,9 @@ final class ConnectionHandler: ChannelInboundHandler {
             logger.debug("request rejected", metadata: ["op": "\(op.name)", "id": "\(request.id)", "error": "\(error)"])
             write(.response(Response(id: request.id, result: .failure(error))), context: context)
         case .handle:
-            logger.trace("request", metadata: ["op": "\(op.name)", "id": "\(request.id)"])
+            if tracesRequests {
+                logger.trace("request", metadata: ["op": "\(op.name)", "id": "\(request.id)"])
+            }
             if let result = handler.handleImmediately(op, peer: peer) {
                 write(.response(Response(id: request.id, result: result)), context: context)
                 return
@@ -91,10 +97,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
-        if needsFlush {
-            needsFlush = false
-            context.flush()
-        }
+        writeReplies(context: context)
         context.fireChannelReadComplete()
     }
 
@@ -153,6 +156,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     private static let closeGrace = TimeAmount.seconds(2)
 
     private func sendAndClose(_ error: StashError, context: ChannelHandlerContext) {
+        // Answers to the requests before the bad one go out first, as they were read.
+        writeReplies(context: context)
         var buffer = context.channel.allocator.buffer(capacity: 128)
         WireCodec.encode(ServerMessage.response(Response(id: 0, result: .failure(error))), into: &buffer)
         let channel = context.channel
@@ -165,11 +170,27 @@ final class ConnectionHandler: ChannelInboundHandler {
         }
     }
 
+    /// A typical record fits, so the encoder rarely has to grow the buffer.
+    private static let repliesCapacity = 512
+    /// Past this, a burst's answers are written out rather than copied into a larger buffer.
+    private static let repliesLimit = 64 * 1024
+
     private func write(_ message: ServerMessage, context: ChannelHandlerContext) {
-        var buffer = context.channel.allocator.buffer(capacity: 128)
+        var buffer = replies ?? context.channel.allocator.buffer(capacity: Self.repliesCapacity)
+        replies = nil  // so the buffer is uniquely referenced while it grows
         WireCodec.encode(message, into: &buffer)
-        context.write(wrapOutboundOut(buffer), promise: nil)
-        needsFlush = true
+        if buffer.readableBytes >= Self.repliesLimit {
+            context.write(wrapOutboundOut(buffer), promise: nil)
+            context.flush()
+        } else {
+            replies = buffer
+        }
+    }
+
+    private func writeReplies(context: ChannelHandlerContext) {
+        guard let buffer = replies else { return }
+        replies = nil
+        context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
     }
 
     /// Sends the OK for Subscribe, then every event of the subscription until either side ends.

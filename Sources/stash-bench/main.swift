@@ -82,7 +82,7 @@ func ensureDownload(_ client: StashClient, _ options: Options) async throws {
 func onClientThread<T: Sendable>(
     _ client: StashClient, _ onEventLoop: Bool, _ body: @Sendable () async throws -> T
 ) async throws -> T {
-    guard onEventLoop else { return try await body() }
+    guard onEventLoop, #available(macOS 15.0, *) else { return try await body() }
     return try await withTaskExecutorPreference(client.taskExecutor, operation: body)
 }
 
