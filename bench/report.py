@@ -69,6 +69,10 @@ def main():
         out.append(f"  throughput, {control.get('getdownload_clients', 0):.0f} clients x "
                    f"{control.get('getdownload_in_flight_per_client', 0):.0f} in flight: "
                    f"{control.get('getdownload_rps', 0):,.0f} requests/s")
+        if "pinned_getdownload_p50_us" in control:
+            out.append(f"  same, daemon and client pinned to one CPU: p50 {control['pinned_getdownload_p50_us']:.1f} us, "
+                       f"p99 {control.get('pinned_getdownload_p99_us', 0):.1f} us, "
+                       f"{control.get('pinned_getdownload_rps', 0):,.0f} requests/s")
     else:
         out.append("control plane: not measured (stash-bench or stashd did not run; see above)")
     out.append("")
@@ -95,6 +99,9 @@ def main():
         p50 = control.get("getdownload_p50_us")
         rps = control.get("getdownload_rps")
         out.append(f"  GetDownload p50 <= 20 us:                  {verdict(p50 is not None and p50 <= 20)} ({p50:.1f} us)")
+        pinned = control.get("pinned_getdownload_p50_us")
+        if pinned is not None:
+            out.append(f"  GetDownload p50 <= 20 us, pinned:          {verdict(pinned <= 20)} ({pinned:.1f} us)")
         out.append(f"  >= 100,000 req/s from 16 clients:          {verdict(rps is not None and rps >= 100_000)} ({rps:,.0f}/s)")
     else:
         out.append("  GetDownload p50 <= 20 us:                  not measured")
