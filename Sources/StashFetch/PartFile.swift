@@ -13,11 +13,13 @@ final class PartFile: @unchecked Sendable {
     /// Bytes in the file, all of them covered by `hasher` when there is one.
     private(set) var size: Int64
     private var hasher: SHA256?
+    private let writeBehind: WriteBehind
 
     /// Opens (creating parent folders and the file) without changing its content.
     init(path: String, hashing: Bool) throws {
         self.path = path
         self.hasher = hashing ? SHA256() : nil
+        self.writeBehind = WriteBehind(path: path)
         let parent = (path as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
@@ -74,6 +76,7 @@ final class PartFile: @unchecked Sendable {
         }
         hasher?.update(bufferPointer: bytes)
         size += Int64(bytes.count)
+        writeBehind.wrote(bytes.count, descriptor: fd)
     }
 
     /// Lowercase hex digest of the bytes written so far; empty when not hashing.
@@ -89,6 +92,7 @@ final class PartFile: @unchecked Sendable {
     /// survives a crash.
     func commit(to finalPath: String) throws {
         let fd = descriptor
+        try writeBehind.check()
         try SystemCall.check("fsync", path: path) { fsync(fd) }
         closeFile()
         let parent = (finalPath as NSString).deletingLastPathComponent
