@@ -159,9 +159,11 @@ public final class DaemonProcess: @unchecked Sendable {
 
     /// A new directory under /tmp, mode 0700.
     public static func makeTemporaryDirectory(prefix: String) throws -> String {
-        var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
+        // mkdtemp replaces the six trailing X of its template.
+        let pattern = "/tmp/\(prefix)-" + String(repeating: "X", count: 6)
+        var template = Array(pattern.utf8CString)
         guard let result = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw DaemonProcessError("mkdtemp(/tmp/\(prefix)-XXXXXX) failed: \(String(cString: strerror(errno)))")
+            throw DaemonProcessError("mkdtemp(\(pattern)) failed: \(String(cString: strerror(errno)))")
         }
         return String(cString: result)
     }

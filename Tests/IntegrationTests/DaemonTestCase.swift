@@ -69,6 +69,27 @@ class DaemonTestCase: XCTestCase {
         throw CancellationError()
     }
 
+    /// Adds `count` slow downloads, waits until every one completed, and returns the most
+    /// downloads seen active at once.
+    func downloadThrottled(count: Int, size: Int, file: StaticString = #filePath, line: UInt = #line) async throws -> Int {
+        for index in 0..<count {
+            http.serve(path: "/slow\(index)", size: size, seed: UInt64(index))
+            http.update(path: "/slow\(index)") { $0.bytesPerSecond = 1_000_000 }
+            _ = try await client.addDownload(AddDownloadRequest(id: "slow\(index)", uri: http.url("/slow\(index)")))
+        }
+        var peak = 0
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let all = try await client.allDownloads()
+            peak = max(peak, all.filter { $0.state.isActive }.count)
+            if all.allSatisfy({ $0.state == .completed }) { break }
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        let states = try await client.allDownloads().map(\.state)
+        XCTAssertEqual(states, Array(repeating: .completed, count: count), file: file, line: line)
+        return peak
+    }
+
     func sha256Hex(ofFile path: String) throws -> String {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         return SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()

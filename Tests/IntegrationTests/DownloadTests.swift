@@ -116,21 +116,7 @@ final class DownloadTests: DaemonTestCase {
 
     func testNeverMoreThanMaxParallelActive() async throws {
         _ = try await client.setConfig([(key: "max-parallel", value: "2")])
-        for index in 0..<6 {
-            http.serve(path: "/p\(index)", size: 300_000, seed: UInt64(index))
-            http.update(path: "/p\(index)") { $0.bytesPerSecond = 1_000_000 }
-            _ = try await client.addDownload(AddDownloadRequest(id: "p\(index)", uri: http.url("/p\(index)")))
-        }
-        var peak = 0
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            let all = try await client.allDownloads()
-            peak = max(peak, all.filter { $0.state.isActive }.count)
-            if all.allSatisfy({ $0.state == .completed }) { break }
-            try await Task.sleep(nanoseconds: 10_000_000)
-        }
-        let states = try await client.allDownloads().map(\.state)
-        XCTAssertEqual(states, Array(repeating: .completed, count: 6))
+        let peak = try await downloadThrottled(count: 6, size: 300_000)
         XCTAssertLessThanOrEqual(peak, 2)
         XCTAssertGreaterThanOrEqual(peak, 1)
         XCTAssertLessThanOrEqual(http.peakInFlightRequests, 2, "the server never saw more than 2 transfers at once")
