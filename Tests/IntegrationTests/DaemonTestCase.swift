@@ -29,6 +29,10 @@ class DaemonTestCase: XCTestCase {
             let status = daemon.terminate()
             XCTAssertEqual(status, 0, "stashd exits 0 on SIGTERM; log:\n\(daemon.log().suffix(3000))")
         }
+        // Keep the data dir of a failed test for a look; the others would fill /tmp over runs.
+        if let daemon, !daemon.isRunning, testRun?.hasSucceeded ?? false {
+            try? FileManager.default.removeItem(atPath: daemon.dataDir)
+        }
         http?.stop()
     }
 
