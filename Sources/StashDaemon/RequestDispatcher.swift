@@ -90,6 +90,8 @@ public struct RequestDispatcher: RequestHandler {
         case .subscribe:
             // The server streams subscriptions itself (it calls `subscribe(_:)`).
             throw StashError(.internal, "Subscribe reached the dispatcher")
+        case .invalid(let error):
+            throw error
         case .unknown:
             throw StashError(.unimplemented, "operation not supported by this daemon (protocol \(StashVersion.protocolVersion))")
         }

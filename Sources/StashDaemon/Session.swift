@@ -65,6 +65,8 @@ struct Session {
             return .handle
         case .unknown:
             return .reject(StashError(.unimplemented, "operation not supported by this daemon (protocol \(StashVersion.protocolVersion))"))
+        case .invalid(let error):
+            return .reject(error)
         case .subscribe(let request):
             return phase == .ready ? .subscribe(request) : .reject(Self.helloFirst)
         default:

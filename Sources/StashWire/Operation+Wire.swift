@@ -88,7 +88,7 @@ extension Operation {
             }
             request.op_case = STASH__V1__REQUEST__OP_SET_CONFIG
             request.set_config = arena.store(message)
-        case .unknown:
+        case .unknown, .invalid:
             request.op_case = STASH__V1__REQUEST__OP__NOT_SET
         }
     }

@@ -12,7 +12,10 @@ public struct Request: Equatable, Sendable {
 }
 
 /// Every operation of protocol version 1. `unknown` is an op this daemon does not know (a
-/// newer client, or none set); it is answered with UNIMPLEMENTED.
+/// newer client, or none set); it is answered with UNIMPLEMENTED. `invalid` is a request that
+/// is a well-formed protobuf message but holds a value this version cannot read (an unknown
+/// state number, a string that is not UTF-8); it is answered with that error, under its own
+/// id, and the connection stays open.
 public enum Operation: Equatable, Sendable {
     case hello(HelloRequest)
     case addDownload(AddDownloadRequest)
@@ -31,6 +34,7 @@ public enum Operation: Equatable, Sendable {
     case getConfig
     case setConfig([ConfigEntry])
     case unknown
+    case invalid(StashError)
 
     /// The operation's name in PROTOCOL.md, for logs and errors.
     public var name: String {
@@ -52,6 +56,7 @@ public enum Operation: Equatable, Sendable {
         case .getConfig: return "GetConfig"
         case .setConfig: return "SetConfig"
         case .unknown: return "unknown"
+        case .invalid: return "invalid"
         }
     }
 }

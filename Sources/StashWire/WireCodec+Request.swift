@@ -20,13 +20,21 @@ extension WireCodec {
     }
 
     /// Decodes a Request payload (the frame without its length prefix). An op this version
-    /// does not know is `Operation.unknown`; bytes that are not a Request, or an enum value
-    /// this version does not know, throw `StashError` with code `.invalidArgument`.
+    /// does not know is `Operation.unknown`; a Request holding a value this version cannot
+    /// read (an unknown enum number, a string that is not UTF-8) is `Operation.invalid` with
+    /// the error naming the field and the value, so it can be answered under its own id.
+    /// Bytes that are not a Request at all throw `StashError` with code `.invalidArgument`.
     public static func decodeRequest(_ payload: ByteBuffer) throws -> Request {
         try decode(
             payload, message: "stash.v1.Request",
             unpack: { stash__v1__request__unpack(nil, $0, $1) },
             free: { stash__v1__request__free_unpacked($0, nil) },
-            convert: { Request(id: $0.pointee.id, op: try Operation(wire: $0)) })
+            convert: { message in
+                do {
+                    return Request(id: message.pointee.id, op: try Operation(wire: message))
+                } catch let error as StashError {
+                    return Request(id: message.pointee.id, op: .invalid(error))
+                }
+            })
     }
 }

@@ -96,6 +96,23 @@ final class ProtocolRobustnessTests: XCTestCase {
         XCTAssertNotNil(stats.result.success)
     }
 
+    func testUnreadableValueIsAnsweredUnderItsIDAndConnectionStaysOpen() throws {
+        let socket = try RawSocket(path: daemon.socketPath)
+        socket.send(Request(id: 1, op: .hello(HelloRequest(clientName: "robustness"))))
+        XCTAssertNotNil(try socket.readResponse().result.success)
+        // Request { id = 9, list_downloads (field 13) = { states = [99] } }: no such state.
+        socket.sendFrame([0x08, 0x09, 0x6A, 0x02, 0x08, 0x63])
+        let response = try socket.readResponse()
+        XCTAssertEqual(response.id, 9)
+        let error = try XCTUnwrap(response.result.failure)
+        XCTAssertEqual(error.code, .invalidArgument)
+        XCTAssertTrue(error.message.contains("99"), error.message)
+        socket.send(Request(id: 10, op: .getStats))
+        let stats = try socket.readResponse()
+        XCTAssertEqual(stats.id, 10)
+        XCTAssertNotNil(stats.result.success)
+    }
+
     func testRequestBeforeHelloIsRefusedButConnectionStaysOpen() throws {
         let socket = try RawSocket(path: daemon.socketPath)
         socket.send(Request(id: 3, op: .getDownload(id: "x")))

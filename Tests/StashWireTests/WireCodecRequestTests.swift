@@ -92,6 +92,16 @@ final class WireCodecRequestTests: XCTestCase {
         XCTAssertEqual(try WireCodec.decodeRequest(bytes.buffer), Request(id: 3, op: .getDownload(id: "video-1")))
     }
 
+    func testUnknownStateKeepsTheRequestIDSoItCanBeAnswered() throws {
+        var bytes = ProtobufBytes()
+        bytes.varint(1, 77)
+        bytes.message(13) { $0.varint(1, 99) }
+        let request = try WireCodec.decodeRequest(bytes.buffer)
+        XCTAssertEqual(request.id, 77)
+        guard case .invalid(let error) = request.op else { return XCTFail("decoded as \(request.op)") }
+        XCTAssertEqual(error.code, .invalidArgument)
+    }
+
     func testUnknownStateInListDownloadsThrowsNamingFieldAndValue() {
         var bytes = ProtobufBytes()
         bytes.varint(1, 1)
@@ -100,7 +110,7 @@ final class WireCodecRequestTests: XCTestCase {
             $0.varint(1, 99)
         }
         WireTestSupport.assertInvalidArgument(
-            try WireCodec.decodeRequest(bytes.buffer), mentioning: ["ListDownloadsRequest.states", "99"])
+            try WireTestSupport.rethrowInvalid(WireCodec.decodeRequest(bytes.buffer)), mentioning: ["ListDownloadsRequest.states", "99"])
     }
 
     func testUnknownStateInPackedListDownloadsThrows() {
@@ -108,7 +118,7 @@ final class WireCodecRequestTests: XCTestCase {
         bytes.varint(1, 1)
         bytes.message(13) { $0.bytes(1, [3, 13]) }
         WireTestSupport.assertInvalidArgument(
-            try WireCodec.decodeRequest(bytes.buffer), mentioning: ["ListDownloadsRequest.states", "13"])
+            try WireTestSupport.rethrowInvalid(WireCodec.decodeRequest(bytes.buffer)), mentioning: ["ListDownloadsRequest.states", "13"])
     }
 
     func testNegativeStateNumberIsReportedAsNegative() {
@@ -116,14 +126,14 @@ final class WireCodecRequestTests: XCTestCase {
         bytes.varint(1, 1)
         bytes.message(13) { $0.varint(1, UInt64(bitPattern: -1)) }
         WireTestSupport.assertInvalidArgument(
-            try WireCodec.decodeRequest(bytes.buffer), mentioning: ["ListDownloadsRequest.states", "-1"])
+            try WireTestSupport.rethrowInvalid(WireCodec.decodeRequest(bytes.buffer)), mentioning: ["ListDownloadsRequest.states", "-1"])
     }
 
     func testStringThatIsNotUTF8Throws() {
         var bytes = ProtobufBytes()
         bytes.varint(1, 1)
         bytes.message(12) { $0.bytes(1, [0x61, 0xFF, 0xFE]) }
-        WireTestSupport.assertInvalidArgument(try WireCodec.decodeRequest(bytes.buffer), mentioning: ["IdRequest.id"])
+        WireTestSupport.assertInvalidArgument(try WireTestSupport.rethrowInvalid(WireCodec.decodeRequest(bytes.buffer)), mentioning: ["IdRequest.id"])
     }
 
     func testTruncatedPayloadThrows() {

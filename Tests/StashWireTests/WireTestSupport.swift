@@ -70,6 +70,13 @@ enum WireTestSupport {
         Download(id: "", uri: "", state: .notDownloaded, assetPath: "", createdAt: date(ms: 0))
     }
 
+    /// Throws the error of a request that decoded as `Operation.invalid`, so the checks for
+    /// bad values read the same whether they surface as a throw or as an invalid op.
+    static func rethrowInvalid(_ request: Request) throws -> Request {
+        if case .invalid(let error) = request.op { throw error }
+        return request
+    }
+
     static func assertInvalidArgument<T>(
         _ expression: @autoclosure () throws -> T, mentioning parts: [String],
         file: StaticString = #filePath, line: UInt = #line
