@@ -85,6 +85,7 @@ let package = Package(
         .testTarget(name: "StashStoreTests", dependencies: ["StashStore"]),
         .testTarget(name: "StashFetchTests", dependencies: ["StashFetch", "StashTestSupport"]),
         .testTarget(name: "StashEngineTests", dependencies: ["StashEngine", "StashTestSupport"]),
+        .testTarget(name: "StashDaemonTests", dependencies: ["StashDaemon"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["StashClient", "StashWire", "StashTestSupport"]),
