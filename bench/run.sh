@@ -178,12 +178,23 @@ verify_many() {
 # run_timed WORKLOAD TOOL DIR VERIFY VERIFY_DIR COMMAND...: runs COMMAND in an emptied DIR
 # $REPEAT times, checks each output with VERIFY on VERIFY_DIR, and records the fastest run.
 # Best-of-N because this machine is shared: the other runs measure the neighbours, not the tool.
+# Every run starts from the same state: the previous run's output written back and freed,
+# the corpus in the page cache (nginx serves it from there), and a moment for the file system
+# to finish deleting what the previous run left. Without this, whoever runs after a 1 GiB
+# write pays for its writeback.
+settle() {
+    sync
+    if [[ -w /proc/sys/vm/drop_caches ]]; then echo 1 >/proc/sys/vm/drop_caches; fi
+    cat "$CORPUS/big.bin" "$CORPUS"/small/* >/dev/null
+    sleep 1
+}
+
 run_timed() {
     local workload=$1 tool=$2 dir=$3 verify=$4 verify_dir=$5 attempt start end rc status seconds best=
     shift 5
     for attempt in $(seq "$REPEAT"); do
         rm -rf "$dir" && mkdir -p "$dir"
-        sync
+        settle
         if ! "$PREPARE"; then
             printf '%s\t%s\t\t%s\n' "$workload" "$tool" "could not prepare the run ($PREPARE)" >>"$TIMES"
             return
