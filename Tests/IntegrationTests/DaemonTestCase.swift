@@ -15,12 +15,17 @@ class DaemonTestCase: XCTestCase {
     /// Extra stashd flags for a test class.
     var daemonArguments: [String] { ["--log-level", "debug"] }
 
+    /// Settings applied before each test. Short retry delays keep fault tests quick; the
+    /// values are the daemon's, not the test's.
+    var fixtureConfig: [(key: String, value: String)] {
+        [(key: "retry-base-delay-ms", value: "50"), (key: "retry-max-delay-ms", value: "400")]
+    }
+
     override func setUp() async throws {
         http = try TestHTTPServer.start()
         daemon = try await DaemonProcess.start(extraArguments: daemonArguments)
         client = try await StashClient.connect(socketPath: daemon.socketPath, clientName: name)
-        // Short retry delays keep fault tests quick; the values are the daemon's, not the test's.
-        _ = try await client.setConfig([(key: "retry-base-delay-ms", value: "50"), (key: "retry-max-delay-ms", value: "400")])
+        if !fixtureConfig.isEmpty { _ = try await client.setConfig(fixtureConfig) }
     }
 
     override func tearDown() async throws {

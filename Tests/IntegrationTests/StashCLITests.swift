@@ -3,26 +3,12 @@ import StashTestSupport
 import XCTest
 
 /// The `stash` command line against a real stashd: output formats and exit statuses.
-final class StashCLITests: XCTestCase {
-    private var daemon: DaemonProcess!
-    private var http: TestHTTPServer!
+final class StashCLITests: DaemonTestCase {
 
     private static let recordKeys: Set<String> = [
         "id", "uri", "title", "state", "progress", "downloadedBytes", "totalBytes", "speed", "remainingTime",
         "quality", "hasSubtitles", "hasDRM", "assetPath", "error", "createdAt", "completedAt",
     ]
-
-    override func setUp() async throws {
-        daemon = try await DaemonProcess.start()
-        http = try TestHTTPServer.start()
-    }
-
-    override func tearDown() async throws {
-        if let daemon, daemon.isRunning { daemon.terminate() }
-        daemon = nil
-        http?.stop()
-        http = nil
-    }
 
     func testUnreachableDaemonExits3WithHint() throws {
         let path = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-none") + "/stashd.sock"

@@ -4,21 +4,10 @@ import StashTestSupport
 import XCTest
 
 /// The Swift client library against a real stashd and a real HTTP server.
-final class StashClientTests: XCTestCase {
-    private var daemon: DaemonProcess!
-    private var http: TestHTTPServer!
+final class StashClientTests: DaemonTestCase {
+    /// These tests read the daemon's defaults.
+    override var fixtureConfig: [(key: String, value: String)] { [] }
 
-    override func setUp() async throws {
-        daemon = try await DaemonProcess.start()
-        http = try TestHTTPServer.start()
-    }
-
-    override func tearDown() async throws {
-        if let daemon, daemon.isRunning { daemon.terminate() }
-        daemon = nil
-        http?.stop()
-        http = nil
-    }
 
     func testConnectingToNoDaemonIsUnavailableAndSaysHowToStartIt() async throws {
         let path = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-none") + "/stashd.sock"
