@@ -17,11 +17,14 @@ public enum FetchEvent: Sendable, Equatable {
     case failed(DownloadError)
     /// Final, after `FetchWorkers.cancel`; the part file is closed and kept.
     case stopped
+    /// Final: the file system is full (ENOSPC or EDQUOT). The part file is kept, so the
+    /// transfer can resume from it once space is freed.
+    case noSpace(DownloadError)
 
     /// Whether this event ends the transfer.
     public var isFinal: Bool {
         switch self {
-        case .completed, .failed, .stopped: return true
+        case .completed, .failed, .stopped, .noSpace: return true
         case .started, .progress, .retrying, .waitingForNetwork: return false
         }
     }

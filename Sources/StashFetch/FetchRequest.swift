@@ -4,10 +4,12 @@ import StashCore
 public struct FetchRequest: Sendable {
     public var url: String
     public var headers: [HTTPHeader]
-    /// Absolute path the bytes are written to while the transfer runs.
-    public var partPath: String
-    /// Absolute path the part file is renamed to once it is complete, fsynced and verified.
-    public var finalPath: String
+    /// Absolute path of the folder the file belongs in (an asset's folder). Nothing is ever
+    /// written outside it, and no symlink inside it is followed.
+    public var folder: String
+    /// Path of the file inside `folder`: relative, no `..`, already checked by the caller.
+    /// The bytes go to `<relativePath>.part` and are renamed once complete, fsynced and verified.
+    public var relativePath: String
     /// Lowercase hex SHA-256 the complete file must have; "" skips the check.
     public var expectedSHA256: String
     /// Validators of the bytes already in `partPath`; without one of them a part file cannot
@@ -20,15 +22,15 @@ public struct FetchRequest: Sendable {
     public var lowSpeedTime: Int
 
     public init(
-        url: String, headers: [HTTPHeader] = [], partPath: String, finalPath: String,
+        url: String, headers: [HTTPHeader] = [], folder: String, relativePath: String,
         expectedSHA256: String = "", etag: String? = nil, lastModified: String? = nil,
         retry: RetryPolicy = RetryPolicy(DaemonConfig()),
         lowSpeedLimit: Int = DaemonConfig().lowSpeedLimit, lowSpeedTime: Int = DaemonConfig().lowSpeedTime
     ) {
         self.url = url
         self.headers = headers
-        self.partPath = partPath
-        self.finalPath = finalPath
+        self.folder = folder
+        self.relativePath = relativePath
         self.expectedSHA256 = expectedSHA256
         self.etag = etag
         self.lastModified = lastModified
@@ -36,4 +38,9 @@ public struct FetchRequest: Sendable {
         self.lowSpeedLimit = lowSpeedLimit
         self.lowSpeedTime = lowSpeedTime
     }
+
+    /// Absolute path the bytes are written to while the transfer runs.
+    public var partPath: String { finalPath + ".part" }
+    /// Absolute path of the complete file.
+    public var finalPath: String { folder + "/" + relativePath }
 }
