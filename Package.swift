@@ -42,7 +42,11 @@ let package = Package(
             ]),
         .target(
             name: "StashEngine",
-            dependencies: ["StashCore", "StashStore", "StashFetch", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "StashCore", "StashStore", "StashFetch",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .target(
             name: "StashDaemon",
             dependencies: [

@@ -160,6 +160,21 @@ public final class StashClient: Sendable {
         try await configResult(of: .setConfig(entries.map { ConfigEntry(key: $0.key, value: $0.value) }))
     }
 
+    /// Compares the registry with the disk. With `repair` (and not `dryRun`), downloads with
+    /// missing or damaged files are queued to fetch them again and orphans are deleted.
+    public func verify(deep: Bool = false, repair: Bool = false, dryRun: Bool = false) async throws -> VerifyReport {
+        let result = try await connection.call(.verify(VerifyRequest(deep: deep, repair: repair, dryRun: dryRun)))
+        guard case .verify(let report) = result else { throw Self.unexpected(result, for: "Verify") }
+        return report
+    }
+
+    /// Deletes files and folders under `assets/` that no download owns, and stale part files.
+    public func purge() async throws -> PurgeResult {
+        let result = try await connection.call(.purge)
+        guard case .purge(let purged) = result else { throw Self.unexpected(result, for: "Purge") }
+        return purged
+    }
+
     /// Opens an event stream on a connection of its own, so this client stays usable.
     ///
     /// The subscription is in place when this returns: no event after that moment is missed.

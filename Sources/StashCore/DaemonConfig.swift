@@ -1,7 +1,17 @@
 /// Settings a client can read and change while the daemon runs (`stash config`). Keys on the
 /// CLI and in `SetConfig` are the kebab-case names in `DaemonConfig.keys`.
 public struct DaemonConfig: Equatable, Sendable, Codable {
+    /// Downloads transferring at once.
     public var maxParallel: Int = 3
+    /// Transfers at once inside one download (the files of a bundle).
+    public var filesPerDownload: Int = 5
+    /// Transfers at once over all downloads.
+    public var maxConnections: Int = 32
+    /// Transfers at once to one host, over all downloads.
+    public var maxConnectionsPerHost: Int = 16
+    /// Bytes of free disk space no download may take: a download whose estimated size does not
+    /// fit above this waits in the queue.
+    public var storageReserve: Int64 = 64 << 20
     public var retryMaxAttempts: Int = 5
     public var retryBaseDelayMs: Int = 500
     public var retryMaxDelayMs: Int = 30_000
@@ -23,6 +33,10 @@ public struct DaemonConfig: Equatable, Sendable, Codable {
     /// Every settable key, with its limits.
     public static let keys: [Key] = [
         Key(name: "max-parallel", range: 1...64, help: "downloads transferring at once", keyPath: \.maxParallel64),
+        Key(name: "files-per-download", range: 1...64, help: "transfers at once inside one download", keyPath: \.filesPerDownload64),
+        Key(name: "max-connections", range: 1...1024, help: "transfers at once over all downloads", keyPath: \.maxConnections64),
+        Key(name: "max-connections-per-host", range: 1...1024, help: "transfers at once to one host", keyPath: \.maxConnectionsPerHost64),
+        Key(name: "storage-reserve", range: 0...(1 << 50), help: "bytes of free disk space downloads leave untouched", keyPath: \.storageReserve),
         Key(name: "retry-max-attempts", range: 1...100, help: "attempts per transfer before it fails", keyPath: \.retryMaxAttempts64),
         Key(name: "retry-base-delay-ms", range: 10...600_000, help: "first retry delay, doubled each attempt", keyPath: \.retryBaseDelayMs64),
         Key(name: "retry-max-delay-ms", range: 10...3_600_000, help: "longest retry delay", keyPath: \.retryMaxDelayMs64),
@@ -53,6 +67,9 @@ public struct DaemonConfig: Equatable, Sendable, Codable {
     }
 
     private var maxParallel64: Int64 { get { Int64(maxParallel) } set { maxParallel = Int(newValue) } }
+    private var filesPerDownload64: Int64 { get { Int64(filesPerDownload) } set { filesPerDownload = Int(newValue) } }
+    private var maxConnections64: Int64 { get { Int64(maxConnections) } set { maxConnections = Int(newValue) } }
+    private var maxConnectionsPerHost64: Int64 { get { Int64(maxConnectionsPerHost) } set { maxConnectionsPerHost = Int(newValue) } }
     private var retryMaxAttempts64: Int64 { get { Int64(retryMaxAttempts) } set { retryMaxAttempts = Int(newValue) } }
     private var retryBaseDelayMs64: Int64 { get { Int64(retryBaseDelayMs) } set { retryBaseDelayMs = Int(newValue) } }
     private var retryMaxDelayMs64: Int64 { get { Int64(retryMaxDelayMs) } set { retryMaxDelayMs = Int(newValue) } }

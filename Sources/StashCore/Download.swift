@@ -1,10 +1,11 @@
 import Foundation
 
 /// A download as the engine keeps it and the registry stores it. The public record of
-/// DESIGN.md is a view of this (see `progressPercent`, `remainingTime`); the resume fields
-/// (`etag`, `lastModified`) never leave the daemon.
+/// DESIGN.md is a view of this (see `progressPercent`, `remainingTime`). Its bytes are in
+/// `files`: one for a single-file download, one per entry for a bundle.
 public struct Download: Equatable, Sendable {
     public var id: String
+    /// The URL of a single-file download; empty for a bundle.
     public var uri: String
     public var title: String
     public var state: DownloadState
@@ -17,19 +18,24 @@ public struct Download: Equatable, Sendable {
     public var quality: String
     public var hasSubtitles: Bool
     public var hasDRM: Bool
-    /// Path of the asset relative to the data dir, so a moved data dir still resolves.
+    /// Path of the asset relative to the data dir, so a moved data dir still resolves: the file
+    /// of a single-file download, the folder of a bundle.
     public var assetPath: String
     public var error: DownloadError?
     /// Why the download is in its state when that needs saying ("paused by client", ...).
     public var stateReason: String
     public var createdAt: Date
     public var completedAt: Date?
-    /// Expected SHA-256, lowercase hex, empty when none was given.
+    /// Expected SHA-256 of a single-file download, lowercase hex, empty when none was given.
     public var sha256: String
     public var headers: [HTTPHeader]
-    /// Validators of the partial file, for `If-Range` on resume.
-    public var etag: String?
-    public var lastModified: String?
+    /// A bundle (an asset of many files) rather than a single file.
+    public var isBundle: Bool
+    /// The files; a list of downloads leaves them out (the counts stay) to keep pages small.
+    public var files: [DownloadFile]
+    /// Files complete on disk, and files in all; kept by the engine as files finish.
+    public var filesDone: Int
+    public var filesTotal: Int
 
     public init(
         id: String, uri: String, title: String = "", state: DownloadState = .queued,
@@ -37,7 +43,7 @@ public struct Download: Equatable, Sendable {
         quality: String = "", hasSubtitles: Bool = false, hasDRM: Bool = false,
         assetPath: String, error: DownloadError? = nil, stateReason: String = "",
         createdAt: Date = Date(), completedAt: Date? = nil, sha256: String = "",
-        headers: [HTTPHeader] = [], etag: String? = nil, lastModified: String? = nil
+        headers: [HTTPHeader] = [], isBundle: Bool = false, files: [DownloadFile] = []
     ) {
         self.id = id
         self.uri = uri
@@ -56,8 +62,10 @@ public struct Download: Equatable, Sendable {
         self.completedAt = completedAt
         self.sha256 = sha256
         self.headers = headers
-        self.etag = etag
-        self.lastModified = lastModified
+        self.isBundle = isBundle
+        self.files = files
+        self.filesDone = files.reduce(0) { $0 + ($1.done ? 1 : 0) }
+        self.filesTotal = files.count
     }
 
     /// Integer percent 0–100; 100 only when completed, so a client never sees 100 % of a

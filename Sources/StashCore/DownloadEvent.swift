@@ -39,19 +39,27 @@ public struct ProgressUpdate: Equatable, Sendable {
     public var progressPercent: Int
     public var speed: Int64
     public var remainingTime: Int64?
+    public var filesDone: Int
+    public var filesTotal: Int
 
-    public init(id: String, downloadedBytes: Int64, totalBytes: Int64?, progressPercent: Int, speed: Int64, remainingTime: Int64?) {
+    public init(
+        id: String, downloadedBytes: Int64, totalBytes: Int64?, progressPercent: Int, speed: Int64, remainingTime: Int64?,
+        filesDone: Int = 0, filesTotal: Int = 0
+    ) {
         self.id = id
         self.downloadedBytes = downloadedBytes
         self.totalBytes = totalBytes
         self.progressPercent = progressPercent
         self.speed = speed
         self.remainingTime = remainingTime
+        self.filesDone = filesDone
+        self.filesTotal = filesTotal
     }
 
     public init(_ download: Download) {
         self.init(
             id: download.id, downloadedBytes: download.downloadedBytes, totalBytes: download.totalBytes,
-            progressPercent: download.progressPercent, speed: download.speed, remainingTime: download.remainingTime)
+            progressPercent: download.progressPercent, speed: download.speed, remainingTime: download.remainingTime,
+            filesDone: download.filesDone, filesTotal: download.filesTotal)
     }
 }

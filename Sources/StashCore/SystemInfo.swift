@@ -8,8 +8,17 @@ public struct SystemInfo: Equatable, Sendable {
     public var daemonVersion: String
     public var socketPath: String
     public var downloadCount: Int
+    /// Bytes held per state, for states holding any.
+    public var bytesByState: [DownloadState: Int64]
+    /// Asset folders owned by a download.
+    public var assetCount: Int
+    /// The verify run at start, or the last one a client asked for.
+    public var lastVerify: VerifyReport
 
-    public init(dataDir: String, diskTotal: Int64, diskFree: Int64, bytesHeld: Int64, daemonVersion: String, socketPath: String, downloadCount: Int) {
+    public init(
+        dataDir: String, diskTotal: Int64, diskFree: Int64, bytesHeld: Int64, daemonVersion: String, socketPath: String, downloadCount: Int,
+        bytesByState: [DownloadState: Int64] = [:], assetCount: Int = 0, lastVerify: VerifyReport = VerifyReport()
+    ) {
         self.dataDir = dataDir
         self.diskTotal = diskTotal
         self.diskFree = diskFree
@@ -17,5 +26,8 @@ public struct SystemInfo: Equatable, Sendable {
         self.daemonVersion = daemonVersion
         self.socketPath = socketPath
         self.downloadCount = downloadCount
+        self.bytesByState = bytesByState
+        self.assetCount = assetCount
+        self.lastVerify = lastVerify
     }
 }

@@ -23,8 +23,9 @@ public final class Daemon: Sendable {
     }
 
     /// Locks the data dir (one daemon per data dir), opens the registry, reconciles it with
-    /// the disk, resumes queued work, then listens. `maxParallel` overrides the stored setting.
-    public static func start(socketPath: String, dataDir: String, maxParallel: Int?, logger: Logger) async throws -> Daemon {
+    /// the disk, resumes queued work, then listens. `overrides` (config keys and values, from flags)
+    /// replace the stored settings for this run.
+    public static func start(socketPath: String, dataDir: String, overrides: [(key: String, value: String)] = [], logger: Logger) async throws -> Daemon {
         do {
             try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
@@ -38,7 +39,7 @@ public final class Daemon: Sendable {
         }
         let registry = try Registry(path: dataDir + "/stash.sqlite", logger: logger)
         var config = try registry.loadConfig() ?? DaemonConfig()
-        if let maxParallel { config.maxParallel = maxParallel }
+        for (key, value) in overrides { try config.set(key, to: value) }
         let fetch = FetchWorkers(logger: logger)
         let engine = Engine(dataDir: dataDir, socketPath: socketPath, registry: registry, fetch: fetch, config: config, logger: logger)
         try await engine.start()

@@ -13,11 +13,17 @@ struct AssetLayout: Sendable {
         "assets/\(id)/\(Self.fileName(from: uri))"
     }
 
+    /// The relative path of a bundle: its folder, `assets/<id>`.
+    func relativeFolderPath(id: String) -> String { "assets/\(id)" }
+
     func absolute(_ relative: String) -> String { dataDir + "/" + relative }
 
     func partPath(_ relative: String) -> String { absolute(relative) + ".part" }
 
     func assetFolder(id: String) -> String { assetsDir + "/" + id }
+
+    /// Where a file of a download lands; its partial bytes are at this path plus `.part`.
+    func filePath(id: String, _ file: DownloadFile) -> String { assetFolder(id: id) + "/" + file.path }
 
     /// The last path component of the URL, reduced to a safe file name; `download` when the
     /// URL has none.

@@ -9,7 +9,12 @@ import StashStore
 /// transaction runs go into the next transaction together (group commit).
 final class CommitQueue: @unchecked Sendable {
     enum Change {
+        /// A new download: its record and all its files.
+        case add(Download)
+        /// The record changed (state, bytes, reason); its file list did not.
         case save(Download)
+        /// One file learned its size or validators.
+        case saveFile(id: String, index: Int, file: DownloadFile)
         case delete(String)
     }
 
@@ -81,29 +86,68 @@ final class CommitQueue: @unchecked Sendable {
         return batch
     }
 
+    /// What a batch leaves of one download once later changes supersede earlier ones.
+    private struct Net {
+        var download: Download?
+        var withFiles = false
+        var files: [Int: DownloadFile] = [:]
+        var deleted = false
+    }
+
     private func write(_ batch: [Item]) async throws {
-        // The last change of each id wins; earlier ones in the batch are superseded.
-        var latest: [String: Change] = [:]
+        var net: [String: Net] = [:]
         var order: [String] = []
+        func touch(_ id: String, _ body: (inout Net) -> Void) {
+            if net[id] == nil { order.append(id) }
+            body(&net[id, default: Net()])
+        }
         for item in batch {
-            guard let change = item.change else { continue }
-            let id: String
-            switch change {
-            case .save(let download): id = download.id
-            case .delete(let deleted): id = deleted
+            switch item.change {
+            case .add(let download)?:
+                touch(download.id) { $0 = Net(download: download, withFiles: true) }
+            case .save(let download)?:
+                touch(download.id) { entry in
+                    // A record saved after its add in the same batch still needs its files written.
+                    if entry.withFiles, let added = entry.download {
+                        var merged = download
+                        merged.files = added.files
+                        for (index, file) in entry.files { merged.files[index] = file }
+                        entry.files = [:]
+                        entry.download = merged
+                    } else {
+                        entry.download = download
+                    }
+                    entry.deleted = false
+                }
+            case .saveFile(let id, let index, let file)?:
+                touch(id) { entry in
+                    if entry.withFiles, entry.download != nil {
+                        entry.download!.files[index] = file
+                    } else if !entry.deleted {
+                        entry.files[index] = file
+                    }
+                }
+            case .delete(let id)?:
+                touch(id) { $0 = Net(deleted: true) }
+            case nil:
+                continue
             }
-            if latest.updateValue(change, forKey: id) == nil { order.append(id) }
         }
-        var saves: [Download] = []
-        var deletes: [String] = []
+        var registryBatch = RegistryBatch()
         for id in order {
-            switch latest[id]! {
-            case .save(let download): saves.append(download)
-            case .delete(let deleted): deletes.append(deleted)
+            guard let entry = net[id] else { continue }
+            if entry.deleted {
+                registryBatch.deletes.append(id)
+                continue
+            }
+            if let download = entry.download {
+                if entry.withFiles { registryBatch.saves.append(download) } else { registryBatch.updates.append(download) }
+            }
+            for (index, file) in entry.files.sorted(by: { $0.key < $1.key }) {
+                registryBatch.fileUpdates.append(FileUpdate(downloadID: id, index: index, file: file))
             }
         }
-        if !saves.isEmpty { try await registry.save(saves) }
-        if !deletes.isEmpty { try await registry.delete(ids: deletes) }
+        try await registry.commit(registryBatch)
     }
 }
 

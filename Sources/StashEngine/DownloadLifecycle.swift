@@ -23,6 +23,8 @@ public struct DownloadLifecycle: Equatable, Sendable {
         case cancel
         /// The download was put back in the queue by the engine (lower max-parallel).
         case requeue
+        /// Verify found files of a complete download missing or damaged: fetch them again.
+        case repair
         /// The daemon starts and finds this record; `fileIntact` says whether a completed
         /// download's file is on disk with the right size.
         case recover(fileIntact: Bool)
@@ -87,6 +89,10 @@ public struct DownloadLifecycle: Equatable, Sendable {
             state = .queued
             return .stopTransfer
 
+        case (.repair, .completed), (.repair, .failed):
+            state = .queued
+            return .commit
+
         case (.cancel, .removing):
             return .none
         case (.cancel, _):
@@ -123,6 +129,7 @@ extension DownloadLifecycle.Input {
         case .resume: return "resume"
         case .cancel: return "cancel"
         case .requeue: return "requeue"
+        case .repair: return "repair"
         case .recover: return "recover"
         }
     }

@@ -3,19 +3,25 @@ import StashCore
 import StashFetch
 
 extension Engine {
-    /// Gives free slots to the oldest queued downloads.
+    /// Gives free download slots to the oldest queued downloads, then free transfer slots to
+    /// the files of active downloads.
     func schedule() {
         guard !shuttingDown else { return }
         while active.count < config.maxParallel, waitingHead < waiting.count {
             let id = waiting[waitingHead]
             waitingHead += 1
-            guard entries[id]?.lifecycle.state == .queued else { continue }
+            guard let entry = entries[id], entry.lifecycle.state == .queued else { continue }
+            if let shortfall = storageShortfall(entry.download) {
+                holdForStorage(id, reason: shortfall)
+                continue
+            }
             _ = try? transition(id, .schedule) { $0.stateReason = "" }
         }
         if waitingHead > 1024, waitingHead * 2 > waiting.count {
             waiting.removeFirst(waitingHead)
             waitingHead = 0
         }
+        if slotsChanged { fillTransferSlots() }
     }
 
     func enqueueWaiting(_ id: String) {
@@ -33,127 +39,279 @@ extension Engine {
         }
     }
 
-    func startTransfer(_ entry: inout Entry) {
-        let download = entry.download
-        let generation = nextGeneration
-        nextGeneration += 1
-        entry.generation = generation
+    /// A download got its slot: every file not yet on disk waits for a transfer slot.
+    func beginFiles(_ entry: inout Entry) {
+        entry.pending = entry.download.files.indices.filter { !entry.download.files[$0].done }
+        entry.pendingHead = 0
         entry.lastProgressEvent = (-1, 0)
         entry.speed.reset()
+        active.insert(entry.download.id)
+        slotsChanged = true
+    }
+
+    /// Starts transfers while the four caps allow: downloads (already active), files per
+    /// download, connections in all, and connections per host. Oldest downloads first.
+    func fillTransferSlots() {
+        slotsChanged = false
+        let perDownload = config.filesPerDownload
+        let perHost = config.maxConnectionsPerHost
+        var finished: [String] = []
+        for id in active.sorted(by: { (entries[$0]?.seq ?? 0) < (entries[$1]?.seq ?? 0) }) {
+            guard var entry = entries[id], entry.lifecycle.state.isActive else { continue }
+            var started = false
+            while entry.running.count < perDownload, connections < config.maxConnections, entry.pendingHead < entry.pending.count {
+                // The first waiting file whose host has room; files behind a full host wait.
+                guard let slot = (entry.pendingHead..<entry.pending.count).first(where: {
+                    hostConnections[entry.download.files[entry.pending[$0]].host, default: 0] < perHost
+                }) else { break }
+                let index = entry.pending[slot]
+                entry.pending.swapAt(slot, entry.pendingHead)
+                entry.pendingHead += 1
+                startFile(&entry, index: index)
+                started = true
+            }
+            if entry.running.isEmpty, entry.pendingHead >= entry.pending.count, entry.download.filesDone == entry.download.filesTotal {
+                finished.append(id)
+            }
+            if started { entries[id] = entry }
+        }
+        // Every file was already on disk (a resume after the last one landed).
+        for id in finished { complete(id) }
+    }
+
+    private func startFile(_ entry: inout Entry, index: Int) {
+        let download = entry.download
+        let file = download.files[index]
+        let generation = nextGeneration
+        nextGeneration += 1
         let request = FetchRequest(
-            url: download.uri, headers: download.headers,
-            partPath: layout.partPath(download.assetPath), finalPath: layout.absolute(download.assetPath),
-            expectedSHA256: download.sha256, etag: download.etag, lastModified: download.lastModified,
+            url: file.url, headers: download.headers,
+            folder: layout.assetFolder(id: download.id), relativePath: file.path,
+            expectedSHA256: file.sha256, etag: file.etag, lastModified: file.lastModified,
             retry: RetryPolicy(config), lowSpeedLimit: config.lowSpeedLimit, lowSpeedTime: config.lowSpeedTime)
         let sink = noticeSink
         let id = download.id
-        entry.transfer = fetch.start(request) { event in
-            sink.yield(FetchNotice(id: id, generation: generation, event: event))
+        let transfer = fetch.start(request) { event in
+            sink.yield(FetchNotice(id: id, index: index, generation: generation, event: event))
         }
-        active.insert(id)
+        let host = file.host
+        entry.running[index] = FileTransfer(transfer: transfer, generation: generation, host: host)
+        connections += 1
+        hostConnections[host, default: 0] += 1
     }
 
-    /// Detaches the transfer from the download (its later events are ignored) and stops it in
-    /// the background; `stopping` lets a removal wait until the file is closed.
-    func stopTransfer(_ entry: inout Entry) {
-        entry.generation = 0
-        guard let transfer = entry.transfer else { return }
-        entry.transfer = nil
+    private func releaseSlot(_ transfer: FileTransfer) {
+        connections -= 1
+        let left = (hostConnections[transfer.host] ?? 1) - 1
+        hostConnections[transfer.host] = left > 0 ? left : nil
+        slotsChanged = true
+    }
+
+    /// Detaches every transfer of the download (their later events are ignored) and stops
+    /// them in the background; `stopping` lets a removal wait until the files are closed.
+    func stopFiles(_ entry: inout Entry) {
+        entry.pending = []
+        entry.pendingHead = 0
+        guard !entry.running.isEmpty else { return }
+        let transfers = Array(entry.running.values)
+        entry.running = [:]
+        for transfer in transfers { releaseSlot(transfer) }
         let id = entry.download.id
-        let fetch = self.fetch
         let previous = stopping[id]
-        // Queued now, in order before any restart of this download reopens its part file.
+        // Queued now, in order before any restart of this download reopens its part files.
         let (done, signal) = AsyncStream.makeStream(of: Void.self)
-        fetch.cancel(transfer) { signal.finish() }
+        for transfer in transfers {
+            fetch.cancel(transfer.transfer) { signal.yield() }
+        }
+        let count = transfers.count
         stopping[id] = Task {
             await previous?.value
-            for await _ in done {}
+            var stoppedCount = 0
+            for await _ in done {
+                stoppedCount += 1
+                if stoppedCount == count { break }
+            }
             self.stopped(id)
         }
     }
 
     private func stopped(_ id: String) {
         stopping[id] = nil
-        // A paused download's byte count is what the part file holds once the writer stopped.
-        guard var entry = entries[id], entry.transfer == nil, entry.download.state != .removing else { return }
-        if let size = fileSize(layout.partPath(entry.download.assetPath)), size != entry.download.downloadedBytes {
-            entry.download.downloadedBytes = size
+        // A paused download's byte count is what its files hold once the writers stopped.
+        guard var entry = entries[id], entry.running.isEmpty, entry.download.state != .removing else { return }
+        let before = entry.download.downloadedBytes
+        measureFiles(&entry.download)
+        if entry.download.downloadedBytes != before {
             entries[id] = entry
             commits.submit(.save(entry.download), event: nil)
         }
     }
 
+    /// Reads each unfinished file's bytes from its part file, and sums the download.
+    func measureFiles(_ download: inout Download) {
+        var total: Int64 = 0
+        for index in download.files.indices {
+            if !download.files[index].done {
+                download.files[index].downloadedBytes = fileSize(layout.filePath(id: download.id, download.files[index]) + ".part") ?? 0
+            }
+            total += download.files[index].downloadedBytes
+        }
+        download.downloadedBytes = total
+    }
+
+    /// The download's total: exact when every file's size is known, else the known sizes plus
+    /// their average for each unknown file (refined as files start), nil when none is known.
+    static func estimatedTotal(_ files: [DownloadFile]) -> Int64? {
+        var known: Int64 = 0
+        var count: Int64 = 0
+        for file in files {
+            if let size = file.size {
+                known += size
+                count += 1
+            }
+        }
+        guard count > 0 else { return nil }
+        if count == files.count { return known }
+        return known + (known / count) * (Int64(files.count) - count)
+    }
+
     func handle(_ notice: FetchNotice) {
-        guard !shuttingDown, var entry = entries[notice.id], entry.generation == notice.generation, notice.generation != 0 else { return }
+        guard !shuttingDown, var entry = entries[notice.id], let running = entry.running[notice.index],
+              running.generation == notice.generation else { return }
         let id = notice.id
+        let index = notice.index
         let now = Date().timeIntervalSinceReferenceDate
+        if notice.event.isFinal {
+            entry.running[index] = nil
+            releaseSlot(running)
+        }
         switch notice.event {
         case .started(let info):
-            entry.download.etag = info.etag
-            entry.download.lastModified = info.lastModified
-            entry.download.totalBytes = info.totalBytes
-            entry.download.downloadedBytes = info.resumedFrom
-            entry.download.stateReason = info.resumedFrom > 0 ? "resumed at byte \(info.resumedFrom)" : ""
-            entry.speed.reset()
+            var file = entry.download.files[index]
+            let sizeWasUnknown = entry.download.totalBytes == nil
+            file.etag = info.etag
+            file.lastModified = info.lastModified
+            entry.download.downloadedBytes += info.resumedFrom - file.downloadedBytes
+            file.downloadedBytes = info.resumedFrom
+            if let total = info.totalBytes, total != file.size {
+                file.size = total
+                entry.download.files[index] = file
+                entry.download.totalBytes = Self.estimatedTotal(entry.download.files)
+            } else {
+                entry.download.files[index] = file
+            }
+            if !entry.download.isBundle {
+                entry.download.stateReason = info.resumedFrom > 0 ? "resumed at byte \(info.resumedFrom)" : ""
+                entry.speed.reset()
+            }
             entries[id] = entry
-            if (try? transition(id, .transferStarted)) == nil {
-                // Already downloading (a retry got new headers): keep the new validators.
-                commits.submit(.save(entry.download), event: nil)
+            commits.submit(.saveFile(id: id, index: index, file: file), event: nil)
+            // The first response told the size: a download that cannot fit waits for space.
+            if sizeWasUnknown, let shortfall = storageShortfall(entry.download) {
+                _ = try? transition(id, .requeue) { $0.stateReason = shortfall }
+                schedule()
+                return
+            }
+            if entry.lifecycle.state != .downloading {
+                _ = try? transition(id, .transferStarted)
             }
 
-        case .progress(let bytes, let total):
-            if bytes > entry.download.downloadedBytes { sessionBytes += bytes - entry.download.downloadedBytes }
-            entry.download.downloadedBytes = bytes
-            if let total { entry.download.totalBytes = total }
-            entry.speed.sample(bytes: bytes, at: now)
-            entry.download.speed = Int64(entry.speed.bytesPerSecond)
-            let percent = entry.download.progressPercent
-            let announce = percent - entry.lastProgressEvent.percent >= Self.progressStep
-                || now - entry.lastProgressEvent.time >= Self.progressInterval
-            if announce { entry.lastProgressEvent = (percent, now) }
-            let persist = now - entry.lastProgressSave >= Self.progressSaveInterval
-            if persist { entry.lastProgressSave = now }
+        case .progress(let bytes, _):
+            let delta = bytes - entry.download.files[index].downloadedBytes
+            entry.download.files[index].downloadedBytes = bytes
+            record(&entry, delta: delta, now: now, forceEvent: false)
             entries[id] = entry
-            if announce || persist {
-                commits.submit(persist ? .save(entry.download) : nil, event: announce ? .progress(ProgressUpdate(entry.download)) : nil)
-            }
 
         case .retrying(let attempt, let delayMs, let error):
-            logger.notice("transfer will retry", metadata: ["id": "\(id)", "attempt": "\(attempt)", "delay_ms": "\(delayMs)", "error": "\(error.message)"])
-            entry.download.stateReason = "retrying in \(delayMs) ms after attempt \(attempt): \(error.message)"
+            logger.notice("transfer will retry", metadata: ["id": "\(id)", "file": "\(entry.download.files[index].path)", "attempt": "\(attempt)", "delay_ms": "\(delayMs)", "error": "\(error.message)"])
+            entry.download.stateReason = "retrying in \(delayMs) ms after attempt \(attempt): \(fileLabel(entry.download, index))\(error.message)"
             entries[id] = entry
 
         case .waitingForNetwork:
+            entries[id] = entry
             _ = try? transition(id, .networkLost) { $0.stateReason = "the network is unreachable; resumes when it is back" }
 
         case .completed(let bytes, _):
-            if bytes > entry.download.downloadedBytes { sessionBytes += bytes - entry.download.downloadedBytes }
-            entry.transfer = nil
-            entry.generation = 0
-            entries[id] = entry
-            _ = try? transition(id, .transferCompleted) { record in
-                record.downloadedBytes = bytes
-                record.totalBytes = bytes
-                record.completedAt = Date()
-                record.error = nil
-                record.stateReason = ""
+            var file = entry.download.files[index]
+            let sizeChanged = file.size != bytes
+            let delta = bytes - file.downloadedBytes
+            file.downloadedBytes = bytes
+            file.size = bytes
+            file.done = true
+            entry.download.files[index] = file
+            entry.download.filesDone += 1
+            if sizeChanged {
+                entry.download.totalBytes = Self.estimatedTotal(entry.download.files)
+                commits.submit(.saveFile(id: id, index: index, file: file), event: nil)
+            }
+            if entry.download.filesDone == entry.download.filesTotal {
+                sessionBytes += max(0, delta)
+                entry.download.downloadedBytes += delta
+                entries[id] = entry
+                complete(id)
+            } else {
+                record(&entry, delta: delta, now: now, forceEvent: true)
+                entries[id] = entry
             }
 
         case .failed(let error):
-            entry.transfer = nil
-            entry.generation = 0
             entries[id] = entry
-            logger.warning("download failed", metadata: ["id": "\(id)", "error": "\(error.message)"])
-            let partBytes = fileSize(layout.partPath(entry.download.assetPath)) ?? 0
+            logger.warning("download failed", metadata: ["id": "\(id)", "file": "\(entry.download.files[index].path)", "error": "\(error.message)"])
+            var failure = error
+            failure.message = fileLabel(entry.download, index) + error.message
             _ = try? transition(id, .transferFailed) { record in
-                record.error = error
-                record.downloadedBytes = partBytes
+                record.error = failure
                 record.stateReason = ""
             }
 
+        case .noSpace(let error):
+            entries[id] = entry
+            logger.warning("download paused: disk full", metadata: ["id": "\(id)", "error": "\(error.message)"])
+            var failure = error
+            failure.message = fileLabel(entry.download, index) + error.message
+            _ = try? transition(id, .pause) { record in
+                record.error = failure
+                record.stateReason = "insufficient storage: the disk filled up; free space, then resume"
+            }
+
         case .stopped:
-            break
+            entries[id] = entry
         }
         schedule()
+    }
+
+    /// Counts new bytes of a download and announces or saves its progress when due.
+    private func record(_ entry: inout Entry, delta: Int64, now: TimeInterval, forceEvent: Bool) {
+        if delta > 0 { sessionBytes += delta }
+        entry.download.downloadedBytes += delta
+        entry.speed.sample(bytes: entry.download.downloadedBytes, at: now)
+        entry.download.speed = Int64(entry.speed.bytesPerSecond)
+        let percent = entry.download.progressPercent
+        let announce = forceEvent || percent - entry.lastProgressEvent.percent >= Self.progressStep
+            || now - entry.lastProgressEvent.time >= Self.progressInterval
+        if announce { entry.lastProgressEvent = (percent, now) }
+        let persist = now - entry.lastProgressSave >= Self.progressSaveInterval
+        if persist { entry.lastProgressSave = now }
+        if announce || persist {
+            commits.submit(persist ? .save(entry.download) : nil, event: announce ? .progress(ProgressUpdate(entry.download)) : nil)
+        }
+    }
+
+    /// Every file is on disk: the download is complete.
+    private func complete(_ id: String) {
+        _ = try? transition(id, .transferCompleted) { record in
+            record.totalBytes = record.files.reduce(0) { $0 + ($1.size ?? $1.downloadedBytes) }
+            record.downloadedBytes = record.totalBytes ?? record.downloadedBytes
+            record.completedAt = Date()
+            record.error = nil
+            record.stateReason = ""
+        }
+    }
+
+    /// Names the file in a bundle's messages; a single file's URL is already in them.
+    private func fileLabel(_ download: Download, _ index: Int) -> String {
+        guard download.isBundle else { return "" }
+        let file = download.files[index]
+        return "file '\(file.path)' (\(file.url)): "
     }
 }

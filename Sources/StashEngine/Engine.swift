@@ -18,17 +18,27 @@ public actor Engine {
         var lifecycle: DownloadLifecycle
         /// Position in the list order; stable across removals, used for paging.
         var seq: Int
-        /// Identifies the current transfer's events; 0 when there is none.
-        var generation: UInt64 = 0
-        var transfer: TransferID?
+        /// Transfers of this download's files, by file index.
+        var running: [Int: FileTransfer] = [:]
+        /// Indexes of files waiting for a transfer slot; those before `pendingHead` are taken.
+        var pending: [Int] = []
+        var pendingHead = 0
         var speed = SpeedMeter()
         var lastProgressEvent: (percent: Int, time: TimeInterval) = (-1, 0)
         var lastProgressSave: TimeInterval = 0
     }
 
-    /// A fetch event tagged with the download and transfer it belongs to.
+    /// The transfer of one file; `generation` tells its events from those of an earlier one.
+    struct FileTransfer {
+        let transfer: TransferID
+        let generation: UInt64
+        let host: String
+    }
+
+    /// A fetch event tagged with the download, file and transfer it belongs to.
     struct FetchNotice: Sendable {
         let id: String
+        let index: Int
         let generation: UInt64
         let event: FetchEvent
     }
@@ -51,8 +61,22 @@ public actor Engine {
     /// Ids waiting for a slot, oldest first; stale ids (no longer QUEUED) are skipped on pop.
     var waiting: [String] = []
     var waitingHead = 0
-    /// Downloads holding a transfer slot.
+    /// Downloads holding a download slot.
     var active: Set<String> = []
+    /// Transfers running, in all and by host (the connection caps).
+    var connections = 0
+    var hostConnections: [String: Int] = [:]
+    /// A transfer slot may have freed or a download become active: fill slots on the next schedule.
+    var slotsChanged = false
+    /// The last verify (at start or asked for), for GetSystemInfo.
+    var lastVerify = VerifyReport()
+    /// GetSystemInfo's answer and when it was made; nil after a change.
+    var storageCache: (time: TimeInterval, info: SystemInfo)?
+    /// Free bytes on the data dir's file system and when they were read.
+    var freeSpace: (time: TimeInterval, free: Int64) = (0, 0)
+    /// Queued downloads that do not fit on the disk, oldest first, and the timer that looks again.
+    var storageHeld: [String] = []
+    var storageRecheck: Task<Void, Never>?
     var nextGeneration: UInt64 = 1
     var sessionBytes: Int64 = 0
     var shuttingDown = false
@@ -105,6 +129,7 @@ public actor Engine {
         }
         for ticket in tickets { try await ticket.wait() }
         for id in removals { try await finishRemoval(id) }
+        verifyAtStart()
         let notices = self.notices
         noticeTask = Task { [weak self] in
             for await notice in notices {
@@ -121,14 +146,13 @@ public actor Engine {
     public func shutdown() async {
         shuttingDown = true
         for id in active {
-            entries[id]?.generation = 0
-            entries[id]?.transfer = nil
+            entries[id]?.running = [:]
         }
         await fetch.shutdown()
         var last: CommitTicket?
         for id in active {
             guard var entry = entries[id] else { continue }
-            entry.download.downloadedBytes = fileSize(layout.partPath(entry.download.assetPath)) ?? entry.download.downloadedBytes
+            measureFiles(&entry.download)
             entry.download.speed = 0
             entries[id] = entry
             last = commits.submit(.save(entry.download), event: nil)
@@ -140,13 +164,25 @@ public actor Engine {
 
     // MARK: - Requests
 
-    /// Adds a download. With an id that exists: the same URI returns the existing record
-    /// (`created` false); another URI is ALREADY_EXISTS.
-    public func add(id requestedID: String, uri: String, title: String, sha256: String, headers: [HTTPHeader]) async throws -> (download: Download, created: Bool) {
-        try DownloadRequestRules.validateURI(uri)
+    /// Adds a download: one file from `uri`, or a bundle of `files`. With an id that exists:
+    /// the same URI or the same files return the existing record (`created` false); anything
+    /// else is ALREADY_EXISTS.
+    public func add(
+        id requestedID: String, uri: String, files specs: [BundleFileSpec] = [], title: String, sha256: String, headers: [HTTPHeader]
+    ) async throws -> (download: Download, created: Bool) {
+        let isBundle = !specs.isEmpty
+        if isBundle {
+            guard uri.isEmpty else { throw StashError.invalidArgument("give either uri or files, not both (uri '\(uri.prefix(200))' with \(specs.count) files)") }
+            guard sha256.isEmpty else { throw StashError.invalidArgument("sha256 applies to a single file; give each file of a bundle its own sha256") }
+        } else {
+            try DownloadRequestRules.validateURI(uri)
+        }
         try DownloadRequestRules.validateTitle(title)
         try DownloadRequestRules.validateHeaders(headers)
         let digest = try DownloadRequestRules.normalizeSHA256(sha256)
+        let files = isBundle
+            ? try BundleRules.files(from: specs, fileName: AssetLayout.fileName(from:))
+            : [DownloadFile(url: uri, path: AssetLayout.fileName(from: uri), sha256: digest)]
         let id: String
         if requestedID.isEmpty {
             id = newID()
@@ -154,19 +190,30 @@ public actor Engine {
             try DownloadRequestRules.validateID(requestedID)
             id = requestedID
             if let existing = entries[id] {
-                guard existing.download.uri == uri else {
-                    throw StashError(.alreadyExists, "download '\(id)' already exists with uri '\(existing.download.uri)'; use another id or cancel it first")
+                let same = isBundle
+                    ? existing.download.isBundle && existing.download.files.map { [$0.url, $0.path] } == files.map { [$0.url, $0.path] }
+                    : !existing.download.isBundle && existing.download.uri == uri
+                guard same else {
+                    let what = existing.download.isBundle ? "a bundle of \(existing.download.filesTotal) other files" : "uri '\(existing.download.uri)'"
+                    throw StashError(.alreadyExists, "download '\(id)' already exists with \(what); use another id or cancel it first")
                 }
                 return (publicView(existing.download), false)
             }
         }
-        let download = Download(
+        let folder = layout.assetFolder(id: id)
+        let limit = Int(PATH_MAX) - 1
+        if let index = files.indices.first(where: { folder.utf8.count + 1 + files[$0].path.utf8.count + 5 > limit }) {
+            throw StashError.invalidArgument("files[\(index)]: path '\(files[index].path.prefix(200))' is too long: under \(folder) it would exceed the file system's \(limit) bytes")
+        }
+        var download = Download(
             id: id, uri: uri, title: title, state: .queued,
-            assetPath: layout.relativeFilePath(id: id, uri: uri), sha256: digest, headers: headers)
+            assetPath: isBundle ? layout.relativeFolderPath(id: id) : layout.relativeFilePath(id: id, uri: uri),
+            sha256: digest, headers: headers, isBundle: isBundle, files: files)
+        download.totalBytes = Self.estimatedTotal(files)
         entries[id] = Entry(download: download, lifecycle: DownloadLifecycle(state: .queued), seq: nextSeq)
         order.append(id)
         nextSeq += 1
-        let ticket = commits.submit(.save(download), event: .stateChanged(publicView(download), previous: .notDownloaded))
+        let ticket = commits.submit(.add(download), event: .stateChanged(publicView(download), previous: .notDownloaded))
         enqueueWaiting(id)
         schedule()
         try await ticket.wait()
@@ -211,7 +258,9 @@ public actor Engine {
             total += 1
             guard entry.seq > after else { continue }
             if page.count < size {
-                page.append(publicView(entry.download))
+                var view = publicView(entry.download)
+                view.files = []
+                page.append(view)
                 lastSeq = entry.seq
             } else {
                 more = true
@@ -272,14 +321,6 @@ public actor Engine {
         return DownloadStats(speed: speed, counts: counts, activeTransfers: active.count, downloadedBytes: sessionBytes)
     }
 
-    public func systemInfo() -> SystemInfo {
-        let disk = DiskSpace.of(path: layout.dataDir)
-        let held = entries.values.reduce(Int64(0)) { $0 + $1.download.downloadedBytes }
-        return SystemInfo(
-            dataDir: layout.dataDir, diskTotal: disk.total, diskFree: disk.free, bytesHeld: held,
-            daemonVersion: StashVersion.daemon, socketPath: socketPath, downloadCount: entries.count)
-    }
-
     /// Applies every entry or none: the first bad key or value is the error.
     public func setConfig(_ changes: [(key: String, value: String)]) async throws -> DaemonConfig {
         var updated = config
@@ -311,20 +352,16 @@ public actor Engine {
         if action == .none { return nil }
         entry.download.state = entry.lifecycle.state
         edit(&entry.download)
-        switch action {
-        case .startTransfer:
-            startTransfer(&entry)
-        case .stopTransfer, .remove:
-            stopTransfer(&entry)
-        case .commit, .none:
-            break
-        }
+        if action == .startTransfer { beginFiles(&entry) }
         if !entry.lifecycle.state.isActive {
+            // Paused, failed, completed, requeued or removed: no transfer of it may go on.
+            stopFiles(&entry)
             entry.download.speed = 0
             entry.speed.reset()
             active.remove(id)
         }
         entries[id] = entry
+        storageCache = nil
         if entry.download.state == .queued { enqueueWaiting(id) }
         let view = publicView(entry.download)
         let ticket = commits.submit(.save(entry.download), event: .stateChanged(view, previous: previous))
@@ -341,9 +378,8 @@ public actor Engine {
 
     nonisolated func publicView(_ download: Download) -> Download {
         var view = download
+        // The files' resume validators stay in it: the wire encoding never carries them.
         view.assetPath = layout.absolute(download.assetPath)
-        view.etag = nil
-        view.lastModified = nil
         return view
     }
 
@@ -378,33 +414,48 @@ public actor Engine {
 
     private enum Recovery { case commit(CommitTicket), remove, unchanged }
 
-    /// Reconciles one loaded record with the disk.
+    /// Reconciles one loaded record with the disk: which files are complete (at their final
+    /// path) and how many bytes the others hold. A completed download with a file missing or
+    /// of the wrong size is not reported as completed.
     private func recover(_ id: String) -> Recovery {
-        guard let entry = entries[id] else { return .unchanged }
-        let download = entry.download
-        var intact = true
-        var problem = ""
-        if download.state == .completed {
-            let path = layout.absolute(download.assetPath)
-            if let size = fileSize(path) {
-                let expected = download.totalBytes ?? download.downloadedBytes
-                if size != expected {
-                    intact = false
-                    problem = "file on disk has \(size) bytes, expected \(expected): \(path)"
-                }
+        guard var entry = entries[id] else { return .unchanged }
+        var problem: String?
+        var download = entry.download
+        var done = 0
+        var bytes: Int64 = 0
+        for index in download.files.indices {
+            var file = download.files[index]
+            let path = layout.filePath(id: id, file)
+            if let size = fileSize(path), file.size == nil || file.size == size {
+                file.done = true
+                file.downloadedBytes = size
+                done += 1
             } else {
-                intact = false
-                problem = "file missing on disk: \(path)"
+                file.done = false
+                if problem == nil {
+                    if let size = fileSize(path), let expected = file.size {
+                        problem = "file on disk has \(size) bytes, expected \(expected): \(path)"
+                    } else {
+                        problem = "file missing on disk: \(path)"
+                    }
+                }
+                file.downloadedBytes = download.state == .completed ? 0 : fileSize(path + ".part") ?? 0
             }
+            bytes += file.downloadedBytes
+            download.files[index] = file
         }
+        download.filesDone = done
+        entry.download = download
+        entries[id] = entry
+        let intact = problem == nil
         do {
-            let partBytes = fileSize(layout.partPath(download.assetPath))
             let ticket = try transition(id, .recover(fileIntact: intact)) { record in
-                if !intact {
-                    record.error = DownloadError(.storage, problem)
+                if let problem {
+                    record.error = DownloadError(.storage, record.isBundle ? "\(record.filesTotal - done) of \(record.filesTotal) files missing or damaged; first: \(problem)" : problem)
                     record.completedAt = nil
+                    record.downloadedBytes = bytes
                 } else if record.state == .queued {
-                    record.downloadedBytes = partBytes ?? 0
+                    record.downloadedBytes = bytes
                     record.stateReason = "resumed after a daemon restart"
                 }
             }

@@ -8,7 +8,7 @@ enum FetchCommand {
     case cancel(TransferID, @Sendable () -> Void)
     case shutdown(CheckedContinuation<Void, Never>?)
     /// The disk queue opened (and, for a resume, hashed) a transfer's part file.
-    case opened(TransferID, Result<PartFile, DownloadError>)
+    case opened(TransferID, Result<PartFile, FetchFailure>)
     /// The disk queue fsynced and renamed a finished transfer's file: its final event.
     case committed(TransferID, FetchEvent)
 }

@@ -1,7 +1,7 @@
 import StashCore
 
 /// What a transfer reports, in order, on the fetch thread. Exactly one of `completed`,
-/// `failed` and `stopped` ends a transfer.
+/// `failed`, `stopped` and `noSpace` ends a transfer.
 public enum FetchEvent: Sendable, Equatable {
     /// Response headers of a successful (2xx) response arrived; again after every retry.
     case started(FetchResponseInfo)

@@ -1,8 +1,9 @@
 import CCurl
+import Foundation
 import StashCore
 
 /// Why one attempt failed and what that means for the next: retry, wait for the network, or
-/// give up. Every CURLcode and HTTP status is classified here and nowhere else.
+/// give up. Every CURLcode, HTTP status and failed system call is classified here and nowhere else.
 struct FetchFailure: Error, Equatable {
     var error: DownloadError
     var retryable: Bool
@@ -11,6 +12,46 @@ struct FetchFailure: Error, Equatable {
     var connectionClass: Bool
     /// Seconds the server asked us to wait (Retry-After), when it did.
     var retryAfterSeconds: Int?
+    /// The file system is full: no attempt can succeed until space is freed, and the bytes
+    /// already in the part file are worth keeping for then.
+    var noSpace = false
+
+    /// The event that ends a transfer giving up on this failure.
+    var finalEvent: FetchEvent { noSpace ? .noSpace(error) : .failed(error) }
+
+    /// Anything thrown while a transfer opens, writes or commits its file: failed system calls
+    /// (which carry errno) are classified by `storage`, other errors are not retried.
+    static func thrown(_ error: any Error) -> FetchFailure {
+        switch error {
+        case let call as SystemCallError:
+            return storage(call)
+        case let error as DownloadError:
+            return FetchFailure(error: error, retryable: false, connectionClass: false)
+        default:
+            return FetchFailure(error: DownloadError(.internal, "\(error)"), retryable: false, connectionClass: false)
+        }
+    }
+
+    /// A failed system call on the part file or its folders. None is retried: the disk does not
+    /// get better by asking again soon, and a full one ends the transfer with `.noSpace`.
+    static func storage(_ call: SystemCallError) -> FetchFailure {
+        let code = call.errnoCode
+        // Users and tests see this text in the download's error; keep its format stable.
+        let failed = "\(call.call) '\(call.path)' failed: \(String(cString: strerror(code))) (errno \(code))"
+        switch code {
+        case ENOSPC, EDQUOT:
+            return FetchFailure(
+                error: DownloadError(.storage, "no space left on device writing '\(call.path)' (\(failed))"),
+                retryable: false, connectionClass: false, noSpace: true)
+        case ELOOP, ENOTDIR:
+            // Every open inside an asset's folder uses O_NOFOLLOW, so these name what is in the way.
+            return FetchFailure(
+                error: DownloadError(.storage, "\(failed): a symlink or a file is where a folder or the part file belongs, and no symlink is followed there"),
+                retryable: false, connectionClass: false)
+        default:
+            return FetchFailure(error: DownloadError(.storage, failed), retryable: false, connectionClass: false)
+        }
+    }
 
     static func curl(_ code: CURLcode, errorText: String, url: String) -> FetchFailure {
         let reason = String(cString: curl_easy_strerror(code))

@@ -108,20 +108,20 @@ final class FetchLoop {
     private func begin(_ transfer: Transfer) {
         transfer.logger.debug("transfer starting", metadata: ["url": "\(transfer.request.url)"])
         let id = transfer.id
-        let path = transfer.request.partPath
+        let (folder, relativePath) = (transfer.request.folder, transfer.request.relativePath)
         let hashing = !transfer.request.expectedSHA256.isEmpty
         let resumable = BodyPlan.ifRange(etag: transfer.partETag, lastModified: transfer.partLastModified) != nil
         let inbox = self.inbox
         diskWork.enter()
         diskQueue(for: id).async { [diskWork] in
             defer { diskWork.leave() }
-            let result: Result<PartFile, DownloadError>
+            let result: Result<PartFile, FetchFailure>
             do {
-                let file = try PartFile(path: path, hashing: hashing)
+                let file = try PartFile(folder: folder, relativePath: relativePath, hashing: hashing)
                 if file.size > 0, resumable { try file.hashExistingContent() }
                 result = .success(file)
             } catch {
-                result = .failure(error as? DownloadError ?? DownloadError(.storage, "\(error)"))
+                result = .failure(.thrown(error))
             }
             if !inbox.post(.opened(id, result)), case .success(let file) = result { file.closeFile() }
         }
@@ -149,8 +149,8 @@ final class FetchLoop {
                 } else {
                     startAttempt(transfer, counted: true)
                 }
-            case .failure(let error):
-                finish(transfer, .failed(error))
+            case .failure(let failure):
+                finish(transfer, failure.finalEvent)
             }
         case .committed(let id, let event):
             guard let transfer = transfers[id] else { return }
@@ -173,7 +173,7 @@ final class FetchLoop {
             applyRateShare()
         } catch {
             transfer.easy = nil
-            finish(transfer, .failed(error as? DownloadError ?? DownloadError(.internal, "cannot start transfer: \(error)")))
+            finish(transfer, FetchFailure.thrown(error).finalEvent)
         }
     }
 
@@ -220,7 +220,7 @@ final class FetchLoop {
                 return .success
             }
             do { try file.truncate() } catch {
-                return .failure(FetchFailure(error: error as? DownloadError ?? DownloadError(.storage, "\(error)"), retryable: false, connectionClass: false))
+                return .failure(.thrown(error))
             }
             return .failure(FetchFailure(
                 error: DownloadError(.http, "HTTP 416 from \(transfer.request.url): part file of \(transfer.requestedFrom) bytes does not fit the resource; restarting from zero", httpStatus: 416),
@@ -237,9 +237,9 @@ final class FetchLoop {
             monitor.isOnline(host: transfer.host)
         }
         switch decision {
-        case .giveUp(let error):
+        case .giveUp(let event):
             transfer.logger.info("transfer failed", metadata: metadata)
-            finish(transfer, .failed(error))
+            finish(transfer, event)
         case .waitForNetwork:
             // Offline is not the server's fault: this attempt does not count.
             transfer.attempts -= 1
@@ -268,7 +268,6 @@ final class FetchLoop {
         transfer.phase = .committing
         transfer.file = nil
         let id = transfer.id
-        let finalPath = transfer.request.finalPath
         let inbox = self.inbox
         let logger = transfer.logger
         diskWork.enter()
@@ -276,11 +275,11 @@ final class FetchLoop {
             defer { diskWork.leave() }
             let event: FetchEvent
             do {
-                try file.commit(to: finalPath)
+                try file.commit()
                 logger.debug("transfer completed", metadata: ["bytes": "\(bytes)"])
                 event = .completed(bytes: bytes, sha256: digest)
             } catch {
-                event = .failed(error as? DownloadError ?? DownloadError(.storage, "\(error)"))
+                event = FetchFailure.thrown(error).finalEvent
             }
             _ = inbox.post(.committed(id, event))
         }

@@ -7,34 +7,110 @@ import StashCore
 /// done only when it is checked). Owned by one thread at a time: the disk queue while it opens
 /// or commits the file, the fetch thread in between; writes go straight to pwrite(2) because
 /// they are on the hot path.
+///
+/// Nothing is written outside the request's folder: the folders inside it are walked one at
+/// a time with O_NOFOLLOW, and the file is opened, renamed and synced relative to the folder
+/// it is in, so a symlink planted inside the folder fails the transfer instead of leading out.
 final class PartFile: @unchecked Sendable {
+    /// Absolute path of the part file, for messages.
     let path: String
     private(set) var descriptor: Int32
     /// Bytes in the file, all of them covered by `hasher` when there is one.
     private(set) var size: Int64
     private var hasher: SHA256?
     private let writeBehind: WriteBehind
+    /// The folder the file is in, opened by the walk; the file's names are relative to it.
+    private var directory: Int32
+    private let directoryPath: String
+    private let partName: String
+    private let finalName: String
 
-    /// Opens (creating parent folders and the file) without changing its content.
-    init(path: String, hashing: Bool) throws {
-        self.path = path
-        self.hasher = hashing ? SHA256() : nil
-        self.writeBehind = WriteBehind(path: path)
-        let parent = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-        } catch {
-            throw DownloadError(.storage, "cannot create folder '\(parent)': \(error.localizedDescription)")
+    /// Opens (creating missing folders and the file) `<folder>/<relativePath>.part` without
+    /// changing its content.
+    init(folder: String, relativePath: String, hashing: Bool) throws {
+        let components = relativePath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // The caller checked the path already; checked again here because this is the code that
+        // would write outside the folder if it were wrong.
+        guard let name = components.last, !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else {
+            throw DownloadError(.validation, "'\(relativePath)' is not a path inside the folder '\(folder)'")
         }
-        descriptor = try SystemCall.check("open", path: path) { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
-        var info = stat()
-        let fd = descriptor
-        try SystemCall.check("fstat", path: path) { fstat(fd, &info) }
-        size = Int64(info.st_size)
+        finalName = name
+        partName = name + ".part"
+        directoryPath = ([folder] + components.dropLast()).joined(separator: "/")
+        path = directoryPath + "/" + partName
+        hasher = hashing ? SHA256() : nil
+        writeBehind = WriteBehind(path: path)
+        directory = try Self.openFolders(folder: folder, inside: components.dropLast())
+        descriptor = -1
+        size = 0
+        // Everything is initialised from here on, so deinit closes the folder if this throws.
+        try openFile()
     }
 
     deinit {
-        if descriptor >= 0 { close(descriptor) }
+        closeFile()
+    }
+
+    /// Opens the part file with O_NOFOLLOW and makes sure it is a file of its own: a hard link
+    /// would write into a file that also lives elsewhere.
+    private func openFile() throws {
+        let directory = self.directory
+        let name = partName
+        descriptor = try SystemCallError.check("open", path) {
+            openat(directory, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        }
+        var info = stat()
+        let fd = descriptor
+        try SystemCallError.check("fstat", path) { fstat(fd, &info) }
+        guard info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1 else {
+            throw DownloadError(.storage, "'\(path)' is not a regular file with a single link; nothing is written to it")
+        }
+        size = Int64(info.st_size)
+    }
+
+    /// Creates `folder` when missing, then opens each of `components` inside it, creating the
+    /// missing ones; returns the last folder opened. Every open refuses a symlink.
+    private static func openFolders(folder: String, inside components: ArraySlice<String>) throws -> Int32 {
+        try makeFolders(folder)
+        var directory = try SystemCallError.check("open folder", folder) {
+            open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        }
+        var path = folder
+        for name in components {
+            path += "/" + name
+            let parent = directory
+            defer { close(parent) }
+            do {
+                try SystemCallError.check("mkdir", path) { mkdirat(parent, name, 0o755) }
+            } catch let error as SystemCallError where error.errnoCode == EEXIST {
+                // There already, as a folder or as something else: the open below tells which.
+            }
+            directory = try SystemCallError.check("open folder", path) {
+                openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            }
+        }
+        return directory
+    }
+
+    /// mkdir -p for the request's folder itself: it is in the daemon's own data dir, whose
+    /// folders above it are trusted (they may well be symlinks, to another disk say).
+    private static func makeFolders(_ path: String) throws {
+        do {
+            try makeFolder(path)
+        } catch let error as SystemCallError where error.errnoCode == ENOENT {
+            let parent = (path as NSString).deletingLastPathComponent
+            guard !parent.isEmpty, parent != path else { throw error }
+            try makeFolders(parent)
+            try makeFolder(path)
+        }
+    }
+
+    private static func makeFolder(_ path: String) throws {
+        do {
+            try SystemCallError.check("mkdir", path) { mkdir(path, 0o755) }
+        } catch let error as SystemCallError where error.errnoCode == EEXIST {
+            // There already; opening it as a folder is what decides whether it is one.
+        }
     }
 
     /// Hashes what is already in the file so a resumed transfer still reports the digest of
@@ -49,7 +125,7 @@ final class PartFile: @unchecked Sendable {
         let fd = descriptor
         while offset < size {
             let want = Int(min(Int64(chunk), size - offset))
-            let got = try SystemCall.check("read", path: path) { pread(fd, buffer.baseAddress, want, off_t(offset)) }
+            let got = try SystemCallError.check("read", path) { pread(fd, buffer.baseAddress, want, off_t(offset)) }
             if got == 0 { break }
             hasher?.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
             offset += Int64(got)
@@ -59,17 +135,20 @@ final class PartFile: @unchecked Sendable {
 
     func truncate() throws {
         let fd = descriptor
-        try SystemCall.check("ftruncate", path: path) { ftruncate(fd, 0) }
+        try SystemCallError.check("ftruncate", path) { ftruncate(fd, 0) }
         size = 0
         if hasher != nil { hasher = SHA256() }
     }
 
+    /// Writes all of `bytes` or throws. On a short write followed by an error (a full disk) the
+    /// bytes that did land stay in the file: they are the resource's, and a resume counts them
+    /// from the file's size.
     func append(_ bytes: UnsafeRawBufferPointer) throws {
         var written = 0
         let fd = descriptor
         while written < bytes.count {
             let start = written
-            let count = try SystemCall.check("write", path: path) {
+            let count = try SystemCallError.check("write", path) {
                 pwrite(fd, bytes.baseAddress! + start, bytes.count - start, off_t(size + Int64(start)))
             }
             written += count
@@ -88,34 +167,39 @@ final class PartFile: @unchecked Sendable {
         }.joined()
     }
 
-    /// fsyncs, closes and renames to `finalPath`, then fsyncs the folder so the rename
-    /// survives a crash.
-    func commit(to finalPath: String) throws {
+    /// fsyncs the file, renames it to its final name in the same folder, then fsyncs the
+    /// folder so the rename survives a crash. A symlink at the final name is replaced, not
+    /// followed (rename never follows its target). Closes the file either way.
+    func commit() throws {
+        defer { closeFile() }
         let fd = descriptor
+        let directory = self.directory
+        let (partName, finalName) = (self.partName, self.finalName)
         try writeBehind.check()
-        try SystemCall.check("fsync", path: path) { fsync(fd) }
-        closeFile()
-        let parent = (finalPath as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-        } catch {
-            throw DownloadError(.storage, "cannot create folder '\(parent)': \(error.localizedDescription)")
+        try SystemCallError.check("fsync", path) { fsync(fd) }
+        try SystemCallError.check("rename to '\(directoryPath)/\(finalName)' from", path) {
+            renameat(directory, partName, directory, finalName)
         }
-        try SystemCall.check("rename to '\(finalPath)' from", path: path) { rename(path, finalPath) }
-        let folder = try SystemCall.check("open", path: parent) { open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        defer { close(folder) }
-        try SystemCall.check("fsync", path: parent) { fsync(folder) }
+        try SystemCallError.check("fsync", directoryPath) { fsync(directory) }
     }
 
+    /// Closes the file and the folder it was opened in.
     func closeFile() {
         if descriptor >= 0 {
             close(descriptor)
             descriptor = -1
         }
+        if directory >= 0 {
+            close(directory)
+            directory = -1
+        }
     }
 
     func remove() {
+        let directory = self.directory
+        let name = partName
+        // Best effort: the caller reports the failure that made the file worthless.
+        _ = try? SystemCallError.check("unlink", path) { unlinkat(directory, name, 0) }
         closeFile()
-        unlink(path)
     }
 }

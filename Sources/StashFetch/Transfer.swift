@@ -172,7 +172,7 @@ final class Transfer {
             }
         } catch {
             discardingBody = true
-            abortFailure = FetchFailure(error: error as? DownloadError ?? DownloadError(.storage, "\(error)"), retryable: false, connectionClass: false)
+            abortFailure = .thrown(error)
             return
         }
         // A 206 may omit validators; then the ones that matched If-Range still describe the file.
@@ -202,7 +202,7 @@ final class Transfer {
         do {
             try file?.append(bytes)
         } catch {
-            abortFailure = FetchFailure(error: error as? DownloadError ?? DownloadError(.storage, "\(error)"), retryable: false, connectionClass: false)
+            abortFailure = .thrown(error)
             return 0
         }
         reportProgress()

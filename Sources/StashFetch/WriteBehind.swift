@@ -56,13 +56,14 @@ final class WriteBehind: @unchecked Sendable {
         }
     }
 
-    /// Waits for a flush in flight and throws the first error a flush met.
+    /// Waits for a flush in flight and throws the first error a flush met, errno and all, so
+    /// a full disk found by a flush ends the transfer like one found by a write.
     func check() throws {
         while lock.withLock({ inFlight }) {
             Self.queue.sync {}
         }
         if let failure = lock.withLock({ failure }) {
-            throw DownloadError(.storage, "\(failure)")
+            throw failure
         }
     }
 }

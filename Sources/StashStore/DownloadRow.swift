@@ -10,8 +10,8 @@ enum DownloadRow {
         INSERT INTO download (
             id, uri, title, state, downloaded_bytes, total_bytes, quality, has_subtitles,
             has_drm, asset_path, error_kind, error_message, error_http_status, state_reason,
-            created_at, completed_at, sha256, headers, etag, last_modified, sequence)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+            created_at, completed_at, sha256, headers, is_bundle, sequence)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
             (SELECT IFNULL(MAX(sequence), 0) + 1 FROM download))
         ON CONFLICT(id) DO UPDATE SET
             uri = excluded.uri, title = excluded.title, state = excluded.state,
@@ -21,8 +21,7 @@ enum DownloadRow {
             error_kind = excluded.error_kind, error_message = excluded.error_message,
             error_http_status = excluded.error_http_status, state_reason = excluded.state_reason,
             created_at = excluded.created_at, completed_at = excluded.completed_at,
-            sha256 = excluded.sha256, headers = excluded.headers, etag = excluded.etag,
-            last_modified = excluded.last_modified
+            sha256 = excluded.sha256, headers = excluded.headers, is_bundle = excluded.is_bundle
         """
 
     static let deleteSQL = "DELETE FROM download WHERE id = ?"
@@ -31,7 +30,7 @@ enum DownloadRow {
     static let selectAllSQL = """
         SELECT id, uri, title, state, downloaded_bytes, total_bytes, quality, has_subtitles,
             has_drm, asset_path, error_kind, error_message, error_http_status, state_reason,
-            created_at, completed_at, sha256, headers, etag, last_modified
+            created_at, completed_at, sha256, headers, is_bundle
         FROM download ORDER BY sequence
         """
 
@@ -43,7 +42,7 @@ enum DownloadRow {
             download.error.map { $0.kind.rawValue }, download.error?.message, download.error?.httpStatus,
             download.stateReason, milliseconds(download.createdAt),
             download.completedAt.map(milliseconds), download.sha256,
-            try encodeHeaders(download.headers), download.etag, download.lastModified,
+            try encodeHeaders(download.headers), download.isBundle,
         ]
         return StatementArguments(values)
     }
@@ -58,7 +57,9 @@ enum DownloadRow {
                 problems.append("\(label) skipped: required field 'id' is missing")
                 return nil
             }
-            guard let uri = try row.decode(String?.self, atIndex: 1), !uri.isEmpty else {
+            let isBundle = try row.decode(Bool?.self, atIndex: 18) ?? false
+            let uri = try row.decode(String?.self, atIndex: 1) ?? ""
+            guard isBundle || !uri.isEmpty else {
                 problems.append("\(label) skipped: required field 'uri' is missing")
                 return nil
             }
@@ -70,7 +71,7 @@ enum DownloadRow {
                 problems.append("\(label) skipped: required field 'created_at' is missing")
                 return nil
             }
-            var download = Download(id: id, uri: uri, assetPath: "", createdAt: date(milliseconds: createdMs))
+            var download = Download(id: id, uri: uri, assetPath: "", createdAt: date(milliseconds: createdMs), isBundle: isBundle)
             if let state = DownloadState(name: stateName) {
                 download.state = state
             } else {
@@ -104,8 +105,6 @@ enum DownloadRow {
             } catch {
                 problems.append("\(label): headers '\(headersJSON)' are not a JSON array of {name, value}; read as none")
             }
-            download.etag = try row.decode(String?.self, atIndex: 18)
-            download.lastModified = try row.decode(String?.self, atIndex: 19)
             return download
         } catch {
             problems.append("\(label) skipped: \(error)")

@@ -53,31 +53,64 @@ public final class Registry: Sendable {
         try Self.guarding(path, "load downloads") {
             try pool.read { db in
                 var result = LoadResult(downloads: [], problems: [])
-                let statement = try db.makeStatement(sql: DownloadRow.selectAllSQL)
-                let rows = try Row.fetchCursor(statement)
+                let rows = try Row.fetchCursor(db.makeStatement(sql: DownloadRow.selectAllSQL))
+                // Both cursors are in download order, so each download takes the file rows
+                // that follow: one pass, no lookup table for 100,000 records.
+                let fileRows = try Row.fetchCursor(db.makeStatement(sql: FileRow.selectAllSQL))
+                var nextFile = try Self.nextFile(fileRows, problems: &result.problems)
                 while let row = try rows.next() {
-                    if let download = DownloadRow.decode(row, problems: &result.problems) {
-                        result.downloads.append(download)
+                    let decoded = DownloadRow.decode(row, problems: &result.problems)
+                    var files: [DownloadFile] = []
+                    if let id = try row.decode(String?.self, atIndex: 0) {
+                        while let (owner, file) = nextFile, owner == id {
+                            files.append(file)
+                            nextFile = try Self.nextFile(fileRows, problems: &result.problems)
+                        }
                     }
+                    guard var download = decoded else { continue }
+                    if files.isEmpty {
+                        guard !download.isBundle else {
+                            result.problems.append("download row '\(download.id)' skipped: a bundle with no files")
+                            continue
+                        }
+                        // The file of a single-file download can be rebuilt from its record.
+                        let name = (download.assetPath as NSString).lastPathComponent
+                        files = [DownloadFile(url: download.uri, path: name.isEmpty ? "download" : name, size: download.totalBytes, sha256: download.sha256)]
+                        result.problems.append("download row '\(download.id)': file row missing, rebuilt from the record")
+                    }
+                    download.files = files
+                    download.filesTotal = files.count
+                    result.downloads.append(download)
                 }
                 return result
             }
         }
     }
 
-    /// Commits downloads (insert or replace) durably before returning. Concurrent callers
+    private static func nextFile(_ cursor: RowCursor, problems: inout [String]) throws -> (String, DownloadFile)? {
+        while let row = try cursor.next() {
+            if let decoded = FileRow.decode(row, problems: &problems) { return decoded }
+        }
+        return nil
+    }
+
+    /// Commits downloads with their files (insert or replace) durably before returning. Concurrent callers
     /// are grouped into one transaction (group commit) so thousands of state changes per
     /// second stay cheap even with synchronous=FULL; callers each wait for the transaction that
     /// holds their write. A replaced download keeps its place in the "oldest first" order.
     public func save(_ downloads: [Download]) async throws {
-        if downloads.isEmpty { return }
-        try await submit(.save(downloads))
+        try await commit(RegistryBatch(saves: downloads))
+    }
+
+    /// Commits a batch of download writes in one transaction (group-committed with others).
+    public func commit(_ batch: RegistryBatch) async throws {
+        if batch.isEmpty { return }
+        try await submit(.batch(batch))
     }
 
     /// Removes downloads by id, group-committed in order with saves. Unknown ids are ignored.
     public func delete(ids: [String]) async throws {
-        if ids.isEmpty { return }
-        try await submit(.delete(ids))
+        try await commit(RegistryBatch(deletes: ids))
     }
 
     /// The saved config, nil when never saved. A stored key that is unknown or out of range
@@ -119,15 +152,35 @@ public final class Registry: Sendable {
 
     private static func apply(_ db: Database, _ write: RegistryWrite) throws {
         switch write {
-        case .save(let downloads):
-            let statement = try db.cachedStatement(sql: DownloadRow.upsertSQL)
-            for download in downloads {
-                try statement.execute(arguments: DownloadRow.arguments(for: download))
+        case .batch(let batch):
+            let upsert = try db.cachedStatement(sql: DownloadRow.upsertSQL)
+            if !batch.saves.isEmpty {
+                let clearFiles = try db.cachedStatement(sql: FileRow.deleteAllSQL)
+                let upsertFile = try db.cachedStatement(sql: FileRow.upsertSQL)
+                for download in batch.saves {
+                    try upsert.execute(arguments: DownloadRow.arguments(for: download))
+                    try clearFiles.execute(arguments: [download.id])
+                    for (index, file) in download.files.enumerated() {
+                        try upsertFile.execute(arguments: FileRow.arguments(downloadID: download.id, index: index, file: file))
+                    }
+                }
             }
-        case .delete(let ids):
-            let statement = try db.cachedStatement(sql: DownloadRow.deleteSQL)
-            for id in ids {
-                try statement.execute(arguments: [id])
+            for download in batch.updates {
+                try upsert.execute(arguments: DownloadRow.arguments(for: download))
+            }
+            if !batch.fileUpdates.isEmpty {
+                let upsertFile = try db.cachedStatement(sql: FileRow.upsertSQL)
+                for update in batch.fileUpdates {
+                    try upsertFile.execute(arguments: FileRow.arguments(downloadID: update.downloadID, index: update.index, file: update.file))
+                }
+            }
+            if !batch.deletes.isEmpty {
+                let clearFiles = try db.cachedStatement(sql: FileRow.deleteAllSQL)
+                let delete = try db.cachedStatement(sql: DownloadRow.deleteSQL)
+                for id in batch.deletes {
+                    try clearFiles.execute(arguments: [id])
+                    try delete.execute(arguments: [id])
+                }
             }
         case .config(let config):
             let statement = try db.cachedStatement(sql: """

@@ -40,6 +40,33 @@ enum RegistrySchema {
                 );
                 """)
         }
+        migrator.registerMigration("v2") { db in
+            // A download's bytes live in its files: one for a single-file download, many for a
+            // bundle. The resume validators move to the file they describe. A file's progress
+            // and completion are not stored: on start they are read from the disk, which is
+            // the truth (a file reaches its final path only once complete).
+            try db.execute(sql: """
+                CREATE TABLE download_file (
+                    download_id TEXT NOT NULL REFERENCES download(id) ON DELETE CASCADE,
+                    idx INTEGER NOT NULL,
+                    url TEXT NOT NULL,
+                    path TEXT NOT NULL,
+                    size INTEGER,
+                    sha256 TEXT NOT NULL DEFAULT '',
+                    etag TEXT,
+                    last_modified TEXT,
+                    PRIMARY KEY (download_id, idx)
+                ) WITHOUT ROWID;
+                ALTER TABLE download ADD COLUMN is_bundle INTEGER NOT NULL DEFAULT 0;
+                INSERT INTO download_file (download_id, idx, url, path, size, sha256, etag, last_modified)
+                    SELECT id, 0, uri, substr(asset_path, length('assets/' || id || '/') + 1),
+                        total_bytes, sha256, etag, last_modified
+                    FROM download
+                    WHERE substr(asset_path, 1, length('assets/' || id || '/')) = 'assets/' || id || '/';
+                ALTER TABLE download DROP COLUMN etag;
+                ALTER TABLE download DROP COLUMN last_modified;
+                """)
+        }
         return migrator
     }
 }

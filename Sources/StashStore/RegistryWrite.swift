@@ -3,16 +3,57 @@ import StashCore
 /// One caller's write, queued for the next group commit. Writes are applied in the order they
 /// were submitted, so a save followed by a delete of the same id leaves no row.
 enum RegistryWrite: Sendable {
-    case save([Download])
-    case delete([String])
+    case batch(RegistryBatch)
     case config(DaemonConfig)
 
     /// Names the write in error messages.
     var summary: String {
         switch self {
-        case .save(let downloads): return "save of \(downloads.count) download(s)"
-        case .delete(let ids): return "delete of \(ids.count) download(s)"
+        case .batch(let batch): return batch.summary
         case .config: return "save of the config"
         }
+    }
+}
+
+/// Download writes that commit together, applied in this order: whole downloads, records,
+/// files, deletions.
+public struct RegistryBatch: Sendable {
+    /// Downloads written with all their files (new downloads).
+    public var saves: [Download] = []
+    /// Downloads whose record changed but not their file list (state, progress).
+    public var updates: [Download] = []
+    /// Single files that learned something (size, validators).
+    public var fileUpdates: [FileUpdate] = []
+    public var deletes: [String] = []
+
+    public init(saves: [Download] = [], updates: [Download] = [], fileUpdates: [FileUpdate] = [], deletes: [String] = []) {
+        self.saves = saves
+        self.updates = updates
+        self.fileUpdates = fileUpdates
+        self.deletes = deletes
+    }
+
+    public var isEmpty: Bool { saves.isEmpty && updates.isEmpty && fileUpdates.isEmpty && deletes.isEmpty }
+
+    var summary: String {
+        var parts: [String] = []
+        if !saves.isEmpty { parts.append("save of \(saves.count) download(s)") }
+        if !updates.isEmpty { parts.append("update of \(updates.count) download(s)") }
+        if !fileUpdates.isEmpty { parts.append("update of \(fileUpdates.count) file(s)") }
+        if !deletes.isEmpty { parts.append("delete of \(deletes.count) download(s)") }
+        return parts.joined(separator: ", ")
+    }
+}
+
+/// The new stored facts of one file of a download.
+public struct FileUpdate: Sendable, Equatable {
+    public var downloadID: String
+    public var index: Int
+    public var file: DownloadFile
+
+    public init(downloadID: String, index: Int, file: DownloadFile) {
+        self.downloadID = downloadID
+        self.index = index
+        self.file = file
     }
 }

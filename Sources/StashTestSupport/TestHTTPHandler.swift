@@ -17,6 +17,8 @@ final class TestHTTPHandler: ChannelInboundHandler {
 
     /// The response being sent.
     private var plan: TestResponsePlan?
+    /// The Host header of the request being answered, for the server's per-host counts.
+    private var host = ""
     private var sent = 0
     private var stalled = false
     /// A stall or throttle delay is running; pumping resumes when it ends.
@@ -39,6 +41,7 @@ final class TestHTTPHandler: ChannelInboundHandler {
         case .end:
             guard let requestHead = head else { return }
             head = nil
+            host = requestHead.headers["Host"].first ?? ""
             begin(server.plan(for: requestHead), keepAlive: requestHead.isKeepAlive, context: context)
         }
     }
@@ -51,7 +54,7 @@ final class TestHTTPHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         if plan != nil {
             plan = nil
-            server.responseEnded()
+            server.responseEnded(host: host)
         }
         self.context = nil
         context.fireChannelInactive()
@@ -77,7 +80,7 @@ final class TestHTTPHandler: ChannelInboundHandler {
         if remaining == 0 {
             self.plan = nil
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-            server.responseEnded()
+            server.responseEnded(host: host)
             return
         }
         if let resetAt = plan.resetAfter, sent >= resetAt {

@@ -16,6 +16,8 @@ public final class TestHTTPServer: @unchecked Sendable {
     private var recorded: [RecordedRequest] = []
     private var inFlight = 0
     private var peak = 0
+    private var inFlightByHost: [String: Int] = [:]
+    private var peakByHost: [String: Int] = [:]
     private var stallWaiters: [(EventLoop, () -> Void)] = []
 
     private init() {
@@ -103,6 +105,26 @@ public final class TestHTTPServer: @unchecked Sendable {
     public var inFlightRequests: Int { lock.withLock { inFlight } }
     public var peakInFlightRequests: Int { lock.withLock { peak } }
 
+    /// Starts counting peaks afresh (for a test with several phases).
+    public func resetPeaks() {
+        lock.withLock {
+            peak = inFlight
+            peakByHost = inFlightByHost
+        }
+    }
+
+    /// The most requests at once whose Host header was `host` (e.g. "127.0.0.1:PORT").
+    public func peakInFlightRequests(host: String) -> Int { lock.withLock { peakByHost[host] ?? 0 } }
+
+    /// The Host header value of `url(_:)` URLs, and of the same server reached as `localhost`.
+    public var hostHeader: String { "127.0.0.1:\(port)" }
+    public var localhostHeader: String { "localhost:\(port)" }
+
+    /// A URL of this server through the name `localhost`: to the daemon, another host.
+    public func localhostURL(_ path: String) -> String {
+        "http://localhost:\(port)\(path)"
+    }
+
     /// Lets every response stalled "until released" continue.
     public func releaseStalls() {
         let waiters = lock.withLock { () -> [(EventLoop, () -> Void)] in
@@ -116,8 +138,11 @@ public final class TestHTTPServer: @unchecked Sendable {
         lock.withLock { stallWaiters.append((loop, resume)) }
     }
 
-    func responseEnded() {
-        lock.withLock { inFlight -= 1 }
+    func responseEnded(host: String) {
+        lock.withLock {
+            inFlight -= 1
+            inFlightByHost[host, default: 1] -= 1
+        }
     }
 
     /// Records the request and decides the answer from the route as it is now.
@@ -129,6 +154,9 @@ public final class TestHTTPServer: @unchecked Sendable {
                 headers: head.headers.map { RecordedRequest.HTTPHeaderPair(name: $0.name, value: $0.value) }))
             inFlight += 1
             peak = max(peak, inFlight)
+            let host = head.headers["Host"].first ?? ""
+            inFlightByHost[host, default: 0] += 1
+            peakByHost[host] = max(peakByHost[host] ?? 0, inFlightByHost[host]!)
             let isHead = head.method == .HEAD
             guard var route = routes[path] else {
                 return .simple(status: 404, reason: "Not Found", text: "no route at \(path)\n", isHead: isHead)

@@ -12,6 +12,10 @@ extension DaemonConfig {
         message.rate_limit = UInt64(clamping: rateLimit)
         message.low_speed_limit = UInt32(clamping: lowSpeedLimit)
         message.low_speed_time = UInt32(clamping: lowSpeedTime)
+        message.files_per_download = UInt32(clamping: filesPerDownload)
+        message.max_connections = UInt32(clamping: maxConnections)
+        message.max_connections_per_host = UInt32(clamping: maxConnectionsPerHost)
+        message.storage_reserve = UInt64(clamping: storageReserve)
         return arena.store(message)
     }
 
@@ -25,5 +29,9 @@ extension DaemonConfig {
         rateLimit = try WireValue.int64(m.rate_limit, field: "Config.rate_limit")
         lowSpeedLimit = Int(m.low_speed_limit)
         lowSpeedTime = Int(m.low_speed_time)
+        filesPerDownload = Int(m.files_per_download)
+        maxConnections = Int(m.max_connections)
+        maxConnectionsPerHost = Int(m.max_connections_per_host)
+        storageReserve = try WireValue.int64(m.storage_reserve, field: "Config.storage_reserve")
     }
 }

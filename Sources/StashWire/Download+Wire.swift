@@ -27,6 +27,13 @@ extension Download {
         message.n_headers = headers.count
         message.headers = arena.array(headers) { Optional($0.wire(in: arena)) }
         message.state_reason = arena.cString(stateReason)
+        message.bundle = WireValue.bool(isBundle)
+        if isBundle {
+            message.n_files = files.count
+            message.files = arena.array(files) { Optional($0.wire(in: arena)) }
+        }
+        message.files_done = UInt32(clamping: filesDone)
+        message.files_total = UInt32(clamping: filesTotal)
         return arena.store(message)
     }
 
@@ -52,7 +59,9 @@ extension Download {
             completedAt: m.completed_at == 0 ? nil : WireValue.date(milliseconds: m.completed_at),
             sha256: try WireValue.string(m.sha256, field: "Download.sha256"),
             headers: try WireValue.elements(m.headers, count: m.n_headers) { try HTTPHeader(wire: $0) },
-            etag: nil,
-            lastModified: nil)
+            isBundle: WireValue.bool(m.bundle),
+            files: try WireValue.elements(m.files, count: m.n_files) { try DownloadFile(wire: $0) })
+        filesDone = Int(m.files_done)
+        filesTotal = Int(m.files_total)
     }
 }

@@ -21,6 +21,8 @@ extension Operation {
             message.sha256 = arena.cString(add.sha256)
             message.n_headers = add.headers.count
             message.headers = arena.array(add.headers) { Optional($0.wire(in: arena)) }
+            message.n_files = add.files.count
+            message.files = arena.array(add.files) { Optional($0.wire(in: arena)) }
             request.op_case = STASH__V1__REQUEST__OP_ADD_DOWNLOAD
             request.add_download = arena.store(message)
         case .getDownload(let id):
@@ -88,6 +90,17 @@ extension Operation {
             }
             request.op_case = STASH__V1__REQUEST__OP_SET_CONFIG
             request.set_config = arena.store(message)
+        case .verify(let verify):
+            var message = Stash__V1__VerifyRequest()
+            stash__v1__verify_request__init(&message)
+            message.deep = WireValue.bool(verify.deep)
+            message.repair = WireValue.bool(verify.repair)
+            message.dry_run = WireValue.bool(verify.dryRun)
+            request.op_case = STASH__V1__REQUEST__OP_VERIFY
+            request.verify = arena.store(message)
+        case .purge:
+            request.op_case = STASH__V1__REQUEST__OP_PURGE
+            request.purge = Self.emptyRequest(in: arena)
         case .unknown, .invalid:
             request.op_case = STASH__V1__REQUEST__OP__NOT_SET
         }
@@ -123,7 +136,8 @@ extension Operation {
                 uri: try WireValue.string(m.uri, field: "AddDownloadRequest.uri"),
                 title: try WireValue.string(m.title, field: "AddDownloadRequest.title"),
                 sha256: try WireValue.string(m.sha256, field: "AddDownloadRequest.sha256"),
-                headers: try WireValue.elements(m.headers, count: m.n_headers) { try HTTPHeader(wire: $0) }))
+                headers: try WireValue.elements(m.headers, count: m.n_headers) { try HTTPHeader(wire: $0) },
+                files: try WireValue.elements(m.files, count: m.n_files) { try BundleFileSpec(wire: $0) }))
         case STASH__V1__REQUEST__OP_GET_DOWNLOAD:
             self = .getDownload(id: try Self.id(r.get_download, field: "Request.get_download"))
         case STASH__V1__REQUEST__OP_LIST_DOWNLOADS:
@@ -169,6 +183,11 @@ extension Operation {
                     key: try WireValue.string(entry.key, field: "ConfigEntry.key"),
                     value: try WireValue.string(entry.value, field: "ConfigEntry.value"))
             })
+        case STASH__V1__REQUEST__OP_VERIFY:
+            let m = try WireValue.message(r.verify, field: "Request.verify").pointee
+            self = .verify(VerifyRequest(deep: WireValue.bool(m.deep), repair: WireValue.bool(m.repair), dryRun: WireValue.bool(m.dry_run)))
+        case STASH__V1__REQUEST__OP_PURGE:
+            self = .purge
         default:
             self = .unknown
         }

@@ -11,6 +11,8 @@ extension ProgressUpdate {
         message.progress = UInt32(clamping: progressPercent)
         message.speed = UInt64(clamping: speed)
         message.remaining_time = remainingTime ?? -1
+        message.files_done = UInt32(clamping: filesDone)
+        message.files_total = UInt32(clamping: filesTotal)
         return arena.store(message)
     }
 
@@ -22,6 +24,8 @@ extension ProgressUpdate {
             totalBytes: WireValue.optional(m.total_bytes),
             progressPercent: Int(m.progress),
             speed: try WireValue.int64(m.speed, field: "Progress.speed"),
-            remainingTime: WireValue.optional(m.remaining_time))
+            remainingTime: WireValue.optional(m.remaining_time),
+            filesDone: Int(m.files_done),
+            filesTotal: Int(m.files_total))
     }
 }

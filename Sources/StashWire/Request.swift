@@ -33,6 +33,8 @@ public enum Operation: Equatable, Sendable {
     case getSystemInfo
     case getConfig
     case setConfig([ConfigEntry])
+    case verify(VerifyRequest)
+    case purge
     case unknown
     case invalid(StashError)
 
@@ -55,6 +57,8 @@ public enum Operation: Equatable, Sendable {
         case .getSystemInfo: return "GetSystemInfo"
         case .getConfig: return "GetConfig"
         case .setConfig: return "SetConfig"
+        case .verify: return "Verify"
+        case .purge: return "Purge"
         case .unknown: return "unknown"
         case .invalid: return "invalid"
         }
@@ -79,13 +83,16 @@ public struct AddDownloadRequest: Equatable, Sendable {
     /// Expected digest, hex; empty for none.
     public var sha256: String
     public var headers: [HTTPHeader]
+    /// A bundle's files; then `uri` is empty.
+    public var files: [BundleFileSpec]
 
-    public init(id: String = "", uri: String, title: String = "", sha256: String = "", headers: [HTTPHeader] = []) {
+    public init(id: String = "", uri: String, title: String = "", sha256: String = "", headers: [HTTPHeader] = [], files: [BundleFileSpec] = []) {
         self.id = id
         self.uri = uri
         self.title = title
         self.sha256 = sha256
         self.headers = headers
+        self.files = files
     }
 }
 
@@ -118,6 +125,21 @@ public struct SubscribeRequest: Equatable, Sendable {
         self.minProgressStep = minProgressStep
         self.minIntervalMs = minIntervalMs
         self.replayFromSeq = replayFromSeq
+    }
+}
+
+public struct VerifyRequest: Equatable, Sendable {
+    /// Also check each file's sha256 where one was given.
+    public var deep: Bool
+    /// Re-queue downloads with missing files; delete orphans and stale part files.
+    public var repair: Bool
+    /// Only report, even with `repair`.
+    public var dryRun: Bool
+
+    public init(deep: Bool = false, repair: Bool = false, dryRun: Bool = false) {
+        self.deep = deep
+        self.repair = repair
+        self.dryRun = dryRun
     }
 }
 

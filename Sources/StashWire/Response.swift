@@ -24,6 +24,8 @@ public enum ResponseResult: Equatable, Sendable {
     case stats(DownloadStats)
     case systemInfo(SystemInfo)
     case config(DaemonConfig)
+    case verify(VerifyReport)
+    case purge(PurgeResult)
 }
 
 public struct HelloResult: Equatable, Sendable {

@@ -42,6 +42,12 @@ extension ResponseResult {
         case .config(let config):
             response.result_case = STASH__V1__RESPONSE__RESULT_CONFIG
             response.config = config.wire(in: arena)
+        case .verify(let report):
+            response.result_case = STASH__V1__RESPONSE__RESULT_VERIFY
+            response.verify = report.wire(in: arena)
+        case .purge(let result):
+            response.result_case = STASH__V1__RESPONSE__RESULT_PURGE
+            response.purge = result.wire(in: arena)
         }
     }
 
@@ -71,6 +77,10 @@ extension ResponseResult {
             self = .systemInfo(try SystemInfo(wire: try WireValue.message(r.system_info, field: "Response.system_info")))
         case STASH__V1__RESPONSE__RESULT_CONFIG:
             self = .config(try DaemonConfig(wire: try WireValue.message(r.config, field: "Response.config")))
+        case STASH__V1__RESPONSE__RESULT_VERIFY:
+            self = .verify(try VerifyReport(wire: try WireValue.message(r.verify, field: "Response.verify")))
+        case STASH__V1__RESPONSE__RESULT_PURGE:
+            self = .purge(try PurgeResult(wire: try WireValue.message(r.purge, field: "Response.purge")))
         default:
             self = .empty
         }

@@ -12,6 +12,17 @@ extension SystemInfo {
         message.daemon_version = arena.cString(daemonVersion)
         message.socket_path = arena.cString(socketPath)
         message.download_count = UInt32(clamping: downloadCount)
+        let held = bytesByState.sorted { $0.key.rawValue < $1.key.rawValue }
+        message.n_bytes_by_state = held.count
+        message.bytes_by_state = arena.array(held) { state, bytes -> UnsafeMutablePointer<Stash__V1__StateBytes>? in
+            var entry = Stash__V1__StateBytes()
+            stash__v1__state_bytes__init(&entry)
+            entry.state = state.wire
+            entry.bytes = UInt64(clamping: bytes)
+            return arena.store(entry)
+        }
+        message.asset_count = UInt32(clamping: assetCount)
+        message.last_verify = lastVerify.wire(in: arena)
         return arena.store(message)
     }
 
@@ -24,6 +35,13 @@ extension SystemInfo {
             bytesHeld: try WireValue.int64(m.bytes_held, field: "SystemInfoResult.bytes_held"),
             daemonVersion: try WireValue.string(m.daemon_version, field: "SystemInfoResult.daemon_version"),
             socketPath: try WireValue.string(m.socket_path, field: "SystemInfoResult.socket_path"),
-            downloadCount: Int(m.download_count))
+            downloadCount: Int(m.download_count),
+            bytesByState: try Dictionary(
+                WireValue.elements(m.bytes_by_state, count: m.n_bytes_by_state) { entry in
+                    let e = try WireValue.message(entry, field: "SystemInfoResult.bytes_by_state").pointee
+                    return (try DownloadState(wire: e.state, field: "StateBytes.state"), try WireValue.int64(e.bytes, field: "StateBytes.bytes"))
+                }, uniquingKeysWith: +),
+            assetCount: Int(m.asset_count),
+            lastVerify: try m.last_verify.map { try VerifyReport(wire: $0) } ?? VerifyReport())
     }
 }

@@ -5,19 +5,27 @@ import StashClient
 struct AddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
-        abstract: "Add a download (or one per line of a file).",
+        abstract: "Add a download (or one per line of a file), or a bundle of many files.",
         discussion: """
             Prints the added download (text, or its JSON record with --json). Adding an id \
-            that already exists with the same URL is not an error: the existing download is \
-            printed. With --wait, follows the downloads until each has COMPLETED (exit 0) or \
-            FAILED (exit 1), drawing progress bars on a terminal or printing JSON records \
-            otherwise.
+            that already exists with the same URL (or, for a bundle, the same files) is not an \
+            error: the existing download is printed. With --wait, follows the downloads until \
+            each has COMPLETED (exit 0) or FAILED (exit 1), drawing progress bars on a terminal \
+            or printing JSON records otherwise.
+
+            With --bundle, the URLs (or the lines of --from-file) are the files of one download, \
+            kept in <data-dir>/assets/<id>/. A line of the list is URL, or \
+            URL<TAB>relative/path, optionally followed by <TAB>size and <TAB>sha256; without a \
+            path the file is named after the URL.
             """)
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("The http:// or https:// URL to download.", valueName: "url"))
-    var url: String?
+    @Argument(help: ArgumentHelp("The http:// or https:// URL to download; with --bundle, one or more.", valueName: "url"))
+    var urls: [String] = []
+
+    @Flag(help: "The URLs (or the list's lines) are the files of one download.")
+    var bundle = false
 
     @Option(name: .customLong("from-file"), help: ArgumentHelp(
         "Add one download per URL in this file; blank lines and lines starting with # are skipped, ids are chosen by the daemon.",
@@ -40,28 +48,36 @@ struct AddCommand: AsyncParsableCommand {
     var wait = false
 
     func validate() throws {
-        switch (url, fromFile) {
-        case (nil, nil):
-            throw ValidationError("give a URL or --from-file LIST")
-        case (.some, .some):
-            throw ValidationError("give either a URL or --from-file, not both")
-        case (nil, .some):
-            if id != nil || title != nil || sha256 != nil {
-                throw ValidationError("--id, --title and --sha256 apply to a single URL, not to --from-file")
+        if urls.isEmpty && fromFile == nil {
+            throw ValidationError(bundle ? "give the bundle's URLs or --from-file LIST" : "give a URL or --from-file LIST")
+        }
+        if !urls.isEmpty && fromFile != nil {
+            throw ValidationError("give either URLs or --from-file, not both")
+        }
+        if bundle {
+            if sha256 != nil {
+                throw ValidationError("--sha256 applies to a single file; give each file of a bundle its sha256 in the list (URL<TAB>path<TAB>size<TAB>sha256)")
             }
-        case (.some, nil):
-            break
+        } else if fromFile != nil {
+            if id != nil || title != nil || sha256 != nil {
+                throw ValidationError("--id, --title and --sha256 apply to a single URL, not to --from-file (or add --bundle)")
+            }
+        } else if urls.count > 1 {
+            throw ValidationError("\(urls.count) URLs given; add one at a time, use --from-file, or make them one download with --bundle")
         }
     }
 
     func run() async throws {
         let parsedHeaders = try headers.map { try HTTPHeader(parsing: $0) }
         let requests: [AddDownloadRequest]
-        if let fromFile {
+        if bundle {
+            let files = try fromFile.map(Self.readBundleList) ?? urls.map { BundleFileSpec(url: $0) }
+            requests = [AddDownloadRequest(id: id ?? "", uri: "", title: title ?? "", headers: parsedHeaders, files: files)]
+        } else if let fromFile {
             requests = try Self.readList(fromFile).map { AddDownloadRequest(uri: $0, headers: parsedHeaders) }
         } else {
             requests = [AddDownloadRequest(
-                id: id ?? "", uri: url ?? "", title: title ?? "", sha256: sha256 ?? "", headers: parsedHeaders)]
+                id: id ?? "", uri: urls[0], title: title ?? "", sha256: sha256 ?? "", headers: parsedHeaders)]
         }
         let client = try await global.connect()
         // Subscribed before adding, so a download that finishes at once is still seen.
@@ -72,7 +88,8 @@ struct AddCommand: AsyncParsableCommand {
             if global.json {
                 if events == nil { Output.json(download.publicRecord) }
             } else {
-                Output.line("\(created ? "added" : "already there:") \(download.id) (\(download.state.name)) \(download.uri)")
+                let what = download.isBundle ? "bundle of \(download.filesTotal) files" : download.uri
+                Output.line("\(created ? "added" : "already there:") \(download.id) (\(download.state.name)) \(what)")
             }
         }
         if let events {
@@ -107,16 +124,46 @@ struct AddCommand: AsyncParsableCommand {
 
     /// The URLs of a list file, in order.
     static func readList(_ path: String) throws -> [String] {
+        let urls = try listLines(path).map { $0.text.trimmingCharacters(in: .whitespaces) }
+        guard !urls.isEmpty else { throw ValidationError("--from-file \(path) has no URLs") }
+        return urls
+    }
+
+    /// The files of a bundle list: `URL[<TAB>path[<TAB>size[<TAB>sha256]]]` per line. Paths
+    /// are checked by the daemon, which names the entry it refuses.
+    static func readBundleList(_ path: String) throws -> [BundleFileSpec] {
+        let files = try listLines(path).map { line -> BundleFileSpec in
+            let columns = line.text.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard columns.count <= 4 else {
+                throw ValidationError("--from-file \(path) line \(line.number): \(columns.count) columns; expected URL<TAB>path<TAB>size<TAB>sha256 at most")
+            }
+            var size: Int64 = 0
+            if columns.count > 2, !columns[2].isEmpty {
+                guard let value = Int64(columns[2]), value >= 0 else {
+                    throw ValidationError("--from-file \(path) line \(line.number): size '\(columns[2])' is not a byte count")
+                }
+                size = value
+            }
+            return BundleFileSpec(
+                url: columns[0].trimmingCharacters(in: .whitespaces), path: columns.count > 1 ? columns[1] : "",
+                size: size, sha256: columns.count > 3 ? columns[3] : "")
+        }
+        guard !files.isEmpty else { throw ValidationError("--from-file \(path) has no URLs") }
+        return files
+    }
+
+    /// Lines that are not blank or comments, with their line numbers.
+    private static func listLines(_ path: String) throws -> [(number: Int, text: String)] {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
             throw ValidationError("cannot read --from-file \(path): \(error.localizedDescription)")
         }
-        let urls = text.split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
-        guard !urls.isEmpty else { throw ValidationError("--from-file \(path) has no URLs") }
-        return urls
+        return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, raw in
+            let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : String(raw)
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            return trimmed.isEmpty || trimmed.hasPrefix("#") ? nil : (index + 1, line)
+        }
     }
 }

@@ -3,12 +3,13 @@ import StashClient
 
 extension Download {
     /// The public record of DESIGN.md as a JSON object: exactly its keys, nulls for unknowns.
+    /// A bundle adds `bundle`, `filesDone`, `filesTotal` and (from `show`) `files`.
     var publicRecord: [String: Any] {
         var errorValue: Any = NSNull()
         if let error {
             errorValue = ["code": error.kind.name, "message": error.message, "httpStatus": error.httpStatus] as [String: Any]
         }
-        return [
+        var record: [String: Any] = [
             "id": id,
             "uri": uri,
             "title": title,
@@ -26,8 +27,23 @@ extension Download {
             "createdAt": createdAt.ISO8601Format(),
             "completedAt": completedAt.map { $0.ISO8601Format() as Any } ?? NSNull(),
         ]
+        if isBundle {
+            record["bundle"] = true
+            record["filesDone"] = filesDone
+            record["filesTotal"] = filesTotal
+            if !files.isEmpty {
+                record["files"] = files.map { file -> [String: Any] in
+                    [
+                        "url": file.url, "path": file.path, "size": file.size.map { $0 as Any } ?? NSNull(),
+                        "downloadedBytes": file.downloadedBytes, "done": file.done,
+                    ]
+                }
+            }
+        }
+        if !stateReason.isEmpty { record["stateReason"] = stateReason }
+        return record
     }
 
     /// What `ls` shows in its last column.
-    var label: String { title.isEmpty ? uri : title }
+    var label: String { title.isEmpty ? (isBundle ? "bundle of \(filesTotal) files" : uri) : title }
 }

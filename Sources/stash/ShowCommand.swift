@@ -21,7 +21,7 @@ struct ShowCommand: AsyncParsableCommand {
         }
         var fields: [(String, String)] = [
             ("id", download.id),
-            ("uri", download.uri),
+            ("uri", download.isBundle ? "(bundle)" : download.uri),
             ("title", download.title),
             ("state", download.state.name + (download.stateReason.isEmpty ? "" : " (\(download.stateReason))")),
             ("progress", "\(download.progressPercent)%"),
@@ -39,6 +39,14 @@ struct ShowCommand: AsyncParsableCommand {
         ]
         if !download.sha256.isEmpty { fields.append(("sha256", download.sha256)) }
         for header in download.headers { fields.append(("header", "\(header.name): \(header.value)")) }
+        if download.isBundle {
+            fields.append(("files", "\(download.filesDone) of \(download.filesTotal) done"))
+            for file in download.files {
+                let size = file.size.map { Format.bytes($0) } ?? "size unknown"
+                let status = file.done ? "done" : "\(Format.bytes(file.downloadedBytes)) of \(size)"
+                fields.append(("file", "\(file.path) \(status) \(file.url)"))
+            }
+        }
         for (key, value) in fields { Output.line("\(key): \(value)") }
     }
 }

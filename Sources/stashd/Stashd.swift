@@ -25,7 +25,27 @@ struct Stashd: AsyncParsableCommand {
     var dataDir: String = StashPaths.defaultDataDir()
 
     @Option(name: .customLong("max-parallel"), help: ArgumentHelp("Downloads transferring at once (default 3, or the value last set with `stash config set`).", valueName: "n"))
-    var maxParallel: Int?
+    var maxParallel: String?
+
+    @Option(name: .customLong("files-per-download"), help: ArgumentHelp("Transfers at once inside one download (default 5).", valueName: "n"))
+    var filesPerDownload: String?
+
+    @Option(name: .customLong("max-connections"), help: ArgumentHelp("Transfers at once over all downloads (default 32).", valueName: "n"))
+    var maxConnections: String?
+
+    @Option(name: .customLong("max-connections-per-host"), help: ArgumentHelp("Transfers at once to one host (default 16).", valueName: "n"))
+    var maxConnectionsPerHost: String?
+
+    @Option(name: .customLong("storage-reserve"), help: ArgumentHelp("Bytes of free disk space downloads leave untouched (default 67108864).", valueName: "bytes"))
+    var storageReserve: String?
+
+    /// Settings given as flags, applied over the stored config at start (same keys and limits
+    /// as `stash config set`).
+    private var overrides: [(key: String, value: String)] {
+        [("max-parallel", maxParallel), ("files-per-download", filesPerDownload), ("max-connections", maxConnections),
+         ("max-connections-per-host", maxConnectionsPerHost), ("storage-reserve", storageReserve)]
+            .compactMap { key, value in value.map { (key, $0) } }
+    }
 
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel: String = "info"
@@ -34,8 +54,13 @@ struct Stashd: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level '\(logLevel)' is not one of trace, debug, info, notice, warning, error, critical")
         }
-        if let maxParallel, !(1...64).contains(maxParallel) {
-            throw ValidationError("--max-parallel \(maxParallel) is outside 1...64")
+        var config = DaemonConfig()
+        for (key, value) in overrides {
+            do {
+                try config.set(key, to: value)
+            } catch let error as StashError {
+                throw ValidationError("--\(key): \(error.message)")
+            }
         }
     }
 
@@ -53,7 +78,7 @@ struct Stashd: AsyncParsableCommand {
         let daemon: Daemon
         do {
             daemon = try await Daemon.start(
-                socketPath: absolute(socket), dataDir: absolute(dataDir), maxParallel: maxParallel, logger: logger)
+                socketPath: absolute(socket), dataDir: absolute(dataDir), overrides: overrides, logger: logger)
         } catch let error as StashError {
             FileHandle.standardError.write(Data("stashd: \(error.message)\n".utf8))
             throw ExitCode(1)

@@ -111,7 +111,7 @@ final class FetchControlTests: FetchTestCase {
 
         for (index, recorder) in recorders.enumerated() {
             XCTAssertEqual(recorder.finalEvent, .completed(bytes: 200_000, sha256: body.sha256Hex), "transfer \(index)")
-            XCTAssertTrue(exists("\(folder!)/final/f\(index)"))
+            XCTAssertTrue(exists(request("/many", name: "f\(index)").finalPath))
         }
         XCTAssertEqual(workers.activeTransfers, 0)
         XCTAssertGreaterThan(server.peakInFlightRequests, 10, "transfers ran concurrently")

@@ -34,9 +34,11 @@ class FetchTestCase: XCTestCase {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
-    func request(_ path: String, name: String = "file.bin", sha256: String = "") -> FetchRequest {
+    /// A request for `<folder>/asset/sub/<name>`: the asset's folder does not exist yet, so
+    /// every transfer also creates its folders.
+    func request(_ path: String, name: String = "file.bin", sha256: String = "", in assetFolder: String? = nil) -> FetchRequest {
         FetchRequest(
-            url: server.url(path), partPath: "\(folder!)/part/\(name).part", finalPath: "\(folder!)/final/\(name)",
+            url: server.url(path), folder: assetFolder ?? "\(folder!)/asset", relativePath: "sub/\(name)",
             expectedSHA256: sha256, retry: quickRetry, lowSpeedLimit: 1, lowSpeedTime: 30)
     }
 

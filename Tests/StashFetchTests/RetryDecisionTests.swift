@@ -10,7 +10,7 @@ final class RetryDecisionTests: XCTestCase {
         XCTAssertEqual(RetryDecision.decide(after: timeout, attempts: 1, policy: policy) { true }, .retry(delayMs: 100))
         XCTAssertEqual(RetryDecision.decide(after: timeout, attempts: 2, policy: policy) { true }, .retry(delayMs: 200))
         XCTAssertEqual(RetryDecision.decide(after: timeout, attempts: 3, policy: policy) { true },
-                       .giveUp(DownloadError(.network, "timed out (gave up after 3 attempts)")))
+                       .giveUp(.failed(DownloadError(.network, "timed out (gave up after 3 attempts)"))))
     }
 
     func testOfflineWaitsEvenWhenAttemptsAreUsedUp() {
@@ -24,6 +24,11 @@ final class RetryDecisionTests: XCTestCase {
 
     func testNonRetryableGivesUpAtOnce() {
         let missing = FetchFailure.http(status: 404, reason: "Not Found", url: "http://h/", retryAfterSeconds: nil)
-        XCTAssertEqual(RetryDecision.decide(after: missing, attempts: 1, policy: policy) { true }, .giveUp(missing.error))
+        XCTAssertEqual(RetryDecision.decide(after: missing, attempts: 1, policy: policy) { true }, .giveUp(.failed(missing.error)))
+    }
+
+    func testFullDiskEndsWithNoSpaceAtOnce() {
+        let full = FetchFailure.storage(SystemCallError(call: "write", path: "/d/a.part", errnoCode: ENOSPC))
+        XCTAssertEqual(RetryDecision.decide(after: full, attempts: 1, policy: policy) { false }, .giveUp(.noSpace(full.error)))
     }
 }

@@ -33,7 +33,9 @@ final class RegistryTests: XCTestCase {
     private func date(ms: Int64) -> Date { Date(timeIntervalSince1970: Double(ms) / 1000) }
 
     private func sample(_ id: String, createdMs: Int64 = 1_700_000_000_000) -> Download {
-        Download(id: id, uri: "https://example.com/\(id).mp4", assetPath: "assets/\(id)", createdAt: date(ms: createdMs))
+        Download(
+            id: id, uri: "https://example.com/\(id).mp4", assetPath: "assets/\(id)/\(id).mp4", createdAt: date(ms: createdMs),
+            files: [DownloadFile(url: "https://example.com/\(id).mp4", path: "\(id).mp4")])
     }
 
     func testEveryFieldRoundTripsWithNilAndNonNilValues() async throws {
@@ -46,11 +48,13 @@ final class RegistryTests: XCTestCase {
             stateReason: "failed after 5 attempts", createdAt: date(ms: 1_700_000_000_123),
             completedAt: date(ms: 1_700_000_999_999), sha256: String(repeating: "ab", count: 32),
             headers: [HTTPHeader(name: "Authorization", value: "Bearer x/y+z=="), HTTPHeader(name: "X-Ünïcode", value: "値 \"quoted\"")],
-            etag: "\"abc-123\"", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT")
-        let minimal = Download(id: "m", uri: "http://h/m", assetPath: "", createdAt: date(ms: 0))
+            files: [DownloadFile(
+                url: "https://example.com/ストリーム/master.m3u8?token=a%20b", path: "index.m3u8", size: (1 << 40) + 17,
+                sha256: String(repeating: "ab", count: 32), etag: "\"abc-123\"", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT")])
+        let minimal = Download(id: "m", uri: "http://h/m", assetPath: "", createdAt: date(ms: 0), files: [DownloadFile(url: "http://h/m", path: "m")])
         let noneError = Download(
             id: "e", uri: "http://h/e", state: .waitingForNetwork, assetPath: "assets/e",
-            error: DownloadError(.none, ""), createdAt: date(ms: -1))
+            error: DownloadError(.none, ""), createdAt: date(ms: -1), files: [DownloadFile(url: "http://h/e", path: "e")])
         try await registry.save([full, minimal, noneError])
 
         let loaded = try registry.loadAll()

@@ -142,19 +142,39 @@ final class WireCodecServerMessageTests: XCTestCase {
         assertRoundTrips(success(.download(download, created: true)))
     }
 
-    func testResumeValidatorsStayInTheDaemon() throws {
+    func testBundleFilesRoundTripWithoutTheirResumeValidators() throws {
         var download = WireTestSupport.download()
-        download.etag = "\"abc\""
-        download.lastModified = "Wed, 21 Oct 2015 07:28:00 GMT"
+        download.uri = ""
+        download.isBundle = true
+        download.files = [
+            DownloadFile(url: "https://h/p/001.jpg", path: "p/001.jpg", size: 1000, sha256: String(repeating: "cd", count: 32),
+                         etag: "\"abc\"", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT", downloadedBytes: 1000, done: true),
+            DownloadFile(url: "https://h/p/002.jpg", path: "p/002.jpg", downloadedBytes: 7),
+        ]
+        download.filesDone = 1
+        download.filesTotal = 2
         guard case .response(let response) = try WireTestSupport.roundTrip(success(.download(download, created: true))),
               case .success(.download(let decoded, created: true)) = response.result else {
             return XCTFail("expected a download result")
         }
-        XCTAssertNil(decoded.etag)
-        XCTAssertNil(decoded.lastModified)
-        download.etag = nil
-        download.lastModified = nil
+        XCTAssertNil(decoded.files[0].etag)
+        XCTAssertNil(decoded.files[0].lastModified)
+        download.files[0].etag = nil
+        download.files[0].lastModified = nil
         XCTAssertEqual(decoded, download)
+    }
+
+    func testASingleFileRecordCarriesCountsButNoFileList() throws {
+        var download = WireTestSupport.download()
+        download.files = [DownloadFile(url: download.uri, path: "master.m3u8", etag: "\"x\"")]
+        download.filesTotal = 1
+        guard case .response(let response) = try WireTestSupport.roundTrip(success(.download(download, created: true))),
+              case .success(.download(let decoded, created: true)) = response.result else {
+            return XCTFail("expected a download result")
+        }
+        XCTAssertEqual(decoded.files, [])
+        XCTAssertEqual(decoded.filesTotal, 1)
+        XCTAssertFalse(decoded.isBundle)
     }
 
     /// progress, remaining_time and the -1 / 0 sentinels as the schema spells them.

@@ -142,6 +142,51 @@ void   stash__v1__download_error__free_unpacked
   assert(message->base.descriptor == &stash__v1__download_error__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   stash__v1__bundle_file__init
+                     (Stash__V1__BundleFile         *message)
+{
+  static const Stash__V1__BundleFile init_value = STASH__V1__BUNDLE_FILE__INIT;
+  *message = init_value;
+}
+size_t stash__v1__bundle_file__get_packed_size
+                     (const Stash__V1__BundleFile *message)
+{
+  assert(message->base.descriptor == &stash__v1__bundle_file__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__bundle_file__pack
+                     (const Stash__V1__BundleFile *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__bundle_file__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__bundle_file__pack_to_buffer
+                     (const Stash__V1__BundleFile *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__bundle_file__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__BundleFile *
+       stash__v1__bundle_file__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__BundleFile *)
+     protobuf_c_message_unpack (&stash__v1__bundle_file__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__bundle_file__free_unpacked
+                     (Stash__V1__BundleFile *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__bundle_file__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   stash__v1__download__init
                      (Stash__V1__Download         *message)
 {
@@ -592,6 +637,51 @@ void   stash__v1__set_config_request__free_unpacked
   assert(message->base.descriptor == &stash__v1__set_config_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   stash__v1__verify_request__init
+                     (Stash__V1__VerifyRequest         *message)
+{
+  static const Stash__V1__VerifyRequest init_value = STASH__V1__VERIFY_REQUEST__INIT;
+  *message = init_value;
+}
+size_t stash__v1__verify_request__get_packed_size
+                     (const Stash__V1__VerifyRequest *message)
+{
+  assert(message->base.descriptor == &stash__v1__verify_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__verify_request__pack
+                     (const Stash__V1__VerifyRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__verify_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__verify_request__pack_to_buffer
+                     (const Stash__V1__VerifyRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__verify_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__VerifyRequest *
+       stash__v1__verify_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__VerifyRequest *)
+     protobuf_c_message_unpack (&stash__v1__verify_request__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__verify_request__free_unpacked
+                     (Stash__V1__VerifyRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__verify_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   stash__v1__request__init
                      (Stash__V1__Request         *message)
 {
@@ -995,6 +1085,186 @@ void   stash__v1__system_info_result__free_unpacked
   if(!message)
     return;
   assert(message->base.descriptor == &stash__v1__system_info_result__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   stash__v1__state_bytes__init
+                     (Stash__V1__StateBytes         *message)
+{
+  static const Stash__V1__StateBytes init_value = STASH__V1__STATE_BYTES__INIT;
+  *message = init_value;
+}
+size_t stash__v1__state_bytes__get_packed_size
+                     (const Stash__V1__StateBytes *message)
+{
+  assert(message->base.descriptor == &stash__v1__state_bytes__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__state_bytes__pack
+                     (const Stash__V1__StateBytes *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__state_bytes__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__state_bytes__pack_to_buffer
+                     (const Stash__V1__StateBytes *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__state_bytes__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__StateBytes *
+       stash__v1__state_bytes__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__StateBytes *)
+     protobuf_c_message_unpack (&stash__v1__state_bytes__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__state_bytes__free_unpacked
+                     (Stash__V1__StateBytes *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__state_bytes__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   stash__v1__finding__init
+                     (Stash__V1__Finding         *message)
+{
+  static const Stash__V1__Finding init_value = STASH__V1__FINDING__INIT;
+  *message = init_value;
+}
+size_t stash__v1__finding__get_packed_size
+                     (const Stash__V1__Finding *message)
+{
+  assert(message->base.descriptor == &stash__v1__finding__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__finding__pack
+                     (const Stash__V1__Finding *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__finding__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__finding__pack_to_buffer
+                     (const Stash__V1__Finding *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__finding__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__Finding *
+       stash__v1__finding__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__Finding *)
+     protobuf_c_message_unpack (&stash__v1__finding__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__finding__free_unpacked
+                     (Stash__V1__Finding *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__finding__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   stash__v1__verify_report__init
+                     (Stash__V1__VerifyReport         *message)
+{
+  static const Stash__V1__VerifyReport init_value = STASH__V1__VERIFY_REPORT__INIT;
+  *message = init_value;
+}
+size_t stash__v1__verify_report__get_packed_size
+                     (const Stash__V1__VerifyReport *message)
+{
+  assert(message->base.descriptor == &stash__v1__verify_report__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__verify_report__pack
+                     (const Stash__V1__VerifyReport *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__verify_report__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__verify_report__pack_to_buffer
+                     (const Stash__V1__VerifyReport *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__verify_report__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__VerifyReport *
+       stash__v1__verify_report__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__VerifyReport *)
+     protobuf_c_message_unpack (&stash__v1__verify_report__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__verify_report__free_unpacked
+                     (Stash__V1__VerifyReport *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__verify_report__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   stash__v1__purge_result__init
+                     (Stash__V1__PurgeResult         *message)
+{
+  static const Stash__V1__PurgeResult init_value = STASH__V1__PURGE_RESULT__INIT;
+  *message = init_value;
+}
+size_t stash__v1__purge_result__get_packed_size
+                     (const Stash__V1__PurgeResult *message)
+{
+  assert(message->base.descriptor == &stash__v1__purge_result__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__purge_result__pack
+                     (const Stash__V1__PurgeResult *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__purge_result__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__purge_result__pack_to_buffer
+                     (const Stash__V1__PurgeResult *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__purge_result__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__PurgeResult *
+       stash__v1__purge_result__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__PurgeResult *)
+     protobuf_c_message_unpack (&stash__v1__purge_result__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__purge_result__free_unpacked
+                     (Stash__V1__PurgeResult *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__purge_result__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
 void   stash__v1__response__init
@@ -1433,7 +1703,110 @@ const ProtobufCMessageDescriptor stash__v1__download_error__descriptor =
   (ProtobufCMessageInit) stash__v1__download_error__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[19] =
+static const ProtobufCFieldDescriptor stash__v1__bundle_file__field_descriptors[6] =
+{
+  {
+    "url",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__BundleFile, url),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "path",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__BundleFile, path),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "size",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__BundleFile, size),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "sha256",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__BundleFile, sha256),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "downloaded_bytes",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__BundleFile, downloaded_bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "done",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__BundleFile, done),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__bundle_file__field_indices_by_name[] = {
+  5,   /* field[5] = done */
+  4,   /* field[4] = downloaded_bytes */
+  1,   /* field[1] = path */
+  3,   /* field[3] = sha256 */
+  2,   /* field[2] = size */
+  0,   /* field[0] = url */
+};
+static const ProtobufCIntRange stash__v1__bundle_file__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 6 }
+};
+const ProtobufCMessageDescriptor stash__v1__bundle_file__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.BundleFile",
+  "BundleFile",
+  "Stash__V1__BundleFile",
+  "stash.v1",
+  sizeof(Stash__V1__BundleFile),
+  6,
+  stash__v1__bundle_file__field_descriptors,
+  stash__v1__bundle_file__field_indices_by_name,
+  1,  stash__v1__bundle_file__number_ranges,
+  (ProtobufCMessageInit) stash__v1__bundle_file__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[23] =
 {
   {
     "id",
@@ -1663,13 +2036,65 @@ static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[19]
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "bundle",
+    20,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Download, bundle),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "files",
+    21,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Download, n_files),
+    offsetof(Stash__V1__Download, files),
+    &stash__v1__bundle_file__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "files_done",
+    22,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Download, files_done),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "files_total",
+    23,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Download, files_total),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__download__field_indices_by_name[] = {
   12,   /* field[12] = asset_path */
+  19,   /* field[19] = bundle */
   15,   /* field[15] = completed_at */
   14,   /* field[14] = created_at */
   5,   /* field[5] = downloaded_bytes */
   13,   /* field[13] = error */
+  20,   /* field[20] = files */
+  21,   /* field[21] = files_done */
+  22,   /* field[22] = files_total */
   11,   /* field[11] = has_drm */
   10,   /* field[10] = has_subtitles */
   17,   /* field[17] = headers */
@@ -1688,7 +2113,7 @@ static const unsigned stash__v1__download__field_indices_by_name[] = {
 static const ProtobufCIntRange stash__v1__download__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 19 }
+  { 0, 23 }
 };
 const ProtobufCMessageDescriptor stash__v1__download__descriptor =
 {
@@ -1698,14 +2123,14 @@ const ProtobufCMessageDescriptor stash__v1__download__descriptor =
   "Stash__V1__Download",
   "stash.v1",
   sizeof(Stash__V1__Download),
-  19,
+  23,
   stash__v1__download__field_descriptors,
   stash__v1__download__field_indices_by_name,
   1,  stash__v1__download__number_ranges,
   (ProtobufCMessageInit) stash__v1__download__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__config__field_descriptors[7] =
+static const ProtobufCFieldDescriptor stash__v1__config__field_descriptors[11] =
 {
   {
     "max_parallel",
@@ -1791,20 +2216,72 @@ static const ProtobufCFieldDescriptor stash__v1__config__field_descriptors[7] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "files_per_download",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Config, files_per_download),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "max_connections",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Config, max_connections),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "max_connections_per_host",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Config, max_connections_per_host),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "storage_reserve",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Config, storage_reserve),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__config__field_indices_by_name[] = {
+  7,   /* field[7] = files_per_download */
   5,   /* field[5] = low_speed_limit */
   6,   /* field[6] = low_speed_time */
+  8,   /* field[8] = max_connections */
+  9,   /* field[9] = max_connections_per_host */
   0,   /* field[0] = max_parallel */
   4,   /* field[4] = rate_limit */
   2,   /* field[2] = retry_base_delay_ms */
   1,   /* field[1] = retry_max_attempts */
   3,   /* field[3] = retry_max_delay_ms */
+  10,   /* field[10] = storage_reserve */
 };
 static const ProtobufCIntRange stash__v1__config__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 7 }
+  { 0, 11 }
 };
 const ProtobufCMessageDescriptor stash__v1__config__descriptor =
 {
@@ -1814,7 +2291,7 @@ const ProtobufCMessageDescriptor stash__v1__config__descriptor =
   "Stash__V1__Config",
   "stash.v1",
   sizeof(Stash__V1__Config),
-  7,
+  11,
   stash__v1__config__field_descriptors,
   stash__v1__config__field_indices_by_name,
   1,  stash__v1__config__number_ranges,
@@ -1923,7 +2400,7 @@ const ProtobufCMessageDescriptor stash__v1__hello_request__descriptor =
   (ProtobufCMessageInit) stash__v1__hello_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_descriptors[5] =
+static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_descriptors[6] =
 {
   {
     "id",
@@ -1985,8 +2462,21 @@ static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "files",
+    6,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__AddDownloadRequest, n_files),
+    offsetof(Stash__V1__AddDownloadRequest, files),
+    &stash__v1__bundle_file__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__add_download_request__field_indices_by_name[] = {
+  5,   /* field[5] = files */
   4,   /* field[4] = headers */
   0,   /* field[0] = id */
   3,   /* field[3] = sha256 */
@@ -1996,7 +2486,7 @@ static const unsigned stash__v1__add_download_request__field_indices_by_name[] =
 static const ProtobufCIntRange stash__v1__add_download_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
 {
@@ -2006,7 +2496,7 @@ const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
   "Stash__V1__AddDownloadRequest",
   "stash.v1",
   sizeof(Stash__V1__AddDownloadRequest),
-  5,
+  6,
   stash__v1__add_download_request__field_descriptors,
   stash__v1__add_download_request__field_indices_by_name,
   1,  stash__v1__add_download_request__number_ranges,
@@ -2248,7 +2738,71 @@ const ProtobufCMessageDescriptor stash__v1__set_config_request__descriptor =
   (ProtobufCMessageInit) stash__v1__set_config_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__request__field_descriptors[17] =
+static const ProtobufCFieldDescriptor stash__v1__verify_request__field_descriptors[3] =
+{
+  {
+    "deep",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__VerifyRequest, deep),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "repair",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__VerifyRequest, repair),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "dry_run",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__VerifyRequest, dry_run),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__verify_request__field_indices_by_name[] = {
+  0,   /* field[0] = deep */
+  2,   /* field[2] = dry_run */
+  1,   /* field[1] = repair */
+};
+static const ProtobufCIntRange stash__v1__verify_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor stash__v1__verify_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.VerifyRequest",
+  "VerifyRequest",
+  "Stash__V1__VerifyRequest",
+  "stash.v1",
+  sizeof(Stash__V1__VerifyRequest),
+  3,
+  stash__v1__verify_request__field_descriptors,
+  stash__v1__verify_request__field_indices_by_name,
+  1,  stash__v1__verify_request__number_ranges,
+  (ProtobufCMessageInit) stash__v1__verify_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor stash__v1__request__field_descriptors[19] =
 {
   {
     "id",
@@ -2454,6 +3008,30 @@ static const ProtobufCFieldDescriptor stash__v1__request__field_descriptors[17] 
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "verify",
+    26,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Request, op_case),
+    offsetof(Stash__V1__Request, verify),
+    &stash__v1__verify_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "purge",
+    27,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Request, op_case),
+    offsetof(Stash__V1__Request, purge),
+    &stash__v1__empty_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__request__field_indices_by_name[] = {
   2,   /* field[2] = add_download */
@@ -2469,16 +3047,18 @@ static const unsigned stash__v1__request__field_indices_by_name[] = {
   4,   /* field[4] = list_downloads */
   6,   /* field[6] = pause */
   9,   /* field[9] = pause_all */
+  18,   /* field[18] = purge */
   7,   /* field[7] = resume */
   10,   /* field[10] = resume_all */
   16,   /* field[16] = set_config */
   12,   /* field[12] = subscribe */
+  17,   /* field[17] = verify */
 };
 static const ProtobufCIntRange stash__v1__request__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 10, 1 },
-  { 0, 17 }
+  { 0, 19 }
 };
 const ProtobufCMessageDescriptor stash__v1__request__descriptor =
 {
@@ -2488,7 +3068,7 @@ const ProtobufCMessageDescriptor stash__v1__request__descriptor =
   "Stash__V1__Request",
   "stash.v1",
   sizeof(Stash__V1__Request),
-  17,
+  19,
   stash__v1__request__field_descriptors,
   stash__v1__request__field_indices_by_name,
   2,  stash__v1__request__number_ranges,
@@ -2891,7 +3471,7 @@ const ProtobufCMessageDescriptor stash__v1__stats_result__descriptor =
   (ProtobufCMessageInit) stash__v1__stats_result__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__system_info_result__field_descriptors[7] =
+static const ProtobufCFieldDescriptor stash__v1__system_info_result__field_descriptors[10] =
 {
   {
     "data_dir",
@@ -2977,20 +3557,59 @@ static const ProtobufCFieldDescriptor stash__v1__system_info_result__field_descr
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "bytes_by_state",
+    8,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__SystemInfoResult, n_bytes_by_state),
+    offsetof(Stash__V1__SystemInfoResult, bytes_by_state),
+    &stash__v1__state_bytes__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "asset_count",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SystemInfoResult, asset_count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "last_verify",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SystemInfoResult, last_verify),
+    &stash__v1__verify_report__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__system_info_result__field_indices_by_name[] = {
+  8,   /* field[8] = asset_count */
+  7,   /* field[7] = bytes_by_state */
   3,   /* field[3] = bytes_held */
   4,   /* field[4] = daemon_version */
   0,   /* field[0] = data_dir */
   2,   /* field[2] = disk_free */
   1,   /* field[1] = disk_total */
   6,   /* field[6] = download_count */
+  9,   /* field[9] = last_verify */
   5,   /* field[5] = socket_path */
 };
 static const ProtobufCIntRange stash__v1__system_info_result__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 7 }
+  { 0, 10 }
 };
 const ProtobufCMessageDescriptor stash__v1__system_info_result__descriptor =
 {
@@ -3000,14 +3619,374 @@ const ProtobufCMessageDescriptor stash__v1__system_info_result__descriptor =
   "Stash__V1__SystemInfoResult",
   "stash.v1",
   sizeof(Stash__V1__SystemInfoResult),
-  7,
+  10,
   stash__v1__system_info_result__field_descriptors,
   stash__v1__system_info_result__field_indices_by_name,
   1,  stash__v1__system_info_result__number_ranges,
   (ProtobufCMessageInit) stash__v1__system_info_result__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__response__field_descriptors[10] =
+static const ProtobufCFieldDescriptor stash__v1__state_bytes__field_descriptors[2] =
+{
+  {
+    "state",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__StateBytes, state),
+    &stash__v1__download_state__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "bytes",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__StateBytes, bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__state_bytes__field_indices_by_name[] = {
+  1,   /* field[1] = bytes */
+  0,   /* field[0] = state */
+};
+static const ProtobufCIntRange stash__v1__state_bytes__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor stash__v1__state_bytes__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.StateBytes",
+  "StateBytes",
+  "Stash__V1__StateBytes",
+  "stash.v1",
+  sizeof(Stash__V1__StateBytes),
+  2,
+  stash__v1__state_bytes__field_descriptors,
+  stash__v1__state_bytes__field_indices_by_name,
+  1,  stash__v1__state_bytes__number_ranges,
+  (ProtobufCMessageInit) stash__v1__state_bytes__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor stash__v1__finding__field_descriptors[5] =
+{
+  {
+    "kind",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Finding, kind),
+    &stash__v1__finding_kind__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Finding, id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "path",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Finding, path),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "detail",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Finding, detail),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "repaired",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Finding, repaired),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__finding__field_indices_by_name[] = {
+  3,   /* field[3] = detail */
+  1,   /* field[1] = id */
+  0,   /* field[0] = kind */
+  2,   /* field[2] = path */
+  4,   /* field[4] = repaired */
+};
+static const ProtobufCIntRange stash__v1__finding__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor stash__v1__finding__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.Finding",
+  "Finding",
+  "Stash__V1__Finding",
+  "stash.v1",
+  sizeof(Stash__V1__Finding),
+  5,
+  stash__v1__finding__field_descriptors,
+  stash__v1__finding__field_indices_by_name,
+  1,  stash__v1__finding__number_ranges,
+  (ProtobufCMessageInit) stash__v1__finding__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor stash__v1__verify_report__field_descriptors[10] =
+{
+  {
+    "findings",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__VerifyReport, n_findings),
+    offsetof(Stash__V1__VerifyReport, findings),
+    &stash__v1__finding__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "downloads_checked",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__VerifyReport, downloads_checked),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "files_checked",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__VerifyReport, files_checked),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "finished_at",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__VerifyReport, finished_at),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "duration_ms",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__VerifyReport, duration_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "deep",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__VerifyReport, deep),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "repaired",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__VerifyReport, repaired),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "requeued",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__VerifyReport, requeued),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "files_deleted",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__VerifyReport, files_deleted),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "bytes_freed",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__VerifyReport, bytes_freed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__verify_report__field_indices_by_name[] = {
+  9,   /* field[9] = bytes_freed */
+  5,   /* field[5] = deep */
+  1,   /* field[1] = downloads_checked */
+  4,   /* field[4] = duration_ms */
+  2,   /* field[2] = files_checked */
+  8,   /* field[8] = files_deleted */
+  0,   /* field[0] = findings */
+  3,   /* field[3] = finished_at */
+  6,   /* field[6] = repaired */
+  7,   /* field[7] = requeued */
+};
+static const ProtobufCIntRange stash__v1__verify_report__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 10 }
+};
+const ProtobufCMessageDescriptor stash__v1__verify_report__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.VerifyReport",
+  "VerifyReport",
+  "Stash__V1__VerifyReport",
+  "stash.v1",
+  sizeof(Stash__V1__VerifyReport),
+  10,
+  stash__v1__verify_report__field_descriptors,
+  stash__v1__verify_report__field_indices_by_name,
+  1,  stash__v1__verify_report__number_ranges,
+  (ProtobufCMessageInit) stash__v1__verify_report__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor stash__v1__purge_result__field_descriptors[3] =
+{
+  {
+    "files_deleted",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__PurgeResult, files_deleted),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "bytes_freed",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__PurgeResult, bytes_freed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "paths",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Stash__V1__PurgeResult, n_paths),
+    offsetof(Stash__V1__PurgeResult, paths),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__purge_result__field_indices_by_name[] = {
+  1,   /* field[1] = bytes_freed */
+  0,   /* field[0] = files_deleted */
+  2,   /* field[2] = paths */
+};
+static const ProtobufCIntRange stash__v1__purge_result__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor stash__v1__purge_result__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.PurgeResult",
+  "PurgeResult",
+  "Stash__V1__PurgeResult",
+  "stash.v1",
+  sizeof(Stash__V1__PurgeResult),
+  3,
+  stash__v1__purge_result__field_descriptors,
+  stash__v1__purge_result__field_indices_by_name,
+  1,  stash__v1__purge_result__number_ranges,
+  (ProtobufCMessageInit) stash__v1__purge_result__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor stash__v1__response__field_descriptors[12] =
 {
   {
     "id",
@@ -3129,6 +4108,30 @@ static const ProtobufCFieldDescriptor stash__v1__response__field_descriptors[10]
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "verify",
+    18,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Response, result_case),
+    offsetof(Stash__V1__Response, verify),
+    &stash__v1__verify_report__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "purge",
+    19,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Response, result_case),
+    offsetof(Stash__V1__Response, purge),
+    &stash__v1__purge_result__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__response__field_indices_by_name[] = {
   9,   /* field[9] = config */
@@ -3138,15 +4141,17 @@ static const unsigned stash__v1__response__field_indices_by_name[] = {
   2,   /* field[2] = hello */
   0,   /* field[0] = id */
   4,   /* field[4] = list */
+  11,   /* field[11] = purge */
   7,   /* field[7] = stats */
   1,   /* field[1] = status */
   8,   /* field[8] = system_info */
+  10,   /* field[10] = verify */
 };
 static const ProtobufCIntRange stash__v1__response__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 10, 2 },
-  { 0, 10 }
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor stash__v1__response__descriptor =
 {
@@ -3156,7 +4161,7 @@ const ProtobufCMessageDescriptor stash__v1__response__descriptor =
   "Stash__V1__Response",
   "stash.v1",
   sizeof(Stash__V1__Response),
-  10,
+  12,
   stash__v1__response__field_descriptors,
   stash__v1__response__field_indices_by_name,
   2,  stash__v1__response__number_ranges,
@@ -3214,7 +4219,7 @@ const ProtobufCMessageDescriptor stash__v1__state_changed__descriptor =
   (ProtobufCMessageInit) stash__v1__state_changed__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__progress__field_descriptors[6] =
+static const ProtobufCFieldDescriptor stash__v1__progress__field_descriptors[8] =
 {
   {
     "id",
@@ -3288,9 +4293,35 @@ static const ProtobufCFieldDescriptor stash__v1__progress__field_descriptors[6] 
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "files_done",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Progress, files_done),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "files_total",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Progress, files_total),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__progress__field_indices_by_name[] = {
   1,   /* field[1] = downloaded_bytes */
+  6,   /* field[6] = files_done */
+  7,   /* field[7] = files_total */
   0,   /* field[0] = id */
   3,   /* field[3] = progress */
   5,   /* field[5] = remaining_time */
@@ -3300,7 +4331,7 @@ static const unsigned stash__v1__progress__field_indices_by_name[] = {
 static const ProtobufCIntRange stash__v1__progress__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor stash__v1__progress__descriptor =
 {
@@ -3310,7 +4341,7 @@ const ProtobufCMessageDescriptor stash__v1__progress__descriptor =
   "Stash__V1__Progress",
   "stash.v1",
   sizeof(Stash__V1__Progress),
-  6,
+  8,
   stash__v1__progress__field_descriptors,
   stash__v1__progress__field_indices_by_name,
   1,  stash__v1__progress__number_ranges,
@@ -3625,5 +4656,43 @@ const ProtobufCEnumDescriptor stash__v1__error_kind__descriptor =
   stash__v1__error_kind__enum_values_by_name,
   1,
   stash__v1__error_kind__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue stash__v1__finding_kind__enum_values_by_number[7] =
+{
+  { "FINDING_UNKNOWN", "STASH__V1__FINDING_KIND__FINDING_UNKNOWN", 0 },
+  { "FINDING_MISSING_FILE", "STASH__V1__FINDING_KIND__FINDING_MISSING_FILE", 1 },
+  { "FINDING_WRONG_SIZE", "STASH__V1__FINDING_KIND__FINDING_WRONG_SIZE", 2 },
+  { "FINDING_WRONG_DIGEST", "STASH__V1__FINDING_KIND__FINDING_WRONG_DIGEST", 3 },
+  { "FINDING_ORPHAN_FOLDER", "STASH__V1__FINDING_KIND__FINDING_ORPHAN_FOLDER", 4 },
+  { "FINDING_ORPHAN_FILE", "STASH__V1__FINDING_KIND__FINDING_ORPHAN_FILE", 5 },
+  { "FINDING_STALE_PART", "STASH__V1__FINDING_KIND__FINDING_STALE_PART", 6 },
+};
+static const ProtobufCIntRange stash__v1__finding_kind__value_ranges[] = {
+{0, 0},{0, 7}
+};
+static const ProtobufCEnumValueIndex stash__v1__finding_kind__enum_values_by_name[7] =
+{
+  { "FINDING_MISSING_FILE", 1 },
+  { "FINDING_ORPHAN_FILE", 5 },
+  { "FINDING_ORPHAN_FOLDER", 4 },
+  { "FINDING_STALE_PART", 6 },
+  { "FINDING_UNKNOWN", 0 },
+  { "FINDING_WRONG_DIGEST", 3 },
+  { "FINDING_WRONG_SIZE", 2 },
+};
+const ProtobufCEnumDescriptor stash__v1__finding_kind__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "stash.v1.FindingKind",
+  "FindingKind",
+  "Stash__V1__FindingKind",
+  "stash.v1",
+  7,
+  stash__v1__finding_kind__enum_values_by_number,
+  7,
+  stash__v1__finding_kind__enum_values_by_name,
+  1,
+  stash__v1__finding_kind__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };

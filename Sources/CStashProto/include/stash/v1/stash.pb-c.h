@@ -18,6 +18,7 @@ PROTOBUF_C__BEGIN_DECLS
 typedef struct Stash__V1__Status Stash__V1__Status;
 typedef struct Stash__V1__Header Stash__V1__Header;
 typedef struct Stash__V1__DownloadError Stash__V1__DownloadError;
+typedef struct Stash__V1__BundleFile Stash__V1__BundleFile;
 typedef struct Stash__V1__Download Stash__V1__Download;
 typedef struct Stash__V1__Config Stash__V1__Config;
 typedef struct Stash__V1__ConfigEntry Stash__V1__ConfigEntry;
@@ -28,6 +29,7 @@ typedef struct Stash__V1__ListDownloadsRequest Stash__V1__ListDownloadsRequest;
 typedef struct Stash__V1__EmptyRequest Stash__V1__EmptyRequest;
 typedef struct Stash__V1__SubscribeRequest Stash__V1__SubscribeRequest;
 typedef struct Stash__V1__SetConfigRequest Stash__V1__SetConfigRequest;
+typedef struct Stash__V1__VerifyRequest Stash__V1__VerifyRequest;
 typedef struct Stash__V1__Request Stash__V1__Request;
 typedef struct Stash__V1__HelloResult Stash__V1__HelloResult;
 typedef struct Stash__V1__DownloadResult Stash__V1__DownloadResult;
@@ -37,6 +39,10 @@ typedef struct Stash__V1__CountResult Stash__V1__CountResult;
 typedef struct Stash__V1__StateCount Stash__V1__StateCount;
 typedef struct Stash__V1__StatsResult Stash__V1__StatsResult;
 typedef struct Stash__V1__SystemInfoResult Stash__V1__SystemInfoResult;
+typedef struct Stash__V1__StateBytes Stash__V1__StateBytes;
+typedef struct Stash__V1__Finding Stash__V1__Finding;
+typedef struct Stash__V1__VerifyReport Stash__V1__VerifyReport;
+typedef struct Stash__V1__PurgeResult Stash__V1__PurgeResult;
 typedef struct Stash__V1__Response Stash__V1__Response;
 typedef struct Stash__V1__StateChanged Stash__V1__StateChanged;
 typedef struct Stash__V1__Progress Stash__V1__Progress;
@@ -106,6 +112,34 @@ typedef enum _Stash__V1__ErrorKind {
   STASH__V1__ERROR_KIND__ERROR_INTERNAL = 5
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__ERROR_KIND)
 } Stash__V1__ErrorKind;
+typedef enum _Stash__V1__FindingKind {
+  STASH__V1__FINDING_KIND__FINDING_UNKNOWN = 0,
+  /*
+   * a completed download's file is not on disk
+   */
+  STASH__V1__FINDING_KIND__FINDING_MISSING_FILE = 1,
+  /*
+   * a completed download's file has another size than recorded
+   */
+  STASH__V1__FINDING_KIND__FINDING_WRONG_SIZE = 2,
+  /*
+   * deep verify: the file's sha256 differs from the expected one
+   */
+  STASH__V1__FINDING_KIND__FINDING_WRONG_DIGEST = 3,
+  /*
+   * a folder under assets/ that no download owns
+   */
+  STASH__V1__FINDING_KIND__FINDING_ORPHAN_FOLDER = 4,
+  /*
+   * a file in a download's folder that is none of its files
+   */
+  STASH__V1__FINDING_KIND__FINDING_ORPHAN_FILE = 5,
+  /*
+   * a .part file of a download that is not active
+   */
+  STASH__V1__FINDING_KIND__FINDING_STALE_PART = 6
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__FINDING_KIND)
+} Stash__V1__FindingKind;
 
 /* --- messages --- */
 
@@ -144,6 +178,32 @@ struct  Stash__V1__DownloadError
 #define STASH__V1__DOWNLOAD_ERROR__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__download_error__descriptor) \
     , STASH__V1__ERROR_KIND__ERROR_NONE, (char *)protobuf_c_empty_string, 0 }
+
+
+/*
+ * One file of a bundle. In AddDownload: url, path (empty = the URL's file name), and the
+ * optional size (0 = unknown) and sha256. In a record: also the bytes on disk and whether
+ * the file is complete.
+ */
+struct  Stash__V1__BundleFile
+{
+  ProtobufCMessage base;
+  char *url;
+  /*
+   * relative to the asset's folder
+   */
+  char *path;
+  /*
+   * 0 while unknown
+   */
+  uint64_t size;
+  char *sha256;
+  uint64_t downloaded_bytes;
+  protobuf_c_boolean done;
+};
+#define STASH__V1__BUNDLE_FILE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__bundle_file__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, 0, 0 }
 
 
 /*
@@ -205,10 +265,24 @@ struct  Stash__V1__Download
    * why the download is in its state, when there is a reason
    */
   char *state_reason;
+  /*
+   * an asset of many files; uri is empty
+   */
+  protobuf_c_boolean bundle;
+  /*
+   * a bundle's files; left out of ListDownloads results
+   */
+  size_t n_files;
+  Stash__V1__BundleFile **files;
+  /*
+   * files complete on disk
+   */
+  uint32_t files_done;
+  uint32_t files_total;
 };
 #define STASH__V1__DOWNLOAD__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__download__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STASH__V1__DOWNLOAD_STATE__NOT_DOWNLOADED, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, NULL, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STASH__V1__DOWNLOAD_STATE__NOT_DOWNLOADED, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, NULL, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0 }
 
 
 struct  Stash__V1__Config
@@ -230,10 +304,26 @@ struct  Stash__V1__Config
    * seconds below low_speed_limit before a stalled transfer is retried
    */
   uint32_t low_speed_time;
+  /*
+   * transfers at once inside one download
+   */
+  uint32_t files_per_download;
+  /*
+   * transfers at once over all downloads
+   */
+  uint32_t max_connections;
+  /*
+   * transfers at once to one host
+   */
+  uint32_t max_connections_per_host;
+  /*
+   * bytes of free disk space downloads leave untouched
+   */
+  uint64_t storage_reserve;
 };
 #define STASH__V1__CONFIG__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__config__descriptor) \
-    , 0, 0, 0, 0, 0, 0, 0 }
+    , 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 
 struct  Stash__V1__ConfigEntry
@@ -273,10 +363,15 @@ struct  Stash__V1__AddDownloadRequest
   char *sha256;
   size_t n_headers;
   Stash__V1__Header **headers;
+  /*
+   * a bundle: give files instead of uri
+   */
+  size_t n_files;
+  Stash__V1__BundleFile **files;
 };
 #define STASH__V1__ADD_DOWNLOAD_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__add_download_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL }
 
 
 struct  Stash__V1__IdRequest
@@ -357,6 +452,27 @@ struct  Stash__V1__SetConfigRequest
     , 0,NULL }
 
 
+struct  Stash__V1__VerifyRequest
+{
+  ProtobufCMessage base;
+  /*
+   * also check each file's sha256 where one was given
+   */
+  protobuf_c_boolean deep;
+  /*
+   * re-queue assets with missing files, delete orphans and stale parts
+   */
+  protobuf_c_boolean repair;
+  /*
+   * only report, even with repair
+   */
+  protobuf_c_boolean dry_run;
+};
+#define STASH__V1__VERIFY_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__verify_request__descriptor) \
+    , 0, 0, 0 }
+
+
 typedef enum {
   STASH__V1__REQUEST__OP__NOT_SET = 0,
   STASH__V1__REQUEST__OP_HELLO = 10,
@@ -374,7 +490,9 @@ typedef enum {
   STASH__V1__REQUEST__OP_GET_STATS = 22,
   STASH__V1__REQUEST__OP_GET_SYSTEM_INFO = 23,
   STASH__V1__REQUEST__OP_GET_CONFIG = 24,
-  STASH__V1__REQUEST__OP_SET_CONFIG = 25
+  STASH__V1__REQUEST__OP_SET_CONFIG = 25,
+  STASH__V1__REQUEST__OP_VERIFY = 26,
+  STASH__V1__REQUEST__OP_PURGE = 27
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__REQUEST__OP__CASE)
 } Stash__V1__Request__OpCase;
 
@@ -400,6 +518,8 @@ struct  Stash__V1__Request
     Stash__V1__EmptyRequest *get_system_info;
     Stash__V1__EmptyRequest *get_config;
     Stash__V1__SetConfigRequest *set_config;
+    Stash__V1__VerifyRequest *verify;
+    Stash__V1__EmptyRequest *purge;
   };
 };
 #define STASH__V1__REQUEST__INIT \
@@ -521,10 +641,102 @@ struct  Stash__V1__SystemInfoResult
   char *daemon_version;
   char *socket_path;
   uint32_t download_count;
+  /*
+   * bytes held per state, states holding any
+   */
+  size_t n_bytes_by_state;
+  Stash__V1__StateBytes **bytes_by_state;
+  /*
+   * folders under assets/ owned by a download
+   */
+  uint32_t asset_count;
+  /*
+   * the verify run at start or the last one asked for
+   */
+  Stash__V1__VerifyReport *last_verify;
 };
 #define STASH__V1__SYSTEM_INFO_RESULT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__system_info_result__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0 }
+    , (char *)protobuf_c_empty_string, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, NULL }
+
+
+struct  Stash__V1__StateBytes
+{
+  ProtobufCMessage base;
+  Stash__V1__DownloadState state;
+  uint64_t bytes;
+};
+#define STASH__V1__STATE_BYTES__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__state_bytes__descriptor) \
+    , STASH__V1__DOWNLOAD_STATE__NOT_DOWNLOADED, 0 }
+
+
+struct  Stash__V1__Finding
+{
+  ProtobufCMessage base;
+  Stash__V1__FindingKind kind;
+  /*
+   * the download, empty for an orphan folder
+   */
+  char *id;
+  /*
+   * absolute
+   */
+  char *path;
+  char *detail;
+  /*
+   * the repair acted on it
+   */
+  protobuf_c_boolean repaired;
+};
+#define STASH__V1__FINDING__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__finding__descriptor) \
+    , STASH__V1__FINDING_KIND__FINDING_UNKNOWN, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0 }
+
+
+struct  Stash__V1__VerifyReport
+{
+  ProtobufCMessage base;
+  size_t n_findings;
+  Stash__V1__Finding **findings;
+  uint32_t downloads_checked;
+  uint32_t files_checked;
+  /*
+   * unix milliseconds, 0 when no verify ran
+   */
+  int64_t finished_at;
+  uint32_t duration_ms;
+  protobuf_c_boolean deep;
+  /*
+   * repair ran (not a dry run)
+   */
+  protobuf_c_boolean repaired;
+  /*
+   * downloads re-queued to fetch missing files
+   */
+  uint32_t requeued;
+  uint32_t files_deleted;
+  uint64_t bytes_freed;
+};
+#define STASH__V1__VERIFY_REPORT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__verify_report__descriptor) \
+    , 0,NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+
+
+struct  Stash__V1__PurgeResult
+{
+  ProtobufCMessage base;
+  uint32_t files_deleted;
+  uint64_t bytes_freed;
+  /*
+   * what was deleted
+   */
+  size_t n_paths;
+  char **paths;
+};
+#define STASH__V1__PURGE_RESULT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__purge_result__descriptor) \
+    , 0, 0, 0,NULL }
 
 
 typedef enum {
@@ -536,7 +748,9 @@ typedef enum {
   STASH__V1__RESPONSE__RESULT_COUNT = 14,
   STASH__V1__RESPONSE__RESULT_STATS = 15,
   STASH__V1__RESPONSE__RESULT_SYSTEM_INFO = 16,
-  STASH__V1__RESPONSE__RESULT_CONFIG = 17
+  STASH__V1__RESPONSE__RESULT_CONFIG = 17,
+  STASH__V1__RESPONSE__RESULT_VERIFY = 18,
+  STASH__V1__RESPONSE__RESULT_PURGE = 19
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__RESPONSE__RESULT__CASE)
 } Stash__V1__Response__ResultCase;
 
@@ -555,6 +769,8 @@ struct  Stash__V1__Response
     Stash__V1__StatsResult *stats;
     Stash__V1__SystemInfoResult *system_info;
     Stash__V1__Config *config;
+    Stash__V1__VerifyReport *verify;
+    Stash__V1__PurgeResult *purge;
   };
 };
 #define STASH__V1__RESPONSE__INIT \
@@ -582,10 +798,12 @@ struct  Stash__V1__Progress
   uint32_t progress;
   uint64_t speed;
   int64_t remaining_time;
+  uint32_t files_done;
+  uint32_t files_total;
 };
 #define STASH__V1__PROGRESS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__progress__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0 }
+    , (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0 }
 
 
 struct  Stash__V1__Removed
@@ -703,6 +921,25 @@ Stash__V1__DownloadError *
                       const uint8_t       *data);
 void   stash__v1__download_error__free_unpacked
                      (Stash__V1__DownloadError *message,
+                      ProtobufCAllocator *allocator);
+/* Stash__V1__BundleFile methods */
+void   stash__v1__bundle_file__init
+                     (Stash__V1__BundleFile         *message);
+size_t stash__v1__bundle_file__get_packed_size
+                     (const Stash__V1__BundleFile   *message);
+size_t stash__v1__bundle_file__pack
+                     (const Stash__V1__BundleFile   *message,
+                      uint8_t             *out);
+size_t stash__v1__bundle_file__pack_to_buffer
+                     (const Stash__V1__BundleFile   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__BundleFile *
+       stash__v1__bundle_file__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__bundle_file__free_unpacked
+                     (Stash__V1__BundleFile *message,
                       ProtobufCAllocator *allocator);
 /* Stash__V1__Download methods */
 void   stash__v1__download__init
@@ -894,6 +1131,25 @@ Stash__V1__SetConfigRequest *
 void   stash__v1__set_config_request__free_unpacked
                      (Stash__V1__SetConfigRequest *message,
                       ProtobufCAllocator *allocator);
+/* Stash__V1__VerifyRequest methods */
+void   stash__v1__verify_request__init
+                     (Stash__V1__VerifyRequest         *message);
+size_t stash__v1__verify_request__get_packed_size
+                     (const Stash__V1__VerifyRequest   *message);
+size_t stash__v1__verify_request__pack
+                     (const Stash__V1__VerifyRequest   *message,
+                      uint8_t             *out);
+size_t stash__v1__verify_request__pack_to_buffer
+                     (const Stash__V1__VerifyRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__VerifyRequest *
+       stash__v1__verify_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__verify_request__free_unpacked
+                     (Stash__V1__VerifyRequest *message,
+                      ProtobufCAllocator *allocator);
 /* Stash__V1__Request methods */
 void   stash__v1__request__init
                      (Stash__V1__Request         *message);
@@ -1065,6 +1321,82 @@ Stash__V1__SystemInfoResult *
 void   stash__v1__system_info_result__free_unpacked
                      (Stash__V1__SystemInfoResult *message,
                       ProtobufCAllocator *allocator);
+/* Stash__V1__StateBytes methods */
+void   stash__v1__state_bytes__init
+                     (Stash__V1__StateBytes         *message);
+size_t stash__v1__state_bytes__get_packed_size
+                     (const Stash__V1__StateBytes   *message);
+size_t stash__v1__state_bytes__pack
+                     (const Stash__V1__StateBytes   *message,
+                      uint8_t             *out);
+size_t stash__v1__state_bytes__pack_to_buffer
+                     (const Stash__V1__StateBytes   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__StateBytes *
+       stash__v1__state_bytes__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__state_bytes__free_unpacked
+                     (Stash__V1__StateBytes *message,
+                      ProtobufCAllocator *allocator);
+/* Stash__V1__Finding methods */
+void   stash__v1__finding__init
+                     (Stash__V1__Finding         *message);
+size_t stash__v1__finding__get_packed_size
+                     (const Stash__V1__Finding   *message);
+size_t stash__v1__finding__pack
+                     (const Stash__V1__Finding   *message,
+                      uint8_t             *out);
+size_t stash__v1__finding__pack_to_buffer
+                     (const Stash__V1__Finding   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__Finding *
+       stash__v1__finding__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__finding__free_unpacked
+                     (Stash__V1__Finding *message,
+                      ProtobufCAllocator *allocator);
+/* Stash__V1__VerifyReport methods */
+void   stash__v1__verify_report__init
+                     (Stash__V1__VerifyReport         *message);
+size_t stash__v1__verify_report__get_packed_size
+                     (const Stash__V1__VerifyReport   *message);
+size_t stash__v1__verify_report__pack
+                     (const Stash__V1__VerifyReport   *message,
+                      uint8_t             *out);
+size_t stash__v1__verify_report__pack_to_buffer
+                     (const Stash__V1__VerifyReport   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__VerifyReport *
+       stash__v1__verify_report__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__verify_report__free_unpacked
+                     (Stash__V1__VerifyReport *message,
+                      ProtobufCAllocator *allocator);
+/* Stash__V1__PurgeResult methods */
+void   stash__v1__purge_result__init
+                     (Stash__V1__PurgeResult         *message);
+size_t stash__v1__purge_result__get_packed_size
+                     (const Stash__V1__PurgeResult   *message);
+size_t stash__v1__purge_result__pack
+                     (const Stash__V1__PurgeResult   *message,
+                      uint8_t             *out);
+size_t stash__v1__purge_result__pack_to_buffer
+                     (const Stash__V1__PurgeResult   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__PurgeResult *
+       stash__v1__purge_result__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__purge_result__free_unpacked
+                     (Stash__V1__PurgeResult *message,
+                      ProtobufCAllocator *allocator);
 /* Stash__V1__Response methods */
 void   stash__v1__response__init
                      (Stash__V1__Response         *message);
@@ -1190,6 +1522,9 @@ typedef void (*Stash__V1__Header_Closure)
 typedef void (*Stash__V1__DownloadError_Closure)
                  (const Stash__V1__DownloadError *message,
                   void *closure_data);
+typedef void (*Stash__V1__BundleFile_Closure)
+                 (const Stash__V1__BundleFile *message,
+                  void *closure_data);
 typedef void (*Stash__V1__Download_Closure)
                  (const Stash__V1__Download *message,
                   void *closure_data);
@@ -1220,6 +1555,9 @@ typedef void (*Stash__V1__SubscribeRequest_Closure)
 typedef void (*Stash__V1__SetConfigRequest_Closure)
                  (const Stash__V1__SetConfigRequest *message,
                   void *closure_data);
+typedef void (*Stash__V1__VerifyRequest_Closure)
+                 (const Stash__V1__VerifyRequest *message,
+                  void *closure_data);
 typedef void (*Stash__V1__Request_Closure)
                  (const Stash__V1__Request *message,
                   void *closure_data);
@@ -1246,6 +1584,18 @@ typedef void (*Stash__V1__StatsResult_Closure)
                   void *closure_data);
 typedef void (*Stash__V1__SystemInfoResult_Closure)
                  (const Stash__V1__SystemInfoResult *message,
+                  void *closure_data);
+typedef void (*Stash__V1__StateBytes_Closure)
+                 (const Stash__V1__StateBytes *message,
+                  void *closure_data);
+typedef void (*Stash__V1__Finding_Closure)
+                 (const Stash__V1__Finding *message,
+                  void *closure_data);
+typedef void (*Stash__V1__VerifyReport_Closure)
+                 (const Stash__V1__VerifyReport *message,
+                  void *closure_data);
+typedef void (*Stash__V1__PurgeResult_Closure)
+                 (const Stash__V1__PurgeResult *message,
                   void *closure_data);
 typedef void (*Stash__V1__Response_Closure)
                  (const Stash__V1__Response *message,
@@ -1274,9 +1624,11 @@ typedef void (*Stash__V1__ServerMessage_Closure)
 extern const ProtobufCEnumDescriptor    stash__v1__status_code__descriptor;
 extern const ProtobufCEnumDescriptor    stash__v1__download_state__descriptor;
 extern const ProtobufCEnumDescriptor    stash__v1__error_kind__descriptor;
+extern const ProtobufCEnumDescriptor    stash__v1__finding_kind__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__status__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__header__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__download_error__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__bundle_file__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__download__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__config__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__config_entry__descriptor;
@@ -1287,6 +1639,7 @@ extern const ProtobufCMessageDescriptor stash__v1__list_downloads_request__descr
 extern const ProtobufCMessageDescriptor stash__v1__empty_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__subscribe_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__set_config_request__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__verify_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__hello_result__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__download_result__descriptor;
@@ -1296,6 +1649,10 @@ extern const ProtobufCMessageDescriptor stash__v1__count_result__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__state_count__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__stats_result__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__system_info_result__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__state_bytes__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__finding__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__verify_report__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__purge_result__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__response__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__state_changed__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__progress__descriptor;

@@ -1,0 +1,62 @@
+/// One file of a download: where it comes from, where it goes inside the asset's folder, and
+/// what is known of it. A single-file download has exactly one; a bundle has one per entry.
+public struct DownloadFile: Equatable, Sendable {
+    public var url: String
+    /// Path inside the asset's folder, checked by `BundleRules.validatePath`.
+    public var path: String
+    /// Size given at add time or learned from Content-Length; nil while unknown.
+    public var size: Int64?
+    /// Expected SHA-256, lowercase hex, empty when none was given.
+    public var sha256: String
+    /// Validators of the partial file, for `If-Range` on resume; they never leave the daemon.
+    public var etag: String?
+    public var lastModified: String?
+    /// Bytes on disk for this file, partial or complete. Not stored: the disk is the measure.
+    public var downloadedBytes: Int64
+    /// The file is at its final path, complete and verified. Not stored: a file reaches its
+    /// final path only once it is complete, so its presence is the record.
+    public var done: Bool
+
+    public init(
+        url: String, path: String, size: Int64? = nil, sha256: String = "",
+        etag: String? = nil, lastModified: String? = nil, downloadedBytes: Int64 = 0, done: Bool = false
+    ) {
+        self.url = url
+        self.path = path
+        self.size = size
+        self.sha256 = sha256
+        self.etag = etag
+        self.lastModified = lastModified
+        self.downloadedBytes = downloadedBytes
+        self.done = done
+    }
+
+    /// The host transfers of this file count against for the per-host cap (lowercased).
+    public var host: String {
+        guard let start = url.range(of: "://")?.upperBound else { return "" }
+        let rest = url[start...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let hostPort = authority.split(separator: "@").last.map(String.init) ?? ""
+        if hostPort.hasPrefix("[") {
+            return String(hostPort.prefix { $0 != "]" }.dropFirst()).lowercased()
+        }
+        return String(hostPort.prefix { $0 != ":" }).lowercased()
+    }
+}
+
+/// A file of a new bundle as a client gives it (AddDownload with files).
+public struct BundleFileSpec: Equatable, Sendable {
+    public var url: String
+    /// Path inside the asset's folder; empty takes the file name from the URL.
+    public var path: String
+    /// Expected size, 0 when unknown.
+    public var size: Int64
+    public var sha256: String
+
+    public init(url: String, path: String = "", size: Int64 = 0, sha256: String = "") {
+        self.url = url
+        self.path = path
+        self.size = size
+        self.sha256 = sha256
+    }
+}

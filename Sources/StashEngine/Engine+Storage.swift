@@ -1,0 +1,82 @@
+import Foundation
+import StashCore
+
+extension Engine {
+    /// How long a storage answer (GetSystemInfo, free space for the queue) is reused.
+    static let storageTTL: TimeInterval = 2
+    /// How often downloads held back for lack of space look again.
+    static let storageRecheckInterval: Duration = .seconds(2)
+
+    /// Disk and bytes held, from the records (not by walking the tree), cached for
+    /// `storageTTL` and dropped on any change of state or files.
+    public func systemInfo() -> SystemInfo {
+        let now = Date().timeIntervalSinceReferenceDate
+        if let cached = storageCache, now - cached.time < Self.storageTTL { return cached.info }
+        let disk = DiskSpace.of(path: layout.dataDir)
+        var byState: [DownloadState: Int64] = [:]
+        var held: Int64 = 0
+        var assets = 0
+        for entry in entries.values where entry.download.state != .removing {
+            held += entry.download.downloadedBytes
+            if entry.download.downloadedBytes > 0 { byState[entry.download.state, default: 0] += entry.download.downloadedBytes }
+            assets += 1
+        }
+        let info = SystemInfo(
+            dataDir: layout.dataDir, diskTotal: disk.total, diskFree: disk.free, bytesHeld: held,
+            daemonVersion: StashVersion.daemon, socketPath: socketPath, downloadCount: entries.count,
+            bytesByState: byState, assetCount: assets, lastVerify: lastVerify)
+        storageCache = (now, info)
+        return info
+    }
+
+    /// Why a queued download cannot start for lack of space, or nil when it fits: the bytes it
+    /// still needs must fit in the free space above the reserve, minus what the active
+    /// downloads still need.
+    func storageShortfall(_ download: Download) -> String? {
+        guard let total = download.totalBytes else { return nil }
+        let need = total - download.downloadedBytes
+        guard need > 0 else { return nil }
+        let now = Date().timeIntervalSinceReferenceDate
+        if now - freeSpace.time >= 1 { freeSpace = (now, DiskSpace.of(path: layout.dataDir).free) }
+        var promised: Int64 = 0
+        for id in active where id != download.id {
+            if let other = entries[id]?.download, let otherTotal = other.totalBytes {
+                promised += max(0, otherTotal - other.downloadedBytes)
+            }
+        }
+        let available = freeSpace.free - config.storageReserve - promised
+        guard need > available else { return nil }
+        return "insufficient storage: needs \(need) more bytes, \(max(0, available)) free above the \(config.storageReserve)-byte reserve"
+            + (promised > 0 ? " and the \(promised) bytes active downloads still need" : "")
+            + "; starts when space frees"
+    }
+
+    /// Keeps a download in the queue for lack of space and looks again every few seconds.
+    func holdForStorage(_ id: String, reason: String) {
+        guard var entry = entries[id] else { return }
+        if entry.download.stateReason != reason {
+            entry.download.stateReason = reason
+            entries[id] = entry
+            commits.submit(.save(entry.download), event: nil)
+        }
+        storageHeld.append(id)
+        guard storageRecheck == nil else { return }
+        storageRecheck = Task { [weak self] in
+            try? await Task.sleep(for: Self.storageRecheckInterval)
+            await self?.recheckStorage()
+        }
+    }
+
+    /// Held downloads go back to the front of the queue (they are the oldest) and the
+    /// scheduler looks at them again with a fresh free-space figure.
+    private func recheckStorage() {
+        storageRecheck = nil
+        guard !storageHeld.isEmpty, !shuttingDown else { return }
+        let held = storageHeld
+        storageHeld = []
+        freeSpace = (0, 0)
+        waiting = held + waiting[waitingHead...]
+        waitingHead = 0
+        schedule()
+    }
+}

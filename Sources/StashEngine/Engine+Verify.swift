@@ -1,0 +1,128 @@
+import Foundation
+import StashCore
+
+extension Engine {
+    /// Compares the registry with the disk and, with `repair`, fixes what it found: downloads
+    /// with missing or damaged files go back to the queue (fetching only those files), and
+    /// orphans and stale part files are deleted. The scan runs off the engine.
+    public func verify(deep: Bool, repair: Bool) async throws -> VerifyReport {
+        let started = Date()
+        let expected = expectations()
+        let assetsDir = layout.assetsDir
+        let scan = await Task.detached {
+            AssetScanner.scan(assetsDir: assetsDir, downloads: expected, deep: deep, walkFolders: true)
+        }.value
+        var report = VerifyReport(
+            findings: scan.findings, downloadsChecked: expected.count, filesChecked: scan.filesChecked, deep: deep, repaired: repair)
+        if repair {
+            await deleteOrphans(&report)
+            requeueDamaged(&report)
+        }
+        report.finishedAt = Date()
+        report.durationMs = Int(Date().timeIntervalSince(started) * 1000)
+        lastVerify = report
+        storageCache = nil
+        logger.notice("verify finished", metadata: [
+            "findings": "\(report.findings.count)", "deep": "\(deep)", "repair": "\(repair)",
+            "requeued": "\(report.requeued)", "files_deleted": "\(report.filesDeleted)",
+        ])
+        schedule()
+        return report
+    }
+
+    /// Deletes orphan folders and files and stale part files.
+    public func purge() async throws -> PurgeResult {
+        let expected = expectations()
+        let assetsDir = layout.assetsDir
+        let scan = await Task.detached {
+            AssetScanner.scan(assetsDir: assetsDir, downloads: expected, deep: false, walkFolders: true)
+        }.value
+        var report = VerifyReport(findings: scan.findings)
+        await deleteOrphans(&report)
+        storageCache = nil
+        let paths = report.findings.filter(\.repaired).map(\.path)
+        logger.notice("purge finished", metadata: ["files_deleted": "\(report.filesDeleted)", "bytes_freed": "\(report.bytesFreed)"])
+        return PurgeResult(filesDeleted: report.filesDeleted, bytesFreed: report.bytesFreed, paths: paths)
+    }
+
+    /// The fast verify of every start: each file's size (stat only) and the folders under
+    /// `assets/` that nobody owns. Its report is in `systemInfo().lastVerify`.
+    func verifyAtStart() {
+        let started = Date()
+        let expected = expectations()
+        let scan = AssetScanner.scan(assetsDir: layout.assetsDir, downloads: expected, deep: false, walkFolders: false)
+        lastVerify = VerifyReport(
+            findings: scan.findings, downloadsChecked: expected.count, filesChecked: scan.filesChecked,
+            finishedAt: Date(), durationMs: Int(Date().timeIntervalSince(started) * 1000))
+        if !scan.findings.isEmpty {
+            logger.warning("verify at start found problems; `stash verify --repair` fixes them", metadata: ["findings": "\(scan.findings.count)"])
+        }
+    }
+
+    /// What each download should have on disk. A completed download must have every file;
+    /// so must one that failed for a storage reason (its files went missing).
+    private func expectations() -> [AssetScanner.Expected] {
+        order.compactMap { id in
+            guard let entry = entries[id], entry.download.state != .removing else { return nil }
+            let download = entry.download
+            let complete = download.state == .completed || (download.state == .failed && download.error?.kind == .storage)
+            return AssetScanner.Expected(id: id, folder: layout.assetFolder(id: id), files: download.files, shouldBeComplete: complete)
+        }
+    }
+
+    private func deleteOrphans(_ report: inout VerifyReport) async {
+        let orphanKinds: Set<VerifyFinding.Kind> = [.orphanFolder, .orphanFile, .stalePart]
+        // A folder that became a download's while the scan ran is no longer an orphan.
+        let targets = report.findings.indices.filter { index in
+            let finding = report.findings[index]
+            guard orphanKinds.contains(finding.kind) else { return false }
+            if finding.kind == .orphanFolder { return entries[(finding.path as NSString).lastPathComponent] == nil }
+            return true
+        }
+        let findings = targets.map { report.findings[$0] }
+        let removed = await Task.detached { findings.map { AssetScanner.remove($0) } }.value
+        for (index, result) in zip(targets, removed) {
+            report.findings[index].repaired = true
+            report.filesDeleted += result.files
+            report.bytesFreed += result.bytes
+        }
+    }
+
+    /// Downloads with missing or damaged files go back to the queue; only those files are
+    /// fetched again (a damaged one is deleted first).
+    private func requeueDamaged(_ report: inout VerifyReport) {
+        let damageKinds: Set<VerifyFinding.Kind> = [.missingFile, .wrongSize, .wrongDigest]
+        var byID: [String: [Int]] = [:]
+        for (index, finding) in report.findings.enumerated() where damageKinds.contains(finding.kind) {
+            byID[finding.id, default: []].append(index)
+        }
+        for (id, findingIndexes) in byID.sorted(by: { $0.key < $1.key }) {
+            guard var entry = entries[id], entry.download.state == .completed || entry.download.state == .failed else { continue }
+            for findingIndex in findingIndexes {
+                let path = report.findings[findingIndex].path
+                guard let fileIndex = entry.download.files.firstIndex(where: { layout.filePath(id: id, $0) == path }) else { continue }
+                if report.findings[findingIndex].kind != .missingFile {
+                    let size = fileSize(path) ?? 0
+                    if unlink(path) == 0 {
+                        report.filesDeleted += 1
+                        report.bytesFreed += size
+                    }
+                }
+                entry.download.files[fileIndex].done = false
+                entry.download.files[fileIndex].downloadedBytes = 0
+                report.findings[findingIndex].repaired = true
+            }
+            entry.download.filesDone = entry.download.files.reduce(0) { $0 + ($1.done ? 1 : 0) }
+            entry.download.downloadedBytes = entry.download.files.reduce(0) { $0 + $1.downloadedBytes }
+            entries[id] = entry
+            let missing = entry.download.filesTotal - entry.download.filesDone
+            if (try? transition(id, .repair, edit: { record in
+                record.error = nil
+                record.completedAt = nil
+                record.stateReason = "fetching \(missing) missing or damaged file(s) again (verify --repair)"
+            })) != nil {
+                report.requeued += 1
+            }
+        }
+    }
+}

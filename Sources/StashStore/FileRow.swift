@@ -1,0 +1,48 @@
+import GRDB
+import StashCore
+
+/// The mapping between a `DownloadFile` and a row of the `download_file` table. Only what the
+/// disk cannot tell is stored: where the file comes from and goes, its expected size and
+/// digest, and the validators of its partial bytes.
+enum FileRow {
+    static let upsertSQL = """
+        INSERT INTO download_file (download_id, idx, url, path, size, sha256, etag, last_modified)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT(download_id, idx) DO UPDATE SET
+            url = excluded.url, path = excluded.path, size = excluded.size,
+            sha256 = excluded.sha256, etag = excluded.etag, last_modified = excluded.last_modified
+        """
+
+    static let deleteAllSQL = "DELETE FROM download_file WHERE download_id = ?"
+
+    /// In the order of `DownloadRow.selectAllSQL`, so loading walks both cursors side by side.
+    static let selectAllSQL = """
+        SELECT f.download_id, f.idx, f.url, f.path, f.size, f.sha256, f.etag, f.last_modified
+        FROM download_file f JOIN download d ON d.id = f.download_id
+        ORDER BY d.sequence, f.idx
+        """
+
+    static func arguments(downloadID: String, index: Int, file: DownloadFile) -> StatementArguments {
+        [downloadID, index, file.url, file.path, file.size, file.sha256, file.etag, file.lastModified]
+    }
+
+    /// One row, or nil with a problem when a required field is missing.
+    static func decode(_ row: Row, problems: inout [String]) -> (downloadID: String, file: DownloadFile)? {
+        do {
+            let downloadID = try row.decode(String.self, atIndex: 0)
+            let index = try row.decode(Int.self, atIndex: 1)
+            guard let url = try row.decode(String?.self, atIndex: 2), let path = try row.decode(String?.self, atIndex: 3), !path.isEmpty else {
+                problems.append("file \(index) of download '\(downloadID)' skipped: url or path is missing")
+                return nil
+            }
+            let file = DownloadFile(
+                url: url, path: path, size: try row.decode(Int64?.self, atIndex: 4),
+                sha256: try row.decode(String?.self, atIndex: 5) ?? "",
+                etag: try row.decode(String?.self, atIndex: 6), lastModified: try row.decode(String?.self, atIndex: 7))
+            return (downloadID, file)
+        } catch {
+            problems.append("a file row skipped: \(error)")
+            return nil
+        }
+    }
+}
