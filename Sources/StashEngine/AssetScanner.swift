@@ -1,8 +1,13 @@
+import Crypto
 import Foundation
 import StashCore
 
 /// Compares what the registry says is under `assets/` with what is there. Runs off the
 /// engine (it stats, lists and may hash many files); the engine acts on the findings.
+///
+/// Below `assets/` nothing is reached through a symlink: folders are opened with O_NOFOLLOW
+/// relative to their parent and entries are looked at with lstat semantics, so a link planted
+/// in a folder is reported (and deleted) as a link, never walked, hashed through or emptied.
 enum AssetScanner {
     /// What one download should have on disk.
     struct Expected: Sendable {
@@ -17,19 +22,385 @@ enum AssetScanner {
     struct Result: Sendable {
         var findings: [VerifyFinding] = []
         var filesChecked = 0
+        /// Calls that failed for another reason than their path going away during the scan;
+        /// the scan went on without what they would have shown.
+        var errors: [SystemCallError] = []
     }
+
+    /// Bytes read per call when hashing a file.
+    static let hashReadSize = 1 << 20
 
     /// Checks each expected download's files (stat; with `deep`, sha256 where one is known),
     /// then lists `assetsDir`: folders nobody owns are orphans; with `walkFolders`, each owned
     /// folder is walked too for files that are none of its download's files, and for part
     /// files of files that are already complete.
     static func scan(assetsDir: String, downloads: [Expected], deep: Bool, walkFolders: Bool) -> Result {
-        fatalError("written by the scanner helper")
+        let scan = Scan(deep: deep)
+        for download in downloads {
+            scan.result.filesChecked += download.files.count
+            if download.shouldBeComplete { scan.checkFiles(of: download) }
+        }
+        scan.findOrphans(in: assetsDir, owners: Set(downloads.map(\.id)))
+        if walkFolders {
+            for download in downloads { scan.walkFolder(of: download) }
+        }
+        scan.result.findings.sort { ($0.path, $0.kind.rawValue, $0.id) < ($1.path, $1.kind.rawValue, $1.id) }
+        return scan.result
     }
 
     /// Deletes what a finding points at (a folder with everything in it, or one file) without
     /// following symlinks; returns the regular files deleted and their bytes.
     static func remove(_ finding: VerifyFinding) -> (files: Int, bytes: Int64) {
-        fatalError("written by the scanner helper")
+        let path = finding.path
+        guard let slash = path.lastIndex(of: "/") else { return (0, 0) }
+        let parentPath = slash == path.startIndex ? "/" : String(path[..<slash])
+        let name = String(path[path.index(after: slash)...])
+        guard !name.isEmpty, name != ".", name != ".." else { return (0, 0) }
+        // The folders above the finding are the data dir's own (they may be symlinks, to another
+        // disk say); from the parent down, everything is relative to an open folder.
+        guard let parent = try? FolderHandle.open(parentPath, followingSymlink: true) else { return (0, 0) }
+        defer { parent.release() }
+        var removed: (files: Int, bytes: Int64) = (0, 0)
+        parent.removeEntry(name, counting: &removed)
+        return removed
+    }
+
+    // MARK: - Helpers
+
+    static func isRegular(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFREG }
+
+    static func isFolder(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFDIR }
+
+    /// What an entry is, for a finding's detail.
+    static func describe(_ info: stat) -> String {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return "\(info.st_size) bytes"
+        case S_IFLNK: return "a symlink"
+        case S_IFDIR: return "a folder"
+        default: return "a special file"
+        }
+    }
+
+    /// The path went away between the listing and the call (or was never there).
+    static func isGone(_ error: Error) -> Bool {
+        guard let error = error as? SystemCallError else { return false }
+        return error.errnoCode == ENOENT || error.errnoCode == ENOTDIR
+    }
+
+    static func linkStatus(_ path: String) throws -> stat {
+        var info = stat()
+        try SystemCallError.check("lstat", path) { lstat(path, &info) }
+        return info
+    }
+
+    static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}
+
+extension AssetScanner {
+    /// One run of `scan`: the result being built and the buffer hashing reuses.
+    private final class Scan {
+        let deep: Bool
+        var result = Result()
+        private var buffer: [UInt8] = []
+
+        init(deep: Bool) {
+            self.deep = deep
+        }
+
+        func add(_ kind: VerifyFinding.Kind, _ id: String, _ path: String, _ detail: String) {
+            result.findings.append(VerifyFinding(kind: kind, id: id, path: path, detail: detail))
+        }
+
+        /// Keeps a failure that tells something; a path that vanished meanwhile tells nothing.
+        func record(_ error: Error) {
+            guard !AssetScanner.isGone(error), let error = error as? SystemCallError else { return }
+            result.errors.append(error)
+        }
+
+        /// One lstat per file; with `deep`, a read of those with a known digest.
+        func checkFiles(of download: Expected) {
+            for file in download.files {
+                let path = download.folder + "/" + file.path
+                let info: stat
+                do {
+                    info = try AssetScanner.linkStatus(path)
+                } catch {
+                    add(.missingFile, download.id, path, AssetScanner.isGone(error) ? "file missing on disk" : "file missing on disk: \(error)")
+                    continue
+                }
+                guard AssetScanner.isRegular(info) else {
+                    add(.missingFile, download.id, path, "file missing on disk: \(AssetScanner.describe(info)) is at its path")
+                    continue
+                }
+                let size = Int64(info.st_size)
+                if let expected = file.size, expected != size {
+                    add(.wrongSize, download.id, path, "\(size) bytes on disk, expected \(expected)")
+                    continue
+                }
+                guard deep, !file.sha256.isEmpty else { continue }
+                let expected = file.sha256.lowercased()
+                do {
+                    let actual = try sha256(of: path)
+                    if actual != expected {
+                        add(.wrongDigest, download.id, path, "sha256 \(actual) on disk, expected \(expected)")
+                    }
+                } catch {
+                    if AssetScanner.isGone(error) {
+                        add(.missingFile, download.id, path, "file missing on disk")
+                    } else {
+                        // Content nobody can read cannot be vouched for; fetching it again is the fix.
+                        add(.wrongDigest, download.id, path, "sha256 could not be computed, expected \(expected): \(error)")
+                    }
+                }
+            }
+        }
+
+        private func sha256(of path: String) throws -> String {
+            let descriptor = try SystemCallError.check("open", path) { open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
+            defer { close(descriptor) }
+            if buffer.isEmpty { buffer = [UInt8](repeating: 0, count: AssetScanner.hashReadSize) }
+            var hasher = SHA256()
+            try buffer.withUnsafeMutableBytes { bytes in
+                while true {
+                    let count = try SystemCallError.check("read", path) { read(descriptor, bytes.baseAddress, bytes.count) }
+                    if count == 0 { break }
+                    hasher.update(bufferPointer: UnsafeRawBufferPointer(start: bytes.baseAddress, count: count))
+                }
+            }
+            return AssetScanner.hex(hasher.finalize())
+        }
+
+        /// One readdir of `assetsDir`; only the names nobody owns are looked at further.
+        func findOrphans(in assetsDir: String, owners: Set<String>) {
+            let folder: FolderHandle
+            let names: [String]
+            do {
+                folder = try FolderHandle.open(assetsDir, followingSymlink: true)
+            } catch {
+                record(error)
+                return
+            }
+            defer { folder.release() }
+            do {
+                names = try folder.names()
+            } catch {
+                record(error)
+                return
+            }
+            for name in names where !owners.contains(name) {
+                let path = assetsDir + "/" + name
+                let info: stat
+                do {
+                    info = try folder.status(name)
+                } catch {
+                    record(error)
+                    continue
+                }
+                if AssetScanner.isFolder(info) {
+                    add(.orphanFolder, "", path, "\(bytes(in: name, of: folder)) bytes in a folder no download owns")
+                } else {
+                    add(.orphanFile, "", path, "\(AssetScanner.describe(info)) in assets/ that is no download's folder")
+                }
+            }
+        }
+
+        /// The bytes of the regular files below a folder, as `remove` would count them.
+        private func bytes(in name: String, of parent: FolderHandle) -> Int64 {
+            let folder: FolderHandle
+            do {
+                folder = try parent.child(name)
+            } catch {
+                record(error)
+                return 0
+            }
+            defer { folder.release() }
+            var total: Int64 = 0
+            walk(folder, relative: "") { _, _, _, info in
+                if AssetScanner.isRegular(info) { total += Int64(info.st_size) }
+            }
+            return total
+        }
+
+        /// Everything in a download's folder that is not one of its files, nor the part file of
+        /// one still being fetched.
+        func walkFolder(of download: Expected) {
+            let folder: FolderHandle
+            do {
+                folder = try FolderHandle.open(download.folder, followingSymlink: false)
+            } catch let error as SystemCallError where error.errnoCode == ENOTDIR || error.errnoCode == ELOOP {
+                // A file or a symlink where the folder should be: transfers refuse to write
+                // through it, so it is reported like any stray file of the download.
+                if let info = try? AssetScanner.linkStatus(download.folder), !AssetScanner.isFolder(info) {
+                    add(.orphanFile, download.id, download.folder, "\(AssetScanner.describe(info)) where the download's folder should be")
+                }
+                return
+            } catch {
+                record(error)
+                return
+            }
+            defer { folder.release() }
+            var files: [String: DownloadFile] = [:]
+            for file in download.files { files[file.path] = file }
+            walk(folder, relative: "") { parent, name, relative, info in
+                if files[relative] != nil { return }
+                if relative.hasSuffix(".part"), let file = files[String(relative.dropLast(5))] {
+                    if download.shouldBeComplete {
+                        add(.stalePart, download.id, download.folder + "/" + relative, "part file of a completed download, \(AssetScanner.describe(info))")
+                    } else if isComplete(file, named: String(name.dropLast(5)), in: parent) {
+                        add(.stalePart, download.id, download.folder + "/" + relative, "part file of a file already complete, \(AssetScanner.describe(info))")
+                    }
+                    // Otherwise it is resume data of a file still to fetch.
+                    return
+                }
+                add(.orphanFile, download.id, download.folder + "/" + relative, "\(AssetScanner.describe(info)) that is none of the download's files")
+            }
+        }
+
+        /// The file is at its final path with its size (when known): the engine's own measure
+        /// of a complete file.
+        private func isComplete(_ file: DownloadFile, named name: String, in folder: FolderHandle) -> Bool {
+            guard let info = try? folder.status(name), AssetScanner.isRegular(info) else { return false }
+            return file.size == nil || file.size == Int64(info.st_size)
+        }
+
+        /// Calls `visit` for every entry below `folder` that is not a folder (a symlink is one of
+        /// those), with the folder it is in, its name and its path relative to the walk's root.
+        private func walk(_ folder: FolderHandle, relative: String, _ visit: (FolderHandle, String, String, stat) -> Void) {
+            let names: [String]
+            do {
+                names = try folder.names()
+            } catch {
+                record(error)
+                return
+            }
+            for name in names {
+                let path = relative.isEmpty ? name : relative + "/" + name
+                let info: stat
+                do {
+                    info = try folder.status(name)
+                } catch {
+                    record(error)
+                    continue
+                }
+                guard AssetScanner.isFolder(info) else {
+                    visit(folder, name, path, info)
+                    continue
+                }
+                do {
+                    let child = try folder.child(name)
+                    walk(child, relative: path, visit)
+                    child.release()
+                } catch {
+                    record(error)
+                }
+            }
+        }
+    }
+
+    /// An open folder: listed with readdir, and the base of the *at calls made on its entries,
+    /// so nothing below it is reached through a symlink.
+    private struct FolderHandle {
+        let stream: OpaquePointer
+        /// For messages.
+        let path: String
+
+        var descriptor: Int32 { dirfd(stream) }
+
+        /// Opens `path`; with `followingSymlink`, a symlink at `path` itself is followed.
+        static func open(_ path: String, followingSymlink: Bool) throws -> FolderHandle {
+            let flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | (followingSymlink ? 0 : O_NOFOLLOW)
+            let descriptor = try SystemCallError.check("open folder", path) { openFile(path, flags) }
+            return try adopt(descriptor, path: path)
+        }
+
+        /// Opens the folder `name` in this one, refusing a symlink.
+        func child(_ name: String) throws -> FolderHandle {
+            let path = self.path + "/" + name
+            let parent = descriptor
+            let child = try SystemCallError.check("open folder", path) {
+                openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            }
+            return try Self.adopt(child, path: path)
+        }
+
+        private static func openFile(_ path: String, _ flags: Int32) -> Int32 {
+            #if canImport(Glibc)
+            return Glibc.open(path, flags)
+            #else
+            return Darwin.open(path, flags)
+            #endif
+        }
+
+        private static func adopt(_ descriptor: Int32, path: String) throws -> FolderHandle {
+            guard let stream = fdopendir(descriptor) else {
+                let code = errno
+                close(descriptor)
+                throw SystemCallError(call: "fdopendir", path: path, errnoCode: code)
+            }
+            return FolderHandle(stream: stream, path: path)
+        }
+
+        /// Closes the folder (and its descriptor).
+        func release() {
+            closedir(stream)
+        }
+
+        /// The names in the folder, without "." and "..", read in full before anything is
+        /// done to them (readdir need not see a folder changed while it is read).
+        func names() throws -> [String] {
+            var names: [String] = []
+            while true {
+                errno = 0
+                guard let entry = readdir(stream) else {
+                    let code = errno
+                    if code != 0 { throw SystemCallError(call: "readdir", path: path, errnoCode: code) }
+                    return names
+                }
+                let name = withUnsafePointer(to: &entry.pointee.d_name) { tuple in
+                    tuple.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: tuple.pointee)) { String(cString: $0) }
+                }
+                if name != "." && name != ".." { names.append(name) }
+            }
+        }
+
+        /// lstat of an entry of the folder.
+        func status(_ name: String) throws -> stat {
+            var info = stat()
+            let folder = descriptor
+            try SystemCallError.check("lstat", path + "/" + name) { fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) }
+            return info
+        }
+
+        /// Deletes the entry `name` of this folder, a folder with everything in it; a symlink is
+        /// unlinked, never followed. What cannot be deleted stays, and the rest still goes.
+        func removeEntry(_ name: String, counting removed: inout (files: Int, bytes: Int64)) {
+            guard let info = try? status(name) else { return }
+            let folder = descriptor
+            let path = self.path + "/" + name
+            if AssetScanner.isFolder(info) {
+                // Replaced by a symlink since the lstat: the open refuses it and the rmdir fails.
+                if let inner = try? child(name) {
+                    for entry in (try? inner.names()) ?? [] { inner.removeEntry(entry, counting: &removed) }
+                    inner.release()
+                }
+                _ = try? SystemCallError.check("rmdir", path) { unlinkat(folder, name, AT_REMOVEDIR) }
+            } else {
+                let unlinked = try? SystemCallError.check("unlink", path) { unlinkat(folder, name, 0) }
+                guard unlinked != nil else { return }
+                if AssetScanner.isRegular(info) {
+                    removed.files += 1
+                    removed.bytes += Int64(info.st_size)
+                }
+            }
+        }
     }
 }

@@ -4,7 +4,8 @@ import StashClient
 struct InfoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Show the daemon's version, paths, disk space and download statistics.")
+        abstract: "Show the daemon's version, paths, disk space, storage held and download statistics.",
+        discussion: "Also shows the last verify: the one run at daemon start, or the last `stash verify`.")
 
     @OptionGroup var global: GlobalOptions
 
@@ -24,6 +25,9 @@ struct InfoCommand: AsyncParsableCommand {
                 "diskFree": info.diskFree,
                 "bytesHeld": info.bytesHeld,
                 "downloadCount": info.downloadCount,
+                "assetCount": info.assetCount,
+                "bytesByState": Dictionary(uniqueKeysWithValues: info.bytesByState.map { ($0.key.name, $0.value) }),
+                "lastVerify": info.lastVerify.jsonObject,
                 "speed": stats.speed,
                 "activeTransfers": stats.activeTransfers,
                 "downloadedBytes": stats.downloadedBytes,
@@ -36,9 +40,18 @@ struct InfoCommand: AsyncParsableCommand {
         Output.line("socket: \(info.socketPath)")
         Output.line("data dir: \(info.dataDir)")
         Output.line("disk: \(Format.bytes(info.diskFree)) free of \(Format.bytes(info.diskTotal))")
-        Output.line("held: \(Format.bytes(info.bytesHeld)) in \(info.downloadCount) download(s)")
+        Output.line("held: \(Format.bytes(info.bytesHeld)) in \(info.assetCount) asset(s)")
+        for state in DownloadState.allCases {
+            if let bytes = info.bytesByState[state] { Output.line("  \(state.name): \(Format.bytes(bytes))") }
+        }
         Output.line("speed: \(Format.speed(stats.speed)), \(stats.activeTransfers) active transfer(s)")
         Output.line("received since start: \(Format.bytes(stats.downloadedBytes))")
         for (state, count) in counts { Output.line("\(state.name): \(count)") }
+        let verify = info.lastVerify
+        if verify.finishedAt != nil {
+            Output.line("last verify: \(verify.textLines.last ?? "")")
+            for line in verify.textLines.dropLast().prefix(20) { Output.line("  \(line)") }
+            if verify.findings.count > 20 { Output.line("  … \(verify.findings.count - 20) more; run `stash verify`") }
+        }
     }
 }

@@ -83,4 +83,12 @@ final class DownloadLifecycleTests: XCTestCase {
         XCTAssertEqual(try run(.downloading, .requeue).1, .stopTransfer)
         XCTAssertThrowsError(try run(.paused, .requeue))
     }
+
+    func testRepairRequeuesOnlyCompleteOrFailedDownloads() throws {
+        XCTAssertEqual(try run(.completed, .repair).0, .queued)
+        XCTAssertEqual(try run(.completed, .repair).1, .commit)
+        XCTAssertEqual(try run(.failed, .repair).0, .queued)
+        XCTAssertThrowsError(try run(.downloading, .repair))
+        XCTAssertThrowsError(try run(.paused, .repair))
+    }
 }

@@ -141,7 +141,58 @@ final class RegistryTests: XCTestCase {
         }
         let queue = try DatabaseQueue(path: databasePath)
         let migrations = try await queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-        XCTAssertEqual(migrations, ["v1"])
+        XCTAssertEqual(migrations, ["v1", "v2"])
+    }
+
+    func testAVersion1RegistryMigratesItsDownloadsToFiles() async throws {
+        // The schema and a row as the first release wrote them.
+        try rawSQL("""
+            CREATE TABLE download (
+                id TEXT NOT NULL PRIMARY KEY, uri TEXT NOT NULL, title TEXT NOT NULL DEFAULT '',
+                state TEXT NOT NULL, downloaded_bytes INTEGER NOT NULL DEFAULT 0, total_bytes INTEGER,
+                quality TEXT NOT NULL DEFAULT '', has_subtitles INTEGER NOT NULL DEFAULT 0,
+                has_drm INTEGER NOT NULL DEFAULT 0, asset_path TEXT NOT NULL DEFAULT '', error_kind INTEGER,
+                error_message TEXT, error_http_status INTEGER, state_reason TEXT NOT NULL DEFAULT '',
+                created_at INTEGER NOT NULL, completed_at INTEGER, sha256 TEXT NOT NULL DEFAULT '',
+                headers TEXT NOT NULL DEFAULT '[]', etag TEXT, last_modified TEXT, sequence INTEGER NOT NULL);
+            CREATE INDEX download_sequence ON download(sequence);
+            CREATE TABLE config (key TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+            INSERT INTO grdb_migrations VALUES ('v1');
+            INSERT INTO download (id, uri, state, downloaded_bytes, total_bytes, asset_path, created_at, sha256, etag, last_modified, sequence)
+            VALUES ('old', 'http://h/movie.mp4', 'PAUSED', 10, 100, 'assets/old/movie.mp4', 1, '', '"e1"', 'Mon, 01 Jan 2024 00:00:00 GMT', 1);
+            """)
+        let loaded = try openRegistry().loadAll()
+        XCTAssertEqual(loaded.problems, [])
+        let download = try XCTUnwrap(loaded.downloads.first)
+        XCTAssertFalse(download.isBundle)
+        XCTAssertEqual(download.files, [DownloadFile(
+            url: "http://h/movie.mp4", path: "movie.mp4", size: 100, etag: "\"e1\"", lastModified: "Mon, 01 Jan 2024 00:00:00 GMT")])
+        XCTAssertEqual(download.filesTotal, 1)
+    }
+
+    func testABundleKeepsItsFilesInOrderAndFileUpdatesLand() async throws {
+        let registry = try openRegistry()
+        let files = (0..<50).map { DownloadFile(url: "https://h/p/\($0).jpg", path: "pages/\($0).jpg", size: $0 == 7 ? nil : Int64(1000 + $0)) }
+        var bundle = Download(id: "b", uri: "", assetPath: "assets/b", createdAt: date(ms: 5), isBundle: true, files: files)
+        try await registry.save([sample("before"), bundle, sample("after")])
+        var learned = files[7]
+        learned.size = 4242
+        learned.etag = "\"x\""
+        bundle.state = .downloading
+        try await registry.commit(RegistryBatch(updates: [bundle], fileUpdates: [FileUpdate(downloadID: "b", index: 7, file: learned)]))
+        let loaded = try registry.loadAll()
+        XCTAssertEqual(loaded.problems, [])
+        XCTAssertEqual(loaded.downloads.map(\.id), ["before", "b", "after"])
+        var expected = files
+        expected[7] = learned
+        XCTAssertEqual(loaded.downloads[1].files, expected)
+        XCTAssertEqual(loaded.downloads[1].state, .downloading)
+        XCTAssertTrue(loaded.downloads[1].isBundle)
+        try await registry.delete(ids: ["b"])
+        let queue = try DatabaseQueue(path: databasePath)
+        let left = try await queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM download_file WHERE download_id = 'b'") }
+        XCTAssertEqual(left, 0, "a deleted download's files go with it")
     }
 
     func testUnknownStateNameReadsAsPausedWithAProblem() async throws {
@@ -149,7 +200,8 @@ final class RegistryTests: XCTestCase {
         try await registry.save([sample("good")])
         try rawSQL("""
             INSERT INTO download (id, uri, state, created_at, sequence)
-            VALUES ('odd', 'http://h/odd', 'EXPLODED', 5, 100)
+            VALUES ('odd', 'http://h/odd', 'EXPLODED', 5, 100);
+            INSERT INTO download_file (download_id, idx, url, path) VALUES ('odd', 0, 'http://h/odd', 'odd');
             """)
         let loaded = try registry.loadAll()
         XCTAssertEqual(loaded.downloads.map(\.id), ["good", "odd"])
@@ -168,6 +220,7 @@ final class RegistryTests: XCTestCase {
                 ('', 'http://h/no-id', 'QUEUED', 1, 11),
                 ('bad-headers', 'http://h/bh', 'QUEUED', 1, 12);
             UPDATE download SET headers = '{not json' WHERE id = 'bad-headers';
+            INSERT INTO download_file (download_id, idx, url, path) VALUES ('bad-headers', 0, 'http://h/bh', 'bh');
             """)
         try await registry.save([sample("last")])
 
