@@ -8,11 +8,12 @@ extension Engine {
     static let storageRecheckInterval: Duration = .seconds(2)
 
     /// Disk and bytes held, from the records (not by walking the tree), cached for
-    /// `storageTTL` and dropped on any change of state or files.
+    /// `storageTTL` and dropped on any change of state or files. The disk is the one holding
+    /// `assets/`, where the bytes go (it may be a mount of its own).
     public func systemInfo() -> SystemInfo {
         let now = Date().timeIntervalSinceReferenceDate
         if let cached = storageCache, now - cached.time < Self.storageTTL { return cached.info }
-        let disk = DiskSpace.of(path: layout.dataDir)
+        let disk = DiskSpace.of(path: layout.assetsDir)
         var byState: [DownloadState: Int64] = [:]
         var held: Int64 = 0
         var assets = 0
@@ -36,15 +37,15 @@ extension Engine {
         guard let total = download.totalBytes else { return nil }
         let need = total - download.downloadedBytes
         guard need > 0 else { return nil }
-        let now = Date().timeIntervalSinceReferenceDate
-        if now - freeSpace.time >= 1 { freeSpace = (now, DiskSpace.of(path: layout.dataDir).free) }
+        // Read every time (one statvfs): a figure even a second old misses what just landed.
+        let free = DiskSpace.of(path: layout.assetsDir).free
         var promised: Int64 = 0
         for id in active where id != download.id {
             if let other = entries[id]?.download, let otherTotal = other.totalBytes {
                 promised += max(0, otherTotal - other.downloadedBytes)
             }
         }
-        let available = freeSpace.free - config.storageReserve - promised
+        let available = free - config.storageReserve - promised
         guard need > available else { return nil }
         return "insufficient storage: needs \(need) more bytes, \(max(0, available)) free above the \(config.storageReserve)-byte reserve"
             + (promised > 0 ? " and the \(promised) bytes active downloads still need" : "")
@@ -74,7 +75,6 @@ extension Engine {
         guard !storageHeld.isEmpty, !shuttingDown else { return }
         let held = storageHeld
         storageHeld = []
-        freeSpace = (0, 0)
         waiting = held + waiting[waitingHead...]
         waitingHead = 0
         schedule()

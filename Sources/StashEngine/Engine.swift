@@ -72,8 +72,6 @@ public actor Engine {
     var lastVerify = VerifyReport()
     /// GetSystemInfo's answer and when it was made; nil after a change.
     var storageCache: (time: TimeInterval, info: SystemInfo)?
-    /// Free bytes on the data dir's file system and when they were read.
-    var freeSpace: (time: TimeInterval, free: Int64) = (0, 0)
     /// Queued downloads that do not fit on the disk, oldest first, and the timer that looks again.
     var storageHeld: [String] = []
     var storageRecheck: Task<Void, Never>?

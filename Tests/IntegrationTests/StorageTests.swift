@@ -1,0 +1,88 @@
+import Foundation
+import StashClient
+import StashTestSupport
+import XCTest
+
+/// A real small file system under `assets/` (a 2 MiB tmpfs, so root only): a download that
+/// cannot fit waits in the queue, and a disk that fills up mid-transfer pauses the download,
+/// which completes byte-exact once space is freed.
+final class StorageTests: DaemonTestCase {
+    private var dataDir = ""
+    private var mounted = false
+
+    override func setUp() async throws {
+        guard getuid() == 0 else { throw XCTSkip("mounting a tmpfs needs root") }
+        dataDir = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-small-disk")
+        try FileManager.default.createDirectory(atPath: dataDir + "/assets", withIntermediateDirectories: true)
+        guard try run("/bin/mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", dataDir + "/assets") else {
+            throw XCTSkip("cannot mount a tmpfs here")
+        }
+        mounted = true
+        http = try TestHTTPServer.start()
+        daemon = try await DaemonProcess.start(dataDir: dataDir, extraArguments: ["--storage-reserve", "0", "--log-level", "debug"])
+        client = try await StashClient.connect(socketPath: daemon.socketPath, clientName: name)
+        _ = try await client.setConfig(fixtureConfig)
+    }
+
+    override func tearDown() async throws {
+        try await super.tearDown()
+        if mounted { _ = try run("/bin/umount", "-l", dataDir + "/assets") }
+        try? FileManager.default.removeItem(atPath: dataDir)
+    }
+
+    private func run(_ executable: String, _ arguments: String...) throws -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    func testADownloadLargerThanTheDiskWaitsQueuedUntilSpaceFrees() async throws {
+        http.serve(path: "/fits", size: 700_000)
+        http.serve(path: "/toobig", size: 1_500_000)
+        _ = try await client.addDownload(AddDownloadRequest(id: "fits", uri: http.url("/fits")))
+        try await waitFor("fits", .completed)
+        let info = try await client.systemInfo()
+        XCTAssertLessThanOrEqual(info.diskTotal, 2 << 20, "the disk of assets/ is the small one")
+        XCTAssertEqual(info.bytesHeld, 700_000)
+        XCTAssertEqual(info.bytesByState[.completed], 700_000)
+
+        _ = try await client.addDownload(AddDownloadRequest(id: "toobig", uri: http.url("/toobig")))
+        let held = try await waitUntil("toobig") { $0.stateReason.contains("insufficient storage") }
+        XCTAssertEqual(held.state, .queued)
+        try await Task.sleep(nanoseconds: 2_500_000_000)
+        let stillHeld = try await client.getDownload(id: "toobig")
+        XCTAssertEqual(stillHeld.state, .queued, "a recheck finds no more space")
+
+        try await client.cancel(id: "fits")
+        let done = try await waitFor("toobig", .completed, timeout: 20)
+        XCTAssertEqual(try sha256Hex(ofFile: done.assetPath), http.route("/toobig")!.body.sha256Hex)
+    }
+
+    func testADiskThatFillsMidTransferPausesAndAResumeCompletesByteExact() async throws {
+        http.serve(path: "/movie", size: 1_200_000, etag: "\"m\"")
+        http.update(path: "/movie") { $0.bytesPerSecond = 1_000_000 }
+        _ = try await client.addDownload(AddDownloadRequest(id: "movie", uri: http.url("/movie")))
+        _ = try await waitUntil("movie") { $0.downloadedBytes > 200_000 }
+        // Someone else takes the rest of the disk.
+        let filler = dataDir + "/assets/filler"
+        let free = try await client.systemInfo().diskFree
+        FileManager.default.createFile(atPath: filler, contents: Data(count: Int(free)))
+
+        let paused = try await waitFor("movie", .paused)
+        XCTAssertTrue(paused.stateReason.contains("insufficient storage"), paused.stateReason)
+        XCTAssertEqual(paused.error?.kind, .storage)
+        XCTAssertTrue(exists(paused.assetPath + ".part"), "the part file is kept")
+        XCTAssertGreaterThan(paused.downloadedBytes, 200_000)
+
+        try FileManager.default.removeItem(atPath: filler)
+        _ = try await client.resume(id: "movie")
+        let done = try await waitFor("movie", .completed)
+        XCTAssertEqual(try sha256Hex(ofFile: done.assetPath), http.route("/movie")!.body.sha256Hex)
+        XCTAssertNotNil(http.requests(for: "/movie").last?.header("Range"), "resumed from the part file")
+    }
+}
