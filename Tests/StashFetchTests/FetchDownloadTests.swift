@@ -20,7 +20,7 @@ final class FetchDownloadTests: FetchTestCase {
         XCTAssertEqual(progress.last, Int64(body.count))
         XCTAssertEqual(progress, progress.sorted())
         let request0 = try XCTUnwrap(server.requests(for: "/big").first)
-        XCTAssertEqual(request0.header("User-Agent"), "stash/0.1.0")
+        XCTAssertEqual(request0.header("User-Agent"), "stash/\(StashVersion.daemon)")
         XCTAssertNil(request0.header("Range"))
         XCTAssertNil(request0.header("Accept-Encoding"))
         XCTAssertEqual(workers.activeTransfers, 0)

@@ -31,11 +31,18 @@ final class WireCodecRequestTests: XCTestCase {
         .getConfig,
         .setConfig([ConfigEntry(key: "max-parallel", value: "4"), ConfigEntry(key: "rate-limit", value: "")]),
         .setConfig([]),
+        .verify(VerifyRequest(deep: true, repair: true, dryRun: false)),
+        .verify(VerifyRequest()),
+        .purge,
+        .addDownload(AddDownloadRequest(id: "chapter", uri: "", title: "Ch. 1", files: [
+            BundleFileSpec(url: "https://h/p/1.jpg", path: "pages/001.jpg", size: 1234, sha256: String(repeating: "0f", count: 32)),
+            BundleFileSpec(url: "https://h/p/2.jpg"),
+        ])),
         .unknown,
     ]
 
     func testEveryOperationRoundTrips() throws {
-        XCTAssertEqual(Set(Self.everyOperation.map(\.name)).count, 17, "every Operation case is covered")
+        XCTAssertEqual(Set(Self.everyOperation.map(\.name)).count, 19, "every Operation case is covered")
         for (index, op) in Self.everyOperation.enumerated() {
             let request = Request(id: UInt64(index) + 1, op: op)
             XCTAssertEqual(try WireTestSupport.roundTrip(request), request, "\(op.name)")

@@ -43,6 +43,19 @@ final class WireCodecServerMessageTests: XCTestCase {
             .systemInfo(SystemInfo(
                 dataDir: "/home/ünïcode/.local/share/stash", diskTotal: 1 << 40, diskFree: 1 << 39, bytesHeld: 0,
                 daemonVersion: "0.1.0", socketPath: "/run/user/1000/stash/stashd.sock", downloadCount: 12)),
+            .systemInfo(SystemInfo(
+                dataDir: "/d", diskTotal: 10, diskFree: 5, bytesHeld: 7, daemonVersion: "0.2.0", socketPath: "/s", downloadCount: 2,
+                bytesByState: [.completed: 5, .paused: 2], assetCount: 2,
+                lastVerify: VerifyReport(
+                    findings: [VerifyFinding(kind: .missingFile, id: "a", path: "/d/assets/a/x", detail: "file missing on disk")],
+                    downloadsChecked: 2, filesChecked: 51, finishedAt: WireTestSupport.date(ms: 1_700_000_000_000), durationMs: 3))),
+            .verify(VerifyReport(
+                findings: VerifyFinding.Kind.allCases.map { VerifyFinding(kind: $0, id: "i", path: "/p/\($0.name)", detail: "d", repaired: $0.rawValue % 2 == 0) },
+                downloadsChecked: 100_000, filesChecked: 5_000_000, finishedAt: WireTestSupport.date(ms: 1), durationMs: 1500,
+                deep: true, repaired: true, requeued: 3, filesDeleted: 4, bytesFreed: Int64(1) << 40)),
+            .verify(VerifyReport()),
+            .purge(PurgeResult(filesDeleted: 2, bytesFreed: 1024, paths: ["/d/assets/ghost", "/d/assets/ü"])),
+            .purge(PurgeResult()),
             .config(config),
             .config(DaemonConfig()),
         ]
