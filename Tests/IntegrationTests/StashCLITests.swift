@@ -34,9 +34,59 @@ final class StashCLITests: DaemonTestCase {
     func testHelpListsEveryCommandAndExits0() throws {
         let result = try DaemonProcess.run(executable: DaemonProcess.executableURL(named: "stash"), arguments: ["--help"])
         XCTAssertEqual(result.status, 0)
-        for command in ["add", "ls", "show", "has", "pause", "resume", "cancel", "wait", "watch", "info", "config"] {
+        for command in ["add", "ls", "show", "has", "pause", "resume", "cancel", "wait", "watch", "info", "config", "verify", "purge"] {
             XCTAssertTrue(result.stdout.contains("  \(command) "), "help lacks \(command):\n\(result.stdout)")
         }
+    }
+
+    func testABundleFromAListWithPathsThenVerifyAndPurge() throws {
+        var lines = ["# a chapter", ""]
+        for index in 0..<4 {
+            http.serve(path: "/c/\(index).jpg", size: 10_000 + index, seed: UInt64(index + 1))
+            lines.append(index == 3 ? http.url("/c/\(index).jpg") : "\(http.url("/c/\(index).jpg"))\tpages/p\(index).jpg\t\(10_000 + index)")
+        }
+        let list = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-list") + "/chapter.txt"
+        defer { try? FileManager.default.removeItem(atPath: (list as NSString).deletingLastPathComponent) }
+        try lines.joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
+        let added = try daemon.runCLI(["add", "--bundle", "--id", "ch1", "--title", "Chapter 1", "--from-file", list, "--wait", "--json"])
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let last = try XCTUnwrap(try jsonLines(added.stdout).last)
+        XCTAssertEqual(last["state"] as? String, "COMPLETED")
+        XCTAssertEqual(last["bundle"] as? Bool, true)
+        XCTAssertEqual(last["filesDone"] as? Int, 4)
+        XCTAssertEqual(last["filesTotal"] as? Int, 4)
+        let folder = daemon.dataDir + "/assets/ch1"
+        for index in 0..<3 { XCTAssertTrue(exists("\(folder)/pages/p\(index).jpg")) }
+        XCTAssertTrue(exists("\(folder)/3.jpg"), "a line without a path takes the URL's file name")
+
+        let show = try daemon.runCLI(["show", "ch1"])
+        XCTAssertTrue(show.stdout.contains("files: 4 of 4 done"), show.stdout)
+        XCTAssertTrue(show.stdout.contains("file: pages/p0.jpg done"), show.stdout)
+
+        try FileManager.default.removeItem(atPath: "\(folder)/pages/p1.jpg")
+        try FileManager.default.createDirectory(atPath: daemon.dataDir + "/assets/stray", withIntermediateDirectories: true)
+        try Data(count: 100).write(to: URL(fileURLWithPath: daemon.dataDir + "/assets/stray/x"))
+        let report = try daemon.runCLI(["verify", "--dry-run", "--repair"])
+        XCTAssertEqual(report.status, 1, "findings left unrepaired exit 1")
+        XCTAssertTrue(report.stdout.contains("missing-file [ch1] \(folder)/pages/p1.jpg"), report.stdout)
+        XCTAssertTrue(report.stdout.contains("orphan-folder \(daemon.dataDir)/assets/stray"), report.stdout)
+        let purge = try daemon.runCLI(["purge", "--json"])
+        XCTAssertEqual(purge.status, 0, purge.stderr)
+        let purged = try XCTUnwrap(try jsonLines(purge.stdout).first)
+        XCTAssertEqual(purged["filesDeleted"] as? Int, 1)
+        XCTAssertEqual(purged["bytesFreed"] as? Int, 100)
+        let repair = try daemon.runCLI(["verify", "--repair"])
+        XCTAssertEqual(repair.status, 0, repair.stdout)
+        XCTAssertTrue(repair.stdout.contains("1 download(s) re-queued"), repair.stdout)
+        let waited = try daemon.runCLI(["wait", "ch1", "--json"])
+        XCTAssertEqual(waited.status, 0, waited.stderr)
+        XCTAssertTrue(exists("\(folder)/pages/p1.jpg"))
+
+        let refused = try daemon.runCLI(["add", "--bundle", "--id", "bad", http.url("/c/0.jpg"), http.url("/c/0.jpg")])
+        XCTAssertEqual(refused.status, 2, "two files with the same name: \(refused.stderr)")
+        XCTAssertTrue(refused.stderr.contains("files[1]"), refused.stderr)
+        let info = try daemon.runCLI(["info"])
+        XCTAssertTrue(info.stdout.contains("last verify: "), info.stdout)
     }
 
     func testAddWaitPrintsJSONRecordsAndExits0() throws {
@@ -45,7 +95,7 @@ final class StashCLITests: DaemonTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         let records = try jsonLines(result.stdout)
         XCTAssertFalse(records.isEmpty)
-        for record in records { XCTAssertEqual(Set(record.keys), Self.recordKeys) }
+        for record in records { XCTAssertEqual(Set(record.keys).subtracting(["stateReason"]), Self.recordKeys) }
         let last = try XCTUnwrap(records.last)
         XCTAssertEqual(last["id"] as? String, "cli-1")
         XCTAssertEqual(last["title"] as? String, "A file")
