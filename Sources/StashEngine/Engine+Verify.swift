@@ -12,6 +12,7 @@ extension Engine {
         let scan = await Task.detached {
             AssetScanner.scan(assetsDir: assetsDir, downloads: expected, deep: deep, walkFolders: true)
         }.value
+        logScanErrors(scan)
         var report = VerifyReport(
             findings: scan.findings, downloadsChecked: expected.count, filesChecked: scan.filesChecked, deep: deep, repaired: repair)
         if repair {
@@ -37,6 +38,7 @@ extension Engine {
         let scan = await Task.detached {
             AssetScanner.scan(assetsDir: assetsDir, downloads: expected, deep: false, walkFolders: true)
         }.value
+        logScanErrors(scan)
         var report = VerifyReport(findings: scan.findings)
         await deleteOrphans(&report)
         storageCache = nil
@@ -51,11 +53,19 @@ extension Engine {
         let started = Date()
         let expected = expectations()
         let scan = AssetScanner.scan(assetsDir: layout.assetsDir, downloads: expected, deep: false, walkFolders: false)
+        logScanErrors(scan)
         lastVerify = VerifyReport(
             findings: scan.findings, downloadsChecked: expected.count, filesChecked: scan.filesChecked,
             finishedAt: Date(), durationMs: Int(Date().timeIntervalSince(started) * 1000))
         if !scan.findings.isEmpty {
             logger.warning("verify at start found problems; `stash verify --repair` fixes them", metadata: ["findings": "\(scan.findings.count)"])
+        }
+    }
+
+    /// A folder the scan could not read (permissions) is not a finding, but must not pass unseen.
+    private func logScanErrors(_ scan: AssetScanner.Result) {
+        for error in scan.errors.prefix(20) {
+            logger.warning("verify could not read part of assets/", metadata: ["error": "\(error)"])
         }
     }
 

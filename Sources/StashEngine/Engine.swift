@@ -328,6 +328,8 @@ public actor Engine {
         config = updated
         fetch.setRateLimit(updated.rateLimit)
         if lowered { requeueExcess() }
+        // Raised caps let more transfers start now; lowered ones apply as transfers end.
+        slotsChanged = true
         schedule()
         return config
     }
