@@ -7,14 +7,9 @@ extension Engine {
     /// orphans and stale part files are deleted. The scan runs off the engine.
     public func verify(deep: Bool, repair: Bool) async throws -> VerifyReport {
         let started = Date()
-        let expected = expectations()
-        let assetsDir = layout.assetsDir
-        let scan = await Task.detached {
-            AssetScanner.scan(assetsDir: assetsDir, downloads: expected, deep: deep, walkFolders: true)
-        }.value
-        logScanErrors(scan)
+        let (scan, checked) = await scanAssets(deep: deep)
         var report = VerifyReport(
-            findings: scan.findings, downloadsChecked: expected.count, filesChecked: scan.filesChecked, deep: deep, repaired: repair)
+            findings: scan.findings, downloadsChecked: checked, filesChecked: scan.filesChecked, deep: deep, repaired: repair)
         if repair {
             await deleteOrphans(&report)
             requeueDamaged(&report)
@@ -33,12 +28,7 @@ extension Engine {
 
     /// Deletes orphan folders and files and stale part files.
     public func purge() async throws -> PurgeResult {
-        let expected = expectations()
-        let assetsDir = layout.assetsDir
-        let scan = await Task.detached {
-            AssetScanner.scan(assetsDir: assetsDir, downloads: expected, deep: false, walkFolders: true)
-        }.value
-        logScanErrors(scan)
+        let (scan, _) = await scanAssets(deep: false)
         var report = VerifyReport(findings: scan.findings)
         await deleteOrphans(&report)
         storageCache = nil
@@ -47,19 +37,33 @@ extension Engine {
         return PurgeResult(filesDeleted: report.filesDeleted, bytesFreed: report.bytesFreed, paths: paths)
     }
 
-    /// The fast verify of every start: each file's size (stat only) and the folders under
-    /// `assets/` that nobody owns. Its report is in `systemInfo().lastVerify`.
-    func verifyAtStart() {
-        let started = Date()
-        let expected = expectations()
-        let scan = AssetScanner.scan(assetsDir: layout.assetsDir, downloads: expected, deep: false, walkFolders: false)
+    /// The fast verify of every start: `findings` are the files `recover` found missing or of
+    /// the wrong size (stat only); to them it adds the entries of `assets/` that nobody owns.
+    /// Its report is in `systemInfo().lastVerify`.
+    func verifyAtStart(findings: [VerifyFinding], filesChecked: Int, started: Date) {
+        // Files were checked by `recover`; the scan only lists `assets/` for orphans.
+        let owners = order.map { AssetScanner.Expected(id: $0, folder: layout.assetFolder(id: $0), files: [], shouldBeComplete: false) }
+        let scan = AssetScanner.scan(assetsDir: layout.assetsDir, downloads: owners, deep: false, walkFolders: false)
         logScanErrors(scan)
+        let all = (findings + scan.findings).sorted { $0.path < $1.path }
         lastVerify = VerifyReport(
-            findings: scan.findings, downloadsChecked: expected.count, filesChecked: scan.filesChecked,
+            findings: all, downloadsChecked: owners.count, filesChecked: filesChecked,
             finishedAt: Date(), durationMs: Int(Date().timeIntervalSince(started) * 1000))
-        if !scan.findings.isEmpty {
-            logger.warning("verify at start found problems; `stash verify --repair` fixes them", metadata: ["findings": "\(scan.findings.count)"])
+        if !all.isEmpty {
+            logger.warning("verify at start found problems; `stash verify --repair` fixes them", metadata: ["findings": "\(all.count)"])
         }
+    }
+
+    /// Scans every download's files and folder off the engine; returns the scan and how many
+    /// downloads it covered.
+    private func scanAssets(deep: Bool) async -> (AssetScanner.Result, Int) {
+        let expected = expectations()
+        let assetsDir = layout.assetsDir
+        let scan = await Task.detached {
+            AssetScanner.scan(assetsDir: assetsDir, downloads: expected, deep: deep, walkFolders: true)
+        }.value
+        logScanErrors(scan)
+        return (scan, expected.count)
     }
 
     /// A folder the scan could not read (permissions) is not a finding, but must not pass unseen.

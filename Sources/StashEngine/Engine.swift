@@ -112,6 +112,9 @@ public actor Engine {
         for problem in loaded.problems {
             logger.warning("registry record skipped or repaired", metadata: ["problem": "\(problem)"])
         }
+        let verifyStarted = Date()
+        var findings: [VerifyFinding] = []
+        var filesChecked = 0
         var tickets: [CommitTicket] = []
         var removals: [String] = []
         for download in loaded.downloads {
@@ -119,7 +122,8 @@ public actor Engine {
             entries[id] = Entry(download: download, lifecycle: DownloadLifecycle(state: download.state), seq: nextSeq)
             order.append(id)
             nextSeq += 1
-            switch recover(id) {
+            filesChecked += download.files.count
+            switch recover(id, findings: &findings) {
             case .commit(let ticket): tickets.append(ticket)
             case .remove: removals.append(id)
             case .unchanged: break
@@ -127,7 +131,7 @@ public actor Engine {
         }
         for ticket in tickets { try await ticket.wait() }
         for id in removals { try await finishRemoval(id) }
-        verifyAtStart()
+        verifyAtStart(findings: findings, filesChecked: filesChecked, started: verifyStarted)
         let notices = self.notices
         noticeTask = Task { [weak self] in
             for await notice in notices {
@@ -416,11 +420,13 @@ public actor Engine {
 
     /// Reconciles one loaded record with the disk: which files are complete (at their final
     /// path) and how many bytes the others hold. A completed download with a file missing or
-    /// of the wrong size is not reported as completed.
-    private func recover(_ id: String) -> Recovery {
+    /// of the wrong size is not reported as completed. The files that should be there and are
+    /// not are the start's verify findings (one stat per file serves both).
+    private func recover(_ id: String, findings: inout [VerifyFinding]) -> Recovery {
         guard var entry = entries[id] else { return .unchanged }
         var problem: String?
         var download = entry.download
+        let shouldBeComplete = download.state == .completed || (download.state == .failed && download.error?.kind == .storage)
         var done = 0
         var bytes: Int64 = 0
         for index in download.files.indices {
@@ -432,12 +438,15 @@ public actor Engine {
                 done += 1
             } else {
                 file.done = false
+                let finding: VerifyFinding
+                if let size = fileSize(path), let expected = file.size {
+                    finding = VerifyFinding(kind: .wrongSize, id: id, path: path, detail: "\(size) bytes on disk, expected \(expected)")
+                } else {
+                    finding = VerifyFinding(kind: .missingFile, id: id, path: path, detail: "file missing on disk")
+                }
+                if shouldBeComplete { findings.append(finding) }
                 if problem == nil {
-                    if let size = fileSize(path), let expected = file.size {
-                        problem = "file on disk has \(size) bytes, expected \(expected): \(path)"
-                    } else {
-                        problem = "file missing on disk: \(path)"
-                    }
+                    problem = finding.kind == .missingFile ? "file missing on disk: \(path)" : "file on disk has \(finding.detail): \(path)"
                 }
                 file.downloadedBytes = download.state == .completed ? 0 : fileSize(path + ".part") ?? 0
             }

@@ -50,6 +50,19 @@ final class BundleTests: DaemonTestCase {
         await assertFails(.alreadyExists) { try await self.addBundle("chapter-1", Array(files.prefix(3))) }
     }
 
+    func testFortyBundlesOfFiftyFilesAllCompleteUnderTheDefaultCaps() async throws {
+        for bundle in 0..<40 {
+            let files = (0..<50).map { index -> BundleFileSpec in
+                let path = "/many/\(bundle)/\(index).bin"
+                http.serve(path: path, size: 4096, seed: UInt64(bundle * 50 + index))
+                return BundleFileSpec(url: http.url(path), path: "\(index).bin")
+            }
+            _ = try await addBundle("many\(bundle)", files)
+        }
+        for bundle in 0..<40 { try await waitFor("many\(bundle)", .completed) }
+        XCTAssertLessThanOrEqual(http.peakInFlightRequests, 15, "3 downloads x 5 files")
+    }
+
     func testProgressEventsCountFilesAndBytes() async throws {
         let events = try await client.events(ids: ["ev"])
         _ = try await addBundle("ev", serveBundle("ev", count: 8, size: 100_000, bytesPerSecond: 2_000_000))
@@ -173,6 +186,35 @@ final class BundleTests: DaemonTestCase {
         let clean = try await client.verify(deep: true)
         XCTAssertEqual(clean.findings, [])
         XCTAssertEqual(clean.filesChecked, 5)
+    }
+
+    func testTheVerifyAtStartFindsWhatChangedWhileTheDaemonWasDown() async throws {
+        let files = serveBundle("down", count: 4, withDigests: true)
+        _ = try await addBundle("down", files)
+        try await waitFor("down", .completed)
+        XCTAssertEqual(daemon.terminate(), 0)
+        try FileManager.default.removeItem(atPath: assetFolder("down") + "/pages/000.jpg")
+        try FileManager.default.createDirectory(atPath: assetFolder("left-behind"), withIntermediateDirectories: true)
+        try await daemon.restart()
+        try await reconnect()
+
+        let failed = try await client.getDownload(id: "down")
+        XCTAssertEqual(failed.state, .failed)
+        XCTAssertEqual(failed.error?.kind, .storage)
+        XCTAssertTrue(failed.error?.message.contains("1 of 4 files missing") ?? false, failed.error?.message ?? "")
+        XCTAssertEqual(failed.filesDone, 3)
+        let report = try await client.systemInfo().lastVerify
+        XCTAssertNotNil(report.finishedAt)
+        XCTAssertEqual(report.downloadsChecked, 1)
+        XCTAssertEqual(report.filesChecked, 4)
+        XCTAssertEqual(report.findings.map(\.kind), [.missingFile, .orphanFolder])
+        XCTAssertEqual(report.findings.map(\.path), [assetFolder("down") + "/pages/000.jpg", assetFolder("left-behind")])
+
+        let repaired = try await client.verify(repair: true)
+        XCTAssertEqual(repaired.requeued, 1)
+        try await waitFor("down", .completed)
+        XCTAssertEqual(try sha256Hex(ofFile: assetFolder("down") + "/pages/000.jpg"), files[0].sha256)
+        XCTAssertFalse(exists(assetFolder("left-behind")))
     }
 
     func testDeepVerifyFindsADamagedFile() async throws {

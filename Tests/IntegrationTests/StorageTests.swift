@@ -8,16 +8,12 @@ import XCTest
 /// which completes byte-exact once space is freed.
 final class StorageTests: DaemonTestCase {
     private var dataDir = ""
-    private var mounted = false
+    private var small: SmallDisk?
 
     override func setUp() async throws {
-        guard getuid() == 0 else { throw XCTSkip("mounting a tmpfs needs root") }
         dataDir = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-small-disk")
-        try FileManager.default.createDirectory(atPath: dataDir + "/assets", withIntermediateDirectories: true)
-        guard try run("/bin/mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", dataDir + "/assets") else {
-            throw XCTSkip("cannot mount a tmpfs here")
-        }
-        mounted = true
+        small = try SmallDisk.mount(at: dataDir + "/assets", bytes: 2 << 20)
+        if small == nil { throw XCTSkip("mounting a tmpfs needs root (CAP_SYS_ADMIN)") }
         http = try TestHTTPServer.start()
         daemon = try await DaemonProcess.start(dataDir: dataDir, extraArguments: ["--storage-reserve", "0", "--log-level", "debug"])
         client = try await StashClient.connect(socketPath: daemon.socketPath, clientName: name)
@@ -26,19 +22,8 @@ final class StorageTests: DaemonTestCase {
 
     override func tearDown() async throws {
         try await super.tearDown()
-        if mounted { _ = try run("/bin/umount", "-l", dataDir + "/assets") }
+        small?.unmount()
         try? FileManager.default.removeItem(atPath: dataDir)
-    }
-
-    private func run(_ executable: String, _ arguments: String...) throws -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus == 0
     }
 
     func testADownloadLargerThanTheDiskWaitsQueuedUntilSpaceFrees() async throws {

@@ -7,35 +7,18 @@ import XCTest
 /// A full file system, made real with a small tmpfs (so root only): the transfer ends with
 /// `.noSpace`, keeps its part file, and resumes from it once there is room.
 final class FetchNoSpaceTests: FetchTestCase {
+    private var small: SmallDisk?
     private var disk: String { "\(folder!)/disk" }
-    private var mounted = false
 
     override func setUp() async throws {
         try await super.setUp()
-        guard getuid() == 0 else { throw XCTSkip("mounting a tmpfs needs root") }
-        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
-        guard try succeeds("/bin/mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", disk) else {
-            throw XCTSkip("cannot mount a tmpfs here (no CAP_SYS_ADMIN?)")
-        }
-        mounted = true
+        small = try SmallDisk.mount(at: disk, bytes: 1 << 20)
+        if small == nil { throw XCTSkip("mounting a tmpfs needs root (CAP_SYS_ADMIN)") }
     }
 
     override func tearDown() async throws {
-        // Lazy, so a file a failed test left open cannot keep the mount (and the folder) around.
-        if mounted { _ = try succeeds("/bin/umount", "-l", disk) }
+        small?.unmount()
         try await super.tearDown()
-    }
-
-    /// Runs a command quietly; true when it exits with 0.
-    private func succeeds(_ executable: String, _ arguments: String...) throws -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus == 0
     }
 
     func testFullDiskEndsWithNoSpaceAndResumesOnceThereIsRoom() async throws {
@@ -57,7 +40,7 @@ final class FetchNoSpaceTests: FetchTestCase {
         XCTAssertFalse(exists(request.finalPath))
         XCTAssertEqual(workers.activeTransfers, 0)
 
-        XCTAssertTrue(try succeeds("/bin/mount", "-o", "remount,size=8m", disk))
+        XCTAssertTrue(try XCTUnwrap(small).resize(bytes: 8 << 20))
         var resume = request
         resume.etag = first.started.first?.etag
         let second = await fetch(resume)
