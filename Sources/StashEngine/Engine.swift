@@ -117,13 +117,24 @@ public actor Engine {
         var filesChecked = 0
         var tickets: [CommitTicket] = []
         var removals: [String] = []
-        for download in loaded.downloads {
+        entries.reserveCapacity(loaded.downloads.count)
+        order.reserveCapacity(loaded.downloads.count)
+        let sizes = FileSizeProbe.sizes(of: loaded.downloads.flatMap { download in
+            download.files.map { layout.filePath(id: download.id, $0) }
+        })
+        var nextSize = 0
+        for var download in loaded.downloads {
             let id = download.id
+            filesChecked += download.files.count
+            let problem = reconcileFiles(&download, sizes: sizes[nextSize..<(nextSize + download.files.count)], findings: &findings)
+            nextSize += download.files.count
             entries[id] = Entry(download: download, lifecycle: DownloadLifecycle(state: download.state), seq: nextSeq)
             order.append(id)
             nextSeq += 1
-            filesChecked += download.files.count
-            switch recover(id, findings: &findings) {
+            // Most records (complete and whole, paused, failed) stay as they are.
+            let recovering = download.state.isActive || download.state == .removing || (download.state == .completed && problem != nil)
+            guard recovering else { continue }
+            switch recover(id, problem: problem) {
             case .commit(let ticket): tickets.append(ticket)
             case .remove: removals.append(id)
             case .unchanged: break
@@ -418,28 +429,26 @@ public actor Engine {
 
     private enum Recovery { case commit(CommitTicket), remove, unchanged }
 
-    /// Reconciles one loaded record with the disk: which files are complete (at their final
-    /// path) and how many bytes the others hold. A completed download with a file missing or
-    /// of the wrong size is not reported as completed. The files that should be there and are
-    /// not are the start's verify findings (one stat per file serves both).
-    private func recover(_ id: String, findings: inout [VerifyFinding]) -> Recovery {
-        guard var entry = entries[id] else { return .unchanged }
-        var problem: String?
-        var download = entry.download
+    /// Reads one loaded record's files from the disk (`sizes`: those of its final paths, in
+    /// order): which are complete (of the recorded size) and how many bytes the others hold. Returns what is wrong with a
+    /// file that should be there, if any; the files a complete download lacks are the start's
+    /// verify findings (one stat per file serves both).
+    private func reconcileFiles(_ download: inout Download, sizes: ArraySlice<Int64?>, findings: inout [VerifyFinding]) -> String? {
+        let id = download.id
         let shouldBeComplete = download.state == .completed || (download.state == .failed && download.error?.kind == .storage)
+        var problem: String?
         var done = 0
         var bytes: Int64 = 0
-        for index in download.files.indices {
-            var file = download.files[index]
-            let path = layout.filePath(id: id, file)
-            if let size = fileSize(path), file.size == nil || file.size == size {
-                file.done = true
-                file.downloadedBytes = size
+        for (index, size) in zip(download.files.indices, sizes) {
+            if let size, download.files[index].size == nil || download.files[index].size == size {
+                download.files[index].done = true
+                download.files[index].downloadedBytes = size
                 done += 1
             } else {
-                file.done = false
+                download.files[index].done = false
+                let path = layout.filePath(id: id, download.files[index])
                 let finding: VerifyFinding
-                if let size = fileSize(path), let expected = file.size {
+                if let size, let expected = download.files[index].size {
                     finding = VerifyFinding(kind: .wrongSize, id: id, path: path, detail: "\(size) bytes on disk, expected \(expected)")
                 } else {
                     finding = VerifyFinding(kind: .missingFile, id: id, path: path, detail: "file missing on disk")
@@ -448,23 +457,26 @@ public actor Engine {
                 if problem == nil {
                     problem = finding.kind == .missingFile ? "file missing on disk: \(path)" : "file on disk has \(finding.detail): \(path)"
                 }
-                file.downloadedBytes = download.state == .completed ? 0 : fileSize(path + ".part") ?? 0
+                download.files[index].downloadedBytes = download.state == .completed ? 0 : fileSize(path + ".part") ?? 0
             }
-            bytes += file.downloadedBytes
-            download.files[index] = file
+            bytes += download.files[index].downloadedBytes
         }
         download.filesDone = done
-        entry.download = download
-        entries[id] = entry
-        let intact = problem == nil
+        if download.state != .completed || problem != nil { download.downloadedBytes = bytes }
+        guard let problem else { return nil }
+        let missing = download.filesTotal - done
+        return download.isBundle ? "\(missing) of \(download.filesTotal) files missing or damaged; first: \(problem)" : problem
+    }
+
+    /// Moves a loaded record to where it belongs after a restart: interrupted downloads back
+    /// to the queue, a complete one with `problem` to FAILED, a removal to its end.
+    private func recover(_ id: String, problem: String?) -> Recovery {
         do {
-            let ticket = try transition(id, .recover(fileIntact: intact)) { record in
+            let ticket = try transition(id, .recover(fileIntact: problem == nil)) { record in
                 if let problem {
-                    record.error = DownloadError(.storage, record.isBundle ? "\(record.filesTotal - done) of \(record.filesTotal) files missing or damaged; first: \(problem)" : problem)
+                    record.error = DownloadError(.storage, problem)
                     record.completedAt = nil
-                    record.downloadedBytes = bytes
                 } else if record.state == .queued {
-                    record.downloadedBytes = bytes
                     record.stateReason = "resumed after a daemon restart"
                 }
             }

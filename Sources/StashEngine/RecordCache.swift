@@ -15,6 +15,12 @@ final class RecordCache: @unchecked Sendable {
         lock.unlock()
     }
 
+    func reserveCapacity(_ count: Int) {
+        lock.lock()
+        records.reserveCapacity(count)
+        lock.unlock()
+    }
+
     func get(_ id: String) -> Download? {
         lock.lock()
         defer { lock.unlock() }
@@ -33,6 +39,12 @@ struct EntryTable {
             storage[id] = newValue
             cache.set(id, newValue?.download)
         }
+    }
+
+    /// Room for `count` downloads at once, so loading a large registry does not rehash.
+    mutating func reserveCapacity(_ count: Int) {
+        storage.reserveCapacity(count)
+        cache.reserveCapacity(count)
     }
 
     var count: Int { storage.count }

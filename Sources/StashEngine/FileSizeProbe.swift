@@ -1,0 +1,36 @@
+import Dispatch
+import Foundation
+
+/// Sizes of many files at once. At start the daemon stats every file of every download; on a
+/// cold cache each stat waits for the disk, so they are spread over threads to keep several
+/// reads in flight rather than one.
+enum FileSizeProbe {
+    /// Threads at once: enough to keep a virtual disk's queue busy, few enough to stay cheap.
+    static let width = 16
+
+    /// The size of each path (following no symlink at the last component), nil when it is
+    /// missing or not a regular file.
+    static func sizes(of paths: [String]) -> [Int64?] {
+        var sizes = [Int64](repeating: -1, count: paths.count)
+        let chunk = max(256, (paths.count + width - 1) / width)
+        let chunks = (paths.count + chunk - 1) / chunk
+        sizes.withUnsafeMutableBufferPointer { out in
+            let out = UncheckedSendableBuffer(out)
+            DispatchQueue.concurrentPerform(iterations: chunks) { part in
+                var info = stat()
+                for index in (part * chunk)..<min(paths.count, (part + 1) * chunk) {
+                    if lstat(paths[index], &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+                        out.buffer[index] = Int64(info.st_size)
+                    }
+                }
+            }
+        }
+        return sizes.map { $0 < 0 ? nil : $0 }
+    }
+}
+
+/// Each worker writes only its own slice of the buffer, so sharing it is safe.
+private struct UncheckedSendableBuffer: @unchecked Sendable {
+    let buffer: UnsafeMutableBufferPointer<Int64>
+    init(_ buffer: UnsafeMutableBufferPointer<Int64>) { self.buffer = buffer }
+}
