@@ -52,6 +52,9 @@ final class ConnectionOutbox: @unchecked Sendable {
         let (isClosed, isWritable) = lock.withLock { (closed, writable) }
         if isClosed { return false }
         if isWritable { return true }
+        // Frames written without a flush count towards the high-water mark too: unflushed,
+        // they would keep the channel unwritable for ever, and this wait with it.
+        channel.flush()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             enqueueWaiter(continuation)
         }

@@ -226,7 +226,7 @@ public actor Engine {
         entries[id] = Entry(download: download, lifecycle: DownloadLifecycle(state: .queued), seq: nextSeq)
         order.append(id)
         nextSeq += 1
-        let ticket = commits.submit(.add(download), event: .stateChanged(publicView(download), previous: .notDownloaded))
+        let ticket = commits.submit(.add(download), event: .stateChanged(eventView(download), previous: .notDownloaded))
         enqueueWaiting(id)
         schedule()
         try await ticket.wait()
@@ -378,9 +378,8 @@ public actor Engine {
         entries[id] = entry
         storageCache = nil
         if entry.download.state == .queued { enqueueWaiting(id) }
-        let view = publicView(entry.download)
-        let ticket = commits.submit(.save(entry.download), event: .stateChanged(view, previous: previous))
-        return Change(ticket: ticket, download: view)
+        let ticket = commits.submit(.save(entry.download), event: .stateChanged(eventView(entry.download), previous: previous))
+        return Change(ticket: ticket, download: publicView(entry.download))
     }
 
     /// Waits for a change to be durable and returns the record as committed; without a change,
@@ -389,6 +388,14 @@ public actor Engine {
         guard let change else { return try get(id: id) }
         try await change.ticket.wait()
         return change.download
+    }
+
+    /// The record in an event: without a bundle's file list (its counts stay), so a bundle of
+    /// thousands of files does not make every state change a large frame.
+    func eventView(_ download: Download) -> Download {
+        var view = publicView(download)
+        view.files = []
+        return view
     }
 
     nonisolated func publicView(_ download: Download) -> Download {
