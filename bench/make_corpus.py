@@ -1,5 +1,6 @@
-"""Writes the benchmark corpus once: one 1 GiB file and 2,000 files of 64 KiB, with a
-manifest of their SHA-256 digests so every tool's output can be checked afterwards.
+"""Writes the benchmark corpus once: one 1 GiB file, 2,000 files of 64 KiB and one tiny file
+(the 100,000 records of the daemon-start workload), with a manifest of their SHA-256 digests
+so every tool's output can be checked afterwards.
 
 usage: make_corpus.py CORPUS_DIR
 The manifest is written last, so a corpus interrupted half-way is regenerated next time.
@@ -15,6 +16,8 @@ BIG_SIZE = 1 << 30
 BLOCK = 64 << 20
 SMALL_COUNT = 2000
 SMALL_SIZE = 64 << 10
+# Small enough that 100,000 copies cost the disk their inodes and blocks, not bytes.
+TINY_SIZE = 16
 
 
 def main() -> None:
@@ -39,6 +42,11 @@ def main() -> None:
         with open(os.path.join(small_dir, name), "wb") as out:
             out.write(data)
         lines.append(f"{hashlib.sha256(data).hexdigest()}  small/{name}")
+
+    tiny = os.urandom(TINY_SIZE)
+    with open(os.path.join(corpus, "tiny.bin"), "wb") as out:
+        out.write(tiny)
+    lines.append(f"{hashlib.sha256(tiny).hexdigest()}  tiny.bin")
 
     with open(manifest + ".tmp", "w") as out:
         out.write("\n".join(lines) + "\n")

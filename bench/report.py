@@ -1,8 +1,9 @@
 """Prints the benchmark table from bench/run.sh's measurements and writes it to a file.
 
-usage: report.py TIMES_TSV CONTROL_TXT RESULTS_TXT
+usage: report.py TIMES_TSV CONTROL_TXT START_TXT RESULTS_TXT
 TIMES_TSV lines: workload<TAB>tool<TAB>seconds<TAB>status ("ok" or why the run does not count).
 CONTROL_TXT lines: `name value` as printed by stash-bench (may be missing or empty).
+START_TXT lines: `name value`, the details of the best daemon start (may be missing or empty).
 """
 import sys
 
@@ -10,7 +11,12 @@ PEERS = ("curl", "wget2", "aria2c")
 WORKLOADS = {
     "1GiB": "1 GiB file, 1 connection",
     "2000x64KiB": "2,000 x 64 KiB, 16 in parallel",
+    "bundles": "same, as 40 bundles x 50 files",
 }
+# Workloads whose peers are not run again: their ratio is against another workload's peers,
+# which did the same transfers in the same run.
+PEERS_FROM = {"bundles": "2000x64KiB"}
+START_WORKLOAD = "start100k"
 
 
 def read_times(path):
@@ -24,7 +30,7 @@ def read_times(path):
     return rows
 
 
-def read_control(path):
+def read_values(path):
     values = {}
     try:
         with open(path) as f:
@@ -42,70 +48,115 @@ def verdict(ok):
 
 
 def main():
-    times_path, control_path, results_path = sys.argv[1:4]
+    times_path, control_path, start_path, results_path = sys.argv[1:5]
     rows = read_times(times_path)
-    control = read_control(control_path)
+    control = read_values(control_path)
+    start = read_values(start_path)
     out = []
-    out.append(f"{'workload':<32} {'tool':<8} {'seconds':>9} {'ratio':>7}  note")
-    out.append("-" * 72)
+    out.append(f"{'workload':<32} {'tool':<14} {'seconds':>9} {'ratio':>7}  note")
+    out.append("-" * 78)
     best = {}
     for workload in WORKLOADS:
         measured = [r for r in rows if r[0] == workload]
-        peers = [r[2] for r in measured if r[1] in PEERS and r[3] == "ok"]
-        best[workload] = min(peers) if peers else None
+        peer_rows = [r for r in rows if r[0] == PEERS_FROM.get(workload, workload) and r[1] in PEERS and r[3] == "ok"]
+        fastest = min(peer_rows, key=lambda r: r[2]) if peer_rows else None
+        best[workload] = fastest[2] if fastest else None
         for _, tool, seconds, status in measured:
             ok = status == "ok"
             ratio = f"{seconds / best[workload]:.2f}x" if ok and best[workload] else "-"
             secs = f"{seconds:.2f}" if seconds is not None else "-"
-            out.append(f"{WORKLOADS[workload]:<32} {tool:<8} {secs:>9} {ratio:>7}  {'' if ok else status}")
+            note = status
+            if ok:
+                note = f"vs {fastest[1]} {fastest[2]:.2f} s above" if workload in PEERS_FROM and fastest else ""
+            out.append(f"{WORKLOADS[workload]:<32} {tool:<14} {secs:>9} {ratio:>7}  {note}")
     out.append("")
-    out.append("ratio = seconds / fastest of curl, wget2, aria2c on the same workload")
+    out.append("ratio = seconds / fastest of curl, wget2, aria2c on the same workload; for the bundles,")
+    out.append("  on the 2,000 x 64 KiB workload above (the same files, same run; peers not run again).")
+    out.append("stash-3x5: --max-parallel 3 --files-per-download 5, default connection caps;")
+    out.append("stash-4x16: --max-parallel 4 --files-per-download 16 --max-connections 64")
+    out.append("  --max-connections-per-host 64. Timed from the first add to all 40 bundles COMPLETED,")
+    out.append("  added over one StashClient connection (stash-bench --bundles); -cli: 40 `stash add")
+    out.append("  --bundle` processes side by side, then `stash wait` on the 40 ids.")
     out.append("")
 
     if control:
-        out.append("control plane (stash-bench, GetDownload):")
-        out.append(f"  latency, 1 client, sequential: p50 {control.get('getdownload_p50_us', 0):.1f} us, "
-                   f"p99 {control.get('getdownload_p99_us', 0):.1f} us")
-        out.append(f"  throughput, {control.get('getdownload_clients', 0):.0f} clients x "
+        out.append("control plane (stash-bench; latency: sequential calls on one connection):")
+        out.append(f"  GetDownload latency p50 {control.get('getdownload_p50_us', 0):.1f} us, "
+                   f"p99 {control.get('getdownload_p99_us', 0):.1f} us; "
+                   f"throughput, {control.get('getdownload_clients', 0):.0f} clients x "
                    f"{control.get('getdownload_in_flight_per_client', 0):.0f} in flight: "
                    f"{control.get('getdownload_rps', 0):,.0f} requests/s")
+        if "hasdownload_p50_us" in control:
+            out.append(f"  HasDownload latency p50 {control['hasdownload_p50_us']:.1f} us, "
+                       f"p99 {control.get('hasdownload_p99_us', 0):.1f} us")
         if "pinned_getdownload_p50_us" in control:
-            out.append(f"  same, daemon and client pinned to one CPU: p50 {control['pinned_getdownload_p50_us']:.1f} us, "
-                       f"p99 {control.get('pinned_getdownload_p99_us', 0):.1f} us, "
+            out.append("  same, daemon and client pinned to one CPU:")
+            out.append(f"    GetDownload latency p50 {control['pinned_getdownload_p50_us']:.1f} us, "
+                       f"p99 {control.get('pinned_getdownload_p99_us', 0):.1f} us; "
                        f"{control.get('pinned_getdownload_rps', 0):,.0f} requests/s")
+        if "pinned_hasdownload_p50_us" in control:
+            out.append(f"    HasDownload latency p50 {control['pinned_hasdownload_p50_us']:.1f} us, "
+                       f"p99 {control.get('pinned_hasdownload_p99_us', 0):.1f} us")
     else:
         out.append("control plane: not measured (stash-bench or stashd did not run; see above)")
+    out.append("")
+
+    started = next((r for r in rows if r[0] == START_WORKLOAD), None)
+    records = start.get("records", 100_000)
+    out.append(f"daemon start over {records:,.0f} COMPLETED single-file downloads (fast verify at start):")
+    if started and started[3] == "ok":
+        cache = ", page cache dropped before each" if start.get("page_cache_dropped") else ""
+        out.append(f"  exec to first answer on the socket: {started[2]:.2f} s "
+                   f"(best of {start.get('starts', 1):.0f} start(s){cache})")
+        out.append(f"  its lastVerify: {start.get('verify_duration_ms', 0):,.0f} ms, "
+                   f"{start.get('verify_downloads_checked', 0):,.0f} downloads and "
+                   f"{start.get('verify_files_checked', 0):,.0f} files checked, "
+                   f"{start.get('verify_findings', 0):.0f} findings")
+        out.append(f"  this part took {start.get('part_s', 0):.0f} s, {start.get('populate_s', 0):.0f} s of it "
+                   f"adding and downloading the records")
+    elif started:
+        out.append(f"  not measured: {started[3]}")
+    else:
+        out.append("  not measured (see above)")
     out.append("")
 
     def stash_row(workload):
         return next((r for r in rows if r[0] == workload and r[1] == "stash" and r[3] == "ok"), None)
 
+    def target(label, value, passes, shown):
+        """One target line; `value` None means it was not measured."""
+        if value is None:
+            out.append(f"  {label + ':':<46} not measured")
+        else:
+            out.append(f"  {label + ':':<46} {verdict(passes(value))} ({shown(value)})")
+
+    def peer(workload, tool):
+        return next((r[2] for r in rows if r[0] == workload and r[1] == tool and r[3] == "ok"), None)
+
+    def ratio_of(row, reference):
+        return row[2] / reference if row and reference else None
+
     out.append("targets:")
-    big = stash_row("1GiB")
-    curl = next((r[2] for r in rows if r[0] == "1GiB" and r[1] == "curl" and r[3] == "ok"), None)
-    if big and curl:
-        vs_curl = big[2] / curl
-        out.append(f"  1 GiB within 1.15x of curl:                {verdict(vs_curl <= 1.15)} ({vs_curl:.2f}x curl)")
-    else:
-        out.append("  1 GiB within 1.15x of curl:                not measured")
-    many = stash_row("2000x64KiB")
-    aria = next((r[2] for r in rows if r[0] == "2000x64KiB" and r[1] == "aria2c" and r[3] == "ok"), None)
-    if many and aria:
-        out.append(f"  2,000 files no slower than aria2c -j16:    {verdict(many[2] <= aria)}"
-                   f" ({many[2]:.2f} s vs {aria:.2f} s)")
-    else:
-        out.append("  2,000 files no slower than aria2c -j16:    not measured")
-    if control:
-        p50 = control.get("getdownload_p50_us")
-        rps = control.get("getdownload_rps")
-        out.append(f"  GetDownload p50 <= 20 us:                  {verdict(p50 is not None and p50 <= 20)} ({p50:.1f} us)")
-        pinned = control.get("pinned_getdownload_p50_us")
-        if pinned is not None:
-            out.append(f"  GetDownload p50 <= 20 us, pinned:          {verdict(pinned <= 20)} ({pinned:.1f} us)")
-        out.append(f"  >= 100,000 req/s from 16 clients:          {verdict(rps is not None and rps >= 100_000)} ({rps:,.0f}/s)")
-    else:
-        out.append("  GetDownload p50 <= 20 us:                  not measured")
-        out.append("  >= 100,000 req/s from 16 clients:          not measured")
+    target("1 GiB within 1.15x of curl", ratio_of(stash_row("1GiB"), peer("1GiB", "curl")),
+           lambda r: r <= 1.15, lambda r: f"{r:.2f}x curl")
+    many, aria = stash_row("2000x64KiB"), peer("2000x64KiB", "aria2c")
+    target("2,000 files no slower than aria2c -j16", ratio_of(many, aria),
+           lambda r: r <= 1, lambda r: f"{many[2]:.2f} s vs {aria:.2f} s")
+    bundles = next((r for r in rows if r[0] == "bundles" and r[1] == "stash-4x16" and r[3] == "ok"), None)
+    target("stash 4x16 no slower than the fastest peer", ratio_of(bundles, best["bundles"]),
+           lambda r: r <= 1, lambda r: f"{bundles[2]:.2f} s vs {best['bundles']:.2f} s")
+    target(f"start + fast verify, {records:,.0f} records <= 2 s",
+           started[2] if started and started[3] == "ok" else None, lambda s: s <= 2, lambda s: f"{s:.2f} s")
+    micro = lambda us: us <= 20
+    shown_us = lambda us: f"{us:.1f} us"
+    target("GetDownload p50 <= 20 us", control.get("getdownload_p50_us"), micro, shown_us)
+    if "pinned_getdownload_p50_us" in control:
+        target("GetDownload p50 <= 20 us, pinned", control["pinned_getdownload_p50_us"], micro, shown_us)
+    target(">= 100,000 req/s from 16 clients", control.get("getdownload_rps"),
+           lambda rps: rps >= 100_000, lambda rps: f"{rps:,.0f}/s")
+    target("HasDownload p50 <= 20 us", control.get("hasdownload_p50_us"), micro, shown_us)
+    if "pinned_hasdownload_p50_us" in control:
+        target("HasDownload p50 <= 20 us, pinned", control["pinned_hasdownload_p50_us"], micro, shown_us)
 
     text = "\n".join(out) + "\n"
     sys.stdout.write(text)

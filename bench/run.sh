@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make bench`: times stash against curl, wget2 and aria2c on a local nginx, then measures the
-# control plane with stash-bench, and prints (and saves to bench/out/results.txt) one table.
-# Every output is verified against the corpus manifest, so a broken run cannot look fast.
+# control plane with stash-bench, the same small files as bundles, and a daemon start over
+# 100,000 records, and prints (and saves to bench/out/results.txt) one table. Every output is
+# verified against the corpus manifest, so a broken run cannot look fast.
 #
 # Environment: STASH_BIN_DIR overrides the release build directory holding stashd, stash and
 # stash-bench (default: `swift build -c release --show-bin-path`); BENCH_REPEAT is how many
@@ -14,9 +15,18 @@ CORPUS=$OUT/corpus
 RUNS=$OUT/runs
 TIMES=$OUT/times.tsv
 CONTROL=$OUT/control.txt
+START=$OUT/start.txt
 SOCKET=$OUT/s/stashd.sock
 STASH_DATA=$OUT/stashdata
+# Its own data dir: the daemon-start workload keeps its 100,000 records across restarts,
+# which every other stash run would wipe.
+START_DATA=$OUT/stash100k
+BUNDLES=$OUT/bundles
 PARALLEL=16
+RECORDS=100000
+# Seconds a stash client may wait for its downloads before the run counts as failed: a lost
+# event must cost one row, not the whole bench.
+WAIT_LIMIT=300
 REPEAT=${BENCH_REPEAT:-3}
 
 log() { printf '[bench] %s\n' "$*" >&2; }
@@ -44,11 +54,13 @@ install_missing() {
 
 # ---------------------------------------------------------------- corpus
 make_corpus() {
-    if [[ -f $CORPUS/manifest.sha256 ]]; then
+    # A corpus from before tiny.bin existed is made again whole: that takes seconds, and
+    # keeps the manifest the single list of what the corpus holds.
+    if grep -q ' tiny.bin$' "$CORPUS/manifest.sha256" 2>/dev/null; then
         log "corpus present in $CORPUS"
         return
     fi
-    log "generating corpus (1 GiB + 2,000 x 64 KiB) in $CORPUS"
+    log "generating corpus (1 GiB + 2,000 x 64 KiB + 16 B) in $CORPUS"
     python3 "$ROOT/bench/make_corpus.py" "$CORPUS"
 }
 
@@ -121,14 +133,24 @@ find_stash() {
     fi
 }
 
-start_stashd() {
+# launch_stashd DATA_DIR FLAGS...: starts stashd on $SOCKET over DATA_DIR as it is, without
+# waiting. Only one daemon runs at a time, so every workload shares the socket path.
+launch_stashd() {
+    local data=$1
+    shift
     stop_stashd
-    rm -rf "$STASH_DATA" "$(dirname "$SOCKET")"
-    mkdir -p "$STASH_DATA" "$(dirname "$SOCKET")"
+    mkdir -p "$data" "$(dirname "$SOCKET")"
     chmod 700 "$(dirname "$SOCKET")"
-    "$BIN/stashd" --socket "$SOCKET" --data-dir "$STASH_DATA" --max-parallel $PARALLEL \
-        --log-level warning 2>>"$OUT/stashd.log" &
+    rm -f "$SOCKET"
+    # Taken last, so a timed start counts the daemon and nothing of this set-up.
+    LAUNCHED=$(now)
+    "$BIN/stashd" --socket "$SOCKET" --data-dir "$data" "$@" --log-level warning 2>>"$OUT/stashd.log" &
     STASHD_PID=$!
+}
+
+# wait_socket: until the daemon just launched has its socket (it binds after its start-up
+# work), or it dies, or 10 s pass.
+wait_socket() {
     for _ in $(seq 100); do
         [[ -S $SOCKET ]] && return 0
         kill -0 "$STASHD_PID" 2>/dev/null || break
@@ -136,6 +158,23 @@ start_stashd() {
     done
     log "stashd did not open $SOCKET; see $OUT/stashd.log"
     return 1
+}
+
+# start_stashd [FLAGS...]: a fresh daemon over an empty $STASH_DATA, by default with
+# $PARALLEL downloads at once (the peers' parallelism) and the default caps.
+start_stashd() {
+    stop_stashd
+    rm -rf "$STASH_DATA"
+    (($# > 0)) || set -- --max-parallel $PARALLEL
+    launch_stashd "$STASH_DATA" "$@"
+    wait_socket
+}
+
+# The two bundle configurations of workload 3: the comic reader's 3 bundles x 5 files with
+# the default connection caps, and 4 x 16 with the caps raised so they do not bind.
+start_stashd_3x5() { start_stashd --max-parallel 3 --files-per-download 5; }
+start_stashd_4x16() {
+    start_stashd --max-parallel 4 --files-per-download 16 --max-connections 64 --max-connections-per-host 64
 }
 
 stop_stashd() {
@@ -222,22 +261,164 @@ run_timed() {
 # The socket goes by environment: the CLI reads STASH_SOCKET whether it takes --socket
 # before or after the subcommand.
 stash_add() {
-    STASH_SOCKET=$SOCKET "$BIN/stash" add "$@" --wait
+    STASH_SOCKET=$SOCKET timeout "$WAIT_LIMIT" "$BIN/stash" add "$@" --wait
 }
 
+# stash_bundles: adds the 40 bundles of $BUNDLES and waits until all 40 are COMPLETED, as an
+# app would: one StashClient connection, all adds in flight at once, then state events.
+stash_bundles() {
+    timeout "$WAIT_LIMIT" "$BIN/stash-bench" --socket "$SOCKET" --bundles "$BUNDLES"
+}
+
+# stash_bundles_cli: the same from the shell, 40 `stash add --bundle` then one `stash wait`.
+# The adds run side by side because each `stash` is a process of its own (15-30 ms to start,
+# connect and say Hello); in a row they would time the CLI's start-up 40 times. Downloading
+# starts with the first add either way, and `stash wait` reads each bundle's current state
+# first, so a bundle done before the wait begins still counts.
+stash_bundles_cli() {
+    local list pid ids=() pids=() failed=0
+    for list in "$BUNDLES"/*.list; do
+        ids+=("$(basename "$list" .list)")
+        STASH_SOCKET=$SOCKET "$BIN/stash" add --bundle --id "${ids[-1]}" --from-file "$list" &
+        pids+=($!)
+    done
+    for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+    ((failed == 0)) || return 1
+    STASH_SOCKET=$SOCKET timeout "$WAIT_LIMIT" "$BIN/stash" wait "${ids[@]}"
+}
+
+# run_stash WORKLOAD TOOL PREPARE VERIFY COMMAND...: run_timed for a stash configuration,
+# with PREPARE starting its daemon afresh before each run.
 run_stash() {
-    local workload=$1 verify=$2
-    shift 2
+    local workload=$1 tool=$2 prepare=$3 verify=$4
+    shift 4
     if [[ -z $BIN ]]; then
-        printf '%s\tstash\t\tnot built\n' "$workload" >>"$TIMES"
+        printf '%s\t%s\t\tnot built\n' "$workload" "$tool" >>"$TIMES"
         return
     fi
     # The daemon keeps the files in its data dir, so that is where they are checked.
-    PREPARE=start_stashd run_timed "$workload" stash "$RUNS/stash-$workload" "$verify" "$STASH_DATA" stash_add "$@"
+    PREPARE=$prepare run_timed "$workload" "$tool" "$RUNS/$tool-$workload" "$verify" "$STASH_DATA" "$@"
+}
+
+# ---------------------------------------------------------------- daemon start
+# info_values EXPR...: values from `stash info --json` on one line, each a Python expression
+# over `d` (the whole record) and `v` (its lastVerify).
+info_values() {
+    local IFS=,
+    STASH_SOCKET=$SOCKET "$BIN/stash" info --json |
+        python3 -c "import json, sys; d = json.load(sys.stdin); v = d['lastVerify']; print($*)"
+}
+
+# The asset files under DIR must be exactly $RECORDS copies of the corpus's tiny.bin.
+verify_tiny() {
+    local expected total found
+    expected=$(awk '$2 == "tiny.bin" {print $1}' "$CORPUS/manifest.sha256")
+    total=$(find "$1/assets" -type f | wc -l)
+    found=$(find "$1/assets" -type f ! -name '*.part' -print0 | xargs -0 -r sha256sum | cut -d' ' -f1 |
+        grep -cx "$expected" || true)
+    ((total == RECORDS && found == RECORDS)) ||
+        { echo "verify: $found intact copies of tiny.bin and $total files in all under $1/assets, expected $RECORDS"; return; }
+    echo ok
+}
+
+# populate_start_data: $RECORDS single-file downloads of tiny.bin, all COMPLETED, in
+# $START_DATA; the daemon that fetched them is left running. Sets POPULATED to ok or to what
+# went wrong (not printed: a daemon started inside $(...) would hold its output open).
+POPULATED=
+populate_start_data() {
+    local list=$OUT/tiny.list completed failed deadline
+    rm -rf "$START_DATA"
+    # Filling the registry is set-up, not what is measured: the caps are raised to make it short.
+    launch_stashd "$START_DATA" --max-parallel 64 --max-connections 64 --max-connections-per-host 64
+    wait_socket || { POPULATED="stashd did not start"; return; }
+    # One URL on every line: the daemon chooses the ids, so each line is a download of its own.
+    seq $RECORDS | sed "s|.*|$BASE/tiny.bin|" >"$list"
+    STASH_SOCKET=$SOCKET "$BIN/stash" add --from-file "$list" >"$OUT/start-add.log" 2>&1 ||
+        { POPULATED="stash add --from-file failed, see $OUT/start-add.log"; return; }
+    # Polled, not `stash wait`: following 100,000 ids would measure the waiter, and a poll
+    # every 2 s costs the daemon nothing it would notice.
+    deadline=$(($(date +%s) + 1800))
+    while :; do
+        # A poll that fails (the daemon busy past the CLI's patience) reads as no progress.
+        read -r completed failed < <(info_values 'd["counts"].get("COMPLETED", 0)' 'd["counts"].get("FAILED", 0)') || true
+        ((completed == RECORDS)) && break
+        ((failed == 0)) || { POPULATED="$failed of $RECORDS downloads FAILED"; return; }
+        kill -0 "$STASHD_PID" 2>/dev/null || { POPULATED="stashd died, see $OUT/stashd.log"; return; }
+        (($(date +%s) < deadline)) || { POPULATED="only $completed of $RECORDS COMPLETED after 30 min"; return; }
+        sleep 2
+    done
+    POPULATED=ok
+}
+
+# bench_start: times a daemon start over $RECORDS COMPLETED records, from exec to the first
+# answer on its socket (the socket is bound after the start-up verify, so the verify counts),
+# best of $REPEAT. The details of the best start go to $START as `name value` lines.
+bench_start() {
+    local began populated status attempt seconds best= verify best_verify=
+    local ms downloads files findings
+    began=$(now)
+    : >"$START"
+    if [[ -z $BIN || ! -x $BIN/stash-bench ]]; then
+        printf 'start100k\tstash\t\tnot built\n' >>"$TIMES"
+        return
+    fi
+    populate_start_data
+    status=$POPULATED
+    populated=$(now)
+    log "start100k: $RECORDS downloads COMPLETED in $(python3 -c "print(f'{$populated - $began:.0f}')") s ($status)"
+    # SIGTERM, as a system shutdown would: the registry is persisted and the lock released.
+    stop_stashd
+    [[ $status == ok ]] && status=$(verify_tiny "$START_DATA")
+    if [[ $status != ok ]]; then
+        printf 'start100k\tstash\t\t%s\n' "$status" >>"$TIMES"
+        return
+    fi
+    for attempt in $(seq "$REPEAT"); do
+        settle
+        launch_stashd "$START_DATA"
+        if ! "$BIN/stash-bench" --socket "$SOCKET" --wait-ready 120 >>"$OUT/stash-bench.log" 2>&1; then
+            printf 'start100k\tstash\t\t%s\n' "not ready in 120 s, see $OUT/stashd.log" >>"$TIMES"
+            return
+        fi
+        seconds=$(python3 -c "print(f'{$(now) - $LAUNCHED:.3f}')")
+        read -r ms downloads files findings < <(info_values \
+            'v["durationMs"]' 'v["downloadsChecked"]' 'v["filesChecked"]' 'len(v["findings"])') || true
+        stop_stashd
+        status=ok
+        # A start that skipped records, or found damage in a data dir known to be intact,
+        # would not be the start this workload is about.
+        ((downloads == RECORDS)) || status="verify at start checked $downloads downloads, expected $RECORDS"
+        ((findings == 0)) || status="verify at start reported $findings findings on intact data"
+        log "start100k run $attempt: ${seconds}s to ready, verify ${ms} ms over $downloads downloads ($status)"
+        if [[ $status != ok ]]; then
+            printf 'start100k\tstash\t%s\t%s\n' "$seconds" "$status" >>"$TIMES"
+            return
+        fi
+        verify=$(printf 'verify_duration_ms %s\nverify_downloads_checked %s\nverify_files_checked %s\nverify_findings %s' \
+            "$ms" "$downloads" "$files" "$findings")
+        if [[ -z $best ]] || python3 -c "import sys; sys.exit(not $seconds < $best)"; then
+            best=$seconds
+            best_verify=$verify
+        fi
+    done
+    printf 'start100k\tstash\t%s\tok\n' "$best" >>"$TIMES"
+    {
+        echo "$best_verify"
+        echo "records $RECORDS"
+        echo "starts $REPEAT"
+        # settle drops the page cache only where it may: the registry is then read from disk.
+        [[ -w /proc/sys/vm/drop_caches ]] && echo "page_cache_dropped 1"
+        python3 -c "print(f'populate_s {$populated - $began:.1f}')"
+        python3 -c "print(f'part_s {$(now) - $began:.1f}')"
+    } >>"$START"
+    # 100,000 asset folders hold 800 MB and 200,000 inodes that nothing reads afterwards.
+    rm -rf "$START_DATA"
 }
 
 # ---------------------------------------------------------------- main
 main() {
+    local began
+    began=$(now)
     install_missing
     mkdir -p "$OUT"
     make_corpus
@@ -260,7 +441,7 @@ main() {
     run_timed 1GiB wget2 "$RUNS/wget2-1GiB" verify_big "$RUNS/wget2-1GiB" wget2 -q -O big.bin "$big"
     run_timed 1GiB aria2c "$RUNS/aria2c-1GiB" verify_big "$RUNS/aria2c-1GiB" \
         aria2c -q -x1 -s1 --file-allocation=none --allow-overwrite=true -o big.bin "$big"
-    run_stash 1GiB verify_big "$big" --id big
+    run_stash 1GiB stash start_stashd verify_big stash_add "$big" --id big
     stop_stashd
 
     log "workload 2: 2,000 x 64 KiB, $PARALLEL in parallel"
@@ -270,7 +451,7 @@ main() {
         wget2 -q --max-threads=$PARALLEL -i "$list"
     run_timed 2000x64KiB aria2c "$RUNS/aria2c-2000x64KiB" verify_many "$RUNS/aria2c-2000x64KiB" \
         aria2c -q -j$PARALLEL --file-allocation=none --allow-overwrite=true -i "$list"
-    run_stash 2000x64KiB verify_many --from-file "$list"
+    run_stash 2000x64KiB stash start_stashd verify_many stash_add --from-file "$list"
 
     # The control plane is measured on the daemon that holds the 2,000 downloads, so lookups
     # run against a registry of realistic size.
@@ -292,9 +473,23 @@ main() {
     fi
     stop_stashd
 
+    # The peers are not run again: for them the 2,000 files are the same work whether or not
+    # stash groups them, so workload 2's times are the comparison (report.py says so).
+    log "workload 3: the same 2,000 files as 40 bundles of 50"
+    rm -rf "$BUNDLES" && mkdir -p "$BUNDLES"
+    seq 0 1999 | awk -v dir="$BUNDLES" -v base="$BASE" \
+        '{ printf "%s/small/f%04d.bin\tpages/f%04d.bin\n", base, $1, $1 > sprintf("%s/b%02d.list", dir, int($1 / 50)) }'
+    run_stash bundles stash-3x5 start_stashd_3x5 verify_many stash_bundles
+    run_stash bundles stash-4x16 start_stashd_4x16 verify_many stash_bundles
+    run_stash bundles stash-4x16-cli start_stashd_4x16 verify_many stash_bundles_cli
+    stop_stashd
+
+    log "workload 4: daemon start and fast verify over $RECORDS records"
+    bench_start
+
     echo
-    python3 "$ROOT/bench/report.py" "$TIMES" "$CONTROL" "$OUT/results.txt"
-    log "results saved to $OUT/results.txt"
+    python3 "$ROOT/bench/report.py" "$TIMES" "$CONTROL" "$START" "$OUT/results.txt"
+    log "results saved to $OUT/results.txt; the bench took $(python3 -c "print(f'{$(now) - $began:.0f}')") s"
 }
 
 main "$@"
