@@ -1,0 +1,77 @@
+import Foundation
+import Logging
+import StashCore
+import StashStore
+import XCTest
+
+@testable import StashEngine
+
+/// The journal against a real registry: however its changes fall into batches, what lands on
+/// disk is the last word on each download and each file, and events follow their commits.
+final class CommitQueueTests: XCTestCase {
+    private var directory: String!
+
+    override func setUpWithError() throws {
+        directory = NSTemporaryDirectory() + "stash-commits-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private func bundle(_ id: String, files: Int = 3) -> Download {
+        Download(
+            id: id, uri: "", assetPath: "assets/\(id)", createdAt: Date(timeIntervalSince1970: 1), isBundle: true,
+            files: (0..<files).map { DownloadFile(url: "https://h/\(id)/\($0)", path: "p/\($0)") })
+    }
+
+    func testTheLastChangeOfEachDownloadAndFileLandsWhateverTheBatches() async throws {
+        let registry = try Registry(path: directory + "/stash.sqlite", logger: Logger(label: "test"))
+        let bus = EventBus()
+        let queue = CommitQueue(registry: registry, bus: bus)
+        let events = bus.subscribe(ids: [], minProgressStep: 1, minInterval: 0, replayFrom: 0)
+
+        // Added, a file learned its size, then the record moved on (the engine's record there
+        // has the file as it was at add time): all submitted back to back.
+        var a = bundle("a")
+        queue.submit(.add(a), event: .stateChanged(a, previous: .notDownloaded))
+        var learned = a.files[1]
+        learned.size = 4242
+        learned.etag = "\"e\""
+        queue.submit(.saveFile(id: "a", index: 1, file: learned), event: nil)
+        a.state = .downloading
+        queue.submit(.save(a), event: .stateChanged(a, previous: .queued))
+        // Added and removed: nothing stays.
+        let b = bundle("b")
+        queue.submit(.add(b), event: nil)
+        queue.submit(.delete("b"), event: .removed(id: "b"))
+        // Removed and added again with other files: only the new files stay.
+        let c = bundle("c", files: 2)
+        queue.submit(.add(c), event: nil)
+        queue.submit(.delete("c"), event: nil)
+        let c2 = bundle("c", files: 5)
+        try await queue.submit(.add(c2), event: nil).wait()
+
+        let loaded = try registry.loadAll()
+        XCTAssertEqual(loaded.problems, [])
+        XCTAssertEqual(loaded.downloads.map(\.id), ["a", "c"])
+        XCTAssertEqual(loaded.downloads[0].state, .downloading)
+        XCTAssertEqual(loaded.downloads[0].files[1].size, 4242)
+        XCTAssertEqual(loaded.downloads[0].files[1].etag, "\"e\"")
+        XCTAssertEqual(loaded.downloads[0].files.count, 3)
+        XCTAssertEqual(loaded.downloads[1].files.map(\.url), c2.files.map(\.url))
+
+        // Events in submission order, each after its commit.
+        var seen: [String] = []
+        for await event in events {
+            switch event.kind {
+            case .stateChanged(let download, _): seen.append("\(download.id):\(download.state.name)")
+            case .removed(let id): seen.append("\(id):removed")
+            case .progress: break
+            }
+            if seen.count == 3 { break }
+        }
+        XCTAssertEqual(seen, ["a:QUEUED", "a:DOWNLOADING", "b:removed"])
+    }
+}
