@@ -233,11 +233,14 @@ run_timed() {
     shift 5
     for attempt in $(seq "$REPEAT"); do
         rm -rf "$dir" && mkdir -p "$dir"
-        settle
+        # Prepared before the settle: a fresh stash daemon deletes the previous run's data
+        # dir, and that deletion must be written back before the clock starts, as the peers'
+        # `rm -rf` above is.
         if ! "$PREPARE"; then
             printf '%s\t%s\t\t%s\n' "$workload" "$tool" "could not prepare the run ($PREPARE)" >>"$TIMES"
             return
         fi
+        settle
         rc=0
         start=$(now)
         (cd "$dir" && "$@") >"$dir.log" 2>&1 || rc=$?
