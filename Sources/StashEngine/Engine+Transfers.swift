@@ -43,6 +43,7 @@ extension Engine {
     func beginFiles(_ entry: inout Entry) {
         entry.pending = entry.download.files.indices.filter { !entry.download.files[$0].done }
         entry.pendingHead = 0
+        entry.completing = false
         entry.lastProgressEvent = (-1, 0)
         entry.speed.reset()
         active.insert(entry.download.id)
@@ -70,7 +71,8 @@ extension Engine {
                 startFile(&entry, index: index)
                 started = true
             }
-            if entry.running.isEmpty, entry.pendingHead >= entry.pending.count, entry.download.filesDone == entry.download.filesTotal {
+            if entry.running.isEmpty, !entry.completing, entry.pendingHead >= entry.pending.count,
+               entry.download.filesDone == entry.download.filesTotal {
                 finished.append(id)
             }
             if started { entries[id] = entry }
@@ -88,7 +90,8 @@ extension Engine {
             url: file.url, headers: download.headers,
             folder: layout.assetFolder(id: download.id), relativePath: file.path,
             expectedSHA256: file.sha256, etag: file.etag, lastModified: file.lastModified,
-            retry: RetryPolicy(config), lowSpeedLimit: config.lowSpeedLimit, lowSpeedTime: config.lowSpeedTime)
+            retry: RetryPolicy(config), lowSpeedLimit: config.lowSpeedLimit, lowSpeedTime: config.lowSpeedTime,
+            syncFolder: !download.isBundle)
         let sink = noticeSink
         let id = download.id
         let transfer = fetch.start(request) { event in
@@ -297,8 +300,46 @@ extension Engine {
         }
     }
 
-    /// Every file is on disk: the download is complete.
+    /// Every file is on disk: the download is complete. A bundle's renames are made durable
+    /// first, one fsync per folder (its files skip the per-file folder fsync); that runs off
+    /// the engine, and a pause or cancel meanwhile wins.
     private func complete(_ id: String) {
+        guard var entry = entries[id], !entry.completing else { return }
+        let download = entry.download
+        guard download.isBundle else {
+            finishCompletion(id)
+            return
+        }
+        entry.completing = true
+        entries[id] = entry
+        var folders = Set<String>()
+        for file in download.files {
+            folders.insert((layout.filePath(id: id, file) as NSString).deletingLastPathComponent)
+        }
+        let sorted = folders.sorted()
+        Task.detached {
+            var failure: DownloadError?
+            for folder in sorted where failure == nil {
+                do {
+                    let fd = try SystemCallError.check("open", folder) { open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+                    defer { close(fd) }
+                    try SystemCallError.check("fsync", folder) { fsync(fd) }
+                } catch {
+                    failure = DownloadError(.storage, "\(error)")
+                }
+            }
+            await self.finishCompletion(id, failure: failure)
+        }
+    }
+
+    private func finishCompletion(_ id: String, failure: DownloadError? = nil) {
+        guard let entry = entries[id], entry.lifecycle.state.isActive, entry.running.isEmpty,
+              entry.download.filesDone == entry.download.filesTotal else { return }
+        if let failure {
+            _ = try? transition(id, .transferFailed) { $0.error = failure }
+            schedule()
+            return
+        }
         _ = try? transition(id, .transferCompleted) { record in
             record.totalBytes = record.files.reduce(0) { $0 + ($1.size ?? $1.downloadedBytes) }
             record.downloadedBytes = record.totalBytes ?? record.downloadedBytes
@@ -306,6 +347,9 @@ extension Engine {
             record.error = nil
             record.stateReason = ""
         }
+        // The slot it held is free (when this ran after the folder fsyncs, nothing else would
+        // look at the queue).
+        schedule()
     }
 
     /// Names the file in a bundle's messages; a single file's URL is already in them.

@@ -23,6 +23,8 @@ public actor Engine {
         /// Indexes of files waiting for a transfer slot; those before `pendingHead` are taken.
         var pending: [Int] = []
         var pendingHead = 0
+        /// Every file landed and the completion (a bundle's folder fsyncs) is under way.
+        var completing = false
         var speed = SpeedMeter()
         var lastProgressEvent: (percent: Int, time: TimeInterval) = (-1, 0)
         var lastProgressSave: TimeInterval = 0

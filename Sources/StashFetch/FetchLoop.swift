@@ -270,12 +270,13 @@ final class FetchLoop {
         let id = transfer.id
         let inbox = self.inbox
         let logger = transfer.logger
+        let syncFolder = transfer.request.syncFolder
         diskWork.enter()
         diskQueue(for: id).async { [diskWork] in
             defer { diskWork.leave() }
             let event: FetchEvent
             do {
-                try file.commit()
+                try file.commit(syncFolder: syncFolder)
                 logger.debug("transfer completed", metadata: ["bytes": "\(bytes)"])
                 event = .completed(bytes: bytes, sha256: digest)
             } catch {

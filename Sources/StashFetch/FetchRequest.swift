@@ -20,12 +20,18 @@ public struct FetchRequest: Sendable {
     /// A transfer slower than `lowSpeedLimit` bytes/s for `lowSpeedTime` seconds is stalled and retried.
     public var lowSpeedLimit: Int
     public var lowSpeedTime: Int
+    /// fsync the file's folder after the rename. A caller that fetches many files into the
+    /// same folders and records none of them as complete until all are (a bundle) sets this
+    /// false and fsyncs each folder once at the end: a rename lost to a crash before that
+    /// only means the file is fetched again.
+    public var syncFolder: Bool
 
     public init(
         url: String, headers: [HTTPHeader] = [], folder: String, relativePath: String,
         expectedSHA256: String = "", etag: String? = nil, lastModified: String? = nil,
         retry: RetryPolicy = RetryPolicy(DaemonConfig()),
-        lowSpeedLimit: Int = DaemonConfig().lowSpeedLimit, lowSpeedTime: Int = DaemonConfig().lowSpeedTime
+        lowSpeedLimit: Int = DaemonConfig().lowSpeedLimit, lowSpeedTime: Int = DaemonConfig().lowSpeedTime,
+        syncFolder: Bool = true
     ) {
         self.url = url
         self.headers = headers
@@ -37,6 +43,7 @@ public struct FetchRequest: Sendable {
         self.retry = retry
         self.lowSpeedLimit = lowSpeedLimit
         self.lowSpeedTime = lowSpeedTime
+        self.syncFolder = syncFolder
     }
 
     /// Absolute path the bytes are written to while the transfer runs.

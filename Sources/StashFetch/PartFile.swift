@@ -167,10 +167,11 @@ final class PartFile: @unchecked Sendable {
         }.joined()
     }
 
-    /// fsyncs the file, renames it to its final name in the same folder, then fsyncs the
-    /// folder so the rename survives a crash. A symlink at the final name is replaced, not
-    /// followed (rename never follows its target). Closes the file either way.
-    func commit() throws {
+    /// fsyncs the file, renames it to its final name in the same folder, then (with
+    /// `syncFolder`) fsyncs the folder so the rename survives a crash. A symlink at the final
+    /// name is replaced, not followed (rename never follows its target). Closes the file
+    /// either way.
+    func commit(syncFolder: Bool = true) throws {
         defer { closeFile() }
         let fd = descriptor
         let directory = self.directory
@@ -180,7 +181,9 @@ final class PartFile: @unchecked Sendable {
         try SystemCallError.check("rename to '\(directoryPath)/\(finalName)' from", path) {
             renameat(directory, partName, directory, finalName)
         }
-        try SystemCallError.check("fsync", directoryPath) { fsync(directory) }
+        if syncFolder {
+            try SystemCallError.check("fsync", directoryPath) { fsync(directory) }
+        }
     }
 
     /// Closes the file and the folder it was opened in.
