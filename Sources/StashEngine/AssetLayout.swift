@@ -18,8 +18,6 @@ struct AssetLayout: Sendable {
 
     func absolute(_ relative: String) -> String { dataDir + "/" + relative }
 
-    func partPath(_ relative: String) -> String { absolute(relative) + ".part" }
-
     func assetFolder(id: String) -> String { assetsDir + "/" + id }
 
     /// Where a file of a download lands; its partial bytes are at this path plus `.part`.

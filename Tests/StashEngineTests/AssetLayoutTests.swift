@@ -1,3 +1,4 @@
+import StashCore
 import XCTest
 
 @testable import StashEngine
@@ -22,6 +23,8 @@ final class AssetLayoutTests: XCTestCase {
         let relative = layout.relativeFilePath(id: "abc", uri: "https://h/f.bin")
         XCTAssertEqual(relative, "assets/abc/f.bin")
         XCTAssertEqual(layout.absolute(relative), "/d/assets/abc/f.bin")
-        XCTAssertEqual(layout.partPath(relative), "/d/assets/abc/f.bin.part")
+        XCTAssertEqual(layout.filePath(id: "abc", DownloadFile(url: "https://h/f.bin", path: "f.bin")), "/d/assets/abc/f.bin")
+        XCTAssertEqual(layout.relativeFolderPath(id: "abc"), "assets/abc")
+        XCTAssertEqual(layout.filePath(id: "abc", DownloadFile(url: "https://h/x", path: "pages/001.jpg")), "/d/assets/abc/pages/001.jpg")
     }
 }
