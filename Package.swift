@@ -40,17 +40,25 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        .target(name: "StashHLS", dependencies: ["StashCore"]),
+        .target(
+            name: "StashKeys",
+            dependencies: [
+                "StashCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]),
         .target(
             name: "StashEngine",
             dependencies: [
-                "StashCore", "StashStore", "StashFetch",
+                "StashCore", "StashStore", "StashFetch", "StashHLS", "StashKeys",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(
             name: "StashDaemon",
             dependencies: [
-                "StashEngine", "StashWire",
+                "StashEngine", "StashWire", "StashKeys",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -88,6 +96,8 @@ let package = Package(
             dependencies: ["StashWire", .product(name: "NIOEmbedded", package: "swift-nio")]),
         .testTarget(name: "StashStoreTests", dependencies: ["StashStore"]),
         .testTarget(name: "StashFetchTests", dependencies: ["StashFetch", "StashTestSupport"]),
+        .testTarget(name: "StashHLSTests", dependencies: ["StashHLS", "StashTestSupport"]),
+        .testTarget(name: "StashKeysTests", dependencies: ["StashKeys"]),
         .testTarget(name: "StashEngineTests", dependencies: ["StashEngine", "StashTestSupport"]),
         .testTarget(name: "StashDaemonTests", dependencies: ["StashDaemon"]),
         .testTarget(

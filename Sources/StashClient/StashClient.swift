@@ -180,6 +180,22 @@ public final class StashClient: Sendable {
         return purged
     }
 
+    /// Reads the HLS stream at `uri` and says what it offers: variants with their estimated
+    /// sizes, audio and subtitle renditions, duration. Nothing is downloaded or stored.
+    public func manifestInfo(uri: String, headers: [HTTPHeader] = []) async throws -> ManifestInfo {
+        let result = try await connection.call(.getManifestInfo(uri: uri, headers: headers))
+        guard case .manifestInfo(let info) = result else { throw Self.unexpected(result, for: "GetManifestInfo") }
+        return info
+    }
+
+    /// Writes a completed HLS download to `dir` (absolute; new or empty) as a package an
+    /// ordinary player opens offline: with its keys next to the playlists, or decrypted.
+    public func export(id: String, to dir: String, decrypt: Bool = false) async throws -> ExportResult {
+        let result = try await connection.call(.export(ExportRequest(id: id, dir: dir, decrypt: decrypt)))
+        guard case .export(let exported) = result else { throw Self.unexpected(result, for: "Export") }
+        return exported
+    }
+
     /// Opens an event stream on a connection of its own, so this client stays usable.
     ///
     /// The subscription is in place when this returns: no event after that moment is missed.

@@ -36,6 +36,15 @@ public struct Download: Equatable, Sendable {
     /// Files complete on disk, and files in all; kept by the engine as files finish.
     public var filesDone: Int
     public var filesTotal: Int
+    /// The choice of renditions of an HLS download; nil for files and bundles. An HLS
+    /// download has no files until its playlists are read (PREPARING), then one per segment.
+    public var hls: HLSOptions?
+    /// Paths, inside the asset folder, of the AES-128 keys its playlists name; each is also
+    /// the key's id in the key store.
+    public var hlsKeys: [String] = []
+    /// Paths, inside the asset folder, of the playlists the daemon wrote for the package
+    /// (`master.m3u8` first); they belong to the download as its files do.
+    public var hlsPlaylists: [String] = []
 
     public init(
         id: String, uri: String, title: String = "", state: DownloadState = .queued,
@@ -43,8 +52,9 @@ public struct Download: Equatable, Sendable {
         quality: String = "", hasSubtitles: Bool = false, hasDRM: Bool = false,
         assetPath: String, error: DownloadError? = nil, stateReason: String = "",
         createdAt: Date = Date(), completedAt: Date? = nil, sha256: String = "",
-        headers: [HTTPHeader] = [], isBundle: Bool = false, files: [DownloadFile] = []
+        headers: [HTTPHeader] = [], isBundle: Bool = false, files: [DownloadFile] = [], hls: HLSOptions? = nil
     ) {
+        self.hls = hls
         self.id = id
         self.uri = uri
         self.title = title
@@ -67,6 +77,9 @@ public struct Download: Equatable, Sendable {
         self.filesDone = files.reduce(0) { $0 + ($1.done ? 1 : 0) }
         self.filesTotal = files.count
     }
+
+    /// An asset kept in its own folder (a bundle or an HLS package) rather than one file.
+    public var isFolder: Bool { isBundle || hls != nil }
 
     /// Integer percent 0–100; 100 only when completed, so a client never sees 100 % of a
     /// download that is still being checked.

@@ -11,6 +11,9 @@ public struct DownloadFile: Equatable, Sendable {
     /// Validators of the partial file, for `If-Range` on resume; they never leave the daemon.
     public var etag: String?
     public var lastModified: String?
+    /// Where the file starts in the resource at `url` when it is only a part of it (an HLS
+    /// EXT-X-BYTERANGE segment); `size` is then the part's length. Nil for a whole resource.
+    public var rangeOffset: Int64?
     /// Bytes on disk for this file, partial or complete. Not stored: the disk is the measure.
     public var downloadedBytes: Int64
     /// The file is at its final path, complete and verified. Not stored: a file reaches its
@@ -19,8 +22,9 @@ public struct DownloadFile: Equatable, Sendable {
 
     public init(
         url: String, path: String, size: Int64? = nil, sha256: String = "",
-        etag: String? = nil, lastModified: String? = nil, downloadedBytes: Int64 = 0, done: Bool = false
+        etag: String? = nil, lastModified: String? = nil, rangeOffset: Int64? = nil, downloadedBytes: Int64 = 0, done: Bool = false
     ) {
+        self.rangeOffset = rangeOffset
         self.url = url
         self.path = path
         self.size = size

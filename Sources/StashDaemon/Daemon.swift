@@ -3,6 +3,7 @@ import Logging
 import StashCore
 import StashEngine
 import StashFetch
+import StashKeys
 import StashStore
 
 /// The running daemon: its data-dir lock, registry, fetch workers, engine and IPC server,
@@ -40,8 +41,14 @@ public final class Daemon: Sendable {
         let registry = try Registry(path: dataDir + "/stash.sqlite", logger: logger)
         var config = try registry.loadConfig() ?? DaemonConfig()
         for (key, value) in overrides { try config.set(key, to: value) }
+        let keys: KeyStore
+        do {
+            keys = try KeyStore(directory: dataDir + "/keys")
+        } catch {
+            throw StashError(.failedPrecondition, "cannot open the key store in \(dataDir)/keys: \(error)")
+        }
         let fetch = FetchWorkers(logger: logger)
-        let engine = Engine(dataDir: dataDir, socketPath: socketPath, registry: registry, fetch: fetch, config: config, logger: logger)
+        let engine = Engine(dataDir: dataDir, socketPath: socketPath, registry: registry, fetch: fetch, keys: keys, config: config, logger: logger)
         try await engine.start()
         let server = DaemonServer(socketPath: socketPath, handler: RequestDispatcher(engine: engine, logger: logger), logger: logger)
         do {

@@ -10,7 +10,7 @@ public struct RequestDispatcher: RequestHandler {
     let logger: Logger
 
     /// What this daemon offers, announced in Hello.
-    public static let features = ["downloads", "bundles", "events", "config", "stats", "verify"]
+    public static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls"]
 
     public init(engine: Engine, logger: Logger) {
         self.engine = engine
@@ -57,7 +57,8 @@ public struct RequestDispatcher: RequestHandler {
             return .hello(HelloResult(features: Self.features))
         case .addDownload(let request):
             let added = try await engine.add(
-                id: request.id, uri: request.uri, files: request.files, title: request.title, sha256: request.sha256, headers: request.headers)
+                id: request.id, uri: request.uri, files: request.files, title: request.title, sha256: request.sha256, headers: request.headers,
+                hls: request.hls)
             return .download(added.download, created: added.created)
         case .getDownload(let id):
             return .download(try engine.get(id: id), created: false)
@@ -91,6 +92,10 @@ public struct RequestDispatcher: RequestHandler {
             return .verify(try await engine.verify(deep: request.deep, repair: request.repair && !request.dryRun))
         case .purge:
             return .purge(try await engine.purge())
+        case .getManifestInfo(let uri, let headers):
+            return .manifestInfo(try await engine.manifestInfo(uri: uri, headers: headers))
+        case .export(let request):
+            return .export(try await engine.export(id: request.id, to: request.dir, decrypt: request.decrypt))
         case .subscribe:
             // The server streams subscriptions itself (it calls `subscribe(_:)`).
             throw StashError(.internal, "Subscribe reached the dispatcher")

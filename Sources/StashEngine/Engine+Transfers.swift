@@ -60,7 +60,8 @@ extension Engine {
         for id in active.sorted(by: { (entries[$0]?.seq ?? 0) < (entries[$1]?.seq ?? 0) }) {
             guard var entry = entries[id], entry.lifecycle.state.isActive else { continue }
             var started = false
-            while entry.running.count < perDownload, connections < config.maxConnections, entry.pendingHead < entry.pending.count {
+            let fileSlots = entry.download.hls?.segmentConcurrency ?? perDownload
+            while entry.running.count < fileSlots, connections < config.maxConnections, entry.pendingHead < entry.pending.count {
                 // The first waiting file whose host has room; files behind a full host wait.
                 guard let slot = (entry.pendingHead..<entry.pending.count).first(where: {
                     hostConnections[entry.download.files[entry.pending[$0]].host, default: 0] < perHost
@@ -71,7 +72,7 @@ extension Engine {
                 startFile(&entry, index: index)
                 started = true
             }
-            if entry.running.isEmpty, !entry.completing, entry.pendingHead >= entry.pending.count,
+            if entry.running.isEmpty, !entry.completing, entry.planning == nil, entry.pendingHead >= entry.pending.count,
                entry.download.filesDone == entry.download.filesTotal {
                 finished.append(id)
             }
@@ -91,7 +92,8 @@ extension Engine {
             folder: layout.assetFolder(id: download.id), relativePath: file.path,
             expectedSHA256: file.sha256, etag: file.etag, lastModified: file.lastModified,
             retry: RetryPolicy(config), lowSpeedLimit: config.lowSpeedLimit, lowSpeedTime: config.lowSpeedTime,
-            syncFolder: !download.isBundle)
+            syncFolder: !download.isFolder,
+            range: file.rangeOffset.map { FetchRange(offset: $0, length: file.size ?? 0) })
         let sink = noticeSink
         let id = download.id
         let transfer = fetch.start(request) { event in
@@ -115,6 +117,7 @@ extension Engine {
     func stopFiles(_ entry: inout Entry) {
         entry.pending = []
         entry.pendingHead = 0
+        stopPlanning(&entry)
         guard !entry.running.isEmpty else { return }
         let transfers = Array(entry.running.values)
         entry.running = [:]
@@ -203,7 +206,7 @@ extension Engine {
             } else {
                 entry.download.files[index] = file
             }
-            if !entry.download.isBundle {
+            if !entry.download.isFolder {
                 entry.download.stateReason = info.resumedFrom > 0 ? "resumed at byte \(info.resumedFrom)" : ""
                 entry.speed.reset()
             }
@@ -277,7 +280,8 @@ extension Engine {
                 record.stateReason = "insufficient storage: the disk filled up; free space, then resume"
             }
 
-        case .stopped:
+        case .stopped, .received:
+            // File transfers never end with `.received`; that is for in-memory fetches.
             entries[id] = entry
         }
         schedule()
@@ -306,7 +310,7 @@ extension Engine {
     private func complete(_ id: String) {
         guard var entry = entries[id], !entry.completing else { return }
         let download = entry.download
-        guard download.isBundle else {
+        guard download.isFolder else {
             finishCompletion(id)
             return
         }
@@ -354,7 +358,7 @@ extension Engine {
 
     /// Names the file in a bundle's messages; a single file's URL is already in them.
     private func fileLabel(_ download: Download, _ index: Int) -> String {
-        guard download.isBundle else { return "" }
+        guard download.isFolder else { return "" }
         let file = download.files[index]
         return "file '\(file.path)' (\(file.url)): "
     }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import StashCore
 import StashFetch
+import StashKeys
 import StashStore
 
 /// The engine: the only writer of download state. It owns the queue and the state machines,
@@ -28,6 +29,10 @@ public actor Engine {
         var speed = SpeedMeter()
         var lastProgressEvent: (percent: Int, time: TimeInterval) = (-1, 0)
         var lastProgressSave: TimeInterval = 0
+        /// An HLS download reading its playlists (PREPARING before it has files), and which
+        /// planning is current: a result from an earlier one is dropped.
+        var planning: Task<Void, Never>?
+        var planGeneration: UInt64 = 0
     }
 
     /// The transfer of one file; `generation` tells its events from those of an earlier one.
@@ -48,6 +53,7 @@ public actor Engine {
     let layout: AssetLayout
     let registry: Registry
     let fetch: FetchWorkers
+    let keys: KeyStore
     let bus = EventBus()
     let commits: CommitQueue
     let logger: Logger
@@ -94,7 +100,8 @@ public actor Engine {
     /// after a crash is close to the truth (the part file is the real measure on resume).
     static let progressSaveInterval: TimeInterval = 2
 
-    public init(dataDir: String, socketPath: String, registry: Registry, fetch: FetchWorkers, config: DaemonConfig, logger: Logger) {
+    public init(dataDir: String, socketPath: String, registry: Registry, fetch: FetchWorkers, keys: KeyStore, config: DaemonConfig, logger: Logger) {
+        self.keys = keys
         self.layout = AssetLayout(dataDir: dataDir)
         self.socketPath = socketPath
         self.registry = registry
@@ -179,14 +186,21 @@ public actor Engine {
 
     // MARK: - Requests
 
-    /// Adds a download: one file from `uri`, or a bundle of `files`. With an id that exists:
-    /// the same URI or the same files return the existing record (`created` false); anything
-    /// else is ALREADY_EXISTS.
+    /// Adds a download: one file from `uri`, a bundle of `files`, or an HLS stream (`hls`
+    /// given, or a `uri` whose path ends in .m3u8). With an id that exists: the same request
+    /// returns the existing record (`created` false); anything else is ALREADY_EXISTS.
     public func add(
-        id requestedID: String, uri: String, files specs: [BundleFileSpec] = [], title: String, sha256: String, headers: [HTTPHeader]
+        id requestedID: String, uri: String, files specs: [BundleFileSpec] = [], title: String, sha256: String, headers: [HTTPHeader],
+        hls requestedHLS: HLSOptions? = nil
     ) async throws -> (download: Download, created: Bool) {
         let isBundle = !specs.isEmpty
-        if isBundle {
+        let hls = requestedHLS ?? (isBundle || !HLSRules.looksLikePlaylist(uri) ? nil : HLSOptions())
+        if let hls {
+            guard !isBundle else { throw StashError.invalidArgument("give either hls options or files, not both") }
+            guard sha256.isEmpty else { throw StashError.invalidArgument("sha256 applies to a single file, not to an HLS stream") }
+            try DownloadRequestRules.validateURI(uri)
+            try HLSRules.validate(hls)
+        } else if isBundle {
             guard uri.isEmpty else { throw StashError.invalidArgument("give either uri or files, not both (uri '\(uri.prefix(200))' with \(specs.count) files)") }
             guard sha256.isEmpty else { throw StashError.invalidArgument("sha256 applies to a single file; give each file of a bundle its own sha256") }
         } else {
@@ -195,8 +209,8 @@ public actor Engine {
         try DownloadRequestRules.validateTitle(title)
         try DownloadRequestRules.validateHeaders(headers)
         let digest = try DownloadRequestRules.normalizeSHA256(sha256)
-        let files = isBundle
-            ? try BundleRules.files(from: specs, fileName: AssetLayout.fileName(from:))
+        let files = hls != nil ? []
+            : isBundle ? try BundleRules.files(from: specs, fileName: AssetLayout.fileName(from:))
             : [DownloadFile(url: uri, path: AssetLayout.fileName(from: uri), sha256: digest)]
         let id: String
         if requestedID.isEmpty {
@@ -205,11 +219,12 @@ public actor Engine {
             try DownloadRequestRules.validateID(requestedID)
             id = requestedID
             if let existing = entries[id] {
-                let same = isBundle
-                    ? existing.download.isBundle && existing.download.files.map { [$0.url, $0.path] } == files.map { [$0.url, $0.path] }
-                    : !existing.download.isBundle && existing.download.uri == uri
+                let same = hls != nil ? existing.download.hls == hls && existing.download.uri == uri
+                    : isBundle ? existing.download.isBundle && existing.download.files.map { [$0.url, $0.path] } == files.map { [$0.url, $0.path] }
+                    : !existing.download.isBundle && existing.download.hls == nil && existing.download.uri == uri
                 guard same else {
-                    let what = existing.download.isBundle ? "a bundle of \(existing.download.filesTotal) other files" : "uri '\(existing.download.uri)'"
+                    let what = existing.download.isBundle ? "a bundle of \(existing.download.filesTotal) other files"
+                        : existing.download.hls != nil ? "HLS uri '\(existing.download.uri)' and its choice of renditions" : "uri '\(existing.download.uri)'"
                     throw StashError(.alreadyExists, "download '\(id)' already exists with \(what); use another id or cancel it first")
                 }
                 return (publicView(existing.download), false)
@@ -222,8 +237,8 @@ public actor Engine {
         }
         var download = Download(
             id: id, uri: uri, title: title, state: .queued,
-            assetPath: isBundle ? layout.relativeFolderPath(id: id) : layout.relativeFilePath(id: id, uri: uri),
-            sha256: digest, headers: headers, isBundle: isBundle, files: files)
+            assetPath: isBundle || hls != nil ? layout.relativeFolderPath(id: id) : layout.relativeFilePath(id: id, uri: uri),
+            sha256: digest, headers: headers, isBundle: isBundle, files: files, hls: hls)
         download.totalBytes = Self.estimatedTotal(files)
         entries[id] = Entry(download: download, lifecycle: DownloadLifecycle(state: .queued), seq: nextSeq)
         order.append(id)
@@ -369,7 +384,13 @@ public actor Engine {
         if action == .none { return nil }
         entry.download.state = entry.lifecycle.state
         edit(&entry.download)
-        if action == .startTransfer { beginFiles(&entry) }
+        if action == .startTransfer {
+            if entry.download.hls != nil, entry.download.files.isEmpty {
+                beginPlanning(&entry)
+            } else {
+                beginFiles(&entry)
+            }
+        }
         if !entry.lifecycle.state.isActive {
             // Paused, failed, completed, requeued or removed: no transfer of it may go on.
             stopFiles(&entry)
@@ -474,7 +495,7 @@ public actor Engine {
         if download.state != .completed || problem != nil { download.downloadedBytes = bytes }
         guard let problem else { return nil }
         let missing = download.filesTotal - done
-        return download.isBundle ? "\(missing) of \(download.filesTotal) files missing or damaged; first: \(problem)" : problem
+        return download.isFolder ? "\(missing) of \(download.filesTotal) files missing or damaged; first: \(problem)" : problem
     }
 
     /// Moves a loaded record to where it belongs after a restart: interrupted downloads back
@@ -506,6 +527,13 @@ public actor Engine {
                 try FileManager.default.removeItem(atPath: folder)
             } catch {
                 throw StashError(.internal, "could not delete \(folder): \(error.localizedDescription)")
+            }
+        }
+        if entries[id]?.download.hls != nil {
+            do {
+                try keys.deleteAll(asset: id)
+            } catch {
+                throw StashError(.internal, "could not delete the keys of '\(id)': \(error)")
             }
         }
         entries[id] = nil

@@ -7,6 +7,9 @@ enum BodyPlan: Equatable {
     case writeFromZero
     /// The body is a range that fits nothing we hold: truncate and ask again from zero.
     case refetchFromZero(servedFrom: Int64)
+    /// A byte range was asked for and the server sent something else (a 200 with the whole
+    /// resource): nothing to keep, and asking again will not change it.
+    case rangeIgnored
 
     static func decide(
         status: Int, requestedFrom: Int64, contentRange: ContentRange?, responseETag: String?, partETag: String?
@@ -16,6 +19,17 @@ enum BodyPlan: Equatable {
         let sameEntity = responseETag == nil || partETag == nil || responseETag == partETag
         if requestedFrom > 0, servedFrom == requestedFrom, sameEntity { return .append }
         return servedFrom == 0 ? .writeFromZero : .refetchFromZero(servedFrom: servedFrom)
+    }
+
+    /// The same decision for a transfer of `range`: offsets inside the range are offsets in the
+    /// resource shifted by `range.offset`.
+    static func decideRange(
+        _ range: FetchRange, status: Int, requestedFrom: Int64, contentRange: ContentRange?, responseETag: String?, partETag: String?
+    ) -> BodyPlan {
+        guard status == 206, let servedFrom = contentRange?.first else { return .rangeIgnored }
+        let sameEntity = responseETag == nil || partETag == nil || responseETag == partETag
+        if requestedFrom > 0, servedFrom == range.offset + requestedFrom, sameEntity { return .append }
+        return servedFrom == range.offset ? .writeFromZero : .refetchFromZero(servedFrom: servedFrom - range.offset)
     }
 
     /// The `If-Range` value for resuming a part file with these validators; nil when it cannot

@@ -69,6 +69,12 @@ final class CurlEasy {
         try CurlError.check(ccurl_easy_unpause(handle), "curl_easy_pause(CONT)")
     }
 
+    func info(string info: CURLINFO) throws -> String? {
+        var value: UnsafePointer<CChar>?
+        try CurlError.check(ccurl_easy_getinfo_string(handle, info, &value), "curl_easy_getinfo(\(info.rawValue))")
+        return value.map { String(cString: $0) }
+    }
+
     func info(long info: CURLINFO) throws -> Int {
         var value = 0
         try CurlError.check(ccurl_easy_getinfo_long(handle, info, &value), "curl_easy_getinfo(\(info.rawValue))")

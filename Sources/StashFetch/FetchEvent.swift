@@ -1,7 +1,7 @@
 import StashCore
 
 /// What a transfer reports, in order, on the fetch thread. Exactly one of `completed`,
-/// `failed`, `stopped` and `noSpace` ends a transfer.
+/// `received`, `failed`, `stopped` and `noSpace` ends a transfer.
 public enum FetchEvent: Sendable, Equatable {
     /// Response headers of a successful (2xx) response arrived; again after every retry.
     case started(FetchResponseInfo)
@@ -20,11 +20,13 @@ public enum FetchEvent: Sendable, Equatable {
     /// Final: the file system is full (ENOSPC or EDQUOT). The part file is kept, so the
     /// transfer can resume from it once space is freed.
     case noSpace(DownloadError)
+    /// Final, for a request with `memoryLimit`: the whole body.
+    case received(FetchedBody)
 
     /// Whether this event ends the transfer.
     public var isFinal: Bool {
         switch self {
-        case .completed, .failed, .stopped, .noSpace: return true
+        case .completed, .received, .failed, .stopped, .noSpace: return true
         case .started, .progress, .retrying, .waitingForNetwork: return false
         }
     }

@@ -107,6 +107,12 @@ final class FetchLoop {
 
     private func begin(_ transfer: Transfer) {
         transfer.logger.debug("transfer starting", metadata: ["url": "\(transfer.request.url)"])
+        if let limit = transfer.request.memoryLimit {
+            // Nothing to open on the disk.
+            transfer.body = MemoryBody(limit: limit, url: transfer.request.url)
+            startAttempt(transfer, counted: true)
+            return
+        }
         let id = transfer.id
         let (folder, relativePath) = (transfer.request.folder, transfer.request.relativePath)
         let hashing = !transfer.request.expectedSHA256.isEmpty
@@ -143,7 +149,7 @@ final class FetchLoop {
             }
             switch result {
             case .success(let file):
-                transfer.file = file
+                transfer.body = file
                 if transfer.stopRequested || stopping {
                     stop(transfer)
                 } else {
@@ -212,8 +218,9 @@ final class FetchLoop {
         transfer.decideBody()
         if let failure = transfer.abortFailure { return .failure(failure) }
         let status = (try? easy.info(long: CURLINFO_RESPONSE_CODE)) ?? transfer.response.status
+        transfer.effectiveURL = try? easy.info(string: CURLINFO_EFFECTIVE_URL)
         if (200...299).contains(status) { return .success }
-        if status == 416, transfer.requestedFrom > 0, let file = transfer.file {
+        if status == 416, transfer.requestedFrom > 0, transfer.request.range == nil, let file = transfer.body {
             // The part file may already hold the whole resource (killed just before the rename).
             if let size = transfer.response.contentRange?.size, size == file.size {
                 transfer.totalBytes = size
@@ -255,7 +262,19 @@ final class FetchLoop {
     }
 
     private func complete(_ transfer: Transfer) {
-        guard let file = transfer.file else { return }
+        if let memory = transfer.body as? MemoryBody {
+            finish(transfer, .received(FetchedBody(
+                bytes: memory.bytes, effectiveURL: transfer.effectiveURL ?? transfer.request.url,
+                contentType: transfer.response.contentType)))
+            return
+        }
+        guard let file = transfer.body as? PartFile else { return }
+        if let range = transfer.request.range, file.size != range.length {
+            failed(transfer, FetchFailure(
+                error: DownloadError(.network, "\(transfer.request.url) sent \(file.size) of the \(range.length) bytes of range \(range.offset)-\(range.offset + range.length - 1)"),
+                retryable: true, connectionClass: false))
+            return
+        }
         transfer.reportProgress(force: true)
         let digest = file.sha256Hex
         let bytes = file.size
@@ -266,7 +285,7 @@ final class FetchLoop {
             return
         }
         transfer.phase = .committing
-        transfer.file = nil
+        transfer.body = nil
         let id = transfer.id
         let inbox = self.inbox
         let logger = transfer.logger
@@ -295,7 +314,7 @@ final class FetchLoop {
     /// Delivers the final event exactly once and forgets the transfer.
     private func finish(_ transfer: Transfer, _ event: FetchEvent) {
         guard transfers.removeValue(forKey: transfer.id) != nil else { return }
-        transfer.file?.closeFile()
+        transfer.body?.closeFile()
         transfer.emit(event)
         inbox.transferFinished()
         for stopped in transfer.cancelWaiters { stopped() }

@@ -25,13 +25,18 @@ public struct FetchRequest: Sendable {
     /// false and fsyncs each folder once at the end: a rename lost to a crash before that
     /// only means the file is fetched again.
     public var syncFolder: Bool
+    /// Fetch only this part of the resource; the file holds just these bytes.
+    public var range: FetchRange?
+    /// Keep the body in memory, up to this many bytes, instead of writing a file: the
+    /// transfer ends with `.received` and `folder`/`relativePath` are not used.
+    public var memoryLimit: Int?
 
     public init(
         url: String, headers: [HTTPHeader] = [], folder: String, relativePath: String,
         expectedSHA256: String = "", etag: String? = nil, lastModified: String? = nil,
         retry: RetryPolicy = RetryPolicy(DaemonConfig()),
         lowSpeedLimit: Int = DaemonConfig().lowSpeedLimit, lowSpeedTime: Int = DaemonConfig().lowSpeedTime,
-        syncFolder: Bool = true
+        syncFolder: Bool = true, range: FetchRange? = nil, memoryLimit: Int? = nil
     ) {
         self.url = url
         self.headers = headers
@@ -44,6 +49,17 @@ public struct FetchRequest: Sendable {
         self.lowSpeedLimit = lowSpeedLimit
         self.lowSpeedTime = lowSpeedTime
         self.syncFolder = syncFolder
+        self.range = range
+        self.memoryLimit = memoryLimit
+    }
+
+    /// A request for a small resource kept in memory (a playlist, a key).
+    public static func inMemory(
+        url: String, headers: [HTTPHeader] = [], limit: Int, retry: RetryPolicy = RetryPolicy(DaemonConfig()),
+        lowSpeedLimit: Int = DaemonConfig().lowSpeedLimit, lowSpeedTime: Int = DaemonConfig().lowSpeedTime
+    ) -> FetchRequest {
+        FetchRequest(url: url, headers: headers, folder: "", relativePath: "", retry: retry,
+                     lowSpeedLimit: lowSpeedLimit, lowSpeedTime: lowSpeedTime, memoryLimit: limit)
     }
 
     /// Absolute path the bytes are written to while the transfer runs.

@@ -44,6 +44,28 @@ public final class FetchWorkers: Sendable {
         return id
     }
 
+    /// Fetches a small resource into memory (`request.memoryLimit` must be set), with the same
+    /// redirects, retries and network waits as files. Throws the final `DownloadError`, or
+    /// `CancellationError` when the task is cancelled (the transfer is stopped).
+    public func fetchBody(_ request: FetchRequest) async throws -> FetchedBody {
+        precondition(request.memoryLimit != nil, "fetchBody needs a request with memoryLimit")
+        let outcome = FetchOutcome()
+        let id: TransferID = start(request) { event in
+            guard event.isFinal else { return }
+            outcome.finish(event)
+        }
+        let event = await withTaskCancellationHandler {
+            await outcome.wait()
+        } onCancel: {
+            self.cancel(id) {}
+        }
+        switch event {
+        case .received(let body): return body
+        case .failed(let error), .noSpace(let error): throw error
+        default: throw CancellationError()
+        }
+    }
+
     /// Stops a transfer; returns once it is torn down and its file closed, after its final
     /// event was delivered: `.stopped`, or `.completed` for a transfer whose body had already
     /// arrived and was being committed to disk. No-op for an unknown or finished id.

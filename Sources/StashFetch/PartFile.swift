@@ -11,7 +11,7 @@ import StashCore
 /// Nothing is written outside the request's folder: the folders inside it are walked one at
 /// a time with O_NOFOLLOW, and the file is opened, renamed and synced relative to the folder
 /// it is in, so a symlink planted inside the folder fails the transfer instead of leading out.
-final class PartFile: @unchecked Sendable {
+final class PartFile: TransferBody, @unchecked Sendable {
     /// Absolute path of the part file, for messages.
     let path: String
     private(set) var descriptor: Int32

@@ -8,6 +8,8 @@ struct ResponseHeaders: Equatable {
     var etag: String?
     var lastModified: String?
     var retryAfterSeconds: Int?
+    /// Lowercased, without parameters (`application/vnd.apple.mpegurl`); "" when absent.
+    var contentType = ""
     /// True once the blank line that ends a header block arrived.
     var complete = false
 
@@ -33,6 +35,7 @@ struct ResponseHeaders: Equatable {
         case "content-range": contentRange = ContentRange(parsing: value)
         case "etag": etag = value.isEmpty ? nil : value
         case "last-modified": lastModified = value.isEmpty ? nil : value
+        case "content-type": contentType = trimmed(value.prefix { $0 != ";" }).lowercased()
         case "retry-after": retryAfterSeconds = Int(value).map { max(0, $0) }
         default: break
         }

@@ -33,7 +33,9 @@ final class Transfer {
     var logger: Logger
 
     var phase = Phase.starting
-    var file: PartFile?
+    var body: TransferBody?
+    /// The URL of the last response, after redirects.
+    var effectiveURL: String?
     var easy: CurlEasy?
     /// Attempts started and counted against `request.retry.maxAttempts`.
     var attempts = 0
@@ -71,7 +73,7 @@ final class Transfer {
         self.logger = logger
     }
 
-    var downloadedBytes: Int64 { file?.size ?? 0 }
+    var downloadedBytes: Int64 { body?.size ?? 0 }
 
     func emit(_ event: FetchEvent) {
         deliver(event)
@@ -104,9 +106,11 @@ final class Transfer {
     /// Builds the easy handle of the next attempt: Range/If-Range when the part file can be
     /// resumed, otherwise the part file is emptied first.
     func prepareAttempt() throws -> CurlEasy {
-        guard let file else { throw DownloadError(.internal, "transfer \(id) has no open part file") }
+        guard let file = body else { throw DownloadError(.internal, "transfer \(id) has no open part file") }
         let ifRange = BodyPlan.ifRange(etag: partETag, lastModified: partLastModified)
-        if file.size > 0, ifRange == nil { try file.truncate() }
+        // A range already whole (killed before the rename) is fetched again rather than
+        // asked for with an empty range; segments are small.
+        if file.size > 0, ifRange == nil || file.size >= (request.range?.length ?? .max) { try file.truncate() }
         requestedFrom = file.size
         response = ResponseHeaders()
         bodyDecided = false
@@ -129,7 +133,10 @@ final class Transfer {
         try easy.set(CURLOPT_LOW_SPEED_TIME, max(1, request.lowSpeedTime))
         try easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         var lines = request.headers.map { "\($0.name): \($0.value)" }
-        if requestedFrom > 0, let ifRange {
+        if let range = request.range {
+            try easy.set(CURLOPT_RANGE, "\(range.offset + requestedFrom)-\(range.offset + range.length - 1)")
+            if requestedFrom > 0, let ifRange { lines.append("If-Range: \(ifRange)") }
+        } else if requestedFrom > 0, let ifRange {
             try easy.set(CURLOPT_RANGE, "\(requestedFrom)-")
             lines.append("If-Range: \(ifRange)")
         }
@@ -146,20 +153,33 @@ final class Transfer {
         guard !bodyDecided else { return }
         bodyDecided = true
         let status = (try? easy?.info(long: CURLINFO_RESPONSE_CODE)) ?? response.status
-        guard (200...299).contains(status), let file else {
+        guard (200...299).contains(status), let file = body else {
             discardingBody = true
             return
         }
-        let plan = BodyPlan.decide(
-            status: status, requestedFrom: requestedFrom, contentRange: response.contentRange,
-            responseETag: response.etag, partETag: partETag)
+        let plan: BodyPlan
+        if let range = request.range {
+            plan = BodyPlan.decideRange(
+                range, status: status, requestedFrom: requestedFrom, contentRange: response.contentRange,
+                responseETag: response.etag, partETag: partETag)
+        } else {
+            plan = BodyPlan.decide(
+                status: status, requestedFrom: requestedFrom, contentRange: response.contentRange,
+                responseETag: response.etag, partETag: partETag)
+        }
         do {
             switch plan {
             case .append:
-                totalBytes = response.contentRange?.size ?? response.contentLength.map { requestedFrom + $0 }
+                totalBytes = request.range?.length ?? response.contentRange?.size ?? response.contentLength.map { requestedFrom + $0 }
             case .writeFromZero:
                 if file.size > 0 { try file.truncate() }
-                totalBytes = status == 206 ? response.contentRange?.size : response.contentLength
+                totalBytes = request.range?.length ?? (status == 206 ? response.contentRange?.size : response.contentLength)
+            case .rangeIgnored:
+                discardingBody = true
+                abortFailure = FetchFailure(
+                    error: DownloadError(.http, "\(request.url) answered HTTP \(status) without the byte range \(request.range.map { "\($0.offset)-\($0.offset + $0.length - 1)" } ?? "") that was asked for; the server must support Range requests for this stream", httpStatus: status),
+                    retryable: false, connectionClass: false)
+                return
             case .refetchFromZero(let servedFrom):
                 try file.truncate()
                 partETag = nil
@@ -200,7 +220,7 @@ final class Transfer {
             return ccurl_writefunc_pause()
         }
         do {
-            try file?.append(bytes)
+            try body?.append(bytes)
         } catch {
             abortFailure = .thrown(error)
             return 0

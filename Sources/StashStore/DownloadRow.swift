@@ -10,8 +10,8 @@ enum DownloadRow {
         INSERT INTO download (
             id, uri, title, state, downloaded_bytes, total_bytes, quality, has_subtitles,
             has_drm, asset_path, error_kind, error_message, error_http_status, state_reason,
-            created_at, completed_at, sha256, headers, is_bundle, sequence)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+            created_at, completed_at, sha256, headers, is_bundle, hls, sequence)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
             (SELECT IFNULL(MAX(sequence), 0) + 1 FROM download))
         ON CONFLICT(id) DO UPDATE SET
             uri = excluded.uri, title = excluded.title, state = excluded.state,
@@ -21,7 +21,8 @@ enum DownloadRow {
             error_kind = excluded.error_kind, error_message = excluded.error_message,
             error_http_status = excluded.error_http_status, state_reason = excluded.state_reason,
             created_at = excluded.created_at, completed_at = excluded.completed_at,
-            sha256 = excluded.sha256, headers = excluded.headers, is_bundle = excluded.is_bundle
+            sha256 = excluded.sha256, headers = excluded.headers, is_bundle = excluded.is_bundle,
+            hls = excluded.hls
         """
 
     static let deleteSQL = "DELETE FROM download WHERE id = ?"
@@ -30,7 +31,7 @@ enum DownloadRow {
     static let selectAllSQL = """
         SELECT id, uri, title, state, downloaded_bytes, total_bytes, quality, has_subtitles,
             has_drm, asset_path, error_kind, error_message, error_http_status, state_reason,
-            created_at, completed_at, sha256, headers, is_bundle
+            created_at, completed_at, sha256, headers, is_bundle, hls
         FROM download ORDER BY sequence
         """
 
@@ -42,7 +43,7 @@ enum DownloadRow {
             download.error.map { $0.kind.rawValue }, download.error?.message, download.error?.httpStatus,
             download.stateReason, milliseconds(download.createdAt),
             download.completedAt.map(milliseconds), download.sha256,
-            try encodeHeaders(download.headers), download.isBundle,
+            try encodeHeaders(download.headers), download.isBundle, try encodeHLS(download),
         ]
         return StatementArguments(values)
     }
@@ -105,6 +106,19 @@ enum DownloadRow {
             } catch {
                 problems.append("\(label): headers '\(headersJSON)' are not a JSON array of {name, value}; read as none")
             }
+            if let json = try row.decode(String?.self, atIndex: 19) {
+                do {
+                    let stored = try JSONDecoder().decode(StoredHLS.self, from: Data(json.utf8))
+                    download.hls = stored.options
+                    download.hlsKeys = stored.keys
+                    download.hlsPlaylists = stored.playlists
+                } catch {
+                    // Its segments may be on disk; paused, a client can see it and remove it.
+                    download.hls = HLSOptions()
+                    download.state = .paused
+                    problems.append("\(label): HLS choice '\(json.prefix(200))' is unreadable; read as the default choice, PAUSED")
+                }
+            }
             return download
         } catch {
             problems.append("\(label) skipped: \(error)")
@@ -127,6 +141,20 @@ enum DownloadRow {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(headers), as: UTF8.self)
+    }
+
+    /// The HLS part of a record, stored as one JSON column.
+    private struct StoredHLS: Codable {
+        var options: HLSOptions
+        var keys: [String]
+        var playlists: [String]
+    }
+
+    private static func encodeHLS(_ download: Download) throws -> String? {
+        guard let options = download.hls else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(StoredHLS(options: options, keys: download.hlsKeys, playlists: download.hlsPlaylists)), as: UTF8.self)
     }
 
     private static func decodeHeaders(_ json: String) throws -> [HTTPHeader] {

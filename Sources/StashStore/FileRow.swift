@@ -6,24 +6,25 @@ import StashCore
 /// digest, and the validators of its partial bytes.
 enum FileRow {
     static let upsertSQL = """
-        INSERT INTO download_file (download_id, idx, url, path, size, sha256, etag, last_modified)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO download_file (download_id, idx, url, path, size, sha256, etag, last_modified, range_offset)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT(download_id, idx) DO UPDATE SET
             url = excluded.url, path = excluded.path, size = excluded.size,
-            sha256 = excluded.sha256, etag = excluded.etag, last_modified = excluded.last_modified
+            sha256 = excluded.sha256, etag = excluded.etag, last_modified = excluded.last_modified,
+            range_offset = excluded.range_offset
         """
 
     static let deleteAllSQL = "DELETE FROM download_file WHERE download_id = ?"
 
     /// In the order of `DownloadRow.selectAllSQL`, so loading walks both cursors side by side.
     static let selectAllSQL = """
-        SELECT f.download_id, f.idx, f.url, f.path, f.size, f.sha256, f.etag, f.last_modified
+        SELECT f.download_id, f.idx, f.url, f.path, f.size, f.sha256, f.etag, f.last_modified, f.range_offset
         FROM download_file f JOIN download d ON d.id = f.download_id
         ORDER BY d.sequence, f.idx
         """
 
     static func arguments(downloadID: String, index: Int, file: DownloadFile) -> StatementArguments {
-        [downloadID, index, file.url, file.path, file.size, file.sha256, file.etag, file.lastModified]
+        [downloadID, index, file.url, file.path, file.size, file.sha256, file.etag, file.lastModified, file.rangeOffset]
     }
 
     /// One row, or nil with a problem when a required field is missing.
@@ -38,7 +39,8 @@ enum FileRow {
             let file = DownloadFile(
                 url: url, path: path, size: try row.decode(Int64?.self, atIndex: 4),
                 sha256: try row.decode(String?.self, atIndex: 5) ?? "",
-                etag: try row.decode(String?.self, atIndex: 6), lastModified: try row.decode(String?.self, atIndex: 7))
+                etag: try row.decode(String?.self, atIndex: 6), lastModified: try row.decode(String?.self, atIndex: 7),
+                rangeOffset: try row.decode(Int64?.self, atIndex: 8))
             return (downloadID, file)
         } catch {
             problems.append("a file row skipped: \(error)")

@@ -68,7 +68,7 @@ public final class Registry: Sendable {
                         }
                     }
                     guard var download = decoded else { continue }
-                    if files.isEmpty {
+                    if files.isEmpty, download.hls == nil {
                         guard !download.isBundle else {
                             result.problems.append("download row '\(download.id)' skipped: a bundle with no files")
                             continue

@@ -67,6 +67,13 @@ enum RegistrySchema {
                 ALTER TABLE download DROP COLUMN last_modified;
                 """)
         }
+        migrator.registerMigration("v3") { db in
+            // hls: the options and key paths of an HLS download as JSON, NULL for others.
+            try db.execute(sql: """
+                ALTER TABLE download ADD COLUMN hls TEXT;
+                ALTER TABLE download_file ADD COLUMN range_offset INTEGER;
+                """)
+        }
         return migrator
     }
 }

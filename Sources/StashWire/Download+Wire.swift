@@ -34,6 +34,7 @@ extension Download {
         }
         message.files_done = UInt32(clamping: filesDone)
         message.files_total = UInt32(clamping: filesTotal)
+        message.hls = hls?.wire(in: arena)
         return arena.store(message)
     }
 
@@ -60,7 +61,8 @@ extension Download {
             sha256: try WireValue.string(m.sha256, field: "Download.sha256"),
             headers: try WireValue.elements(m.headers, count: m.n_headers) { try HTTPHeader(wire: $0) },
             isBundle: WireValue.bool(m.bundle),
-            files: try WireValue.elements(m.files, count: m.n_files) { try DownloadFile(wire: $0) })
+            files: try WireValue.elements(m.files, count: m.n_files) { try DownloadFile(wire: $0) },
+            hls: try m.hls.map { try HLSOptions(wire: $0) })
         filesDone = Int(m.files_done)
         filesTotal = Int(m.files_total)
     }

@@ -23,6 +23,7 @@ extension Operation {
             message.headers = arena.array(add.headers) { Optional($0.wire(in: arena)) }
             message.n_files = add.files.count
             message.files = arena.array(add.files) { Optional($0.wire(in: arena)) }
+            message.hls = add.hls?.wire(in: arena)
             request.op_case = STASH__V1__REQUEST__OP_ADD_DOWNLOAD
             request.add_download = arena.store(message)
         case .getDownload(let id):
@@ -101,6 +102,22 @@ extension Operation {
         case .purge:
             request.op_case = STASH__V1__REQUEST__OP_PURGE
             request.purge = Self.emptyRequest(in: arena)
+        case .getManifestInfo(let uri, let headers):
+            var message = Stash__V1__GetManifestInfoRequest()
+            stash__v1__get_manifest_info_request__init(&message)
+            message.uri = arena.cString(uri)
+            message.n_headers = headers.count
+            message.headers = arena.array(headers) { Optional($0.wire(in: arena)) }
+            request.op_case = STASH__V1__REQUEST__OP_GET_MANIFEST_INFO
+            request.get_manifest_info = arena.store(message)
+        case .export(let export):
+            var message = Stash__V1__ExportRequest()
+            stash__v1__export_request__init(&message)
+            message.id = arena.cString(export.id)
+            message.dir = arena.cString(export.dir)
+            message.decrypt = WireValue.bool(export.decrypt)
+            request.op_case = STASH__V1__REQUEST__OP_EXPORT
+            request.export = arena.store(message)
         case .unknown, .invalid:
             request.op_case = STASH__V1__REQUEST__OP__NOT_SET
         }
@@ -137,7 +154,8 @@ extension Operation {
                 title: try WireValue.string(m.title, field: "AddDownloadRequest.title"),
                 sha256: try WireValue.string(m.sha256, field: "AddDownloadRequest.sha256"),
                 headers: try WireValue.elements(m.headers, count: m.n_headers) { try HTTPHeader(wire: $0) },
-                files: try WireValue.elements(m.files, count: m.n_files) { try BundleFileSpec(wire: $0) }))
+                files: try WireValue.elements(m.files, count: m.n_files) { try BundleFileSpec(wire: $0) },
+                hls: try m.hls.map { try HLSOptions(wire: $0) }))
         case STASH__V1__REQUEST__OP_GET_DOWNLOAD:
             self = .getDownload(id: try Self.id(r.get_download, field: "Request.get_download"))
         case STASH__V1__REQUEST__OP_LIST_DOWNLOADS:
@@ -188,6 +206,17 @@ extension Operation {
             self = .verify(VerifyRequest(deep: WireValue.bool(m.deep), repair: WireValue.bool(m.repair), dryRun: WireValue.bool(m.dry_run)))
         case STASH__V1__REQUEST__OP_PURGE:
             self = .purge
+        case STASH__V1__REQUEST__OP_GET_MANIFEST_INFO:
+            let m = try WireValue.message(r.get_manifest_info, field: "Request.get_manifest_info").pointee
+            self = .getManifestInfo(
+                uri: try WireValue.string(m.uri, field: "GetManifestInfoRequest.uri"),
+                headers: try WireValue.elements(m.headers, count: m.n_headers) { try HTTPHeader(wire: $0) })
+        case STASH__V1__REQUEST__OP_EXPORT:
+            let m = try WireValue.message(r.export, field: "Request.export").pointee
+            self = .export(ExportRequest(
+                id: try WireValue.string(m.id, field: "ExportRequest.id"),
+                dir: try WireValue.string(m.dir, field: "ExportRequest.dir"),
+                decrypt: WireValue.bool(m.decrypt)))
         default:
             self = .unknown
         }

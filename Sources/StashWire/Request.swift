@@ -35,6 +35,9 @@ public enum Operation: Equatable, Sendable {
     case setConfig([ConfigEntry])
     case verify(VerifyRequest)
     case purge
+    /// Reads an HLS stream's playlists and says what it offers (`stash plan`).
+    case getManifestInfo(uri: String, headers: [HTTPHeader])
+    case export(ExportRequest)
     case unknown
     case invalid(StashError)
 
@@ -59,6 +62,8 @@ public enum Operation: Equatable, Sendable {
         case .setConfig: return "SetConfig"
         case .verify: return "Verify"
         case .purge: return "Purge"
+        case .getManifestInfo: return "GetManifestInfo"
+        case .export: return "Export"
         case .unknown: return "unknown"
         case .invalid: return "invalid"
         }
@@ -85,14 +90,31 @@ public struct AddDownloadRequest: Equatable, Sendable {
     public var headers: [HTTPHeader]
     /// A bundle's files; then `uri` is empty.
     public var files: [BundleFileSpec]
+    /// An HLS download and its choice of renditions.
+    public var hls: HLSOptions?
 
-    public init(id: String = "", uri: String, title: String = "", sha256: String = "", headers: [HTTPHeader] = [], files: [BundleFileSpec] = []) {
+    public init(id: String = "", uri: String, title: String = "", sha256: String = "", headers: [HTTPHeader] = [],
+                files: [BundleFileSpec] = [], hls: HLSOptions? = nil) {
+        self.hls = hls
         self.id = id
         self.uri = uri
         self.title = title
         self.sha256 = sha256
         self.headers = headers
         self.files = files
+    }
+}
+
+public struct ExportRequest: Equatable, Sendable {
+    public var id: String
+    /// Absolute path of the folder to write; created, and it must not exist or be empty.
+    public var dir: String
+    public var decrypt: Bool
+
+    public init(id: String, dir: String, decrypt: Bool = false) {
+        self.id = id
+        self.dir = dir
+        self.decrypt = decrypt
     }
 }
 

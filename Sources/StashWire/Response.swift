@@ -26,6 +26,8 @@ public enum ResponseResult: Equatable, Sendable {
     case config(DaemonConfig)
     case verify(VerifyReport)
     case purge(PurgeResult)
+    case manifestInfo(ManifestInfo)
+    case export(ExportResult)
 }
 
 public struct HelloResult: Equatable, Sendable {

@@ -48,6 +48,12 @@ extension ResponseResult {
         case .purge(let result):
             response.result_case = STASH__V1__RESPONSE__RESULT_PURGE
             response.purge = result.wire(in: arena)
+        case .manifestInfo(let info):
+            response.result_case = STASH__V1__RESPONSE__RESULT_MANIFEST_INFO
+            response.manifest_info = info.wire(in: arena)
+        case .export(let result):
+            response.result_case = STASH__V1__RESPONSE__RESULT_EXPORT
+            response.export = result.wire(in: arena)
         }
     }
 
@@ -81,6 +87,10 @@ extension ResponseResult {
             self = .verify(try VerifyReport(wire: try WireValue.message(r.verify, field: "Response.verify")))
         case STASH__V1__RESPONSE__RESULT_PURGE:
             self = .purge(try PurgeResult(wire: try WireValue.message(r.purge, field: "Response.purge")))
+        case STASH__V1__RESPONSE__RESULT_MANIFEST_INFO:
+            self = .manifestInfo(try ManifestInfo(wire: try WireValue.message(r.manifest_info, field: "Response.manifest_info")))
+        case STASH__V1__RESPONSE__RESULT_EXPORT:
+            self = .export(try ExportResult(wire: try WireValue.message(r.export, field: "Response.export")))
         default:
             self = .empty
         }

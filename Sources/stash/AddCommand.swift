@@ -47,12 +47,18 @@ struct AddCommand: AsyncParsableCommand {
     @Flag(help: "Wait until the downloads complete or fail, showing progress.")
     var wait = false
 
+    @OptionGroup(title: "HLS (a URL ending in .m3u8 is HLS; any of these options makes it HLS)")
+    var hls: HLSChoiceOptions
+
     func validate() throws {
         if urls.isEmpty && fromFile == nil {
             throw ValidationError(bundle ? "give the bundle's URLs or --from-file LIST" : "give a URL or --from-file LIST")
         }
         if !urls.isEmpty && fromFile != nil {
             throw ValidationError("give either URLs or --from-file, not both")
+        }
+        if hls.given, bundle || fromFile != nil {
+            throw ValidationError("HLS options apply to one stream URL, not to --bundle or --from-file")
         }
         if bundle {
             if sha256 != nil {
@@ -77,7 +83,8 @@ struct AddCommand: AsyncParsableCommand {
             requests = try Self.readList(fromFile).map { AddDownloadRequest(uri: $0, headers: parsedHeaders) }
         } else {
             requests = [AddDownloadRequest(
-                id: id ?? "", uri: urls[0], title: title ?? "", sha256: sha256 ?? "", headers: parsedHeaders)]
+                id: id ?? "", uri: urls[0], title: title ?? "", sha256: sha256 ?? "", headers: parsedHeaders,
+                hls: try hls.options())]
         }
         let client = try await global.connect()
         // Subscribed before adding, so a download that finishes at once is still seen.
@@ -88,7 +95,8 @@ struct AddCommand: AsyncParsableCommand {
             if global.json {
                 if events == nil { Output.json(download.publicRecord) }
             } else {
-                let what = download.isBundle ? "bundle of \(download.filesTotal) files" : download.uri
+                let what = download.isBundle ? "bundle of \(download.filesTotal) files"
+                    : download.hls != nil ? "HLS \(download.uri)" : download.uri
                 Output.line("\(created ? "added" : "already there:") \(download.id) (\(download.state.name)) \(what)")
             }
         }

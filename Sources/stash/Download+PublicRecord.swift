@@ -3,7 +3,8 @@ import StashClient
 
 extension Download {
     /// The public record of DESIGN.md as a JSON object: exactly its keys, nulls for unknowns.
-    /// A bundle adds `bundle`, `filesDone`, `filesTotal` and (from `show`) `files`.
+    /// A bundle adds `bundle`, `filesDone`, `filesTotal` and (from `show`) `files`; an HLS
+    /// download adds `hls` (its choice), `segmentsDone` and `segmentsTotal`.
     var publicRecord: [String: Any] {
         var errorValue: Any = NSNull()
         if let error {
@@ -39,6 +40,14 @@ extension Download {
                     ]
                 }
             }
+        }
+        if let hls {
+            record["hls"] = [
+                "quality": hls.quality.rawValue, "subtitles": hls.subtitles, "audio": hls.audio,
+                "segmentConcurrency": hls.segmentConcurrency,
+            ] as [String: Any]
+            record["segmentsDone"] = filesDone
+            record["segmentsTotal"] = filesTotal
         }
         if !stateReason.isEmpty { record["stateReason"] = stateReason }
         return record

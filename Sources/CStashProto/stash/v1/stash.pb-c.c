@@ -232,6 +232,51 @@ void   stash__v1__download__free_unpacked
   assert(message->base.descriptor == &stash__v1__download__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   stash__v1__hls_options__init
+                     (Stash__V1__HlsOptions         *message)
+{
+  static const Stash__V1__HlsOptions init_value = STASH__V1__HLS_OPTIONS__INIT;
+  *message = init_value;
+}
+size_t stash__v1__hls_options__get_packed_size
+                     (const Stash__V1__HlsOptions *message)
+{
+  assert(message->base.descriptor == &stash__v1__hls_options__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__hls_options__pack
+                     (const Stash__V1__HlsOptions *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__hls_options__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__hls_options__pack_to_buffer
+                     (const Stash__V1__HlsOptions *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__hls_options__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__HlsOptions *
+       stash__v1__hls_options__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__HlsOptions *)
+     protobuf_c_message_unpack (&stash__v1__hls_options__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__hls_options__free_unpacked
+                     (Stash__V1__HlsOptions *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__hls_options__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   stash__v1__config__init
                      (Stash__V1__Config         *message)
 {
@@ -410,6 +455,96 @@ void   stash__v1__add_download_request__free_unpacked
   if(!message)
     return;
   assert(message->base.descriptor == &stash__v1__add_download_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   stash__v1__get_manifest_info_request__init
+                     (Stash__V1__GetManifestInfoRequest         *message)
+{
+  static const Stash__V1__GetManifestInfoRequest init_value = STASH__V1__GET_MANIFEST_INFO_REQUEST__INIT;
+  *message = init_value;
+}
+size_t stash__v1__get_manifest_info_request__get_packed_size
+                     (const Stash__V1__GetManifestInfoRequest *message)
+{
+  assert(message->base.descriptor == &stash__v1__get_manifest_info_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__get_manifest_info_request__pack
+                     (const Stash__V1__GetManifestInfoRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__get_manifest_info_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__get_manifest_info_request__pack_to_buffer
+                     (const Stash__V1__GetManifestInfoRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__get_manifest_info_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__GetManifestInfoRequest *
+       stash__v1__get_manifest_info_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__GetManifestInfoRequest *)
+     protobuf_c_message_unpack (&stash__v1__get_manifest_info_request__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__get_manifest_info_request__free_unpacked
+                     (Stash__V1__GetManifestInfoRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__get_manifest_info_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   stash__v1__export_request__init
+                     (Stash__V1__ExportRequest         *message)
+{
+  static const Stash__V1__ExportRequest init_value = STASH__V1__EXPORT_REQUEST__INIT;
+  *message = init_value;
+}
+size_t stash__v1__export_request__get_packed_size
+                     (const Stash__V1__ExportRequest *message)
+{
+  assert(message->base.descriptor == &stash__v1__export_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__export_request__pack
+                     (const Stash__V1__ExportRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__export_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__export_request__pack_to_buffer
+                     (const Stash__V1__ExportRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__export_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__ExportRequest *
+       stash__v1__export_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__ExportRequest *)
+     protobuf_c_message_unpack (&stash__v1__export_request__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__export_request__free_unpacked
+                     (Stash__V1__ExportRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__export_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
 void   stash__v1__id_request__init
@@ -1267,6 +1402,186 @@ void   stash__v1__purge_result__free_unpacked
   assert(message->base.descriptor == &stash__v1__purge_result__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   stash__v1__variant_info__init
+                     (Stash__V1__VariantInfo         *message)
+{
+  static const Stash__V1__VariantInfo init_value = STASH__V1__VARIANT_INFO__INIT;
+  *message = init_value;
+}
+size_t stash__v1__variant_info__get_packed_size
+                     (const Stash__V1__VariantInfo *message)
+{
+  assert(message->base.descriptor == &stash__v1__variant_info__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__variant_info__pack
+                     (const Stash__V1__VariantInfo *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__variant_info__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__variant_info__pack_to_buffer
+                     (const Stash__V1__VariantInfo *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__variant_info__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__VariantInfo *
+       stash__v1__variant_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__VariantInfo *)
+     protobuf_c_message_unpack (&stash__v1__variant_info__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__variant_info__free_unpacked
+                     (Stash__V1__VariantInfo *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__variant_info__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   stash__v1__rendition_info__init
+                     (Stash__V1__RenditionInfo         *message)
+{
+  static const Stash__V1__RenditionInfo init_value = STASH__V1__RENDITION_INFO__INIT;
+  *message = init_value;
+}
+size_t stash__v1__rendition_info__get_packed_size
+                     (const Stash__V1__RenditionInfo *message)
+{
+  assert(message->base.descriptor == &stash__v1__rendition_info__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__rendition_info__pack
+                     (const Stash__V1__RenditionInfo *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__rendition_info__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__rendition_info__pack_to_buffer
+                     (const Stash__V1__RenditionInfo *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__rendition_info__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__RenditionInfo *
+       stash__v1__rendition_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__RenditionInfo *)
+     protobuf_c_message_unpack (&stash__v1__rendition_info__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__rendition_info__free_unpacked
+                     (Stash__V1__RenditionInfo *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__rendition_info__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   stash__v1__manifest_info_result__init
+                     (Stash__V1__ManifestInfoResult         *message)
+{
+  static const Stash__V1__ManifestInfoResult init_value = STASH__V1__MANIFEST_INFO_RESULT__INIT;
+  *message = init_value;
+}
+size_t stash__v1__manifest_info_result__get_packed_size
+                     (const Stash__V1__ManifestInfoResult *message)
+{
+  assert(message->base.descriptor == &stash__v1__manifest_info_result__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__manifest_info_result__pack
+                     (const Stash__V1__ManifestInfoResult *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__manifest_info_result__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__manifest_info_result__pack_to_buffer
+                     (const Stash__V1__ManifestInfoResult *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__manifest_info_result__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__ManifestInfoResult *
+       stash__v1__manifest_info_result__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__ManifestInfoResult *)
+     protobuf_c_message_unpack (&stash__v1__manifest_info_result__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__manifest_info_result__free_unpacked
+                     (Stash__V1__ManifestInfoResult *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__manifest_info_result__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   stash__v1__export_result__init
+                     (Stash__V1__ExportResult         *message)
+{
+  static const Stash__V1__ExportResult init_value = STASH__V1__EXPORT_RESULT__INIT;
+  *message = init_value;
+}
+size_t stash__v1__export_result__get_packed_size
+                     (const Stash__V1__ExportResult *message)
+{
+  assert(message->base.descriptor == &stash__v1__export_result__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__export_result__pack
+                     (const Stash__V1__ExportResult *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__export_result__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__export_result__pack_to_buffer
+                     (const Stash__V1__ExportResult *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__export_result__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__ExportResult *
+       stash__v1__export_result__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__ExportResult *)
+     protobuf_c_message_unpack (&stash__v1__export_result__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__export_result__free_unpacked
+                     (Stash__V1__ExportResult *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__export_result__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   stash__v1__response__init
                      (Stash__V1__Response         *message)
 {
@@ -1806,7 +2121,7 @@ const ProtobufCMessageDescriptor stash__v1__bundle_file__descriptor =
   (ProtobufCMessageInit) stash__v1__bundle_file__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[23] =
+static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[24] =
 {
   {
     "id",
@@ -2084,6 +2399,18 @@ static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[23]
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "hls",
+    24,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Download, hls),
+    &stash__v1__hls_options__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__download__field_indices_by_name[] = {
   12,   /* field[12] = asset_path */
@@ -2098,6 +2425,7 @@ static const unsigned stash__v1__download__field_indices_by_name[] = {
   11,   /* field[11] = has_drm */
   10,   /* field[10] = has_subtitles */
   17,   /* field[17] = headers */
+  23,   /* field[23] = hls */
   0,   /* field[0] = id */
   4,   /* field[4] = progress */
   9,   /* field[9] = quality */
@@ -2113,7 +2441,7 @@ static const unsigned stash__v1__download__field_indices_by_name[] = {
 static const ProtobufCIntRange stash__v1__download__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 23 }
+  { 0, 24 }
 };
 const ProtobufCMessageDescriptor stash__v1__download__descriptor =
 {
@@ -2123,11 +2451,114 @@ const ProtobufCMessageDescriptor stash__v1__download__descriptor =
   "Stash__V1__Download",
   "stash.v1",
   sizeof(Stash__V1__Download),
-  23,
+  24,
   stash__v1__download__field_descriptors,
   stash__v1__download__field_indices_by_name,
   1,  stash__v1__download__number_ranges,
   (ProtobufCMessageInit) stash__v1__download__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor stash__v1__hls_options__field_descriptors[6] =
+{
+  {
+    "quality",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__HlsOptions, quality),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "max_height",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__HlsOptions, max_height),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "bandwidth",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__HlsOptions, bandwidth),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "subtitles",
+    4,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Stash__V1__HlsOptions, n_subtitles),
+    offsetof(Stash__V1__HlsOptions, subtitles),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "audio",
+    5,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Stash__V1__HlsOptions, n_audio),
+    offsetof(Stash__V1__HlsOptions, audio),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "segment_concurrency",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__HlsOptions, segment_concurrency),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__hls_options__field_indices_by_name[] = {
+  4,   /* field[4] = audio */
+  2,   /* field[2] = bandwidth */
+  1,   /* field[1] = max_height */
+  0,   /* field[0] = quality */
+  5,   /* field[5] = segment_concurrency */
+  3,   /* field[3] = subtitles */
+};
+static const ProtobufCIntRange stash__v1__hls_options__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 6 }
+};
+const ProtobufCMessageDescriptor stash__v1__hls_options__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.HlsOptions",
+  "HlsOptions",
+  "Stash__V1__HlsOptions",
+  "stash.v1",
+  sizeof(Stash__V1__HlsOptions),
+  6,
+  stash__v1__hls_options__field_descriptors,
+  stash__v1__hls_options__field_indices_by_name,
+  1,  stash__v1__hls_options__number_ranges,
+  (ProtobufCMessageInit) stash__v1__hls_options__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor stash__v1__config__field_descriptors[11] =
@@ -2400,7 +2831,7 @@ const ProtobufCMessageDescriptor stash__v1__hello_request__descriptor =
   (ProtobufCMessageInit) stash__v1__hello_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_descriptors[6] =
+static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_descriptors[7] =
 {
   {
     "id",
@@ -2474,10 +2905,23 @@ static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "hls",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__AddDownloadRequest, hls),
+    &stash__v1__hls_options__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__add_download_request__field_indices_by_name[] = {
   5,   /* field[5] = files */
   4,   /* field[4] = headers */
+  6,   /* field[6] = hls */
   0,   /* field[0] = id */
   3,   /* field[3] = sha256 */
   2,   /* field[2] = title */
@@ -2486,7 +2930,7 @@ static const unsigned stash__v1__add_download_request__field_indices_by_name[] =
 static const ProtobufCIntRange stash__v1__add_download_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
 {
@@ -2496,11 +2940,126 @@ const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
   "Stash__V1__AddDownloadRequest",
   "stash.v1",
   sizeof(Stash__V1__AddDownloadRequest),
-  6,
+  7,
   stash__v1__add_download_request__field_descriptors,
   stash__v1__add_download_request__field_indices_by_name,
   1,  stash__v1__add_download_request__number_ranges,
   (ProtobufCMessageInit) stash__v1__add_download_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor stash__v1__get_manifest_info_request__field_descriptors[2] =
+{
+  {
+    "uri",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__GetManifestInfoRequest, uri),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "headers",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__GetManifestInfoRequest, n_headers),
+    offsetof(Stash__V1__GetManifestInfoRequest, headers),
+    &stash__v1__header__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__get_manifest_info_request__field_indices_by_name[] = {
+  1,   /* field[1] = headers */
+  0,   /* field[0] = uri */
+};
+static const ProtobufCIntRange stash__v1__get_manifest_info_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor stash__v1__get_manifest_info_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.GetManifestInfoRequest",
+  "GetManifestInfoRequest",
+  "Stash__V1__GetManifestInfoRequest",
+  "stash.v1",
+  sizeof(Stash__V1__GetManifestInfoRequest),
+  2,
+  stash__v1__get_manifest_info_request__field_descriptors,
+  stash__v1__get_manifest_info_request__field_indices_by_name,
+  1,  stash__v1__get_manifest_info_request__number_ranges,
+  (ProtobufCMessageInit) stash__v1__get_manifest_info_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor stash__v1__export_request__field_descriptors[3] =
+{
+  {
+    "id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ExportRequest, id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "dir",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ExportRequest, dir),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "decrypt",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ExportRequest, decrypt),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__export_request__field_indices_by_name[] = {
+  2,   /* field[2] = decrypt */
+  1,   /* field[1] = dir */
+  0,   /* field[0] = id */
+};
+static const ProtobufCIntRange stash__v1__export_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor stash__v1__export_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.ExportRequest",
+  "ExportRequest",
+  "Stash__V1__ExportRequest",
+  "stash.v1",
+  sizeof(Stash__V1__ExportRequest),
+  3,
+  stash__v1__export_request__field_descriptors,
+  stash__v1__export_request__field_indices_by_name,
+  1,  stash__v1__export_request__number_ranges,
+  (ProtobufCMessageInit) stash__v1__export_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor stash__v1__id_request__field_descriptors[1] =
@@ -2802,7 +3361,7 @@ const ProtobufCMessageDescriptor stash__v1__verify_request__descriptor =
   (ProtobufCMessageInit) stash__v1__verify_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__request__field_descriptors[19] =
+static const ProtobufCFieldDescriptor stash__v1__request__field_descriptors[21] =
 {
   {
     "id",
@@ -3032,13 +3591,39 @@ static const ProtobufCFieldDescriptor stash__v1__request__field_descriptors[19] 
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "get_manifest_info",
+    28,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Request, op_case),
+    offsetof(Stash__V1__Request, get_manifest_info),
+    &stash__v1__get_manifest_info_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "export",
+    29,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Request, op_case),
+    offsetof(Stash__V1__Request, export),
+    &stash__v1__export_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__request__field_indices_by_name[] = {
   2,   /* field[2] = add_download */
   8,   /* field[8] = cancel */
   11,   /* field[11] = cancel_all */
+  20,   /* field[20] = export */
   15,   /* field[15] = get_config */
   3,   /* field[3] = get_download */
+  19,   /* field[19] = get_manifest_info */
   13,   /* field[13] = get_stats */
   14,   /* field[14] = get_system_info */
   5,   /* field[5] = has_download */
@@ -3058,7 +3643,7 @@ static const ProtobufCIntRange stash__v1__request__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 10, 1 },
-  { 0, 19 }
+  { 0, 21 }
 };
 const ProtobufCMessageDescriptor stash__v1__request__descriptor =
 {
@@ -3068,7 +3653,7 @@ const ProtobufCMessageDescriptor stash__v1__request__descriptor =
   "Stash__V1__Request",
   "stash.v1",
   sizeof(Stash__V1__Request),
-  19,
+  21,
   stash__v1__request__field_descriptors,
   stash__v1__request__field_indices_by_name,
   2,  stash__v1__request__number_ranges,
@@ -3986,7 +4571,432 @@ const ProtobufCMessageDescriptor stash__v1__purge_result__descriptor =
   (ProtobufCMessageInit) stash__v1__purge_result__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__response__field_descriptors[12] =
+static const ProtobufCFieldDescriptor stash__v1__variant_info__field_descriptors[11] =
+{
+  {
+    "uri",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__VariantInfo, uri),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "bandwidth",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__VariantInfo, bandwidth),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "average_bandwidth",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__VariantInfo, average_bandwidth),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "width",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__VariantInfo, width),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "height",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__VariantInfo, height),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "codecs",
+    6,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Stash__V1__VariantInfo, n_codecs),
+    offsetof(Stash__V1__VariantInfo, codecs),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "frame_rate",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__VariantInfo, frame_rate),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "encryption",
+    8,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Stash__V1__VariantInfo, n_encryption),
+    offsetof(Stash__V1__VariantInfo, encryption),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "estimated_bytes",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__VariantInfo, estimated_bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "size_is_exact",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__VariantInfo, size_is_exact),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "duration",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__VariantInfo, duration),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__variant_info__field_indices_by_name[] = {
+  2,   /* field[2] = average_bandwidth */
+  1,   /* field[1] = bandwidth */
+  5,   /* field[5] = codecs */
+  10,   /* field[10] = duration */
+  7,   /* field[7] = encryption */
+  8,   /* field[8] = estimated_bytes */
+  6,   /* field[6] = frame_rate */
+  4,   /* field[4] = height */
+  9,   /* field[9] = size_is_exact */
+  0,   /* field[0] = uri */
+  3,   /* field[3] = width */
+};
+static const ProtobufCIntRange stash__v1__variant_info__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 11 }
+};
+const ProtobufCMessageDescriptor stash__v1__variant_info__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.VariantInfo",
+  "VariantInfo",
+  "Stash__V1__VariantInfo",
+  "stash.v1",
+  sizeof(Stash__V1__VariantInfo),
+  11,
+  stash__v1__variant_info__field_descriptors,
+  stash__v1__variant_info__field_indices_by_name,
+  1,  stash__v1__variant_info__number_ranges,
+  (ProtobufCMessageInit) stash__v1__variant_info__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor stash__v1__rendition_info__field_descriptors[6] =
+{
+  {
+    "group_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__RenditionInfo, group_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "language",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__RenditionInfo, language),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "name",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__RenditionInfo, name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "default",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__RenditionInfo, default_),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "forced",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__RenditionInfo, forced),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "uri",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__RenditionInfo, uri),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__rendition_info__field_indices_by_name[] = {
+  3,   /* field[3] = default */
+  4,   /* field[4] = forced */
+  0,   /* field[0] = group_id */
+  1,   /* field[1] = language */
+  2,   /* field[2] = name */
+  5,   /* field[5] = uri */
+};
+static const ProtobufCIntRange stash__v1__rendition_info__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 6 }
+};
+const ProtobufCMessageDescriptor stash__v1__rendition_info__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.RenditionInfo",
+  "RenditionInfo",
+  "Stash__V1__RenditionInfo",
+  "stash.v1",
+  sizeof(Stash__V1__RenditionInfo),
+  6,
+  stash__v1__rendition_info__field_descriptors,
+  stash__v1__rendition_info__field_indices_by_name,
+  1,  stash__v1__rendition_info__number_ranges,
+  (ProtobufCMessageInit) stash__v1__rendition_info__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor stash__v1__manifest_info_result__field_descriptors[4] =
+{
+  {
+    "variants",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__ManifestInfoResult, n_variants),
+    offsetof(Stash__V1__ManifestInfoResult, variants),
+    &stash__v1__variant_info__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "audio",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__ManifestInfoResult, n_audio),
+    offsetof(Stash__V1__ManifestInfoResult, audio),
+    &stash__v1__rendition_info__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "subtitles",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__ManifestInfoResult, n_subtitles),
+    offsetof(Stash__V1__ManifestInfoResult, subtitles),
+    &stash__v1__rendition_info__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "duration",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ManifestInfoResult, duration),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__manifest_info_result__field_indices_by_name[] = {
+  1,   /* field[1] = audio */
+  3,   /* field[3] = duration */
+  2,   /* field[2] = subtitles */
+  0,   /* field[0] = variants */
+};
+static const ProtobufCIntRange stash__v1__manifest_info_result__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor stash__v1__manifest_info_result__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.ManifestInfoResult",
+  "ManifestInfoResult",
+  "Stash__V1__ManifestInfoResult",
+  "stash.v1",
+  sizeof(Stash__V1__ManifestInfoResult),
+  4,
+  stash__v1__manifest_info_result__field_descriptors,
+  stash__v1__manifest_info_result__field_indices_by_name,
+  1,  stash__v1__manifest_info_result__number_ranges,
+  (ProtobufCMessageInit) stash__v1__manifest_info_result__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor stash__v1__export_result__field_descriptors[4] =
+{
+  {
+    "dir",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ExportResult, dir),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "files",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ExportResult, files),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "bytes",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ExportResult, bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "decrypted",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ExportResult, decrypted),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__export_result__field_indices_by_name[] = {
+  2,   /* field[2] = bytes */
+  3,   /* field[3] = decrypted */
+  0,   /* field[0] = dir */
+  1,   /* field[1] = files */
+};
+static const ProtobufCIntRange stash__v1__export_result__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor stash__v1__export_result__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.ExportResult",
+  "ExportResult",
+  "Stash__V1__ExportResult",
+  "stash.v1",
+  sizeof(Stash__V1__ExportResult),
+  4,
+  stash__v1__export_result__field_descriptors,
+  stash__v1__export_result__field_indices_by_name,
+  1,  stash__v1__export_result__number_ranges,
+  (ProtobufCMessageInit) stash__v1__export_result__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor stash__v1__response__field_descriptors[14] =
 {
   {
     "id",
@@ -4132,15 +5142,41 @@ static const ProtobufCFieldDescriptor stash__v1__response__field_descriptors[12]
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "manifest_info",
+    20,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Response, result_case),
+    offsetof(Stash__V1__Response, manifest_info),
+    &stash__v1__manifest_info_result__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "export",
+    21,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Response, result_case),
+    offsetof(Stash__V1__Response, export),
+    &stash__v1__export_result__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__response__field_indices_by_name[] = {
   9,   /* field[9] = config */
   6,   /* field[6] = count */
   3,   /* field[3] = download */
+  13,   /* field[13] = export */
   5,   /* field[5] = has */
   2,   /* field[2] = hello */
   0,   /* field[0] = id */
   4,   /* field[4] = list */
+  12,   /* field[12] = manifest_info */
   11,   /* field[11] = purge */
   7,   /* field[7] = stats */
   1,   /* field[1] = status */
@@ -4151,7 +5187,7 @@ static const ProtobufCIntRange stash__v1__response__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 10, 2 },
-  { 0, 12 }
+  { 0, 14 }
 };
 const ProtobufCMessageDescriptor stash__v1__response__descriptor =
 {
@@ -4161,7 +5197,7 @@ const ProtobufCMessageDescriptor stash__v1__response__descriptor =
   "Stash__V1__Response",
   "stash.v1",
   sizeof(Stash__V1__Response),
-  12,
+  14,
   stash__v1__response__field_descriptors,
   stash__v1__response__field_indices_by_name,
   2,  stash__v1__response__number_ranges,

@@ -20,10 +20,13 @@ typedef struct Stash__V1__Header Stash__V1__Header;
 typedef struct Stash__V1__DownloadError Stash__V1__DownloadError;
 typedef struct Stash__V1__BundleFile Stash__V1__BundleFile;
 typedef struct Stash__V1__Download Stash__V1__Download;
+typedef struct Stash__V1__HlsOptions Stash__V1__HlsOptions;
 typedef struct Stash__V1__Config Stash__V1__Config;
 typedef struct Stash__V1__ConfigEntry Stash__V1__ConfigEntry;
 typedef struct Stash__V1__HelloRequest Stash__V1__HelloRequest;
 typedef struct Stash__V1__AddDownloadRequest Stash__V1__AddDownloadRequest;
+typedef struct Stash__V1__GetManifestInfoRequest Stash__V1__GetManifestInfoRequest;
+typedef struct Stash__V1__ExportRequest Stash__V1__ExportRequest;
 typedef struct Stash__V1__IdRequest Stash__V1__IdRequest;
 typedef struct Stash__V1__ListDownloadsRequest Stash__V1__ListDownloadsRequest;
 typedef struct Stash__V1__EmptyRequest Stash__V1__EmptyRequest;
@@ -43,6 +46,10 @@ typedef struct Stash__V1__StateBytes Stash__V1__StateBytes;
 typedef struct Stash__V1__Finding Stash__V1__Finding;
 typedef struct Stash__V1__VerifyReport Stash__V1__VerifyReport;
 typedef struct Stash__V1__PurgeResult Stash__V1__PurgeResult;
+typedef struct Stash__V1__VariantInfo Stash__V1__VariantInfo;
+typedef struct Stash__V1__RenditionInfo Stash__V1__RenditionInfo;
+typedef struct Stash__V1__ManifestInfoResult Stash__V1__ManifestInfoResult;
+typedef struct Stash__V1__ExportResult Stash__V1__ExportResult;
 typedef struct Stash__V1__Response Stash__V1__Response;
 typedef struct Stash__V1__StateChanged Stash__V1__StateChanged;
 typedef struct Stash__V1__Progress Stash__V1__Progress;
@@ -279,10 +286,52 @@ struct  Stash__V1__Download
    */
   uint32_t files_done;
   uint32_t files_total;
+  /*
+   * set for an HLS download: the renditions chosen
+   */
+  Stash__V1__HlsOptions *hls;
 };
 #define STASH__V1__DOWNLOAD__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__download__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STASH__V1__DOWNLOAD_STATE__NOT_DOWNLOADED, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, NULL, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STASH__V1__DOWNLOAD_STATE__NOT_DOWNLOADED, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, NULL, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, NULL }
+
+
+/*
+ * The choice of an HLS download (AddDownload) as it is kept with the record.
+ */
+struct  Stash__V1__HlsOptions
+{
+  ProtobufCMessage base;
+  /*
+   * low, medium, high or auto ("" = auto)
+   */
+  char *quality;
+  /*
+   * 0 = no limit
+   */
+  uint32_t max_height;
+  /*
+   * bits/s; the variant closest without going above; 0 = use quality
+   */
+  uint64_t bandwidth;
+  /*
+   * languages, or "all"
+   */
+  size_t n_subtitles;
+  char **subtitles;
+  /*
+   * languages, or "all"; empty = the default audio rendition
+   */
+  size_t n_audio;
+  char **audio;
+  /*
+   * segments fetched at once; 0 = 8
+   */
+  uint32_t segment_concurrency;
+};
+#define STASH__V1__HLS_OPTIONS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__hls_options__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, 0, 0,NULL, 0,NULL, 0 }
 
 
 struct  Stash__V1__Config
@@ -368,10 +417,44 @@ struct  Stash__V1__AddDownloadRequest
    */
   size_t n_files;
   Stash__V1__BundleFile **files;
+  /*
+   * an HLS stream; also implied by a uri whose path ends in .m3u8
+   */
+  Stash__V1__HlsOptions *hls;
 };
 #define STASH__V1__ADD_DOWNLOAD_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__add_download_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, NULL }
+
+
+struct  Stash__V1__GetManifestInfoRequest
+{
+  ProtobufCMessage base;
+  char *uri;
+  size_t n_headers;
+  Stash__V1__Header **headers;
+};
+#define STASH__V1__GET_MANIFEST_INFO_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__get_manifest_info_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0,NULL }
+
+
+struct  Stash__V1__ExportRequest
+{
+  ProtobufCMessage base;
+  char *id;
+  /*
+   * absolute; created, must not exist or be empty
+   */
+  char *dir;
+  /*
+   * write clear segments and no key
+   */
+  protobuf_c_boolean decrypt;
+};
+#define STASH__V1__EXPORT_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__export_request__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0 }
 
 
 struct  Stash__V1__IdRequest
@@ -492,7 +575,9 @@ typedef enum {
   STASH__V1__REQUEST__OP_GET_CONFIG = 24,
   STASH__V1__REQUEST__OP_SET_CONFIG = 25,
   STASH__V1__REQUEST__OP_VERIFY = 26,
-  STASH__V1__REQUEST__OP_PURGE = 27
+  STASH__V1__REQUEST__OP_PURGE = 27,
+  STASH__V1__REQUEST__OP_GET_MANIFEST_INFO = 28,
+  STASH__V1__REQUEST__OP_EXPORT = 29
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__REQUEST__OP__CASE)
 } Stash__V1__Request__OpCase;
 
@@ -520,6 +605,8 @@ struct  Stash__V1__Request
     Stash__V1__SetConfigRequest *set_config;
     Stash__V1__VerifyRequest *verify;
     Stash__V1__EmptyRequest *purge;
+    Stash__V1__GetManifestInfoRequest *get_manifest_info;
+    Stash__V1__ExportRequest *export;
   };
 };
 #define STASH__V1__REQUEST__INIT \
@@ -739,6 +826,90 @@ struct  Stash__V1__PurgeResult
     , 0, 0, 0,NULL }
 
 
+struct  Stash__V1__VariantInfo
+{
+  ProtobufCMessage base;
+  char *uri;
+  uint64_t bandwidth;
+  /*
+   * 0 when not given
+   */
+  uint64_t average_bandwidth;
+  /*
+   * 0 when not given
+   */
+  uint32_t width;
+  uint32_t height;
+  size_t n_codecs;
+  char **codecs;
+  /*
+   * 0 when not given
+   */
+  double frame_rate;
+  /*
+   * methods its segments use: NONE, AES-128, ...
+   */
+  size_t n_encryption;
+  char **encryption;
+  uint64_t estimated_bytes;
+  /*
+   * every segment is a byte range: the size is exact
+   */
+  protobuf_c_boolean size_is_exact;
+  /*
+   * seconds
+   */
+  double duration;
+};
+#define STASH__V1__VARIANT_INFO__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__variant_info__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0,NULL, 0, 0,NULL, 0, 0, 0 }
+
+
+struct  Stash__V1__RenditionInfo
+{
+  ProtobufCMessage base;
+  char *group_id;
+  char *language;
+  char *name;
+  protobuf_c_boolean default_;
+  protobuf_c_boolean forced;
+  char *uri;
+};
+#define STASH__V1__RENDITION_INFO__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__rendition_info__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string }
+
+
+struct  Stash__V1__ManifestInfoResult
+{
+  ProtobufCMessage base;
+  size_t n_variants;
+  Stash__V1__VariantInfo **variants;
+  size_t n_audio;
+  Stash__V1__RenditionInfo **audio;
+  size_t n_subtitles;
+  Stash__V1__RenditionInfo **subtitles;
+  double duration;
+};
+#define STASH__V1__MANIFEST_INFO_RESULT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__manifest_info_result__descriptor) \
+    , 0,NULL, 0,NULL, 0,NULL, 0 }
+
+
+struct  Stash__V1__ExportResult
+{
+  ProtobufCMessage base;
+  char *dir;
+  uint32_t files;
+  uint64_t bytes;
+  protobuf_c_boolean decrypted;
+};
+#define STASH__V1__EXPORT_RESULT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__export_result__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, 0, 0 }
+
+
 typedef enum {
   STASH__V1__RESPONSE__RESULT__NOT_SET = 0,
   STASH__V1__RESPONSE__RESULT_HELLO = 10,
@@ -750,7 +921,9 @@ typedef enum {
   STASH__V1__RESPONSE__RESULT_SYSTEM_INFO = 16,
   STASH__V1__RESPONSE__RESULT_CONFIG = 17,
   STASH__V1__RESPONSE__RESULT_VERIFY = 18,
-  STASH__V1__RESPONSE__RESULT_PURGE = 19
+  STASH__V1__RESPONSE__RESULT_PURGE = 19,
+  STASH__V1__RESPONSE__RESULT_MANIFEST_INFO = 20,
+  STASH__V1__RESPONSE__RESULT_EXPORT = 21
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__RESPONSE__RESULT__CASE)
 } Stash__V1__Response__ResultCase;
 
@@ -771,6 +944,8 @@ struct  Stash__V1__Response
     Stash__V1__Config *config;
     Stash__V1__VerifyReport *verify;
     Stash__V1__PurgeResult *purge;
+    Stash__V1__ManifestInfoResult *manifest_info;
+    Stash__V1__ExportResult *export;
   };
 };
 #define STASH__V1__RESPONSE__INIT \
@@ -960,6 +1135,25 @@ Stash__V1__Download *
 void   stash__v1__download__free_unpacked
                      (Stash__V1__Download *message,
                       ProtobufCAllocator *allocator);
+/* Stash__V1__HlsOptions methods */
+void   stash__v1__hls_options__init
+                     (Stash__V1__HlsOptions         *message);
+size_t stash__v1__hls_options__get_packed_size
+                     (const Stash__V1__HlsOptions   *message);
+size_t stash__v1__hls_options__pack
+                     (const Stash__V1__HlsOptions   *message,
+                      uint8_t             *out);
+size_t stash__v1__hls_options__pack_to_buffer
+                     (const Stash__V1__HlsOptions   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__HlsOptions *
+       stash__v1__hls_options__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__hls_options__free_unpacked
+                     (Stash__V1__HlsOptions *message,
+                      ProtobufCAllocator *allocator);
 /* Stash__V1__Config methods */
 void   stash__v1__config__init
                      (Stash__V1__Config         *message);
@@ -1035,6 +1229,44 @@ Stash__V1__AddDownloadRequest *
                       const uint8_t       *data);
 void   stash__v1__add_download_request__free_unpacked
                      (Stash__V1__AddDownloadRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Stash__V1__GetManifestInfoRequest methods */
+void   stash__v1__get_manifest_info_request__init
+                     (Stash__V1__GetManifestInfoRequest         *message);
+size_t stash__v1__get_manifest_info_request__get_packed_size
+                     (const Stash__V1__GetManifestInfoRequest   *message);
+size_t stash__v1__get_manifest_info_request__pack
+                     (const Stash__V1__GetManifestInfoRequest   *message,
+                      uint8_t             *out);
+size_t stash__v1__get_manifest_info_request__pack_to_buffer
+                     (const Stash__V1__GetManifestInfoRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__GetManifestInfoRequest *
+       stash__v1__get_manifest_info_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__get_manifest_info_request__free_unpacked
+                     (Stash__V1__GetManifestInfoRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Stash__V1__ExportRequest methods */
+void   stash__v1__export_request__init
+                     (Stash__V1__ExportRequest         *message);
+size_t stash__v1__export_request__get_packed_size
+                     (const Stash__V1__ExportRequest   *message);
+size_t stash__v1__export_request__pack
+                     (const Stash__V1__ExportRequest   *message,
+                      uint8_t             *out);
+size_t stash__v1__export_request__pack_to_buffer
+                     (const Stash__V1__ExportRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__ExportRequest *
+       stash__v1__export_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__export_request__free_unpacked
+                     (Stash__V1__ExportRequest *message,
                       ProtobufCAllocator *allocator);
 /* Stash__V1__IdRequest methods */
 void   stash__v1__id_request__init
@@ -1397,6 +1629,82 @@ Stash__V1__PurgeResult *
 void   stash__v1__purge_result__free_unpacked
                      (Stash__V1__PurgeResult *message,
                       ProtobufCAllocator *allocator);
+/* Stash__V1__VariantInfo methods */
+void   stash__v1__variant_info__init
+                     (Stash__V1__VariantInfo         *message);
+size_t stash__v1__variant_info__get_packed_size
+                     (const Stash__V1__VariantInfo   *message);
+size_t stash__v1__variant_info__pack
+                     (const Stash__V1__VariantInfo   *message,
+                      uint8_t             *out);
+size_t stash__v1__variant_info__pack_to_buffer
+                     (const Stash__V1__VariantInfo   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__VariantInfo *
+       stash__v1__variant_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__variant_info__free_unpacked
+                     (Stash__V1__VariantInfo *message,
+                      ProtobufCAllocator *allocator);
+/* Stash__V1__RenditionInfo methods */
+void   stash__v1__rendition_info__init
+                     (Stash__V1__RenditionInfo         *message);
+size_t stash__v1__rendition_info__get_packed_size
+                     (const Stash__V1__RenditionInfo   *message);
+size_t stash__v1__rendition_info__pack
+                     (const Stash__V1__RenditionInfo   *message,
+                      uint8_t             *out);
+size_t stash__v1__rendition_info__pack_to_buffer
+                     (const Stash__V1__RenditionInfo   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__RenditionInfo *
+       stash__v1__rendition_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__rendition_info__free_unpacked
+                     (Stash__V1__RenditionInfo *message,
+                      ProtobufCAllocator *allocator);
+/* Stash__V1__ManifestInfoResult methods */
+void   stash__v1__manifest_info_result__init
+                     (Stash__V1__ManifestInfoResult         *message);
+size_t stash__v1__manifest_info_result__get_packed_size
+                     (const Stash__V1__ManifestInfoResult   *message);
+size_t stash__v1__manifest_info_result__pack
+                     (const Stash__V1__ManifestInfoResult   *message,
+                      uint8_t             *out);
+size_t stash__v1__manifest_info_result__pack_to_buffer
+                     (const Stash__V1__ManifestInfoResult   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__ManifestInfoResult *
+       stash__v1__manifest_info_result__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__manifest_info_result__free_unpacked
+                     (Stash__V1__ManifestInfoResult *message,
+                      ProtobufCAllocator *allocator);
+/* Stash__V1__ExportResult methods */
+void   stash__v1__export_result__init
+                     (Stash__V1__ExportResult         *message);
+size_t stash__v1__export_result__get_packed_size
+                     (const Stash__V1__ExportResult   *message);
+size_t stash__v1__export_result__pack
+                     (const Stash__V1__ExportResult   *message,
+                      uint8_t             *out);
+size_t stash__v1__export_result__pack_to_buffer
+                     (const Stash__V1__ExportResult   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__ExportResult *
+       stash__v1__export_result__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__export_result__free_unpacked
+                     (Stash__V1__ExportResult *message,
+                      ProtobufCAllocator *allocator);
 /* Stash__V1__Response methods */
 void   stash__v1__response__init
                      (Stash__V1__Response         *message);
@@ -1528,6 +1836,9 @@ typedef void (*Stash__V1__BundleFile_Closure)
 typedef void (*Stash__V1__Download_Closure)
                  (const Stash__V1__Download *message,
                   void *closure_data);
+typedef void (*Stash__V1__HlsOptions_Closure)
+                 (const Stash__V1__HlsOptions *message,
+                  void *closure_data);
 typedef void (*Stash__V1__Config_Closure)
                  (const Stash__V1__Config *message,
                   void *closure_data);
@@ -1539,6 +1850,12 @@ typedef void (*Stash__V1__HelloRequest_Closure)
                   void *closure_data);
 typedef void (*Stash__V1__AddDownloadRequest_Closure)
                  (const Stash__V1__AddDownloadRequest *message,
+                  void *closure_data);
+typedef void (*Stash__V1__GetManifestInfoRequest_Closure)
+                 (const Stash__V1__GetManifestInfoRequest *message,
+                  void *closure_data);
+typedef void (*Stash__V1__ExportRequest_Closure)
+                 (const Stash__V1__ExportRequest *message,
                   void *closure_data);
 typedef void (*Stash__V1__IdRequest_Closure)
                  (const Stash__V1__IdRequest *message,
@@ -1597,6 +1914,18 @@ typedef void (*Stash__V1__VerifyReport_Closure)
 typedef void (*Stash__V1__PurgeResult_Closure)
                  (const Stash__V1__PurgeResult *message,
                   void *closure_data);
+typedef void (*Stash__V1__VariantInfo_Closure)
+                 (const Stash__V1__VariantInfo *message,
+                  void *closure_data);
+typedef void (*Stash__V1__RenditionInfo_Closure)
+                 (const Stash__V1__RenditionInfo *message,
+                  void *closure_data);
+typedef void (*Stash__V1__ManifestInfoResult_Closure)
+                 (const Stash__V1__ManifestInfoResult *message,
+                  void *closure_data);
+typedef void (*Stash__V1__ExportResult_Closure)
+                 (const Stash__V1__ExportResult *message,
+                  void *closure_data);
 typedef void (*Stash__V1__Response_Closure)
                  (const Stash__V1__Response *message,
                   void *closure_data);
@@ -1630,10 +1959,13 @@ extern const ProtobufCMessageDescriptor stash__v1__header__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__download_error__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__bundle_file__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__download__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__hls_options__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__config__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__config_entry__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__hello_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__get_manifest_info_request__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__export_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__id_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__list_downloads_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__empty_request__descriptor;
@@ -1653,6 +1985,10 @@ extern const ProtobufCMessageDescriptor stash__v1__state_bytes__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__finding__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__verify_report__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__purge_result__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__variant_info__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__rendition_info__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__manifest_info_result__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__export_result__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__response__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__state_changed__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__progress__descriptor;

@@ -1,0 +1,113 @@
+import Foundation
+import StashCore
+import StashFetch
+import StashKeys
+
+extension Engine {
+    var hlsPreparation: HLSPreparation {
+        HLSPreparation(fetch: fetch, keys: keys, retry: RetryPolicy(config),
+                       lowSpeedLimit: config.lowSpeedLimit, lowSpeedTime: config.lowSpeedTime)
+    }
+
+    /// An HLS download got its slot but has no files yet: its playlists are read off the
+    /// engine, and `planned` turns the result into its files.
+    func beginPlanning(_ entry: inout Entry) {
+        let download = entry.download
+        let id = download.id
+        let generation = nextGeneration
+        nextGeneration += 1
+        active.insert(id)
+        entry.planGeneration = generation
+        entry.speed.reset()
+        let preparation = hlsPreparation
+        let folder = layout.assetFolder(id: id)
+        let options = download.hls ?? HLSOptions()
+        entry.planning = Task.detached {
+            let result: Result<HLSPreparation.Prepared, Error>
+            do {
+                result = .success(try await preparation.prepare(
+                    id: id, uri: download.uri, headers: download.headers, options: options, folder: folder))
+            } catch {
+                result = .failure(error)
+            }
+            await self.planned(id, generation: generation, result)
+        }
+    }
+
+    /// A pause, cancel or failure while the playlists are read: the reading stops, and a
+    /// removal waits for it (it may be writing playlists into the folder being deleted).
+    func stopPlanning(_ entry: inout Entry) {
+        guard let planning = entry.planning else { return }
+        entry.planning = nil
+        entry.planGeneration = 0
+        planning.cancel()
+        let id = entry.download.id
+        let previous = stopping[id]
+        stopping[id] = Task {
+            await previous?.value
+            await planning.value
+        }
+    }
+
+    private func planned(_ id: String, generation: UInt64, _ result: Result<HLSPreparation.Prepared, Error>) {
+        guard var entry = entries[id], entry.planGeneration == generation, entry.planning != nil else { return }
+        entry.planning = nil
+        switch result {
+        case .success(let prepared):
+            entry.download.files = prepared.files
+            entry.download.filesTotal = prepared.files.count
+            entry.download.filesDone = prepared.files.reduce(0) { $0 + ($1.done ? 1 : 0) }
+            entry.download.downloadedBytes = prepared.files.reduce(0) { $0 + $1.downloadedBytes }
+            entry.download.hlsKeys = prepared.keyPaths
+            entry.download.hlsPlaylists = prepared.playlistPaths
+            entry.download.quality = prepared.quality
+            entry.download.hasSubtitles = prepared.hasSubtitles
+            entry.download.totalBytes = prepared.estimatedBytes ?? Self.estimatedTotal(prepared.files)
+            entry.download.stateReason = "fetching \(prepared.files.count - entry.download.filesDone) segments"
+            beginFiles(&entry)
+            entries[id] = entry
+            logger.info("HLS package planned", metadata: [
+                "id": "\(id)", "files": "\(prepared.files.count)", "quality": "\(prepared.quality)", "keys": "\(prepared.keyPaths.count)",
+            ])
+            // The file list is committed before any segment lands, so a restart resumes it.
+            commits.submit(.add(entry.download), event: .progress(ProgressUpdate(entry.download)))
+        case .failure(let error):
+            entries[id] = entry
+            let failure = error as? DownloadError ?? DownloadError(.internal, "\(error)")
+            logger.warning("HLS download failed while reading its playlists", metadata: ["id": "\(id)", "error": "\(failure.message)"])
+            _ = try? transition(id, .transferFailed) { record in
+                record.error = failure
+                record.stateReason = ""
+            }
+        }
+        schedule()
+    }
+
+    /// What the stream at `uri` offers (`stash plan`); nothing is stored.
+    public func manifestInfo(uri: String, headers: [HTTPHeader]) async throws -> ManifestInfo {
+        try DownloadRequestRules.validateURI(uri)
+        try DownloadRequestRules.validateHeaders(headers)
+        let preparation = hlsPreparation
+        do {
+            return try await preparation.manifest(uri: uri, headers: headers)
+        } catch let error as DownloadError {
+            // A stream that is not valid HLS is the caller's input; a server that fails is not.
+            throw StashError(error.kind == .validation ? .invalidArgument : .unavailable, error.message)
+        }
+    }
+
+    /// Writes a completed HLS download as a folder an ordinary player opens offline.
+    public func export(id: String, to dir: String, decrypt: Bool) async throws -> ExportResult {
+        guard let entry = entries[id] else { throw StashError.notFound(id: id) }
+        let download = entry.download
+        guard download.hls != nil else {
+            throw StashError(.failedPrecondition, "download '\(id)' is not an HLS download; its files are already at \(layout.absolute(download.assetPath))")
+        }
+        guard download.state == .completed else {
+            throw StashError(.failedPrecondition, "download '\(id)' is \(download.state.name), not COMPLETED; export it once it has completed")
+        }
+        let exporter = PackageExporter(
+            keys: keys, asset: id, folder: layout.assetFolder(id: id), playlists: download.hlsPlaylists)
+        return try await Task.detached { try exporter.export(to: dir, decrypt: decrypt) }.value
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import StashCore
+import StashFetch
+import StashHLS
+import StashKeys
+
+/// Reads an HLS download's playlists and turns them into its offline package: chooses the
+/// renditions, seals the AES-128 keys, writes the local playlists, and lists the segments as
+/// the download's files. Runs off the engine; the engine only takes the result.
+struct HLSPreparation: Sendable {
+    let fetch: FetchWorkers
+    let keys: KeyStore
+    let retry: RetryPolicy
+    let lowSpeedLimit: Int
+    let lowSpeedTime: Int
+
+    /// A key file is 16 bytes; anything much larger is not a key and is not held.
+    static let maxKeyBytes = 4096
+    /// Media playlists fetched at once while planning.
+    static let playlistConcurrency = 8
+    /// Variants whose media playlists GetManifestInfo reads; a master with more is summarised
+    /// from its attributes alone past this.
+    static let maxVariantsRead = 64
+
+    /// What planning produced, for the engine to apply.
+    struct Prepared: Sendable {
+        var files: [DownloadFile]
+        var keyPaths: [String]
+        var playlistPaths: [String]
+        var quality: String
+        var hasSubtitles: Bool
+        var estimatedBytes: Int64?
+    }
+
+    /// The playlists of a stream: the master (nil when `uri` is a media playlist) and the
+    /// media playlists of `wanted` (all variants' when nil), by the URI the master names them with.
+    struct Playlists: Sendable {
+        var master: MasterPlaylist?
+        var media: [String: MediaPlaylist]
+    }
+
+    func prepare(id: String, uri: String, headers: [HTTPHeader], options: HLSOptions, folder: String) async throws -> Prepared {
+        let top = try await playlist(uri, headers: headers, what: "playlist")
+        let selection: RenditionSelection?
+        var media: [String: MediaPlaylist] = [:]
+        switch top {
+        case .master(let master):
+            do {
+                selection = try master.select(options)
+            } catch let error as HLSError {
+                throw DownloadError(.validation, "\(uri): \(error.message)")
+            }
+            let wanted = [selection!.variant.uri] + selection!.audio.compactMap(\.uri) + selection!.subtitles.compactMap(\.uri)
+            media = try await mediaPlaylists(wanted, headers: headers)
+        case .media(let playlist):
+            selection = nil
+            media[uri] = playlist
+        }
+        let plan: PackagePlan
+        do {
+            plan = try PackagePlan.make(masterURI: uri, selection: selection, media: media)
+        } catch let error as HLSError {
+            throw DownloadError(.validation, error.message)
+        }
+        try Task.checkCancellation()
+        try await sealKeys(plan.keys, asset: id, headers: headers)
+        try Task.checkCancellation()
+        for playlist in plan.playlists {
+            try DurableFile.write(Array(playlist.text.utf8), folder: folder, relativePath: playlist.path)
+        }
+        let files = plan.files.map { file -> DownloadFile in
+            var local = DownloadFile(
+                url: file.url, path: file.path, size: file.size,
+                rangeOffset: file.byteRange.map { Int64(clamping: $0.offset) })
+            // A segment at its final path is complete (it is renamed there only then): a
+            // package planned again after a crash or a repair fetches only what is missing.
+            var info = stat()
+            if lstat(folder + "/" + file.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+               file.size == nil || file.size == Int64(info.st_size) {
+                local.done = true
+                local.size = Int64(info.st_size)
+                local.downloadedBytes = Int64(info.st_size)
+            }
+            return local
+        }
+        return Prepared(
+            files: files, keyPaths: plan.keys.map(\.path), playlistPaths: plan.playlists.map(\.path),
+            quality: selection.map { Self.describe($0.variant) } ?? "",
+            hasSubtitles: !(selection?.subtitles.isEmpty ?? true), estimatedBytes: plan.estimatedBytes)
+    }
+
+    /// Everything `stash plan` shows: the master and the media playlist of every variant.
+    func manifest(uri: String, headers: [HTTPHeader]) async throws -> ManifestInfo {
+        switch try await playlist(uri, headers: headers, what: "playlist") {
+        case .master(let master):
+            let uris = master.variants.prefix(Self.maxVariantsRead).map(\.uri)
+            return ManifestInfo(master: master, media: try await mediaPlaylists(uris, headers: headers))
+        case .media(let playlist):
+            return ManifestInfo(master: nil, media: [uri: playlist])
+        }
+    }
+
+    /// Fetches media playlists, a few at once; a master among them is refused, which also
+    /// ends a master that names itself or another master (a loop) after one level.
+    private func mediaPlaylists(_ uris: [String], headers: [HTTPHeader]) async throws -> [String: MediaPlaylist] {
+        var unique: [String] = []
+        for uri in uris where !unique.contains(uri) { unique.append(uri) }
+        var result: [String: MediaPlaylist] = [:]
+        var next = 0
+        try await withThrowingTaskGroup(of: (String, Playlist).self) { group in
+            func add() {
+                guard next < unique.count else { return }
+                let uri = unique[next]
+                next += 1
+                group.addTask { (uri, try await self.playlist(uri, headers: headers, what: "media playlist")) }
+            }
+            for _ in 0..<Self.playlistConcurrency { add() }
+            while let (uri, playlist) = try await group.next() {
+                guard case .media(let media) = playlist else {
+                    throw DownloadError(.validation, "\(uri): a master playlist names it as a media playlist, but it is a master playlist itself (a loop or a nested master); stash reads one master and its media playlists")
+                }
+                result[uri] = media
+                add()
+            }
+        }
+        return result
+    }
+
+    private func playlist(_ uri: String, headers: [HTTPHeader], what: String) async throws -> Playlist {
+        let body = try await fetch.fetchBody(.inMemory(
+            url: uri, headers: headers, limit: HLSError.maxPlaylistBytes, retry: retry,
+            lowSpeedLimit: lowSpeedLimit, lowSpeedTime: lowSpeedTime))
+        do {
+            return try Playlist.parse(body.bytes, baseURL: body.effectiveURL)
+        } catch let error as HLSError {
+            throw DownloadError(.validation, "\(what) \(uri): \(error.message)")
+        }
+    }
+
+    /// Fetches each key once and seals it under every path a playlist names it at. The key
+    /// bytes go from memory to the sealed store; they are never written in the clear.
+    private func sealKeys(_ planned: [PackageKey], asset: String, headers: [HTTPHeader]) async throws {
+        var fetched: [String: [UInt8]] = [:]
+        for key in planned {
+            if fetched[key.uri] == nil {
+                let body = try await fetch.fetchBody(.inMemory(
+                    url: key.uri, headers: headers, limit: Self.maxKeyBytes, retry: retry,
+                    lowSpeedLimit: lowSpeedLimit, lowSpeedTime: lowSpeedTime))
+                guard body.bytes.count == SegmentCipher.blockSize else {
+                    throw DownloadError(.validation, "the AES-128 key at \(key.uri) is \(body.bytes.count) bytes; an AES-128 key is exactly 16")
+                }
+                fetched[key.uri] = body.bytes
+            }
+            do {
+                try keys.write(asset: asset, keyID: key.path, key: fetched[key.uri]!)
+            } catch {
+                throw DownloadError(.storage, "cannot store the key for \(key.path): \(error)")
+            }
+        }
+    }
+
+    /// "1280x720, 3.2 Mb/s": what the record's `quality` says was chosen.
+    static func describe(_ variant: Variant) -> String {
+        let rate = String(format: "%.1f Mb/s", Double(variant.bandwidth) / 1_000_000)
+        guard let resolution = variant.resolution else { return rate }
+        return "\(resolution.width)x\(resolution.height), \(rate)"
+    }
+}

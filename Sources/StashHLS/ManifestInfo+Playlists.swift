@@ -1,0 +1,70 @@
+import StashCore
+
+extension ManifestInfo {
+    /// What `stash plan` shows, from the master playlist and whichever media playlists were
+    /// fetched (`media` maps an absolute playlist URI to it). `master == nil` means the URL was
+    /// a media playlist, and `media` holds that one.
+    ///
+    /// A variant whose playlist is missing gets the duration of the others (every variant of
+    /// a presentation is as long) and a bandwidth estimate; 0 when nothing is known.
+    public init(master: MasterPlaylist?, media: [String: MediaPlaylist]) {
+        guard let master else {
+            let variants = media.sorted { $0.key < $1.key }.map { uri, playlist in
+                Self.variantInfo(uri: uri, playlist: playlist)
+            }
+            self.init(variants: variants, duration: variants.first?.duration ?? 0)
+            return
+        }
+        let knownDuration = master.variants.lazy.compactMap { media[$0.uri]?.totalDuration }.first ?? 0
+        let variants = master.variants.map { variant -> VariantInfo in
+            var info = VariantInfo(
+                uri: variant.uri, bandwidth: variant.bandwidth, averageBandwidth: variant.averageBandwidth,
+                width: variant.resolution?.width, height: variant.resolution?.height, codecs: variant.codecs,
+                frameRate: variant.frameRate)
+            let playlist = media[variant.uri]
+            info.duration = playlist?.totalDuration ?? knownDuration
+            info.encryption = playlist.map(Self.encryption) ?? []
+            if let exact = playlist.flatMap({ $0.exactBytes }) {
+                info.estimatedBytes = exact
+                info.sizeIsExact = true
+            } else {
+                // AVERAGE-BANDWIDTH is what a whole playback costs; BANDWIDTH is the peak.
+                info.estimatedBytes = ByteCount.estimate(bitsPerSecond: variant.averageBandwidth ?? variant.bandwidth,
+                                                         seconds: info.duration)
+            }
+            return info
+        }
+        func renditions(_ type: Rendition.MediaType) -> [RenditionInfo] {
+            master.renditions.filter { $0.type == type }.map {
+                RenditionInfo(groupID: $0.groupID, language: $0.language ?? "", name: $0.name, isDefault: $0.isDefault,
+                              forced: $0.forced, uri: $0.uri ?? "")
+            }
+        }
+        let firstDuration = master.variants.first.flatMap { media[$0.uri]?.totalDuration } ?? knownDuration
+        self.init(variants: variants, audio: renditions(.audio), subtitles: renditions(.subtitles), duration: firstDuration)
+    }
+
+    /// A media playlist opened directly: there is no BANDWIDTH, so it is computed when every
+    /// segment's size is known (peak and average, as section 4.3.4.2 defines them), else 0.
+    private static func variantInfo(uri: String, playlist: MediaPlaylist) -> VariantInfo {
+        var info = VariantInfo(uri: uri, bandwidth: 0, encryption: encryption(playlist), duration: playlist.totalDuration)
+        if let exact = playlist.exactBytes {
+            info.estimatedBytes = exact
+            info.sizeIsExact = true
+            let rates = playlist.bitRates
+            info.bandwidth = rates.peak
+            info.averageBandwidth = rates.average
+        }
+        return info
+    }
+
+    /// EXT-X-KEY methods in order of first use, "NONE" for clear segments.
+    static func encryption(_ playlist: MediaPlaylist) -> [String] {
+        var methods: [String] = []
+        for segment in playlist.segments {
+            let method = segment.key?.method.rawValue ?? "NONE"
+            if !methods.contains(method) { methods.append(method) }
+        }
+        return methods
+    }
+}

@@ -1,0 +1,14 @@
+/// An AES-128 key a package playlist refers to. The download stores the key under `uri` in
+/// the key store, never in the asset folder; `stash export` writes it at `path`, next to the
+/// playlist that names it, so the exported folder plays without the daemon.
+public struct PackageKey: Equatable, Sendable {
+    /// The absolute key URI, which is also the id the key is stored under.
+    public var uri: String
+    /// Relative to the asset folder, e.g. `video/key0.key`.
+    public var path: String
+
+    public init(uri: String, path: String) {
+        self.uri = uri
+        self.path = path
+    }
+}

@@ -1,0 +1,25 @@
+/// The EXT-X-KEY in force for a segment. METHOD=NONE is not represented: a segment without
+/// encryption has no key (`Segment.key == nil`), so there is one way to say "clear".
+public struct SegmentKey: Equatable, Sendable {
+    public enum Method: String, Sendable, CaseIterable {
+        /// The whole segment is AES-128-CBC encrypted with PKCS7 padding.
+        case aes128 = "AES-128"
+        /// Samples inside the segment are encrypted; the container stays readable.
+        case sampleAES = "SAMPLE-AES"
+    }
+
+    public var method: Method
+    /// Where the key is fetched, resolved to an absolute http(s) URL.
+    public var uri: String
+    /// The explicit 16-byte IV; nil means the segment's sequence number is the IV (section 5.2).
+    public var iv: [UInt8]?
+    /// KEYFORMAT; nil means "identity", the key file holds the raw 16 bytes.
+    public var keyFormat: String?
+
+    public init(method: Method, uri: String, iv: [UInt8]? = nil, keyFormat: String? = nil) {
+        self.method = method
+        self.uri = uri
+        self.iv = iv
+        self.keyFormat = keyFormat
+    }
+}

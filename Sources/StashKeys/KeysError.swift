@@ -1,0 +1,51 @@
+/// The error of the key manager: a code and a message that names the entry, the path or the
+/// length involved. Messages never carry key bytes, so they are safe to log and to send to a
+/// client. Failed system calls are thrown as `SystemCallError` instead, like the rest of stash.
+public struct KeysError: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Code: Sendable, Equatable, CaseIterable {
+        /// An asset id outside `[A-Za-z0-9._-]`, or starting with '.'.
+        case invalidAssetID
+        /// An empty content key was given to store.
+        case invalidKey
+        /// `master.key` exists but cannot be used (wrong size, not a regular file). It is never
+        /// replaced: a new master key would make every sealed entry unreadable.
+        case invalidMasterKey
+        /// A sealed entry failed authentication: tampered, truncated, moved from another
+        /// asset or key id, or sealed under another master key.
+        case unsealFailed
+        /// A sealed entry starts with a format version this build does not know.
+        case unsupportedFormat
+        /// A segment key that is not 16 bytes.
+        case invalidKeyLength
+        /// A segment IV that is not 16 bytes.
+        case invalidIVLength
+        /// Segment ciphertext that is empty or not a whole number of 16-byte blocks.
+        case invalidCiphertextLength
+        /// The PKCS7 padding of a decrypted segment is wrong (usually a wrong key or IV).
+        case badPadding
+
+        public var name: String {
+            switch self {
+            case .invalidAssetID: return "INVALID_ASSET_ID"
+            case .invalidKey: return "INVALID_KEY"
+            case .invalidMasterKey: return "INVALID_MASTER_KEY"
+            case .unsealFailed: return "UNSEAL_FAILED"
+            case .unsupportedFormat: return "UNSUPPORTED_FORMAT"
+            case .invalidKeyLength: return "INVALID_KEY_LENGTH"
+            case .invalidIVLength: return "INVALID_IV_LENGTH"
+            case .invalidCiphertextLength: return "INVALID_CIPHERTEXT_LENGTH"
+            case .badPadding: return "BAD_PADDING"
+            }
+        }
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code.name): \(message)" }
+}

@@ -1,0 +1,58 @@
+import Crypto
+import _CryptoExtras
+
+/// HLS AES-128 segment decryption (RFC 8216 section 4.3.2.4): AES-128-CBC over the whole
+/// segment with PKCS7 padding.
+public enum SegmentCipher {
+    /// The AES block size, which is also the key and IV size of HLS AES-128.
+    public static let blockSize = 16
+
+    /// Decrypts one AES-128 segment and strips its PKCS7 padding.
+    ///
+    /// Runs in time linear in `data.count`, so multi-megabyte segments are fine.
+    /// - Throws: `KeysError` with `.invalidKeyLength` or `.invalidIVLength` when `key` or `iv`
+    ///   is not 16 bytes, `.invalidCiphertextLength` when `data` is empty or not a whole number
+    ///   of blocks (a truncated download), and `.badPadding` when the padding is wrong (usually
+    ///   a wrong key or IV).
+    public static func decrypt(_ data: [UInt8], key: [UInt8], iv: [UInt8]) throws -> [UInt8] {
+        guard key.count == blockSize else {
+            throw KeysError(.invalidKeyLength, "an AES-128 segment key must be \(blockSize) bytes, got \(key.count)")
+        }
+        guard iv.count == blockSize else {
+            throw KeysError(.invalidIVLength, "an AES-128 segment IV must be \(blockSize) bytes, got \(iv.count)")
+        }
+        // PKCS7 always adds at least one byte, so even an empty segment has one block.
+        guard !data.isEmpty, data.count % blockSize == 0 else {
+            throw KeysError(
+                .invalidCiphertextLength,
+                "an AES-128 segment must be a positive multiple of \(blockSize) bytes, got \(data.count)")
+        }
+        let plain: [UInt8]
+        do {
+            // The padding is checked here rather than by _CBC, which accepts pad values over 16.
+            let decrypted = try AES._CBC.decrypt(
+                data, using: SymmetricKey(data: key), iv: AES._CBC.IV(ivBytes: iv), noPadding: true)
+            plain = Array(decrypted)
+        } catch {
+            // Lengths are checked above, so this is not expected; say what failed without the key.
+            throw KeysError(.badPadding, "AES-128-CBC decryption of a \(data.count)-byte segment failed: \(error)")
+        }
+        let pad = Int(plain[plain.count - 1])
+        guard pad >= 1, pad <= blockSize, plain[(plain.count - pad)...].allSatisfy({ $0 == UInt8(pad) }) else {
+            throw KeysError(
+                .badPadding,
+                "the PKCS7 padding of a \(data.count)-byte AES-128 segment is invalid (wrong key or IV?)")
+        }
+        return Array(plain[..<(plain.count - pad)])
+    }
+
+    /// The IV to use when a playlist's EXT-X-KEY has no IV attribute: the segment's media
+    /// sequence number as a 16-byte big-endian integer.
+    public static func defaultIV(sequenceNumber: UInt64) -> [UInt8] {
+        var iv = [UInt8](repeating: 0, count: blockSize)
+        for index in 0..<8 {
+            iv[blockSize - 1 - index] = UInt8(truncatingIfNeeded: sequenceNumber >> (8 * UInt64(index)))
+        }
+        return iv
+    }
+}

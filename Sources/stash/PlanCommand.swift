@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import StashClient
+
+struct PlanCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plan",
+        abstract: "Show what an HLS stream offers before downloading it.",
+        discussion: """
+            Lists the variants (bandwidth, average bandwidth, resolution, codecs, frame rate, \
+            encryption and estimated size; exact where byte ranges give it), the audio and \
+            subtitle renditions and the duration. Nothing is downloaded. --json prints one \
+            object with variants, audio, subtitles and duration.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The master (or media) playlist URL.", valueName: "url"))
+    var url: String
+
+    @Option(name: .customLong("header"), help: ArgumentHelp("A request header, 'Name: value'; repeat for more.", valueName: "header"))
+    var headers: [String] = []
+
+    func run() async throws {
+        let parsedHeaders = try headers.map { try HTTPHeader(parsing: $0) }
+        let client = try await global.connect()
+        let info = try await client.manifestInfo(uri: url, headers: parsedHeaders)
+        if global.json {
+            Output.json(Self.json(info))
+            return
+        }
+        Output.line("duration \(Format.duration(Int64(info.duration.rounded())))")
+        var rows = [["#", "BANDWIDTH", "AVERAGE", "RESOLUTION", "FPS", "CODECS", "ENCRYPTION", "SIZE"]]
+        for (index, variant) in info.variants.enumerated() {
+            rows.append([
+                String(index), Self.rate(variant.bandwidth), variant.averageBandwidth.map(Self.rate) ?? "-",
+                variant.width.flatMap { width in variant.height.map { "\(width)x\($0)" } } ?? "-",
+                variant.frameRate.map { String(format: "%.3g", $0) } ?? "-",
+                variant.codecs.isEmpty ? "-" : variant.codecs.joined(separator: ","),
+                variant.encryption.joined(separator: ","),
+                (variant.sizeIsExact ? "" : "~") + Format.bytes(variant.estimatedBytes),
+            ])
+        }
+        Format.table(rows).forEach(Output.line)
+        for (title, renditions) in [("audio", info.audio), ("subtitles", info.subtitles)] where !renditions.isEmpty {
+            Output.line("")
+            var rows = [[title.uppercased(), "LANGUAGE", "NAME", "GROUP", "FLAGS"]]
+            for (index, rendition) in renditions.enumerated() {
+                let flags = [rendition.isDefault ? "default" : nil, rendition.forced ? "forced" : nil].compactMap { $0 }
+                rows.append([String(index), rendition.language.isEmpty ? "-" : rendition.language, rendition.name,
+                             rendition.groupID, flags.isEmpty ? "-" : flags.joined(separator: ",")])
+            }
+            Format.table(rows).forEach(Output.line)
+        }
+    }
+
+    static func rate(_ bitsPerSecond: UInt64) -> String {
+        bitsPerSecond >= 1_000_000 ? String(format: "%.2f Mb/s", Double(bitsPerSecond) / 1_000_000)
+            : String(format: "%.0f kb/s", Double(bitsPerSecond) / 1000)
+    }
+
+    static func json(_ info: ManifestInfo) -> [String: Any] {
+        [
+            "duration": info.duration,
+            "variants": info.variants.map { variant -> [String: Any] in
+                var object: [String: Any] = [
+                    "uri": variant.uri, "bandwidth": variant.bandwidth, "codecs": variant.codecs,
+                    "encryption": variant.encryption, "estimatedBytes": variant.estimatedBytes,
+                    "sizeIsExact": variant.sizeIsExact, "duration": variant.duration,
+                ]
+                if let average = variant.averageBandwidth { object["averageBandwidth"] = average }
+                if let width = variant.width { object["width"] = width }
+                if let height = variant.height { object["height"] = height }
+                if let rate = variant.frameRate { object["frameRate"] = rate }
+                return object
+            },
+            "audio": info.audio.map(rendition),
+            "subtitles": info.subtitles.map(rendition),
+        ]
+    }
+
+    private static func rendition(_ rendition: ManifestInfo.RenditionInfo) -> [String: Any] {
+        ["groupId": rendition.groupID, "language": rendition.language, "name": rendition.name,
+         "default": rendition.isDefault, "forced": rendition.forced, "uri": rendition.uri]
+    }
+}

@@ -1,0 +1,106 @@
+import StashCore
+import XCTest
+@testable import StashHLS
+
+final class ManifestInfoTests: XCTestCase {
+    let master = """
+        #EXTM3U
+        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",LANGUAGE="en",NAME="English",DEFAULT=YES,URI="a/en.m3u8"
+        #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",LANGUAGE="fr",NAME="Français",FORCED=YES,URI="s/fr.m3u8"
+        #EXT-X-STREAM-INF:BANDWIDTH=800000,AVERAGE-BANDWIDTH=600000,RESOLUTION=640x360,CODECS="avc1.4d401e,mp4a.40.2",FRAME-RATE=25,AUDIO="aud"
+        enc.m3u8
+        #EXT-X-STREAM-INF:BANDWIDTH=2000000,RESOLUTION=1280x720
+        ranges.m3u8
+        #EXT-X-STREAM-INF:BANDWIDTH=4000000
+        missing.m3u8
+        """
+    let encrypted = """
+        #EXTM3U
+        #EXT-X-TARGETDURATION:10
+        #EXTINF:10,
+        clear.ts
+        #EXT-X-KEY:METHOD=AES-128,URI="k1"
+        #EXTINF:10,
+        a.ts
+        #EXT-X-KEY:METHOD=NONE
+        #EXTINF:5,
+        b.ts
+        #EXT-X-KEY:METHOD=AES-128,URI="k2"
+        #EXTINF:5,
+        c.ts
+        #EXT-X-ENDLIST
+        """
+    let ranges = """
+        #EXTM3U
+        #EXT-X-TARGETDURATION:10
+        #EXT-X-MAP:URI="all.mp4",BYTERANGE="700@0"
+        #EXTINF:10,
+        #EXT-X-BYTERANGE:5000@700
+        all.mp4
+        #EXTINF:10,
+        #EXT-X-BYTERANGE:3000
+        all.mp4
+        #EXTINF:10,
+        #EXT-X-BYTERANGE:2000
+        all.mp4
+        #EXT-X-ENDLIST
+        """
+
+    func uri(_ name: String) -> String { "https://cdn.example.com/show/ep1/\(name)" }
+
+    func testVariantsFromMasterAndMediaPlaylists() throws {
+        let media = [uri("enc.m3u8"): try parseMedia(encrypted, baseURL: uri("enc.m3u8")),
+                     uri("ranges.m3u8"): try parseMedia(ranges, baseURL: uri("ranges.m3u8"))]
+        let info = ManifestInfo(master: try parseMaster(master), media: media)
+        XCTAssertEqual(info.variants.count, 3)
+        XCTAssertEqual(info.duration, 30)
+
+        let enc = info.variants[0]
+        XCTAssertEqual(enc.encryption, ["NONE", "AES-128"])
+        XCTAssertEqual(enc.duration, 30)
+        XCTAssertFalse(enc.sizeIsExact)
+        XCTAssertEqual(enc.estimatedBytes, 600_000 * 30 / 8, "AVERAGE-BANDWIDTH preferred")
+        XCTAssertEqual(enc.codecs, ["avc1.4d401e", "mp4a.40.2"])
+        XCTAssertEqual(enc.height, 360)
+        XCTAssertEqual(enc.frameRate, 25)
+
+        let exact = info.variants[1]
+        XCTAssertEqual(exact.encryption, ["NONE"])
+        XCTAssertTrue(exact.sizeIsExact)
+        XCTAssertEqual(exact.estimatedBytes, 700 + 5000 + 3000 + 2000)
+
+        // Not fetched: as long as the others, priced by BANDWIDTH.
+        let missing = info.variants[2]
+        XCTAssertEqual(missing.encryption, [])
+        XCTAssertEqual(missing.duration, 30)
+        XCTAssertEqual(missing.estimatedBytes, 4_000_000 * 30 / 8)
+        XCTAssertFalse(missing.sizeIsExact)
+
+        XCTAssertEqual(info.audio, [ManifestInfo.RenditionInfo(groupID: "aud", language: "en", name: "English", isDefault: true,
+                                                               uri: uri("a/en.m3u8"))])
+        XCTAssertEqual(info.subtitles, [ManifestInfo.RenditionInfo(groupID: "subs", language: "fr", name: "Français", forced: true,
+                                                                   uri: uri("s/fr.m3u8"))])
+    }
+
+    func testNothingFetchedLeavesZeros() throws {
+        let info = ManifestInfo(master: try parseMaster(master), media: [:])
+        XCTAssertEqual(info.variants.map(\.estimatedBytes), [0, 0, 0])
+        XCTAssertEqual(info.duration, 0)
+    }
+
+    func testMediaPlaylistURLGivesOneVariant() throws {
+        let info = ManifestInfo(master: nil, media: [uri("ranges.m3u8"): try parseMedia(ranges)])
+        XCTAssertEqual(info.variants.count, 1)
+        let variant = info.variants[0]
+        XCTAssertEqual(variant.uri, uri("ranges.m3u8"))
+        XCTAssertEqual(variant.estimatedBytes, 10_700)
+        XCTAssertTrue(variant.sizeIsExact)
+        XCTAssertEqual(variant.bandwidth, 4000, "the 5000-byte 10 s segment is the peak")
+        XCTAssertEqual(variant.averageBandwidth, 2667, "10 000 bytes of segments over 30 s, rounded up")
+        XCTAssertEqual(info.duration, 30)
+
+        let clear = ManifestInfo(master: nil, media: [uri("enc.m3u8"): try parseMedia(encrypted)])
+        XCTAssertEqual(clear.variants[0].bandwidth, 0)
+        XCTAssertEqual(clear.variants[0].estimatedBytes, 0)
+    }
+}
