@@ -12,6 +12,11 @@ public enum HLSRules {
         return path.hasSuffix(".m3u8") || path.hasSuffix(".m3u")
     }
 
+    /// The media types RFC 8216 section 4 names for playlists, and the older ones servers send.
+    public static func isPlaylistContentType(_ type: String) -> Bool {
+        ["application/vnd.apple.mpegurl", "application/x-mpegurl", "audio/mpegurl", "audio/x-mpegurl"].contains(type.lowercased())
+    }
+
     public static func validate(_ options: HLSOptions) throws {
         guard (1...HLSOptions.maxSegmentConcurrency).contains(options.segmentConcurrency) else {
             throw StashError.invalidArgument("hls.segment_concurrency \(options.segmentConcurrency) is outside 1...\(HLSOptions.maxSegmentConcurrency)")

@@ -34,6 +34,32 @@ extension Engine {
         }
     }
 
+    /// A single-file download whose server says it is a playlist (by Content-Type) is an HLS
+    /// stream: its transfer stops, its part file goes, and the playlist is read as for a
+    /// .m3u8 URL with the default choice.
+    func becomeHLS(_ id: String) {
+        guard var entry = entries[id] else { return }
+        let partPath = layout.filePath(id: id, entry.download.files[0]) + ".part"
+        stopFiles(&entry)
+        logger.info("the server sent a playlist: downloading it as HLS", metadata: ["id": "\(id)"])
+        entry.download.hls = HLSOptions()
+        entry.download.files = []
+        entry.download.filesTotal = 0
+        entry.download.filesDone = 0
+        entry.download.downloadedBytes = 0
+        entry.download.totalBytes = nil
+        entry.download.assetPath = layout.relativeFolderPath(id: id)
+        if let stopped = stopping[id] {
+            stopping[id] = Task {
+                await stopped.value
+                unlink(partPath)
+            }
+        }
+        beginPlanning(&entry)
+        entries[id] = entry
+        commits.submit(.add(entry.download), event: nil)
+    }
+
     /// A pause, cancel or failure while the playlists are read: the reading stops, and a
     /// removal waits for it (it may be writing playlists into the folder being deleted).
     func stopPlanning(_ entry: inout Entry) {

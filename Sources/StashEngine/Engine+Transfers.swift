@@ -193,6 +193,11 @@ extension Engine {
         }
         switch notice.event {
         case .started(let info):
+            if HLSRules.isPlaylistContentType(info.contentType), !entry.download.isFolder {
+                entries[id] = entry
+                becomeHLS(id)
+                return
+            }
             var file = entry.download.files[index]
             let sizeWasUnknown = entry.download.totalBytes == nil
             file.etag = info.etag

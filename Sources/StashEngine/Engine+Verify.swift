@@ -9,7 +9,7 @@ extension Engine {
         let started = Date()
         let (scan, checked) = await scanAssets(deep: deep)
         var report = VerifyReport(
-            findings: scan.findings, downloadsChecked: checked, filesChecked: scan.filesChecked, deep: deep, repaired: repair)
+            findings: scan.findings + missingKeys(), downloadsChecked: checked, filesChecked: scan.filesChecked, deep: deep, repaired: repair)
         if repair {
             await deleteOrphans(&report)
             requeueDamaged(&report)
@@ -74,13 +74,31 @@ extension Engine {
     }
 
     /// What each download should have on disk. A completed download must have every file;
-    /// so must one that failed for a storage reason (its files went missing).
+    /// so must one that failed for a storage reason (its files went missing). An HLS
+    /// package's playlists are files of it too, written by the daemon rather than fetched.
     private func expectations() -> [AssetScanner.Expected] {
         order.compactMap { id in
             guard let entry = entries[id], entry.download.state != .removing else { return nil }
             let download = entry.download
-            let complete = download.state == .completed || (download.state == .failed && download.error?.kind == .storage)
-            return AssetScanner.Expected(id: id, folder: layout.assetFolder(id: id), files: download.files, shouldBeComplete: complete)
+            let playlists = download.hlsPlaylists.map { DownloadFile(url: "", path: $0) }
+            return AssetScanner.Expected(
+                id: id, folder: layout.assetFolder(id: id), files: download.files + playlists, shouldBeComplete: Self.shouldBeComplete(download))
+        }
+    }
+
+    private static func shouldBeComplete(_ download: Download) -> Bool {
+        download.state == .completed || (download.state == .failed && download.error?.kind == .storage)
+    }
+
+    /// The sealed keys a complete HLS package needs and the key store lacks. The finding's
+    /// path is the key store's folder of the download; its detail names the key.
+    private func missingKeys() -> [VerifyFinding] {
+        order.flatMap { id -> [VerifyFinding] in
+            guard let download = entries[id]?.download, download.hls != nil, Self.shouldBeComplete(download) else { return [] }
+            return download.hlsKeys.filter { !keys.exists(asset: id, keyID: $0) }.map { keyPath in
+                VerifyFinding(kind: .missingFile, id: id, path: keys.directory + "/" + id,
+                              detail: "the sealed key for \(keyPath) is missing from the key store")
+            }
         }
     }
 
@@ -112,9 +130,18 @@ extension Engine {
         }
         for (id, findingIndexes) in byID.sorted(by: { $0.key < $1.key }) {
             guard var entry = entries[id], entry.download.state == .completed || entry.download.state == .failed else { continue }
+            var replan = false
             for findingIndex in findingIndexes {
                 let path = report.findings[findingIndex].path
-                guard let fileIndex = entry.download.files.firstIndex(where: { layout.filePath(id: id, $0) == path }) else { continue }
+                guard let fileIndex = entry.download.files.firstIndex(where: { layout.filePath(id: id, $0) == path }) else {
+                    // A playlist or key of an HLS package: its playlists are read again, which
+                    // writes them and seals the keys anew; segments on disk are kept.
+                    if entry.download.hls != nil {
+                        replan = true
+                        report.findings[findingIndex].repaired = true
+                    }
+                    continue
+                }
                 if report.findings[findingIndex].kind != .missingFile {
                     let size = fileSize(path) ?? 0
                     if unlink(path) == 0 {
@@ -126,6 +153,10 @@ extension Engine {
                 entry.download.files[fileIndex].downloadedBytes = 0
                 report.findings[findingIndex].repaired = true
             }
+            if replan {
+                entry.download.files = []
+                entry.download.filesTotal = 0
+            }
             entry.download.filesDone = entry.download.files.reduce(0) { $0 + ($1.done ? 1 : 0) }
             entry.download.downloadedBytes = entry.download.files.reduce(0) { $0 + $1.downloadedBytes }
             entries[id] = entry
@@ -133,9 +164,13 @@ extension Engine {
             if (try? transition(id, .repair, edit: { record in
                 record.error = nil
                 record.completedAt = nil
-                record.stateReason = "fetching \(missing) missing or damaged file(s) again (verify --repair)"
+                record.stateReason = replan
+                    ? "reading the playlists again to restore the package's playlists and keys (verify --repair)"
+                    : "fetching \(missing) missing or damaged file(s) again (verify --repair)"
             })) != nil {
                 report.requeued += 1
+                // The emptied file list is stored too, so a restart plans the package again.
+                if replan, let download = entries[id]?.download { commits.submit(.add(download), event: nil) }
             }
         }
     }

@@ -7,8 +7,11 @@ public struct FetchResponseInfo: Sendable, Equatable {
     public var totalBytes: Int64?
     public var etag: String?
     public var lastModified: String?
+    /// Content-Type, lowercased, without parameters; "" when absent.
+    public var contentType: String
 
-    public init(httpStatus: Int, resumedFrom: Int64, totalBytes: Int64?, etag: String?, lastModified: String?) {
+    public init(httpStatus: Int, resumedFrom: Int64, totalBytes: Int64?, etag: String?, lastModified: String?, contentType: String = "") {
+        self.contentType = contentType
         self.httpStatus = httpStatus
         self.resumedFrom = resumedFrom
         self.totalBytes = totalBytes

@@ -204,7 +204,7 @@ final class Transfer {
         logger.debug("response accepted", metadata: ["status": "\(status)", "resumedFrom": "\(resumedFrom)"])
         deliver(.started(FetchResponseInfo(
             httpStatus: status, resumedFrom: resumedFrom, totalBytes: totalBytes,
-            etag: response.etag, lastModified: response.lastModified)))
+            etag: response.etag, lastModified: response.lastModified, contentType: response.contentType)))
     }
 
     /// Body bytes from libcurl; returning fewer than given aborts the attempt.

@@ -1,16 +1,33 @@
 import Crypto
+import Foundation
 
-/// A response body: fixed bytes, or a deterministic pattern of any size generated chunk by
-/// chunk so a large body never sits in memory.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A response body: fixed bytes, a deterministic pattern of any size generated chunk by
+/// chunk, or a file read chunk by chunk, so a large body never sits in memory.
 public enum TestBody: Sendable, Equatable {
     case bytes([UInt8])
     case pattern(size: Int, seed: UInt64)
+    /// The first `size` bytes of the file at `path`, read when sent: bytes the file no longer
+    /// has (it shrank or went away) are sent as zeros, so a test sees a wrong body rather than
+    /// a hung server.
+    case file(path: String, size: Int)
 
     public var count: Int {
         switch self {
         case .bytes(let bytes): return bytes.count
         case .pattern(let size, _): return size
+        case .file(_, let size): return size
         }
+    }
+
+    /// The whole file at `path`, with its size as it is now.
+    public static func file(atPath path: String) throws -> TestBody {
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        return .file(path: path, size: size)
     }
 
     /// Pattern byte at `index`: a hash of the index, so a chunk written at the wrong offset
@@ -28,6 +45,10 @@ public enum TestBody: Sendable, Equatable {
         switch self {
         case .bytes(let bytes): return Array(bytes[range])
         case .pattern(_, let seed): return range.map { Self.patternByte(at: $0, seed: seed) }
+        case .file:
+            var bytes = [UInt8](repeating: 0, count: range.count)
+            bytes.withUnsafeMutableBytes { fill($0, from: range.lowerBound) }
+            return bytes
         }
     }
 
@@ -40,6 +61,30 @@ public enum TestBody: Sendable, Equatable {
             }
         case .pattern(_, let seed):
             for i in 0..<buffer.count { buffer[i] = Self.patternByte(at: offset + i, seed: seed) }
+        case .file(let path, _):
+            Self.read(path: path, into: buffer, from: offset)
+        }
+    }
+
+    /// pread until `buffer` is full; what the file does not have is zeros.
+    private static func read(path: String, into buffer: UnsafeMutableRawBufferPointer, from offset: Int) {
+        var done = 0
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 {
+            defer { close(fd) }
+            while done < buffer.count {
+                let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+                if n > 0 {
+                    done += n
+                } else if n < 0 && errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
+        }
+        if done < buffer.count {
+            UnsafeMutableRawBufferPointer(rebasing: buffer[done...]).initializeMemory(as: UInt8.self, repeating: 0)
         }
     }
 

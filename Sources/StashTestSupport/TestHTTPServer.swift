@@ -19,6 +19,8 @@ public final class TestHTTPServer: @unchecked Sendable {
     private var inFlightByHost: [String: Int] = [:]
     private var peakByHost: [String: Int] = [:]
     private var stallWaiters: [(EventLoop, () -> Void)] = []
+    /// `serveDirectory` mounts, for files that appear after it was called.
+    private var directories: [(prefix: String, path: String)] = []
 
     private init() {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -81,10 +83,38 @@ public final class TestHTTPServer: @unchecked Sendable {
         lock.withLock { routes[path] = route }
     }
 
+    /// Serves every file under `directory` (recursively) at `prefix/relative/path`, with a
+    /// Content-Type from its extension (`contentType(forPath:)`) and its bytes read from disk
+    /// as they are sent. Each file gets an ordinary route, so `update`, `route` and
+    /// `requests(for:)` work on its path. A file's size is taken when its route is made: now
+    /// for the files already there, at its first request for a file added later. Serve the
+    /// directory again after rewriting a file to pick up its new size.
+    public func serveDirectory(_ directory: String, at prefix: String) {
+        let prefix = Self.normalisedPrefix(prefix)
+        let found = Self.routesForFiles(under: directory, at: prefix)
+        lock.withLock {
+            directories.removeAll { $0.prefix == prefix }
+            directories.append((prefix, directory))
+            for (path, route) in found { routes[path] = route }
+        }
+    }
+
+    /// A route for a file under a served directory that has no route yet. Called under the lock.
+    private func directoryRoute(_ path: String) -> TestRoute? {
+        for mount in directories {
+            guard let route = Self.fileRoute(requestPath: path, prefix: mount.prefix, directory: mount.path) else { continue }
+            routes[path] = route
+            return route
+        }
+        return nil
+    }
+
     /// Changes the behaviour of an existing route; requests already being answered keep theirs.
     public func update(path: String, _ change: (inout TestRoute) -> Void) {
         lock.withLock {
-            guard var route = routes[path] else { preconditionFailure("no route at '\(path)'; call serve first") }
+            guard var route = routes[path] ?? directoryRoute(path) else {
+                preconditionFailure("no route at '\(path)'; call serve first")
+            }
             change(&route)
             routes[path] = route
         }
@@ -158,7 +188,7 @@ public final class TestHTTPServer: @unchecked Sendable {
             inFlightByHost[host, default: 0] += 1
             peakByHost[host] = max(peakByHost[host] ?? 0, inFlightByHost[host]!)
             let isHead = head.method == .HEAD
-            guard var route = routes[path] else {
+            guard var route = routes[path] ?? directoryRoute(path) else {
                 return .simple(status: 404, reason: "Not Found", text: "no route at \(path)\n", isHead: isHead)
             }
             defer { routes[path] = route }
@@ -184,29 +214,35 @@ public final class TestHTTPServer: @unchecked Sendable {
         if let etag = route.etag { validators.append(("ETag", etag)) }
         if let lastModified = route.lastModified { validators.append(("Last-Modified", lastModified)) }
 
-        var requested: Int?
-        if route.honourRange, let range = head.headers.first(name: "Range"), let start = Self.rangeStart(range) {
+        // The 416 text says what it is itself; bodies of the route say it with this.
+        let bodyType = route.contentType.map { [("Content-Type", $0)] } ?? []
+
+        var answer = RangeRequest.ignored
+        if route.honourRange, let range = head.headers.first(name: "Range") {
             // If-Range that names another version means "send me the whole new thing".
             if let ifRange = head.headers.first(name: "If-Range") {
-                if ifRange == route.etag || ifRange == route.lastModified { requested = start }
+                if ifRange == route.etag || ifRange == route.lastModified { answer = RangeRequest(header: range, size: size) }
             } else {
-                requested = start
+                answer = RangeRequest(header: range, size: size)
             }
         }
         var plan: TestResponsePlan
-        if let start = requested {
-            if start >= size {
-                return .simple(
-                    status: 416, reason: "Range Not Satisfiable", text: "",
-                    headers: validators + [("Content-Range", "bytes */\(size)")], isHead: isHead)
-            }
+        switch answer {
+        case .unsatisfiable:
+            return .simple(
+                status: 416, reason: "Range Not Satisfiable", text: "",
+                headers: validators + [("Content-Range", "bytes */\(size)")], isHead: isHead)
+        case .bytes(let range):
             plan = TestResponsePlan(
                 status: 206, reason: "Partial Content",
-                headers: validators + [("Content-Range", "bytes \(start)-\(size - 1)/\(size)"), ("Content-Length", "\(size - start)")],
-                body: route.body, range: start..<size, sendBody: !isHead)
-        } else {
+                headers: validators + bodyType + [
+                    ("Content-Range", "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"),
+                    ("Content-Length", "\(range.count)"),
+                ],
+                body: route.body, range: range, sendBody: !isHead)
+        case .ignored:
             plan = TestResponsePlan(
-                status: 200, reason: "OK", headers: validators + [("Content-Length", "\(size)")],
+                status: 200, reason: "OK", headers: validators + bodyType + [("Content-Length", "\(size)")],
                 body: route.body, range: 0..<size, sendBody: !isHead)
         }
         guard !isHead else { return plan }
@@ -221,15 +257,6 @@ public final class TestHTTPServer: @unchecked Sendable {
         }
         plan.bytesPerSecond = route.bytesPerSecond
         return plan
-    }
-
-    /// The first byte of `bytes=N-` or `bytes=N-M`; other forms are ignored like a server
-    /// without range support would.
-    private static func rangeStart(_ value: String) -> Int? {
-        guard value.hasPrefix("bytes="), !value.contains(",") else { return nil }
-        let spec = value.dropFirst("bytes=".count)
-        guard let dash = spec.firstIndex(of: "-") else { return nil }
-        return Int(spec[..<dash])
     }
 
     static func reason(_ status: Int) -> String {

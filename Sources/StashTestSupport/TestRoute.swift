@@ -4,6 +4,8 @@ public struct TestRoute: Sendable {
     public var body: TestBody
     public var etag: String?
     public var lastModified: String?
+    /// Sent as Content-Type with the body; nil sends none.
+    public var contentType: String?
     /// false: Range is ignored and the full body is sent with 200.
     public var honourRange = true
     /// Answer `failStatus` to the next `failTimes` requests, then serve normally.
@@ -26,9 +28,10 @@ public struct TestRoute: Sendable {
     /// Answer 302 to this location: an absolute URL, or a path on this server.
     public var redirectTo: String?
 
-    public init(body: TestBody, etag: String? = nil, lastModified: String? = nil) {
+    public init(body: TestBody, etag: String? = nil, lastModified: String? = nil, contentType: String? = nil) {
         self.body = body
         self.etag = etag
         self.lastModified = lastModified
+        self.contentType = contentType
     }
 }

@@ -141,7 +141,7 @@ final class RegistryTests: XCTestCase {
         }
         let queue = try DatabaseQueue(path: databasePath)
         let migrations = try await queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-        XCTAssertEqual(migrations, ["v1", "v2"])
+        XCTAssertEqual(migrations, ["v1", "v2", "v3"])
     }
 
     func testAVersion1RegistryMigratesItsDownloadsToFiles() async throws {
@@ -193,6 +193,43 @@ final class RegistryTests: XCTestCase {
         let queue = try DatabaseQueue(path: databasePath)
         let left = try await queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM download_file WHERE download_id = 'b'") }
         XCTAssertEqual(left, 0, "a deleted download's files go with it")
+    }
+
+    func testAnHLSDownloadKeepsItsChoiceKeysPlaylistsAndRanges() async throws {
+        let registry = try openRegistry()
+        let options = HLSOptions(quality: .medium, maxHeight: 720, bandwidth: 2_000_000, subtitles: ["en", "es"], audio: ["fr"], segmentConcurrency: 4)
+        // Before its playlists are read an HLS download has no files, and must stay so.
+        let planning = Download(id: "p", uri: "https://h/master.m3u8", assetPath: "assets/p", createdAt: date(ms: 5), hls: options)
+        var planned = Download(
+            id: "h", uri: "https://h/master.m3u8", assetPath: "assets/h", createdAt: date(ms: 6),
+            files: [
+                DownloadFile(url: "https://h/all.ts", path: "video/seg00000.ts", size: 1000, rangeOffset: 0),
+                DownloadFile(url: "https://h/all.ts", path: "video/seg00001.ts", size: 900, rangeOffset: 1000),
+                DownloadFile(url: "https://h/sub.vtt", path: "subtitles/0-en/seg00000.vtt"),
+            ],
+            hls: HLSOptions())
+        planned.hlsKeys = ["video/key0.key"]
+        planned.hlsPlaylists = ["master.m3u8", "video/index.m3u8", "subtitles/0-en/index.m3u8"]
+        try await registry.save([planning, planned])
+        let loaded = try registry.loadAll()
+        XCTAssertEqual(loaded.problems, [])
+        XCTAssertEqual(loaded.downloads, [planning, planned])
+        XCTAssertEqual(loaded.downloads[0].files, [], "no file is made up for an HLS download that has none yet")
+        XCTAssertEqual(loaded.downloads[1].files.map(\.rangeOffset), [0, 1000, nil])
+    }
+
+    func testUnreadableHLSChoiceReadsAsPausedWithAProblem() async throws {
+        let registry = try openRegistry()
+        try rawSQL("""
+            INSERT INTO download (id, uri, state, created_at, sequence, hls)
+            VALUES ('bad', 'http://h/x.m3u8', 'COMPLETED', 5, 1, '{"options": 7}');
+            """)
+        let loaded = try registry.loadAll()
+        XCTAssertEqual(loaded.downloads.map(\.id), ["bad"])
+        XCTAssertEqual(loaded.downloads[0].state, .paused)
+        XCTAssertNotNil(loaded.downloads[0].hls)
+        XCTAssertEqual(loaded.problems.count, 1)
+        XCTAssertTrue(loaded.problems[0].contains("HLS choice"), loaded.problems[0])
     }
 
     func testUnknownStateNameReadsAsPausedWithAProblem() async throws {

@@ -34,6 +34,13 @@ final class WireCodecRequestTests: XCTestCase {
         .verify(VerifyRequest(deep: true, repair: true, dryRun: false)),
         .verify(VerifyRequest()),
         .purge,
+        .addDownload(AddDownloadRequest(id: "movie", uri: "https://h/master.m3u8", hls: HLSOptions(
+            quality: .medium, maxHeight: 720, bandwidth: 2_000_000, subtitles: ["en", "pt-BR"], audio: ["all"], segmentConcurrency: 16))),
+        .addDownload(AddDownloadRequest(uri: "https://h/x.m3u8", hls: HLSOptions())),
+        .getManifestInfo(uri: "https://h/master.m3u8", headers: [HTTPHeader(name: "Authorization", value: "Bearer ü")]),
+        .getManifestInfo(uri: "", headers: []),
+        .export(ExportRequest(id: "movie", dir: "/home/ü/Movies/out", decrypt: true)),
+        .export(ExportRequest(id: "", dir: "")),
         .addDownload(AddDownloadRequest(id: "chapter", uri: "", title: "Ch. 1", files: [
             BundleFileSpec(url: "https://h/p/1.jpg", path: "pages/001.jpg", size: 1234, sha256: String(repeating: "0f", count: 32)),
             BundleFileSpec(url: "https://h/p/2.jpg"),
@@ -42,7 +49,7 @@ final class WireCodecRequestTests: XCTestCase {
     ]
 
     func testEveryOperationRoundTrips() throws {
-        XCTAssertEqual(Set(Self.everyOperation.map(\.name)).count, 19, "every Operation case is covered")
+        XCTAssertEqual(Set(Self.everyOperation.map(\.name)).count, 21, "every Operation case is covered")
         for (index, op) in Self.everyOperation.enumerated() {
             let request = Request(id: UInt64(index) + 1, op: op)
             XCTAssertEqual(try WireTestSupport.roundTrip(request), request, "\(op.name)")

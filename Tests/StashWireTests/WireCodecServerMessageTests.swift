@@ -58,6 +58,20 @@ final class WireCodecServerMessageTests: XCTestCase {
             .purge(PurgeResult()),
             .config(config),
             .config(DaemonConfig()),
+            .manifestInfo(ManifestInfo(
+                variants: [
+                    ManifestInfo.VariantInfo(
+                        uri: "https://h/v0.m3u8", bandwidth: 400_000, averageBandwidth: 300_000, width: 256, height: 144,
+                        codecs: ["avc1.42c01e", "mp4a.40.2"], frameRate: 29.97, encryption: ["NONE", "AES-128"],
+                        estimatedBytes: 1 << 33, sizeIsExact: true, duration: 600.5),
+                    ManifestInfo.VariantInfo(uri: "https://h/v1.m3u8", bandwidth: 1),
+                ],
+                audio: [ManifestInfo.RenditionInfo(groupID: "a", language: "fr", name: "Français", isDefault: true, forced: false, uri: "https://h/a.m3u8")],
+                subtitles: [ManifestInfo.RenditionInfo(groupID: "s", language: "", name: "CC", isDefault: false, forced: true)],
+                duration: 600.5)),
+            .manifestInfo(ManifestInfo()),
+            .export(ExportResult(dir: "/out/ü", files: 302, bytes: 1 << 35, decrypted: true)),
+            .export(ExportResult(dir: "", files: 0, bytes: 0, decrypted: false)),
         ]
         for result in results {
             assertRoundTrips(success(result))

@@ -62,7 +62,8 @@ enum WireTestSupport {
             stateReason: "resumed by client", createdAt: date(ms: 1_700_000_000_123),
             completedAt: date(ms: 1_700_000_100_456),
             sha256: String(repeating: "ab", count: 32),
-            headers: [HTTPHeader(name: "Authorization", value: "Bearer x"), HTTPHeader(name: "X-Empty", value: "")])
+            headers: [HTTPHeader(name: "Authorization", value: "Bearer x"), HTTPHeader(name: "X-Empty", value: "")],
+            hls: HLSOptions(quality: .high, maxHeight: 1080, subtitles: ["en", "es"], segmentConcurrency: 12))
     }
 
     /// Every field at its zero value, every optional nil.
