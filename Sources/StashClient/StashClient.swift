@@ -196,6 +196,24 @@ public final class StashClient: Sendable {
         return exported
     }
 
+    /// Adds subtitle languages ("all" for every one) to a completed HLS download; only the new
+    /// subtitles are fetched. A language the stream does not offer is INVALID_ARGUMENT.
+    public func addSubtitles(id: String, languages: [String]) async throws -> Download {
+        try await downloadResult(of: .addSubtitles(id: id, languages: languages))
+    }
+
+    /// Removes subtitle languages from an HLS download (offline: nothing is fetched).
+    public func removeSubtitles(id: String, languages: [String]) async throws -> Download {
+        try await downloadResult(of: .removeSubtitles(id: id, languages: languages))
+    }
+
+    /// The subtitle renditions an HLS download keeps; `uri` is each one's playlist in the asset folder.
+    public func subtitles(id: String) async throws -> [ManifestInfo.RenditionInfo] {
+        let result = try await connection.call(.getSubtitles(id: id))
+        guard case .subtitles(let renditions) = result else { throw Self.unexpected(result, for: "GetSubtitles") }
+        return renditions
+    }
+
     /// Opens an event stream on a connection of its own, so this client stays usable.
     ///
     /// The subscription is in place when this returns: no event after that moment is missed.

@@ -96,6 +96,12 @@ public struct RequestDispatcher: RequestHandler {
             return .manifestInfo(try await engine.manifestInfo(uri: uri, headers: headers))
         case .export(let request):
             return .export(try await engine.export(id: request.id, to: request.dir, decrypt: request.decrypt))
+        case .addSubtitles(let id, let languages):
+            return .download(try await engine.addSubtitles(id: id, languages: languages), created: false)
+        case .removeSubtitles(let id, let languages):
+            return .download(try await engine.removeSubtitles(id: id, languages: languages), created: false)
+        case .getSubtitles(let id):
+            return .subtitles(try await engine.subtitles(id: id))
         case .subscribe:
             // The server streams subscriptions itself (it calls `subscribe(_:)`).
             throw StashError(.internal, "Subscribe reached the dispatcher")

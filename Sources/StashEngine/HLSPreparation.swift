@@ -39,22 +39,29 @@ struct HLSPreparation: Sendable {
         var media: [String: MediaPlaylist]
     }
 
-    func prepare(id: String, uri: String, headers: [HTTPHeader], options: HLSOptions, folder: String) async throws -> Prepared {
-        let top = try await playlist(uri, headers: headers, what: "playlist")
-        let selection: RenditionSelection?
-        var media: [String: MediaPlaylist] = [:]
-        switch top {
+    /// Reads the playlist at `uri` and chooses by `options`: the selection (nil for a media
+    /// playlist, which is the only choice) and the media playlist when `uri` is one.
+    func choose(uri: String, headers: [HTTPHeader], options: HLSOptions) async throws -> (selection: RenditionSelection?, media: MediaPlaylist?) {
+        switch try await playlist(uri, headers: headers, what: "playlist") {
         case .master(let master):
             do {
-                selection = try master.select(options)
+                return (try master.select(options), nil)
             } catch let error as HLSError {
                 throw DownloadError(.validation, "\(uri): \(error.message)")
             }
-            let wanted = [selection!.variant.uri] + selection!.audio.compactMap(\.uri) + selection!.subtitles.compactMap(\.uri)
-            media = try await mediaPlaylists(wanted, headers: headers)
         case .media(let playlist):
-            selection = nil
-            media[uri] = playlist
+            return (nil, playlist)
+        }
+    }
+
+    func prepare(id: String, uri: String, headers: [HTTPHeader], options: HLSOptions, folder: String) async throws -> Prepared {
+        let (selection, single) = try await choose(uri: uri, headers: headers, options: options)
+        var media: [String: MediaPlaylist] = [:]
+        if let selection {
+            let wanted = [selection.variant.uri] + selection.audio.compactMap(\.uri) + selection.subtitles.compactMap(\.uri)
+            media = try await mediaPlaylists(wanted, headers: headers)
+        } else if let single {
+            media[uri] = single
         }
         let plan: PackagePlan
         do {

@@ -21,13 +21,15 @@ extension PackagePlan {
 
         let (videoURI, video) = try playlist(selection?.variant.uri ?? masterURI, selection == nil ? "the stream" : "the variant")
         let videoTrack = PackageTrack(folder: "video", source: videoURI, playlist: video)
+        let audioFolders = folderNames(selection?.audio ?? [])
         let audio = try (selection?.audio ?? []).enumerated().map { index, rendition in
             let (uri, found) = try playlist(rendition.uri, "the audio rendition '\(rendition.name)'")
-            return (rendition, PackageTrack(folder: "audio/\(folderName(index, rendition.language))", source: uri, playlist: found))
+            return (rendition, PackageTrack(folder: "audio/\(audioFolders[index])", source: uri, playlist: found))
         }
+        let subtitleFolders = folderNames(selection?.subtitles ?? [])
         let subtitles = try (selection?.subtitles ?? []).enumerated().map { index, rendition in
             let (uri, found) = try playlist(rendition.uri, "the subtitle rendition '\(rendition.name)'")
-            return (rendition, PackageTrack(folder: "subtitles/\(folderName(index, rendition.language))", source: uri, playlist: found))
+            return (rendition, PackageTrack(folder: "subtitles/\(subtitleFolders[index])", source: uri, playlist: found))
         }
         let tracks = [videoTrack] + audio.map(\.1) + subtitles.map(\.1)
 
@@ -47,12 +49,29 @@ extension PackagePlan {
             duration: video.totalDuration, estimatedBytes: estimate, sizeIsExact: sizeIsExact)
     }
 
-    /// `<n>-<lang>`: the index keeps two renditions of one language apart, and the language is
-    /// cut to [A-Za-z0-9-] so a LANGUAGE attribute can never name a path of its own.
-    static func folderName(_ index: Int, _ language: String?) -> String {
+    /// One folder per rendition, named after its language (`en`, `und` when it has none) and
+    /// numbered from the second rendition of a language on (`en-2`). Names follow the language
+    /// rather than the position, so adding or removing one language later leaves the others'
+    /// folders, and their files, where they are.
+    static func folderNames(_ renditions: [Rendition]) -> [String] {
+        var used = Set<String>()
+        return renditions.map { rendition in
+            let base = folderTag(rendition.language)
+            var name = base
+            var number = 2
+            while used.contains(name) {
+                name = "\(base)-\(number)"
+                number += 1
+            }
+            used.insert(name)
+            return name
+        }
+    }
+
+    /// The language cut to [A-Za-z0-9-], so a LANGUAGE attribute can never name a path of its own.
+    static func folderTag(_ language: String?) -> String {
         let cleaned = String((language ?? "").prefix(35).map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "-" })
-        let tag = cleaned.allSatisfy { $0 == "-" } ? "und" : cleaned
-        return "\(index)-\(tag)"
+        return cleaned.allSatisfy { $0 == "-" } ? "und" : cleaned
     }
 
     /// The local master: only what was kept, so a player cannot pick a variant or rendition

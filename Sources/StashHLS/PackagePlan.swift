@@ -3,7 +3,7 @@
 /// `make(masterURI:selection:media:)`; the engine does the fetching and the writing.
 ///
 /// Layout: `master.m3u8`; `video/index.m3u8` with `seg00000.ts`, `init0.mp4`, `key0.key`;
-/// `audio/<n>-<lang>/` and `subtitles/<n>-<lang>/` alike. Every byte range is its own file,
+/// `audio/<lang>/` and `subtitles/<lang>/` alike (`<lang>-2` for a second one of a language). Every byte range is its own file,
 /// so the local playlists need no EXT-X-BYTERANGE and each file can be checked on its own.
 public struct PackagePlan: Equatable, Sendable {
     /// Every segment and distinct init section of every chosen playlist, in playback order

@@ -3,7 +3,7 @@ import Foundation
 /// One media playlist of a package laid out in its folder: the files to fetch, the keys it
 /// names and the local playlist text. Internal: `PackagePlan.make` is the public face.
 struct PackageTrack {
-    /// Relative to the asset folder: `video`, `audio/0-en`, `subtitles/1-es`.
+    /// Relative to the asset folder: `video`, `audio/en`, `subtitles/es`.
     let folder: String
     let source: String
     let playlist: MediaPlaylist

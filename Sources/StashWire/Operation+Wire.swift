@@ -118,6 +118,15 @@ extension Operation {
             message.decrypt = WireValue.bool(export.decrypt)
             request.op_case = STASH__V1__REQUEST__OP_EXPORT
             request.export = arena.store(message)
+        case .addSubtitles(let id, let languages):
+            request.op_case = STASH__V1__REQUEST__OP_ADD_SUBTITLES
+            request.add_subtitles = Self.subtitlesRequest(id, languages, in: arena)
+        case .removeSubtitles(let id, let languages):
+            request.op_case = STASH__V1__REQUEST__OP_REMOVE_SUBTITLES
+            request.remove_subtitles = Self.subtitlesRequest(id, languages, in: arena)
+        case .getSubtitles(let id):
+            request.op_case = STASH__V1__REQUEST__OP_GET_SUBTITLES
+            request.get_subtitles = Self.idRequest(id, in: arena)
         case .unknown, .invalid:
             request.op_case = STASH__V1__REQUEST__OP__NOT_SET
         }
@@ -128,6 +137,22 @@ extension Operation {
         stash__v1__id_request__init(&message)
         message.id = arena.cString(id)
         return arena.store(message)
+    }
+
+    private static func subtitlesRequest(_ id: String, _ languages: [String], in arena: PackArena) -> UnsafeMutablePointer<Stash__V1__SubtitlesRequest> {
+        var message = Stash__V1__SubtitlesRequest()
+        stash__v1__subtitles_request__init(&message)
+        message.id = arena.cString(id)
+        message.n_languages = languages.count
+        message.languages = arena.array(languages) { Optional(arena.cString($0)) }
+        return arena.store(message)
+    }
+
+    private static func subtitles(_ message: UnsafeMutablePointer<Stash__V1__SubtitlesRequest>?, field: StaticString) throws -> (String, [String]) {
+        let m = try WireValue.message(message, field: field).pointee
+        return (
+            try WireValue.string(m.id, field: "SubtitlesRequest.id"),
+            try WireValue.elements(m.languages, count: m.n_languages) { try WireValue.string($0, field: "SubtitlesRequest.languages") })
     }
 
     private static func emptyRequest(in arena: PackArena) -> UnsafeMutablePointer<Stash__V1__EmptyRequest> {
@@ -217,6 +242,14 @@ extension Operation {
                 id: try WireValue.string(m.id, field: "ExportRequest.id"),
                 dir: try WireValue.string(m.dir, field: "ExportRequest.dir"),
                 decrypt: WireValue.bool(m.decrypt)))
+        case STASH__V1__REQUEST__OP_ADD_SUBTITLES:
+            let (id, languages) = try Self.subtitles(r.add_subtitles, field: "Request.add_subtitles")
+            self = .addSubtitles(id: id, languages: languages)
+        case STASH__V1__REQUEST__OP_REMOVE_SUBTITLES:
+            let (id, languages) = try Self.subtitles(r.remove_subtitles, field: "Request.remove_subtitles")
+            self = .removeSubtitles(id: id, languages: languages)
+        case STASH__V1__REQUEST__OP_GET_SUBTITLES:
+            self = .getSubtitles(id: try Self.id(r.get_subtitles, field: "Request.get_subtitles"))
         default:
             self = .unknown
         }

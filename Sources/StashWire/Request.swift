@@ -38,6 +38,9 @@ public enum Operation: Equatable, Sendable {
     /// Reads an HLS stream's playlists and says what it offers (`stash plan`).
     case getManifestInfo(uri: String, headers: [HTTPHeader])
     case export(ExportRequest)
+    case addSubtitles(id: String, languages: [String])
+    case removeSubtitles(id: String, languages: [String])
+    case getSubtitles(id: String)
     case unknown
     case invalid(StashError)
 
@@ -64,6 +67,9 @@ public enum Operation: Equatable, Sendable {
         case .purge: return "Purge"
         case .getManifestInfo: return "GetManifestInfo"
         case .export: return "Export"
+        case .addSubtitles: return "AddSubtitles"
+        case .removeSubtitles: return "RemoveSubtitles"
+        case .getSubtitles: return "GetSubtitles"
         case .unknown: return "unknown"
         case .invalid: return "invalid"
         }

@@ -28,6 +28,8 @@ public enum ResponseResult: Equatable, Sendable {
     case purge(PurgeResult)
     case manifestInfo(ManifestInfo)
     case export(ExportResult)
+    /// GetSubtitles: the subtitle renditions kept, `uri` their playlist inside the asset folder.
+    case subtitles([ManifestInfo.RenditionInfo])
 }
 
 public struct HelloResult: Equatable, Sendable {

@@ -17,6 +17,6 @@ struct StashCommand: AsyncParsableCommand {
             AddCommand.self, ListCommand.self, ShowCommand.self, HasCommand.self,
             PauseCommand.self, ResumeCommand.self, CancelCommand.self,
             WaitCommand.self, WatchCommand.self, InfoCommand.self, ConfigCommand.self,
-            VerifyCommand.self, PurgeCommand.self, PlanCommand.self, ExportCommand.self,
+            VerifyCommand.self, PurgeCommand.self, PlanCommand.self, ExportCommand.self, SubtitlesCommand.self,
         ])
 }

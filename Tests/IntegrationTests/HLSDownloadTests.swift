@@ -112,8 +112,7 @@ final class HLSDownloadTests: DaemonTestCase {
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: encrypted + "/video/key0.key")[.posixPermissions] as? Int, 0o600)
         XCTAssertEqual(try HLSFixture.decodedFrames(playlist: encrypted + "/master.m3u8"), variant.frameCount)
         for language in ["en", "es"] {
-            let folder = try FileManager.default.contentsOfDirectory(atPath: encrypted + "/subtitles").first { $0.hasSuffix("-" + language) }
-            let vtt = try FileManager.default.contentsOfDirectory(atPath: encrypted + "/subtitles/" + XCTUnwrap(folder)).filter { $0.hasSuffix(".vtt") }
+            let vtt = try FileManager.default.contentsOfDirectory(atPath: encrypted + "/subtitles/" + language).filter { $0.hasSuffix(".vtt") }
             XCTAssertFalse(vtt.isEmpty, "subtitles \(language) exported")
         }
 
@@ -242,5 +241,95 @@ final class HLSDownloadTests: DaemonTestCase {
         XCTAssertTrue(exists(asset("v") + "/video/index.m3u8"))
         let after = try await client.verify()
         XCTAssertTrue(after.findings.isEmpty, "\(after.findings)")
+    }
+
+    func testSubtitlesAreAddedAndRemovedWithoutFetchingTheVideoAgain() async throws {
+        let ts = try serve().ts
+        _ = try await add("subs", http.url("/ts/" + ts.masterPath), HLSOptions(quality: .low))
+        _ = try await waitFor("subs", .completed)
+        let none = try await client.subtitles(id: "subs")
+        XCTAssertEqual(none, [])
+        let segmentRequests = { self.http.requests.filter { $0.path.hasSuffix(".ts") }.count }
+        let videoBefore = segmentRequests()
+
+        let adding = try await client.addSubtitles(id: "subs", languages: ["es"])
+        XCTAssertNotEqual(adding.state, .completed)
+        let withSpanish = try await waitFor("subs", .completed)
+        XCTAssertTrue(withSpanish.hasSubtitles)
+        let spanish = try await client.subtitles(id: "subs")
+        XCTAssertEqual(spanish.map(\.language), ["es"])
+        XCTAssertTrue(exists(asset("subs") + "/subtitles/es/index.m3u8"))
+        let spanishRequests = http.requests.filter { $0.path.hasPrefix("/ts/subs/es") && $0.path.hasSuffix(".vtt") }.count
+        XCTAssertGreaterThan(spanishRequests, 0)
+
+        let unknown = await assertFails(.invalidArgument) { try await self.client.addSubtitles(id: "subs", languages: ["fr"]) }
+        XCTAssertTrue(unknown?.message.contains("'fr'") ?? false, "\(String(describing: unknown))")
+        XCTAssertTrue(unknown?.message.contains("es") ?? false, "the message lists what the stream offers: \(String(describing: unknown))")
+        let unchanged = try await client.getDownload(id: "subs")
+        XCTAssertEqual(unchanged.state, .completed, "a refused language changes nothing")
+
+        _ = try await client.addSubtitles(id: "subs", languages: ["en"])
+        _ = try await waitFor("subs", .completed)
+        let both = try await client.subtitles(id: "subs")
+        XCTAssertEqual(both.map(\.language).sorted(), ["en", "es"])
+        XCTAssertEqual(segmentRequests(), videoBefore, "no video segment is fetched again")
+        XCTAssertEqual(http.requests.filter { $0.path.hasPrefix("/ts/subs/es") && $0.path.hasSuffix(".vtt") }.count, spanishRequests,
+                       "subtitles already there are not fetched again")
+
+        let removed = try await client.removeSubtitles(id: "subs", languages: ["es"])
+        XCTAssertEqual(removed.state, .completed)
+        let english = try await client.subtitles(id: "subs")
+        XCTAssertEqual(english.map(\.language), ["en"])
+        XCTAssertFalse(exists(asset("subs") + "/subtitles/es"))
+        let master = try String(contentsOfFile: asset("subs") + "/master.m3u8", encoding: .utf8)
+        XCTAssertFalse(master.contains("LANGUAGE=\"es\""), master)
+        let report = try await client.verify()
+        XCTAssertTrue(report.findings.isEmpty, "\(report.findings)")
+        let out = try exportDir("subs")
+        _ = try await client.export(id: "subs", to: out)
+        XCTAssertEqual(try HLSFixture.decodedFrames(playlist: out + "/master.m3u8"), ts.variants[1].frameCount)
+
+        let last = try await client.removeSubtitles(id: "subs", languages: ["en"])
+        XCTAssertFalse(last.hasSubtitles)
+        let bare = try String(contentsOfFile: asset("subs") + "/master.m3u8", encoding: .utf8)
+        XCTAssertFalse(bare.contains("SUBTITLES"), "no group is named once none is left:\n\(bare)")
+        await assertFails(.invalidArgument) { try await self.client.removeSubtitles(id: "subs", languages: ["en"]) }
+        http.serve(path: "/plain.bin", size: 10)
+        _ = try await client.addDownload(AddDownloadRequest(id: "plain", uri: http.url("/plain.bin")))
+        await assertFails(.failedPrecondition) { try await self.client.subtitles(id: "plain") }
+    }
+
+    func testCommandLinePlanAddSubtitlesAndExport() async throws {
+        let ts = try serve().ts
+        let url = http.url("/ts/" + ts.masterPath)
+        let plan = try daemon.runCLI(["plan", url, "--json"])
+        XCTAssertEqual(plan.status, 0, plan.stderr)
+        let info = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((info["variants"] as? [[String: Any]])?.compactMap { $0["height"] as? Int }, [144, 240, 360])
+        XCTAssertEqual((info["subtitles"] as? [[String: Any]])?.compactMap { $0["language"] as? String }, ["en", "es"])
+        let table = try daemon.runCLI(["plan", url])
+        XCTAssertTrue(table.stdout.contains("640x360") && table.stdout.contains("AES-128"), table.stdout)
+
+        let add = try daemon.runCLI(["add", url, "--id", "cli", "--max-height", "240", "--subtitles", "en", "--wait", "--json"])
+        XCTAssertEqual(add.status, 0, add.stderr)
+        let last = try XCTUnwrap(add.stdout.split(separator: "\n").last)
+        let record = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        XCTAssertEqual(record["state"] as? String, "COMPLETED")
+        XCTAssertEqual(record["hasSubtitles"] as? Bool, true)
+        let subtitleSegments = (ts.seconds + HLSFixture.subtitleSegmentSeconds - 1) / HLSFixture.subtitleSegmentSeconds
+        XCTAssertEqual(record["segmentsTotal"] as? Int, ts.variants[1].segmentCount + subtitleSegments, "video and English subtitle segments")
+        XCTAssertTrue((record["quality"] as? String)?.hasPrefix("426x240") ?? false, "\(record)")
+
+        let subtitles = try daemon.runCLI(["subtitles", "ls", "cli"])
+        XCTAssertEqual(subtitles.status, 0, subtitles.stderr)
+        XCTAssertTrue(subtitles.stdout.contains("subtitles/en/index.m3u8"), subtitles.stdout)
+        let out = try exportDir("cli")
+        let export = try daemon.runCLI(["export", "cli", out, "--decrypt"])
+        XCTAssertEqual(export.status, 0, export.stderr)
+        XCTAssertTrue(export.stdout.contains("decrypted"), export.stdout)
+        XCTAssertEqual(try HLSFixture.decodedFrames(playlist: out + "/master.m3u8"), ts.variants[1].frameCount)
+        let badQuality = try daemon.runCLI(["add", url, "--quality", "ultra"])
+        XCTAssertEqual(badQuality.status, 2, badQuality.stderr)
+        XCTAssertTrue(badQuality.stderr.contains("ultra"), badQuality.stderr)
     }
 }

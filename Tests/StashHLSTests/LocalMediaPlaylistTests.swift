@@ -80,13 +80,13 @@ final class LocalMediaPlaylistTests: XCTestCase {
     func testLocalMasterListsThePackagePlaylists() throws {
         let master = """
             #EXTM3U
-            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="x",URI="audio/0-en/index.m3u8"
-            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="y",URI="subtitles/0-es/index.m3u8"
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="x",URI="audio/en/index.m3u8"
+            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="y",URI="subtitles/es/index.m3u8"
             #EXT-X-STREAM-INF:BANDWIDTH=1,AUDIO="aud",SUBTITLES="subs"
             video/index.m3u8
             """
         XCTAssertEqual(try LocalMasterPlaylist.parse(master).playlistPaths,
-                       ["video/index.m3u8", "audio/0-en/index.m3u8", "subtitles/0-es/index.m3u8"])
+                       ["video/index.m3u8", "audio/en/index.m3u8", "subtitles/es/index.m3u8"])
         XCTAssertThrowsError(try LocalMasterPlaylist.parse("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n../v.m3u8\n")) {
             XCTAssertEqual(($0 as? HLSError)?.code, .unsafePath)
         }

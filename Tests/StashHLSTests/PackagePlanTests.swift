@@ -212,21 +212,21 @@ final class PackagePlanTests: XCTestCase {
         let plan = try PackagePlan.make(masterURI: base, selection: selection, media: try allMedia())
         XCTAssertEqual(text(plan, "master.m3u8"), """
             #EXTM3U
-            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",LANGUAGE="pt-BR",NAME="Português",DEFAULT=YES,AUTOSELECT=YES,URI="audio/0-pt-BR/index.m3u8"
-            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",LANGUAGE="en",NAME="English",DEFAULT=NO,AUTOSELECT=YES,FORCED=NO,URI="subtitles/0-en/index.m3u8"
-            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",LANGUAGE="es",NAME="Español",DEFAULT=NO,AUTOSELECT=NO,FORCED=YES,URI="subtitles/1-es/index.m3u8"
-            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="Commentary",DEFAULT=NO,AUTOSELECT=NO,FORCED=NO,URI="subtitles/2-und/index.m3u8"
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",LANGUAGE="pt-BR",NAME="Português",DEFAULT=YES,AUTOSELECT=YES,URI="audio/pt-BR/index.m3u8"
+            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",LANGUAGE="en",NAME="English",DEFAULT=NO,AUTOSELECT=YES,FORCED=NO,URI="subtitles/en/index.m3u8"
+            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",LANGUAGE="es",NAME="Español",DEFAULT=NO,AUTOSELECT=NO,FORCED=YES,URI="subtitles/es/index.m3u8"
+            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="Commentary",DEFAULT=NO,AUTOSELECT=NO,FORCED=NO,URI="subtitles/und/index.m3u8"
             #EXT-X-STREAM-INF:BANDWIDTH=1600000,AVERAGE-BANDWIDTH=1200000,RESOLUTION=1280x720,CODECS="avc1.4d401f,mp4a.40.2",FRAME-RATE=29.97,AUDIO="aud",SUBTITLES="subs"
             video/index.m3u8
 
             """)
-        XCTAssertEqual(plan.playlists.map(\.path), ["master.m3u8", "video/index.m3u8", "audio/0-pt-BR/index.m3u8",
-                                                    "subtitles/0-en/index.m3u8", "subtitles/1-es/index.m3u8",
-                                                    "subtitles/2-und/index.m3u8"])
+        XCTAssertEqual(plan.playlists.map(\.path), ["master.m3u8", "video/index.m3u8", "audio/pt-BR/index.m3u8",
+                                                    "subtitles/en/index.m3u8", "subtitles/es/index.m3u8",
+                                                    "subtitles/und/index.m3u8"])
         XCTAssertEqual(plan.files.map(\.path), [
-            "video/seg00000.ts", "video/seg00001.ts", "audio/0-pt-BR/seg00000.aac", "audio/0-pt-BR/seg00001.aac",
-            "subtitles/0-en/seg00000.vtt", "subtitles/0-en/seg00001.vtt", "subtitles/1-es/seg00000.vtt",
-            "subtitles/1-es/seg00001.vtt", "subtitles/2-und/seg00000.seg", "subtitles/2-und/seg00001.seg",
+            "video/seg00000.ts", "video/seg00001.ts", "audio/pt-BR/seg00000.aac", "audio/pt-BR/seg00001.aac",
+            "subtitles/en/seg00000.vtt", "subtitles/en/seg00001.vtt", "subtitles/es/seg00000.vtt",
+            "subtitles/es/seg00001.vtt", "subtitles/und/seg00000.seg", "subtitles/und/seg00001.seg",
         ])
         XCTAssertEqual(plan.files[4].url, root + "s/en/0.vtt")
         XCTAssertEqual(plan.duration, 18)
@@ -240,7 +240,7 @@ final class PackagePlanTests: XCTestCase {
         let plan = try PackagePlan.make(masterURI: base, selection: selection, media: try allMedia())
         let lines = text(plan, "master.m3u8")?.split(separator: "\n") ?? []
         XCTAssertEqual(lines.count, 4)
-        XCTAssertTrue(lines[1].hasSuffix("DEFAULT=YES,AUTOSELECT=YES,URI=\"audio/0-en/index.m3u8\""), String(lines[1]))
+        XCTAssertTrue(lines[1].hasSuffix("DEFAULT=YES,AUTOSELECT=YES,URI=\"audio/en/index.m3u8\""), String(lines[1]))
         XCTAssertTrue(lines[2].hasPrefix("#EXT-X-STREAM-INF:BANDWIDTH=1600000,"))
         XCTAssertTrue(lines[2].hasSuffix(",AUDIO=\"aud\""), "no SUBTITLES group without subtitle renditions: \(lines[2])")
     }
@@ -303,9 +303,12 @@ final class PackagePlanTests: XCTestCase {
         XCTAssertEqual(PackageTrack.fileExtension("https://h/a/b.t_s"), "seg")
         XCTAssertEqual(PackageTrack.fileExtension("https://h/a.ts/"), "ts")
         XCTAssertEqual(PackageTrack.fileExtension("https://h/"), "seg")
-        XCTAssertEqual(PackagePlan.folderName(3, "../../etc"), "3-------etc")
-        XCTAssertEqual(PackagePlan.folderName(0, nil), "0-und")
-        XCTAssertEqual(PackagePlan.folderName(1, "/"), "1-und")
+        XCTAssertEqual(PackagePlan.folderTag("../../etc"), "------etc")
+        XCTAssertEqual(PackagePlan.folderTag(nil), "und")
+        let twice = [Rendition(type: .subtitles, groupID: "s", language: "en", name: "a"), Rendition(type: .subtitles, groupID: "s", language: "en", name: "b"),
+                     Rendition(type: .subtitles, groupID: "s", language: "en-2", name: "c")]
+        XCTAssertEqual(PackagePlan.folderNames(twice), ["en", "en-2", "en-2-2"])
+        XCTAssertEqual(PackagePlan.folderTag("/"), "und")
         XCTAssertEqual(PackageTrack.decimal(6.0060001, places: 6), "6.006")
         XCTAssertEqual(PackageTrack.decimal(0.0000004, places: 6), "0")
         XCTAssertEqual(PackageTrack.decimal(1.0000009, places: 6), "1.000001")

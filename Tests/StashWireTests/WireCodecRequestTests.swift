@@ -41,6 +41,9 @@ final class WireCodecRequestTests: XCTestCase {
         .getManifestInfo(uri: "", headers: []),
         .export(ExportRequest(id: "movie", dir: "/home/ü/Movies/out", decrypt: true)),
         .export(ExportRequest(id: "", dir: "")),
+        .addSubtitles(id: "movie", languages: ["en", "pt-BR", "all"]),
+        .removeSubtitles(id: "movie", languages: []),
+        .getSubtitles(id: "movie"),
         .addDownload(AddDownloadRequest(id: "chapter", uri: "", title: "Ch. 1", files: [
             BundleFileSpec(url: "https://h/p/1.jpg", path: "pages/001.jpg", size: 1234, sha256: String(repeating: "0f", count: 32)),
             BundleFileSpec(url: "https://h/p/2.jpg"),
@@ -49,7 +52,7 @@ final class WireCodecRequestTests: XCTestCase {
     ]
 
     func testEveryOperationRoundTrips() throws {
-        XCTAssertEqual(Set(Self.everyOperation.map(\.name)).count, 21, "every Operation case is covered")
+        XCTAssertEqual(Set(Self.everyOperation.map(\.name)).count, 24, "every Operation case is covered")
         for (index, op) in Self.everyOperation.enumerated() {
             let request = Request(id: UInt64(index) + 1, op: op)
             XCTAssertEqual(try WireTestSupport.roundTrip(request), request, "\(op.name)")

@@ -72,6 +72,8 @@ final class WireCodecServerMessageTests: XCTestCase {
             .manifestInfo(ManifestInfo()),
             .export(ExportResult(dir: "/out/ü", files: 302, bytes: 1 << 35, decrypted: true)),
             .export(ExportResult(dir: "", files: 0, bytes: 0, decrypted: false)),
+            .subtitles([ManifestInfo.RenditionInfo(groupID: "subs", language: "es", name: "Español", isDefault: true, forced: false, uri: "subtitles/es/index.m3u8")]),
+            .subtitles([]),
         ]
         for result in results {
             assertRoundTrips(success(result))

@@ -502,6 +502,51 @@ void   stash__v1__get_manifest_info_request__free_unpacked
   assert(message->base.descriptor == &stash__v1__get_manifest_info_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   stash__v1__subtitles_request__init
+                     (Stash__V1__SubtitlesRequest         *message)
+{
+  static const Stash__V1__SubtitlesRequest init_value = STASH__V1__SUBTITLES_REQUEST__INIT;
+  *message = init_value;
+}
+size_t stash__v1__subtitles_request__get_packed_size
+                     (const Stash__V1__SubtitlesRequest *message)
+{
+  assert(message->base.descriptor == &stash__v1__subtitles_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__subtitles_request__pack
+                     (const Stash__V1__SubtitlesRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__subtitles_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__subtitles_request__pack_to_buffer
+                     (const Stash__V1__SubtitlesRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__subtitles_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__SubtitlesRequest *
+       stash__v1__subtitles_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__SubtitlesRequest *)
+     protobuf_c_message_unpack (&stash__v1__subtitles_request__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__subtitles_request__free_unpacked
+                     (Stash__V1__SubtitlesRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__subtitles_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   stash__v1__export_request__init
                      (Stash__V1__ExportRequest         *message)
 {
@@ -1535,6 +1580,51 @@ void   stash__v1__manifest_info_result__free_unpacked
   if(!message)
     return;
   assert(message->base.descriptor == &stash__v1__manifest_info_result__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   stash__v1__subtitles_result__init
+                     (Stash__V1__SubtitlesResult         *message)
+{
+  static const Stash__V1__SubtitlesResult init_value = STASH__V1__SUBTITLES_RESULT__INIT;
+  *message = init_value;
+}
+size_t stash__v1__subtitles_result__get_packed_size
+                     (const Stash__V1__SubtitlesResult *message)
+{
+  assert(message->base.descriptor == &stash__v1__subtitles_result__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__subtitles_result__pack
+                     (const Stash__V1__SubtitlesResult *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__subtitles_result__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__subtitles_result__pack_to_buffer
+                     (const Stash__V1__SubtitlesResult *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__subtitles_result__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__SubtitlesResult *
+       stash__v1__subtitles_result__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__SubtitlesResult *)
+     protobuf_c_message_unpack (&stash__v1__subtitles_result__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__subtitles_result__free_unpacked
+                     (Stash__V1__SubtitlesResult *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__subtitles_result__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
 void   stash__v1__export_result__init
@@ -2998,6 +3088,57 @@ const ProtobufCMessageDescriptor stash__v1__get_manifest_info_request__descripto
   (ProtobufCMessageInit) stash__v1__get_manifest_info_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor stash__v1__subtitles_request__field_descriptors[2] =
+{
+  {
+    "id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SubtitlesRequest, id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "languages",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Stash__V1__SubtitlesRequest, n_languages),
+    offsetof(Stash__V1__SubtitlesRequest, languages),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__subtitles_request__field_indices_by_name[] = {
+  0,   /* field[0] = id */
+  1,   /* field[1] = languages */
+};
+static const ProtobufCIntRange stash__v1__subtitles_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor stash__v1__subtitles_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.SubtitlesRequest",
+  "SubtitlesRequest",
+  "Stash__V1__SubtitlesRequest",
+  "stash.v1",
+  sizeof(Stash__V1__SubtitlesRequest),
+  2,
+  stash__v1__subtitles_request__field_descriptors,
+  stash__v1__subtitles_request__field_indices_by_name,
+  1,  stash__v1__subtitles_request__number_ranges,
+  (ProtobufCMessageInit) stash__v1__subtitles_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor stash__v1__export_request__field_descriptors[3] =
 {
   {
@@ -3361,7 +3502,7 @@ const ProtobufCMessageDescriptor stash__v1__verify_request__descriptor =
   (ProtobufCMessageInit) stash__v1__verify_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__request__field_descriptors[21] =
+static const ProtobufCFieldDescriptor stash__v1__request__field_descriptors[24] =
 {
   {
     "id",
@@ -3615,9 +3756,46 @@ static const ProtobufCFieldDescriptor stash__v1__request__field_descriptors[21] 
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "add_subtitles",
+    30,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Request, op_case),
+    offsetof(Stash__V1__Request, add_subtitles),
+    &stash__v1__subtitles_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "remove_subtitles",
+    31,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Request, op_case),
+    offsetof(Stash__V1__Request, remove_subtitles),
+    &stash__v1__subtitles_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "get_subtitles",
+    32,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Request, op_case),
+    offsetof(Stash__V1__Request, get_subtitles),
+    &stash__v1__id_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__request__field_indices_by_name[] = {
   2,   /* field[2] = add_download */
+  21,   /* field[21] = add_subtitles */
   8,   /* field[8] = cancel */
   11,   /* field[11] = cancel_all */
   20,   /* field[20] = export */
@@ -3625,6 +3803,7 @@ static const unsigned stash__v1__request__field_indices_by_name[] = {
   3,   /* field[3] = get_download */
   19,   /* field[19] = get_manifest_info */
   13,   /* field[13] = get_stats */
+  23,   /* field[23] = get_subtitles */
   14,   /* field[14] = get_system_info */
   5,   /* field[5] = has_download */
   1,   /* field[1] = hello */
@@ -3633,6 +3812,7 @@ static const unsigned stash__v1__request__field_indices_by_name[] = {
   6,   /* field[6] = pause */
   9,   /* field[9] = pause_all */
   18,   /* field[18] = purge */
+  22,   /* field[22] = remove_subtitles */
   7,   /* field[7] = resume */
   10,   /* field[10] = resume_all */
   16,   /* field[16] = set_config */
@@ -3643,7 +3823,7 @@ static const ProtobufCIntRange stash__v1__request__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 10, 1 },
-  { 0, 21 }
+  { 0, 24 }
 };
 const ProtobufCMessageDescriptor stash__v1__request__descriptor =
 {
@@ -3653,7 +3833,7 @@ const ProtobufCMessageDescriptor stash__v1__request__descriptor =
   "Stash__V1__Request",
   "stash.v1",
   sizeof(Stash__V1__Request),
-  21,
+  24,
   stash__v1__request__field_descriptors,
   stash__v1__request__field_indices_by_name,
   2,  stash__v1__request__number_ranges,
@@ -4919,6 +5099,44 @@ const ProtobufCMessageDescriptor stash__v1__manifest_info_result__descriptor =
   (ProtobufCMessageInit) stash__v1__manifest_info_result__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor stash__v1__subtitles_result__field_descriptors[1] =
+{
+  {
+    "subtitles",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__SubtitlesResult, n_subtitles),
+    offsetof(Stash__V1__SubtitlesResult, subtitles),
+    &stash__v1__rendition_info__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__subtitles_result__field_indices_by_name[] = {
+  0,   /* field[0] = subtitles */
+};
+static const ProtobufCIntRange stash__v1__subtitles_result__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor stash__v1__subtitles_result__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.SubtitlesResult",
+  "SubtitlesResult",
+  "Stash__V1__SubtitlesResult",
+  "stash.v1",
+  sizeof(Stash__V1__SubtitlesResult),
+  1,
+  stash__v1__subtitles_result__field_descriptors,
+  stash__v1__subtitles_result__field_indices_by_name,
+  1,  stash__v1__subtitles_result__number_ranges,
+  (ProtobufCMessageInit) stash__v1__subtitles_result__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor stash__v1__export_result__field_descriptors[4] =
 {
   {
@@ -4996,7 +5214,7 @@ const ProtobufCMessageDescriptor stash__v1__export_result__descriptor =
   (ProtobufCMessageInit) stash__v1__export_result__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__response__field_descriptors[14] =
+static const ProtobufCFieldDescriptor stash__v1__response__field_descriptors[15] =
 {
   {
     "id",
@@ -5166,6 +5384,18 @@ static const ProtobufCFieldDescriptor stash__v1__response__field_descriptors[14]
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "subtitles",
+    22,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Response, result_case),
+    offsetof(Stash__V1__Response, subtitles),
+    &stash__v1__subtitles_result__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__response__field_indices_by_name[] = {
   9,   /* field[9] = config */
@@ -5180,6 +5410,7 @@ static const unsigned stash__v1__response__field_indices_by_name[] = {
   11,   /* field[11] = purge */
   7,   /* field[7] = stats */
   1,   /* field[1] = status */
+  14,   /* field[14] = subtitles */
   8,   /* field[8] = system_info */
   10,   /* field[10] = verify */
 };
@@ -5187,7 +5418,7 @@ static const ProtobufCIntRange stash__v1__response__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 10, 2 },
-  { 0, 14 }
+  { 0, 15 }
 };
 const ProtobufCMessageDescriptor stash__v1__response__descriptor =
 {
@@ -5197,7 +5428,7 @@ const ProtobufCMessageDescriptor stash__v1__response__descriptor =
   "Stash__V1__Response",
   "stash.v1",
   sizeof(Stash__V1__Response),
-  14,
+  15,
   stash__v1__response__field_descriptors,
   stash__v1__response__field_indices_by_name,
   2,  stash__v1__response__number_ranges,

@@ -26,6 +26,7 @@ typedef struct Stash__V1__ConfigEntry Stash__V1__ConfigEntry;
 typedef struct Stash__V1__HelloRequest Stash__V1__HelloRequest;
 typedef struct Stash__V1__AddDownloadRequest Stash__V1__AddDownloadRequest;
 typedef struct Stash__V1__GetManifestInfoRequest Stash__V1__GetManifestInfoRequest;
+typedef struct Stash__V1__SubtitlesRequest Stash__V1__SubtitlesRequest;
 typedef struct Stash__V1__ExportRequest Stash__V1__ExportRequest;
 typedef struct Stash__V1__IdRequest Stash__V1__IdRequest;
 typedef struct Stash__V1__ListDownloadsRequest Stash__V1__ListDownloadsRequest;
@@ -49,6 +50,7 @@ typedef struct Stash__V1__PurgeResult Stash__V1__PurgeResult;
 typedef struct Stash__V1__VariantInfo Stash__V1__VariantInfo;
 typedef struct Stash__V1__RenditionInfo Stash__V1__RenditionInfo;
 typedef struct Stash__V1__ManifestInfoResult Stash__V1__ManifestInfoResult;
+typedef struct Stash__V1__SubtitlesResult Stash__V1__SubtitlesResult;
 typedef struct Stash__V1__ExportResult Stash__V1__ExportResult;
 typedef struct Stash__V1__Response Stash__V1__Response;
 typedef struct Stash__V1__StateChanged Stash__V1__StateChanged;
@@ -439,6 +441,21 @@ struct  Stash__V1__GetManifestInfoRequest
     , (char *)protobuf_c_empty_string, 0,NULL }
 
 
+struct  Stash__V1__SubtitlesRequest
+{
+  ProtobufCMessage base;
+  char *id;
+  /*
+   * RFC 5646 tags ("en" also takes "en-US"), or "all" to add every one
+   */
+  size_t n_languages;
+  char **languages;
+};
+#define STASH__V1__SUBTITLES_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__subtitles_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0,NULL }
+
+
 struct  Stash__V1__ExportRequest
 {
   ProtobufCMessage base;
@@ -577,7 +594,10 @@ typedef enum {
   STASH__V1__REQUEST__OP_VERIFY = 26,
   STASH__V1__REQUEST__OP_PURGE = 27,
   STASH__V1__REQUEST__OP_GET_MANIFEST_INFO = 28,
-  STASH__V1__REQUEST__OP_EXPORT = 29
+  STASH__V1__REQUEST__OP_EXPORT = 29,
+  STASH__V1__REQUEST__OP_ADD_SUBTITLES = 30,
+  STASH__V1__REQUEST__OP_REMOVE_SUBTITLES = 31,
+  STASH__V1__REQUEST__OP_GET_SUBTITLES = 32
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__REQUEST__OP__CASE)
 } Stash__V1__Request__OpCase;
 
@@ -607,6 +627,9 @@ struct  Stash__V1__Request
     Stash__V1__EmptyRequest *purge;
     Stash__V1__GetManifestInfoRequest *get_manifest_info;
     Stash__V1__ExportRequest *export;
+    Stash__V1__SubtitlesRequest *add_subtitles;
+    Stash__V1__SubtitlesRequest *remove_subtitles;
+    Stash__V1__IdRequest *get_subtitles;
   };
 };
 #define STASH__V1__REQUEST__INIT \
@@ -897,6 +920,20 @@ struct  Stash__V1__ManifestInfoResult
     , 0,NULL, 0,NULL, 0,NULL, 0 }
 
 
+struct  Stash__V1__SubtitlesResult
+{
+  ProtobufCMessage base;
+  /*
+   * uri: the rendition's playlist inside the asset folder
+   */
+  size_t n_subtitles;
+  Stash__V1__RenditionInfo **subtitles;
+};
+#define STASH__V1__SUBTITLES_RESULT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__subtitles_result__descriptor) \
+    , 0,NULL }
+
+
 struct  Stash__V1__ExportResult
 {
   ProtobufCMessage base;
@@ -923,7 +960,8 @@ typedef enum {
   STASH__V1__RESPONSE__RESULT_VERIFY = 18,
   STASH__V1__RESPONSE__RESULT_PURGE = 19,
   STASH__V1__RESPONSE__RESULT_MANIFEST_INFO = 20,
-  STASH__V1__RESPONSE__RESULT_EXPORT = 21
+  STASH__V1__RESPONSE__RESULT_EXPORT = 21,
+  STASH__V1__RESPONSE__RESULT_SUBTITLES = 22
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__RESPONSE__RESULT__CASE)
 } Stash__V1__Response__ResultCase;
 
@@ -946,6 +984,7 @@ struct  Stash__V1__Response
     Stash__V1__PurgeResult *purge;
     Stash__V1__ManifestInfoResult *manifest_info;
     Stash__V1__ExportResult *export;
+    Stash__V1__SubtitlesResult *subtitles;
   };
 };
 #define STASH__V1__RESPONSE__INIT \
@@ -1248,6 +1287,25 @@ Stash__V1__GetManifestInfoRequest *
                       const uint8_t       *data);
 void   stash__v1__get_manifest_info_request__free_unpacked
                      (Stash__V1__GetManifestInfoRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Stash__V1__SubtitlesRequest methods */
+void   stash__v1__subtitles_request__init
+                     (Stash__V1__SubtitlesRequest         *message);
+size_t stash__v1__subtitles_request__get_packed_size
+                     (const Stash__V1__SubtitlesRequest   *message);
+size_t stash__v1__subtitles_request__pack
+                     (const Stash__V1__SubtitlesRequest   *message,
+                      uint8_t             *out);
+size_t stash__v1__subtitles_request__pack_to_buffer
+                     (const Stash__V1__SubtitlesRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__SubtitlesRequest *
+       stash__v1__subtitles_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__subtitles_request__free_unpacked
+                     (Stash__V1__SubtitlesRequest *message,
                       ProtobufCAllocator *allocator);
 /* Stash__V1__ExportRequest methods */
 void   stash__v1__export_request__init
@@ -1686,6 +1744,25 @@ Stash__V1__ManifestInfoResult *
 void   stash__v1__manifest_info_result__free_unpacked
                      (Stash__V1__ManifestInfoResult *message,
                       ProtobufCAllocator *allocator);
+/* Stash__V1__SubtitlesResult methods */
+void   stash__v1__subtitles_result__init
+                     (Stash__V1__SubtitlesResult         *message);
+size_t stash__v1__subtitles_result__get_packed_size
+                     (const Stash__V1__SubtitlesResult   *message);
+size_t stash__v1__subtitles_result__pack
+                     (const Stash__V1__SubtitlesResult   *message,
+                      uint8_t             *out);
+size_t stash__v1__subtitles_result__pack_to_buffer
+                     (const Stash__V1__SubtitlesResult   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__SubtitlesResult *
+       stash__v1__subtitles_result__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__subtitles_result__free_unpacked
+                     (Stash__V1__SubtitlesResult *message,
+                      ProtobufCAllocator *allocator);
 /* Stash__V1__ExportResult methods */
 void   stash__v1__export_result__init
                      (Stash__V1__ExportResult         *message);
@@ -1854,6 +1931,9 @@ typedef void (*Stash__V1__AddDownloadRequest_Closure)
 typedef void (*Stash__V1__GetManifestInfoRequest_Closure)
                  (const Stash__V1__GetManifestInfoRequest *message,
                   void *closure_data);
+typedef void (*Stash__V1__SubtitlesRequest_Closure)
+                 (const Stash__V1__SubtitlesRequest *message,
+                  void *closure_data);
 typedef void (*Stash__V1__ExportRequest_Closure)
                  (const Stash__V1__ExportRequest *message,
                   void *closure_data);
@@ -1923,6 +2003,9 @@ typedef void (*Stash__V1__RenditionInfo_Closure)
 typedef void (*Stash__V1__ManifestInfoResult_Closure)
                  (const Stash__V1__ManifestInfoResult *message,
                   void *closure_data);
+typedef void (*Stash__V1__SubtitlesResult_Closure)
+                 (const Stash__V1__SubtitlesResult *message,
+                  void *closure_data);
 typedef void (*Stash__V1__ExportResult_Closure)
                  (const Stash__V1__ExportResult *message,
                   void *closure_data);
@@ -1965,6 +2048,7 @@ extern const ProtobufCMessageDescriptor stash__v1__config_entry__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__hello_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__get_manifest_info_request__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__subtitles_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__export_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__id_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__list_downloads_request__descriptor;
@@ -1988,6 +2072,7 @@ extern const ProtobufCMessageDescriptor stash__v1__purge_result__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__variant_info__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__rendition_info__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__manifest_info_result__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__subtitles_result__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__export_result__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__response__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__state_changed__descriptor;
