@@ -1,9 +1,11 @@
 """Prints the benchmark table from bench/run.sh's measurements and writes it to a file.
 
-usage: report.py TIMES_TSV CONTROL_TXT START_TXT RESULTS_TXT
+usage: report.py TIMES_TSV CONTROL_TXT START_TXT RESULTS_TXT [HLS_TXT]
 TIMES_TSV lines: workload<TAB>tool<TAB>seconds<TAB>status ("ok" or why the run does not count).
 CONTROL_TXT lines: `name value` as printed by stash-bench (may be missing or empty).
 START_TXT lines: `name value`, the details of the best daemon start (may be missing or empty).
+HLS_TXT lines: `name value` about the HLS stream (seconds, segments, bytes, subtitle_segments).
+Parts of the bench that did not run (BENCH_ONLY) are left out of the table.
 """
 import sys
 
@@ -17,6 +19,8 @@ WORKLOADS = {
 # which did the same transfers in the same run.
 PEERS_FROM = {"bundles": "2000x64KiB"}
 START_WORKLOAD = "start100k"
+HLS_WORKLOAD = "hls"
+HLS_PEERS = ("yt-dlp", "ffmpeg")
 
 
 def read_times(path):
@@ -52,7 +56,64 @@ def main():
     rows = read_times(times_path)
     control = read_values(control_path)
     start = read_values(start_path)
+    hls = read_values(sys.argv[5]) if len(sys.argv) > 5 else {}
     out = []
+    files_ran = any(r[0] in WORKLOADS for r in rows) or bool(control)
+    start_ran = any(r[0] == START_WORKLOAD for r in rows)
+    hls_ran = any(r[0] == HLS_WORKLOAD for r in rows)
+    if files_ran or start_ran:
+        classic(out, rows, control, start)
+    if hls_ran:
+        hls_section(out, rows, hls)
+
+    text = "\n".join(out) + "\n"
+    sys.stdout.write(text)
+    with open(results_path, "w") as f:
+        f.write(text)
+
+
+def hls_section(out, rows, hls):
+    """The HLS rows: each tool's best time, MB/s, and stash's time over each peer's."""
+    measured = [r for r in rows if r[0] == HLS_WORKLOAD]
+    times = {tool: seconds for _, tool, seconds, status in measured if status == "ok"}
+    megabytes = hls.get("bytes", 0) / 1e6
+    minutes = hls.get("seconds", 600) / 60
+    out.append(f"HLS: 720p of a {minutes:.0f}-minute stream, 3 variants, {hls.get('segments', 0):.0f} segments of 2 s, "
+               f"{megabytes:.0f} MB; two subtitle tracks")
+    out.append(f"{'workload':<32} {'tool':<14} {'seconds':>9} {'MB/s':>7}  stash / tool")
+    out.append("-" * 78)
+    stash = times.get("stash")
+    for _, tool, seconds, status in measured:
+        ok = status == "ok"
+        secs = f"{seconds:.2f}" if seconds is not None else "-"
+        rate = f"{megabytes / seconds:.0f}" if ok and seconds else "-"
+        if not ok:
+            note = status
+        elif tool == "stash":
+            note = ""
+        else:
+            note = f"{stash / seconds:.2f}x" if stash else "-"
+        out.append(f"{'HLS 720p + 2 subtitle tracks':<32} {tool:<14} {secs:>9} {rate:>7}  {note}")
+    out.append("")
+    out.append(f"stash: `stash add MASTER --max-height 720 --subtitles en,es --segments 8 --wait` on a fresh")
+    out.append(f"  daemon, add to COMPLETED: a package of the 720p segments (kept as they are) and both")
+    out.append(f"  subtitle tracks ({hls.get('subtitle_segments', 0):.0f} WebVTT segments) with rewritten playlists.")
+    out.append("yt-dlp: -N 8 --hls-use-mpegts -f 'b[height=720]' --write-subs --sub-langs en,es: the segments")
+    out.append("  joined into one file (checked byte for byte), the subtitles joined into one .vtt each.")
+    out.append("ffmpeg: -i 720p-media-playlist -map 0 -c copy out.ts: one segment at a time, no subtitles.")
+    out.append("")
+    out.append("targets:")
+    ytdlp = times.get("yt-dlp")
+    label = "HLS: stash <= 0.5 x yt-dlp:"
+    if stash and ytdlp:
+        ratio = stash / ytdlp
+        out.append(f"  {label:<46} {verdict(ratio <= 0.5)} ({ratio:.2f}x: {stash:.2f} s vs {ytdlp:.2f} s)")
+    else:
+        out.append(f"  {label:<46} not measured")
+
+
+def classic(out, rows, control, start):
+    """The file workloads, the control plane, the daemon start and their targets."""
     out.append(f"{'workload':<32} {'tool':<14} {'seconds':>9} {'ratio':>7}  note")
     out.append("-" * 78)
     best = {}
@@ -157,11 +218,7 @@ def main():
     target("HasDownload p50 <= 20 us", control.get("hasdownload_p50_us"), micro, shown_us)
     if "pinned_hasdownload_p50_us" in control:
         target("HasDownload p50 <= 20 us, pinned", control["pinned_hasdownload_p50_us"], micro, shown_us)
-
-    text = "\n".join(out) + "\n"
-    sys.stdout.write(text)
-    with open(results_path, "w") as f:
-        f.write(text)
+    out.append("")
 
 
 if __name__ == "__main__":

@@ -16,13 +16,7 @@ enum DurableFile {
         do {
             let fd = try SystemCallError.check("open", temp) { open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644) }
             defer { close(fd) }
-            var written = 0
-            while written < bytes.count {
-                let count = try SystemCallError.check("write", temp) {
-                    bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, bytes.count - written) }
-                }
-                written += count
-            }
+            try writeAll(bytes, to: fd, path: temp)
             try SystemCallError.check("fsync", temp) { fsync(fd) }
             try SystemCallError.check("rename", path) { rename(temp, path) }
             let dir = try SystemCallError.check("open", parent) { open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
@@ -30,6 +24,16 @@ enum DurableFile {
             try SystemCallError.check("fsync", parent) { fsync(dir) }
         } catch let error as SystemCallError {
             throw DownloadError(.storage, "\(error)")
+        }
+    }
+
+    /// write(2) until every byte is written: a short write is not an error.
+    static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws {
+        var written = 0
+        while written < bytes.count {
+            written += try SystemCallError.check("write", path) {
+                bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, bytes.count - written) }
+            }
         }
     }
 }

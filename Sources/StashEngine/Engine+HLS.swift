@@ -58,6 +58,7 @@ extension Engine {
         beginPlanning(&entry)
         entries[id] = entry
         commits.submit(.add(entry.download), event: nil)
+        schedule()
     }
 
     /// A pause, cancel or failure while the playlists are read: the reading stops, and a
@@ -76,7 +77,9 @@ extension Engine {
     }
 
     private func planned(_ id: String, generation: UInt64, _ result: Result<HLSPreparation.Prepared, Error>) {
-        guard var entry = entries[id], entry.planGeneration == generation, entry.planning != nil else { return }
+        // At shutdown the fetch workers fail what is in flight; the download stays PREPARING
+        // in the registry and is planned again at the next start.
+        guard !shuttingDown, var entry = entries[id], entry.planGeneration == generation, entry.planning != nil else { return }
         entry.planning = nil
         switch result {
         case .success(let prepared):
@@ -88,7 +91,8 @@ extension Engine {
             entry.download.hlsPlaylists = prepared.playlistPaths
             entry.download.quality = prepared.quality
             entry.download.hasSubtitles = prepared.hasSubtitles
-            entry.download.totalBytes = prepared.estimatedBytes ?? Self.estimatedTotal(prepared.files)
+            entry.planEstimate = prepared.estimatedBytes
+            entry.download.totalBytes = Self.estimatedTotal(prepared.files, planned: prepared.estimatedBytes)
             entry.download.stateReason = "fetching \(prepared.files.count - entry.download.filesDone) segments"
             beginFiles(&entry)
             entries[id] = entry
@@ -97,6 +101,10 @@ extension Engine {
             ])
             // The file list is committed before any segment lands, so a restart resumes it.
             commits.submit(.add(entry.download), event: .progress(ProgressUpdate(entry.download)))
+            // Now that the size is known, a package that cannot fit waits for space.
+            if let shortfall = storageShortfall(entry.download) {
+                _ = try? transition(id, .requeue) { $0.stateReason = shortfall }
+            }
         case .failure(let error):
             entries[id] = entry
             let failure = error as? DownloadError ?? DownloadError(.internal, "\(error)")

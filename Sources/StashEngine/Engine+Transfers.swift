@@ -168,6 +168,34 @@ extension Engine {
     /// The download's total: exact when every file's size is known, else the known sizes plus
     /// their average for each unknown file (refined as files start), nil when none is known.
     static func estimatedTotal(_ files: [DownloadFile]) -> Int64? {
+        estimatedTotal(files, planned: nil)
+    }
+
+    /// With `planned`, an HLS package's size from its playlists: unknown files are guessed
+    /// from the known ones of their own folder only (a subtitle segment is not a video
+    /// segment), and the total is never below the playlists' figure until every size is known.
+    static func estimatedTotal(_ files: [DownloadFile], planned: Int64?) -> Int64? {
+        guard let planned else { return estimatedTotalByAverage(files) }
+        var known: Int64 = 0
+        var byFolder: [Substring: (sum: Int64, count: Int64, unknown: Int64)] = [:]
+        for file in files {
+            let folder = file.path[..<(file.path.lastIndex(of: "/") ?? file.path.startIndex)]
+            if let size = file.size {
+                known += size
+                byFolder[folder, default: (0, 0, 0)].sum += size
+                byFolder[folder, default: (0, 0, 0)].count += 1
+            } else {
+                byFolder[folder, default: (0, 0, 0)].unknown += 1
+            }
+        }
+        if byFolder.values.allSatisfy({ $0.unknown == 0 }) { return known }
+        let guessed = byFolder.values.reduce(known) { total, folder in
+            folder.count > 0 ? total + folder.sum / folder.count * folder.unknown : total
+        }
+        return max(guessed, planned)
+    }
+
+    private static func estimatedTotalByAverage(_ files: [DownloadFile]) -> Int64? {
         var known: Int64 = 0
         var count: Int64 = 0
         for file in files {
@@ -207,7 +235,7 @@ extension Engine {
             if let total = info.totalBytes, total != file.size {
                 file.size = total
                 entry.download.files[index] = file
-                entry.download.totalBytes = Self.estimatedTotal(entry.download.files)
+                entry.download.totalBytes = Self.estimatedTotal(entry.download.files, planned: entry.planEstimate)
             } else {
                 entry.download.files[index] = file
             }
@@ -252,7 +280,7 @@ extension Engine {
             entry.download.files[index] = file
             entry.download.filesDone += 1
             if sizeChanged {
-                entry.download.totalBytes = Self.estimatedTotal(entry.download.files)
+                entry.download.totalBytes = Self.estimatedTotal(entry.download.files, planned: entry.planEstimate)
                 commits.submit(.saveFile(id: id, index: index, file: file), event: nil)
             }
             if entry.download.filesDone == entry.download.filesTotal {

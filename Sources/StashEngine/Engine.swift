@@ -33,6 +33,9 @@ public actor Engine {
         /// planning is current: a result from an earlier one is dropped.
         var planning: Task<Void, Never>?
         var planGeneration: UInt64 = 0
+        /// The package's size as its playlists put it (bandwidth x duration), while not every
+        /// segment's size is known; nil for other downloads and after a restart.
+        var planEstimate: Int64?
     }
 
     /// The transfer of one file; `generation` tells its events from those of an earlier one.

@@ -117,12 +117,7 @@ struct PackageExporter: Sendable {
             try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
             let fd = try SystemCallError.check("open", path) { open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode) }
             defer { close(fd) }
-            var written = 0
-            while written < data.count {
-                written += try SystemCallError.check("write", path) {
-                    data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, data.count - written) }
-                }
-            }
+            try DurableFile.writeAll(data, to: fd, path: path)
         } catch let error as SystemCallError {
             throw StashError(.internal, "cannot write \(path): \(error)")
         } catch {

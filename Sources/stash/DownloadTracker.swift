@@ -25,6 +25,8 @@ struct DownloadTracker {
             download.downloadedBytes = update.downloadedBytes
             download.totalBytes = update.totalBytes
             download.speed = update.speed
+            download.filesDone = update.filesDone
+            download.filesTotal = update.filesTotal
             records[update.id] = download
             return download
         case .removed(let id):

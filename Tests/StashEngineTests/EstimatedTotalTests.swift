@@ -1,0 +1,31 @@
+import StashCore
+import XCTest
+
+@testable import StashEngine
+
+/// The total a download reports while some of its files' sizes are unknown.
+final class EstimatedTotalTests: XCTestCase {
+    private func file(_ path: String, _ size: Int64?) -> DownloadFile {
+        DownloadFile(url: "https://h/\(path)", path: path, size: size)
+    }
+
+    func testABundleGuessesUnknownFilesFromTheAverage() {
+        let files = [file("a", 100), file("b", 300), file("c", nil), file("d", nil)]
+        XCTAssertEqual(Engine.estimatedTotal(files), 800)
+        XCTAssertNil(Engine.estimatedTotal([file("a", nil)]))
+    }
+
+    func testAnHLSPackageGuessesPerFolderAndKeepsThePlaylistsFigure() {
+        // Two video segments of 1 MB known, two unknown; four subtitle segments unknown.
+        var files = [file("video/seg0.ts", 1_000_000), file("video/seg1.ts", 1_000_000), file("video/seg2.ts", nil), file("video/seg3.ts", nil)]
+        files += (0..<4).map { file("subtitles/en/seg\($0).vtt", nil) }
+        XCTAssertEqual(Engine.estimatedTotal(files, planned: 3_000_000), 4_000_000,
+                       "unknown video segments are guessed from video ones; subtitles add nothing until one is known")
+        XCTAssertEqual(Engine.estimatedTotal(files, planned: 5_000_000), 5_000_000, "never below the playlists' figure while sizes are missing")
+        files[4].size = 500
+        XCTAssertEqual(Engine.estimatedTotal(files, planned: 1_000), 4_000_000 + 2_000)
+        for index in files.indices where files[index].size == nil { files[index].size = 10 }
+        let exact: Int64 = 2_000_000 + 20 + 500 + 30
+        XCTAssertEqual(Engine.estimatedTotal(files, planned: 9_999_999), exact, "exact once every size is known")
+    }
+}
