@@ -18,7 +18,23 @@ struct PackageExporter: Sendable {
         guard dir.hasPrefix("/") else {
             throw StashError.invalidArgument("dir '\(dir.prefix(200))' must be an absolute path")
         }
-        try prepare(dir)
+        let created = try prepare(dir)
+        do {
+            return try write(to: dir, decrypt: decrypt)
+        } catch {
+            // A half-written copy would look playable and is not: take it back.
+            if created {
+                try? FileManager.default.removeItem(atPath: dir)
+            } else {
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] {
+                    try? FileManager.default.removeItem(atPath: dir + "/" + name)
+                }
+            }
+            throw error
+        }
+    }
+
+    private func write(to dir: String, decrypt: Bool) throws -> ExportResult {
         var files = 0
         var bytes: Int64 = 0
         var keyCache: [String: [UInt8]] = [:]
@@ -80,7 +96,8 @@ struct PackageExporter: Sendable {
     }
 
     /// The folder may not exist yet, or be empty: an export never mixes with other files.
-    private func prepare(_ dir: String) throws {
+    /// Returns whether it was created here.
+    private func prepare(_ dir: String) throws -> Bool {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
@@ -90,13 +107,14 @@ struct PackageExporter: Sendable {
             guard contents.isEmpty else {
                 throw StashError.invalidArgument("dir '\(dir)' is not empty (\(contents.count) entries); export into a new or empty folder")
             }
-            return
+            return false
         }
         do {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         } catch {
             throw StashError.invalidArgument("cannot create dir '\(dir)': \(error.localizedDescription)")
         }
+        return true
     }
 
     private func readText(_ relative: String) throws -> String {

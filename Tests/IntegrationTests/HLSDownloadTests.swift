@@ -243,6 +243,34 @@ final class HLSDownloadTests: DaemonTestCase {
         XCTAssertTrue(after.findings.isEmpty, "\(after.findings)")
     }
 
+    func testVerifyFindsAMissingKeyAndRepairFetchesOnlyTheKey() async throws {
+        let ts = try serve().ts
+        _ = try await add("keyed", http.url("/ts/" + ts.masterPath), HLSOptions(quality: .low))
+        _ = try await waitFor("keyed", .completed)
+        let keyFolder = daemon.dataDir + "/keys/keyed"
+        try FileManager.default.removeItem(atPath: keyFolder)
+        let report = try await client.verify()
+        let missing = report.findings.filter { $0.kind == .missingFile }
+        XCTAssertEqual(missing.map(\.path), [keyFolder])
+        XCTAssertTrue(missing.first?.detail.contains("video/key0.key") ?? false, "\(missing)")
+        let refused = try exportDir("nokey")
+        await assertFails(.failedPrecondition) { try await self.client.export(id: "keyed", to: refused) }
+        XCTAssertFalse(exists(refused), "a failed export leaves nothing behind")
+
+        let segmentsBefore = http.requests.filter { $0.path.hasSuffix(".ts") }.count
+        let keyRequestsBefore = http.requests.filter { $0.path.hasSuffix(".key") }.count
+        let repaired = try await client.verify(repair: true)
+        XCTAssertEqual(repaired.requeued, 1)
+        _ = try await waitFor("keyed", .completed)
+        XCTAssertEqual(http.requests.filter { $0.path.hasSuffix(".ts") }.count, segmentsBefore, "no segment is fetched again")
+        XCTAssertEqual(http.requests.filter { $0.path.hasSuffix(".key") }.count, keyRequestsBefore + 1)
+        let clean = try await client.verify()
+        XCTAssertTrue(clean.findings.isEmpty, "\(clean.findings)")
+        let out = try exportDir("keyed")
+        _ = try await client.export(id: "keyed", to: out, decrypt: true)
+        XCTAssertEqual(try HLSFixture.decodedFrames(playlist: out + "/master.m3u8"), ts.variants[1].frameCount)
+    }
+
     func testSubtitlesAreAddedAndRemovedWithoutFetchingTheVideoAgain() async throws {
         let ts = try serve().ts
         _ = try await add("subs", http.url("/ts/" + ts.masterPath), HLSOptions(quality: .low))
