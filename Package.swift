@@ -25,6 +25,7 @@ let package = Package(
             name: "CStashProto", dependencies: ["CProtobufC"],
             cSettings: [.headerSearchPath("include")]),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         .target(name: "StashCore", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(
@@ -43,11 +44,7 @@ let package = Package(
         .target(name: "StashHLS", dependencies: ["StashCore"]),
         .target(
             name: "StashKeys",
-            dependencies: [
-                "StashCore",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-            ]),
+            dependencies: ["StashCore", "CCrypto", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "StashEngine",
             dependencies: [

@@ -23,6 +23,8 @@ public struct KeysError: Error, Equatable, Sendable, CustomStringConvertible {
         case invalidCiphertextLength
         /// The PKCS7 padding of a decrypted segment is wrong (usually a wrong key or IV).
         case badPadding
+        /// libcrypto refused a call (out of memory, or a bug in how it is called).
+        case cipherFailed
 
         public var name: String {
             switch self {
@@ -35,6 +37,7 @@ public struct KeysError: Error, Equatable, Sendable, CustomStringConvertible {
             case .invalidIVLength: return "INVALID_IV_LENGTH"
             case .invalidCiphertextLength: return "INVALID_CIPHERTEXT_LENGTH"
             case .badPadding: return "BAD_PADDING"
+            case .cipherFailed: return "CIPHER_FAILED"
             }
         }
     }
