@@ -9,7 +9,7 @@ extension Engine {
         let started = Date()
         let (scan, checked) = await scanAssets(deep: deep)
         var report = VerifyReport(
-            findings: scan.findings + missingKeys(), downloadsChecked: checked, filesChecked: scan.filesChecked, deep: deep, repaired: repair)
+            findings: scan.findings + missingKeys() + orphanKeys(), downloadsChecked: checked, filesChecked: scan.filesChecked, deep: deep, repaired: repair)
         if repair {
             await deleteOrphans(&report)
             requeueDamaged(&report)
@@ -29,7 +29,7 @@ extension Engine {
     /// Deletes orphan folders and files and stale part files.
     public func purge() async throws -> PurgeResult {
         let (scan, _) = await scanAssets(deep: false)
-        var report = VerifyReport(findings: scan.findings)
+        var report = VerifyReport(findings: scan.findings + orphanKeys())
         await deleteOrphans(&report)
         storageCache = nil
         let paths = report.findings.filter(\.repaired).map(\.path)
@@ -88,6 +88,16 @@ extension Engine {
 
     private static func shouldBeComplete(_ download: Download) -> Bool {
         download.state == .completed || (download.state == .failed && download.error?.kind == .storage)
+    }
+
+    /// Key folders whose download is gone (the daemon stopped between deleting the record and
+    /// the keys): orphans, deleted by repair and purge like folders under `assets/`.
+    private func orphanKeys() -> [VerifyFinding] {
+        guard let owners = try? keys.assets() else { return [] }
+        return owners.filter { entries[$0] == nil }.map { asset in
+            VerifyFinding(kind: .orphanFolder, id: "", path: keys.directory + "/" + asset,
+                          detail: "sealed keys of a download that no longer exists")
+        }
     }
 
     /// The sealed keys a complete HLS package needs and the key store lacks. The finding's

@@ -248,10 +248,17 @@ final class HLSDownloadTests: DaemonTestCase {
         _ = try await add("keyed", http.url("/ts/" + ts.masterPath), HLSOptions(quality: .low))
         _ = try await waitFor("keyed", .completed)
         let keyFolder = daemon.dataDir + "/keys/keyed"
+        // Keys left by a download that is gone are orphans.
+        let ghost = daemon.dataDir + "/keys/ghost"
+        try FileManager.default.copyItem(atPath: keyFolder, toPath: ghost)
         try FileManager.default.removeItem(atPath: keyFolder)
         let report = try await client.verify()
         let missing = report.findings.filter { $0.kind == .missingFile }
         XCTAssertEqual(missing.map(\.path), [keyFolder])
+        XCTAssertEqual(report.findings.filter { $0.kind == .orphanFolder }.map(\.path), [ghost])
+        let purged = try await client.purge()
+        XCTAssertEqual(purged.paths, [ghost])
+        XCTAssertFalse(exists(ghost))
         XCTAssertTrue(missing.first?.detail.contains("video/key0.key") ?? false, "\(missing)")
         let refused = try exportDir("nokey")
         await assertFails(.failedPrecondition) { try await self.client.export(id: "keyed", to: refused) }
