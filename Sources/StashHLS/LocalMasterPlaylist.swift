@@ -1,45 +1,67 @@
-/// The master playlist of a package on disk: which media playlists the package has, so an
-/// export after a restart finds them without the registry.
-public struct LocalMasterPlaylist: Equatable, Sendable {
-    /// The EXT-X-STREAM-INF playlists, relative to the package folder.
-    public var variantPaths: [String]
-    /// The EXT-X-MEDIA playlists (audio, subtitles), relative to the package folder.
-    public var renditionPaths: [String]
+import Foundation
 
-    public init(variantPaths: [String], renditionPaths: [String] = []) {
-        self.variantPaths = variantPaths
-        self.renditionPaths = renditionPaths
+/// The master playlist of a package on disk, read and edited in place: which subtitle
+/// renditions it names (GetSubtitles) and the same master without some of them
+/// (RemoveSubtitles, which works offline and so cannot plan the package again).
+public enum LocalMasterPlaylist {
+    /// The subtitle renditions a package's master lists, with their playlists' local paths in
+    /// `uri`: what GetSubtitles answers, read from the package itself.
+    public static func subtitles(_ text: String) throws -> [Rendition] {
+        var found: [Rendition] = []
+        for (index, line) in lines(text) where line.hasPrefix("#EXT-X-MEDIA:") {
+            let attributes = try AttributeList(line.dropFirst("#EXT-X-MEDIA:".count), tag: "#EXT-X-MEDIA", line: index + 1)
+            guard try attributes.enumerated("TYPE") == "SUBTITLES", let uri = try attributes.quotedString("URI") else { continue }
+            found.append(Rendition(
+                type: .subtitles, groupID: try attributes.quotedString("GROUP-ID") ?? "",
+                language: try attributes.quotedString("LANGUAGE"), name: try attributes.quotedString("NAME") ?? "",
+                isDefault: try attributes.flag("DEFAULT"), autoselect: try attributes.flag("AUTOSELECT"),
+                forced: try attributes.flag("FORCED"), uri: try LocalPath.check(uri[...], line: index + 1)))
+        }
+        return found
     }
 
-    /// Every media playlist, variants first.
-    public var playlistPaths: [String] { variantPaths + renditionPaths }
+    /// The subtitle renditions of `renditions` that `language` names, by the rule the choice
+    /// at download time uses ("en" also takes "en-US").
+    public static func matching(_ language: String, in renditions: [Rendition]) -> [Rendition] {
+        MasterPlaylist.matching(language, in: renditions)
+    }
 
-    /// Throws `HLSError` `.unsafePath` for a path that is not a plain relative name.
-    public static func parse(_ text: String) throws -> LocalMasterPlaylist {
-        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
-        guard lines.first.map({ $0.trimmingWhitespace() }) == "#EXTM3U" else {
-            throw HLSError(.missingHeader, line: 1, "a package playlist must start with #EXTM3U")
-        }
-        var result = LocalMasterPlaylist(variantPaths: [])
-        var pendingVariant = false
-        for (index, raw) in lines.enumerated().dropFirst() {
+    /// The master without the EXT-X-MEDIA lines whose URI is in `paths`. A variant's
+    /// SUBTITLES (or AUDIO) attribute goes too when no rendition of its group is left, since
+    /// RFC 8216 section 4.3.4.2 requires a named group to exist.
+    public static func removing(_ paths: Set<String>, from text: String) throws -> String {
+        var kept: [Substring] = []
+        var groupsLeft: [String: Set<String>] = ["SUBTITLES": [], "AUDIO": []]
+        var removedGroups: [String: Set<String>] = ["SUBTITLES": [], "AUDIO": []]
+        let all = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for (index, raw) in all.enumerated() {
             let line = raw.trimmingWhitespace()
-            if line.isEmpty { continue }
-            if !line.hasPrefix("#") {
-                guard pendingVariant else {
-                    throw HLSError(.missingTag, line: index + 1, "'\(line.prefix(200))' is not preceded by EXT-X-STREAM-INF")
-                }
-                result.variantPaths.append(try LocalPath.check(line, line: index + 1))
-                pendingVariant = false
-            } else if line.hasPrefix("#EXT-X-STREAM-INF:") {
-                pendingVariant = true
-            } else if line.hasPrefix("#EXT-X-MEDIA:") {
+            if line.hasPrefix("#EXT-X-MEDIA:") {
                 let attributes = try AttributeList(line.dropFirst("#EXT-X-MEDIA:".count), tag: "#EXT-X-MEDIA", line: index + 1)
-                if let uri = try attributes.quotedString("URI") {
-                    result.renditionPaths.append(try LocalPath.check(uri[...], line: index + 1))
+                let type = String(try attributes.enumerated("TYPE") ?? "")
+                let group = try attributes.quotedString("GROUP-ID") ?? ""
+                if let uri = try attributes.quotedString("URI"), paths.contains(uri) {
+                    removedGroups[type, default: []].insert(group)
+                    continue
+                }
+                groupsLeft[type, default: []].insert(group)
+            }
+            kept.append(raw)
+        }
+        return kept.map { raw -> String in
+            let line = raw.trimmingWhitespace()
+            guard line.hasPrefix("#EXT-X-STREAM-INF:") else { return String(raw) }
+            var edited = String(line)
+            for type in ["SUBTITLES", "AUDIO"] {
+                for group in removedGroups[type, default: []] where !groupsLeft[type, default: []].contains(group) {
+                    edited = edited.replacingOccurrences(of: ",\(type)=\"\(group)\"", with: "")
                 }
             }
-        }
-        return result
+            return edited
+        }.joined(separator: "\n")
+    }
+
+    private static func lines(_ text: String) -> [(Int, Substring)] {
+        text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.enumerated().map { ($0, $1.trimmingWhitespace()) }
     }
 }

@@ -19,9 +19,6 @@ public struct LocalMediaPlaylist: Equatable, Sendable {
         self.keyPaths = keyPaths
     }
 
-    /// The init section paths, in order of first use.
-    public var initPaths: [String] { initSections.map(\.path) }
-
     /// Parses a package media playlist. Throws `HLSError`: `.unsafePath` for a path that is
     /// not a plain relative name, `.missingHeader`, `.missingTag` or `.invalidAttribute` for
     /// text stash did not write.

@@ -41,7 +41,7 @@ final class LocalMediaPlaylistTests: XCTestCase {
         for (segment, local) in zip(media.segments, local.segments) {
             XCTAssertEqual(local.iv, segment.key.map { $0.iv ?? LocalMediaPlaylist.sequenceIV(segment.sequenceNumber) })
         }
-        XCTAssertEqual(local.initPaths, [])
+        XCTAssertEqual(local.initSections, [])
     }
 
     func testDecryptedTextHasNoKeyLines() throws {
@@ -77,17 +77,29 @@ final class LocalMediaPlaylistTests: XCTestCase {
         }
     }
 
-    func testLocalMasterListsThePackagePlaylists() throws {
+    func testLocalMasterNamesItsSubtitlesAndDropsThemWithTheirGroup() throws {
         let master = """
             #EXTM3U
             #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="x",URI="audio/en/index.m3u8"
-            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="y",URI="subtitles/es/index.m3u8"
+            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",LANGUAGE="en-US",NAME="English",DEFAULT=YES,URI="subtitles/en-US/index.m3u8"
+            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",LANGUAGE="es",NAME="Español",FORCED=YES,URI="subtitles/es/index.m3u8"
             #EXT-X-STREAM-INF:BANDWIDTH=1,AUDIO="aud",SUBTITLES="subs"
             video/index.m3u8
             """
-        XCTAssertEqual(try LocalMasterPlaylist.parse(master).playlistPaths,
-                       ["video/index.m3u8", "audio/en/index.m3u8", "subtitles/es/index.m3u8"])
-        XCTAssertThrowsError(try LocalMasterPlaylist.parse("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n../v.m3u8\n")) {
+        let subtitles = try LocalMasterPlaylist.subtitles(master)
+        XCTAssertEqual(subtitles.map(\.uri), ["subtitles/en-US/index.m3u8", "subtitles/es/index.m3u8"])
+        XCTAssertEqual(subtitles.map(\.isDefault), [true, false])
+        XCTAssertEqual(subtitles.map(\.forced), [false, true])
+        XCTAssertEqual(LocalMasterPlaylist.matching("en", in: subtitles).map(\.language), ["en-US"])
+
+        let withoutSpanish = try LocalMasterPlaylist.removing(["subtitles/es/index.m3u8"], from: master)
+        XCTAssertFalse(withoutSpanish.contains("es/index.m3u8"), withoutSpanish)
+        XCTAssertTrue(withoutSpanish.contains("SUBTITLES=\"subs\""), "the group still has English:\n\(withoutSpanish)")
+        let bare = try LocalMasterPlaylist.removing(["subtitles/es/index.m3u8", "subtitles/en-US/index.m3u8"], from: master)
+        XCTAssertFalse(bare.contains("SUBTITLES"), "an empty group is not named:\n\(bare)")
+        XCTAssertTrue(bare.contains("#EXT-X-STREAM-INF:BANDWIDTH=1,AUDIO=\"aud\"\nvideo/index.m3u8"), bare)
+        XCTAssertEqual(try LocalMasterPlaylist.subtitles(bare), [])
+        XCTAssertThrowsError(try LocalMasterPlaylist.subtitles("#EXTM3U\n#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"s\",NAME=\"x\",URI=\"../../etc/passwd\"\n")) {
             XCTAssertEqual(($0 as? HLSError)?.code, .unsafePath)
         }
     }
