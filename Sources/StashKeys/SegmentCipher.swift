@@ -36,14 +36,4 @@ public enum SegmentCipher {
         }
         return Array(plain[..<(plain.count - pad)])
     }
-
-    /// The IV to use when a playlist's EXT-X-KEY has no IV attribute: the segment's media
-    /// sequence number as a 16-byte big-endian integer.
-    public static func defaultIV(sequenceNumber: UInt64) -> [UInt8] {
-        var iv = [UInt8](repeating: 0, count: blockSize)
-        for index in 0..<8 {
-            iv[blockSize - 1 - index] = UInt8(truncatingIfNeeded: sequenceNumber >> (8 * UInt64(index)))
-        }
-        return iv
-    }
 }
