@@ -3,6 +3,16 @@ import StashCore
 import StashFetch
 import StashKeys
 
+extension Download {
+    /// Drops an HLS download's segment list so its playlists are read again when it is next
+    /// scheduled; the segments on disk stay and are found complete by that planning.
+    mutating func forgetPackagePlan() {
+        files = []
+        filesTotal = 0
+        filesDone = 0
+    }
+}
+
 extension Engine {
     var hlsPreparation: HLSPreparation {
         HLSPreparation(fetch: fetch, keys: keys, retry: RetryPolicy(config),
@@ -43,9 +53,7 @@ extension Engine {
         stopFiles(&entry)
         logger.info("the server sent a playlist: downloading it as HLS", metadata: ["id": "\(id)"])
         entry.download.hls = HLSOptions()
-        entry.download.files = []
-        entry.download.filesTotal = 0
-        entry.download.filesDone = 0
+        entry.download.forgetPackagePlan()
         entry.download.downloadedBytes = 0
         entry.download.totalBytes = nil
         entry.download.assetPath = layout.relativeFolderPath(id: id)

@@ -44,9 +44,7 @@ extension Engine {
             throw StashError(.failedPrecondition, "download '\(id)' changed while its stream was read; try again")
         }
         entry.download.hls = options
-        entry.download.files = []
-        entry.download.filesTotal = 0
-        entry.download.filesDone = 0
+        entry.download.forgetPackagePlan()
         entries[id] = entry
         let change = try transition(id, .repair) { record in
             record.completedAt = nil

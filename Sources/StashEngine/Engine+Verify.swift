@@ -163,10 +163,7 @@ extension Engine {
                 entry.download.files[fileIndex].downloadedBytes = 0
                 report.findings[findingIndex].repaired = true
             }
-            if replan {
-                entry.download.files = []
-                entry.download.filesTotal = 0
-            }
+            if replan { entry.download.forgetPackagePlan() }
             entry.download.filesDone = entry.download.files.reduce(0) { $0 + ($1.done ? 1 : 0) }
             entry.download.downloadedBytes = entry.download.files.reduce(0) { $0 + $1.downloadedBytes }
             entries[id] = entry
