@@ -214,6 +214,43 @@ public final class StashClient: Sendable {
         return renditions
     }
 
+    /// Gets a licence for a download with DRM parameters: before it starts (its playlists are
+    /// read to learn the key ids), while it runs, or again after one expired or was released.
+    public func downloadLicense(id: String) async throws -> LicenseStatus {
+        try await licenseResult(of: .downloadLicense(id: id))
+    }
+
+    /// Whether the download's licence is valid now, and the seconds left of it and of its
+    /// playback window.
+    public func checkLicense(id: String) async throws -> LicenseStatus {
+        try await licenseResult(of: .checkLicense(id: id))
+    }
+
+    /// Extends the licence. A refusal by the server is PERMISSION_DENIED and leaves the
+    /// download DRM_EXPIRED; an unreachable server is UNAVAILABLE and changes nothing.
+    public func renewLicense(id: String) async throws -> LicenseStatus {
+        try await licenseResult(of: .renewLicense(id: id))
+    }
+
+    /// Deletes the download's keys and tells the licence server (retried until it answers).
+    public func releaseLicense(id: String) async throws -> LicenseStatus {
+        try await licenseResult(of: .releaseLicense(id: id))
+    }
+
+    /// Releases every licence held; returns how many.
+    public func releaseAllLicenses() async throws -> Int {
+        try await countResult(of: .releaseAllLicenses)
+    }
+
+    /// A content key for offline playback, for processes of the daemon's own user and only
+    /// while the licence is valid. The first one starts the licence's playback window.
+    /// - Parameter keyID: 32 hex digits or base64url; "" for the licence's first key.
+    public func playbackKey(id: String, keyID: String = "") async throws -> PlaybackKey {
+        let result = try await connection.call(.getPlaybackKey(id: id, keyID: keyID))
+        guard case .playbackKey(let key) = result else { throw Self.unexpected(result, for: "GetPlaybackKey") }
+        return key
+    }
+
     /// Opens an event stream on a connection of its own, so this client stays usable.
     ///
     /// The subscription is in place when this returns: no event after that moment is missed.
@@ -260,6 +297,12 @@ public final class StashClient: Sendable {
         let result = try await connection.call(op)
         guard case .download(let download, _) = result else { throw Self.unexpected(result, for: op.name) }
         return download
+    }
+
+    private func licenseResult(of op: Operation) async throws -> LicenseStatus {
+        let result = try await connection.call(op)
+        guard case .license(let status) = result else { throw Self.unexpected(result, for: op.name) }
+        return status
     }
 
     private func countResult(of op: Operation) async throws -> Int {

@@ -45,6 +45,15 @@ public struct Download: Equatable, Sendable {
     /// Paths, inside the asset folder, of the playlists the daemon wrote for the package
     /// (`master.m3u8` first); they belong to the download as its files do.
     public var hlsPlaylists: [String] = []
+    /// The licence server of a protected stream; nil when its keys (if any) are plain URLs.
+    public var drm: DRMParams?
+    /// What the licence server granted; nil while no licence is held (none asked for yet,
+    /// or released).
+    public var license: LicenseTerms?
+    /// For each key path in `hlsKeys` whose key comes from a licence: its base64url key id.
+    /// Such a key is sealed under `licenseKeyStoreID(kid)`, so one licence key named by
+    /// several playlists is one entry.
+    public var licenseKeyIDs: [String: String] = [:]
 
     public init(
         id: String, uri: String, title: String = "", state: DownloadState = .queued,
@@ -77,6 +86,17 @@ public struct Download: Equatable, Sendable {
         self.filesDone = files.reduce(0) { $0 + ($1.done ? 1 : 0) }
         self.filesTotal = files.count
     }
+
+    /// The key store id of the key at `path` (an entry of `hlsKeys`).
+    public func keyStoreID(forKeyPath path: String) -> String {
+        licenseKeyIDs[path].map(Self.licenseKeyStoreID) ?? path
+    }
+
+    /// Key store ids of licence keys are apart from key paths, which never start with "kid:".
+    public static func licenseKeyStoreID(_ kid: String) -> String { "kid:" + kid }
+
+    /// The distinct key ids the download's licence covers, sorted.
+    public var licenseKids: [String] { Array(Set(licenseKeyIDs.values)).sorted() }
 
     /// An asset kept in its own folder (a bundle or an HLS package) rather than one file.
     public var isFolder: Bool { isBundle || hls != nil }

@@ -9,6 +9,7 @@ public struct DownloadEvent: Equatable, Sendable {
         case progress(ProgressUpdate)
         /// The download and its files are gone (cancel).
         case removed(id: String)
+        case license(LicenseEvent)
     }
 
     public var seq: UInt64
@@ -27,6 +28,7 @@ public struct DownloadEvent: Equatable, Sendable {
         case .stateChanged(let download, _): return download.id
         case .progress(let update): return update.id
         case .removed(let id): return id
+        case .license(let event): return event.id
         }
     }
 }

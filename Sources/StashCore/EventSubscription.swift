@@ -98,6 +98,8 @@ public final class EventSubscription: AsyncSequence, @unchecked Sendable {
             lastSent[download.id] = nil
         case .removed(let id):
             lastSent[id] = nil
+        case .license:
+            break
         }
     }
 

@@ -1,3 +1,4 @@
+import Glibc
 import Logging
 import StashCore
 import StashEngine
@@ -10,7 +11,7 @@ public struct RequestDispatcher: RequestHandler {
     let logger: Logger
 
     /// What this daemon offers, announced in Hello.
-    public static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls"]
+    public static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license"]
 
     public init(engine: Engine, logger: Logger) {
         self.engine = engine
@@ -19,6 +20,10 @@ public struct RequestDispatcher: RequestHandler {
 
     public func handle(_ op: Operation, peer: PeerCredentials) async -> Result<ResponseResult, StashError> {
         do {
+            if case .getPlaybackKey = op, peer.uid != getuid() {
+                // Root may manage the daemon, but a content key goes only to the user it was licensed to.
+                throw StashError(.permissionDenied, "GetPlaybackKey is answered only to processes of the daemon's user (uid \(getuid())); this peer is uid \(peer.uid)")
+            }
             return .success(try await answer(op))
         } catch let error as StashError {
             return .failure(error)
@@ -58,7 +63,7 @@ public struct RequestDispatcher: RequestHandler {
         case .addDownload(let request):
             let added = try await engine.add(
                 id: request.id, uri: request.uri, files: request.files, title: request.title, sha256: request.sha256, headers: request.headers,
-                hls: request.hls)
+                hls: request.hls, drm: request.drm)
             return .download(added.download, created: added.created)
         case .getDownload(let id):
             return .download(try engine.get(id: id), created: false)
@@ -102,6 +107,18 @@ public struct RequestDispatcher: RequestHandler {
             return .download(try await engine.removeSubtitles(id: id, languages: languages), created: false)
         case .getSubtitles(let id):
             return .subtitles(try await engine.subtitles(id: id))
+        case .downloadLicense(let id):
+            return .license(try await engine.downloadLicense(id: id))
+        case .checkLicense(let id):
+            return .license(try await engine.checkLicense(id: id))
+        case .renewLicense(let id):
+            return .license(try await engine.renewLicense(id: id))
+        case .releaseLicense(let id):
+            return .license(try await engine.releaseLicense(id: id))
+        case .releaseAllLicenses:
+            return .count(affected: try await engine.releaseAllLicenses())
+        case .getPlaybackKey(let id, let keyID):
+            return .playbackKey(try await engine.playbackKey(id: id, keyID: keyID))
         case .subscribe:
             // The server streams subscriptions itself (it calls `subscribe(_:)`).
             throw StashError(.internal, "Subscribe reached the dispatcher")

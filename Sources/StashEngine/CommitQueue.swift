@@ -16,6 +16,9 @@ final class CommitQueue: @unchecked Sendable {
         /// One file learned its size or validators.
         case saveFile(id: String, index: Int, file: DownloadFile)
         case delete(String)
+        /// A licence release to keep in the outbox (or its attempt count), and one acknowledged.
+        case release(LicenseRelease)
+        case releaseDone(String)
     }
 
     private struct Item {
@@ -97,6 +100,8 @@ final class CommitQueue: @unchecked Sendable {
     private func write(_ batch: [Item]) async throws {
         var net: [String: Net] = [:]
         var order: [String] = []
+        var releases: [LicenseRelease] = []
+        var releasesDone: [String] = []
         func touch(_ id: String, _ body: (inout Net) -> Void) {
             if net[id] == nil { order.append(id) }
             body(&net[id, default: Net()])
@@ -129,11 +134,16 @@ final class CommitQueue: @unchecked Sendable {
                 }
             case .delete(let id)?:
                 touch(id) { $0 = Net(deleted: true) }
+            case .release(let release)?:
+                releases.append(release)
+            case .releaseDone(let id)?:
+                releases.removeAll { $0.id == id }
+                releasesDone.append(id)
             case nil:
                 continue
             }
         }
-        var registryBatch = RegistryBatch()
+        var registryBatch = RegistryBatch(releases: releases, releasesDone: releasesDone)
         for id in order {
             guard let entry = net[id] else { continue }
             if entry.deleted {

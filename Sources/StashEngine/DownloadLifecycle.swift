@@ -25,6 +25,12 @@ public struct DownloadLifecycle: Equatable, Sendable {
         case requeue
         /// Verify found files of a complete download missing or damaged: fetch them again.
         case repair
+        /// The licence of a completed download ran out (renewable).
+        case licenseExpired
+        /// The licence server refused to renew, or the playback window ended: final.
+        case drmExpired
+        /// A licence was granted or renewed: an expired download is complete again.
+        case licenseRestored
         /// The daemon starts and finds this record; `fileIntact` says whether a completed
         /// download's file is on disk with the right size.
         case recover(fileIntact: Bool)
@@ -93,6 +99,18 @@ public struct DownloadLifecycle: Equatable, Sendable {
             state = .queued
             return .commit
 
+        case (.licenseExpired, .completed):
+            state = .licenseExpired
+            return .commit
+        case (.drmExpired, .completed), (.drmExpired, .licenseExpired):
+            state = .drmExpired
+            return .commit
+        case (.licenseRestored, .licenseExpired), (.licenseRestored, .drmExpired):
+            state = .completed
+            return .commit
+        case (.licenseExpired, .licenseExpired), (.drmExpired, .drmExpired), (.licenseRestored, .completed):
+            return .none
+
         case (.cancel, .removing):
             return .none
         case (.cancel, _):
@@ -131,6 +149,9 @@ extension DownloadLifecycle.Input {
         case .requeue: return "requeue"
         case .repair: return "repair"
         case .recover: return "recover"
+        case .licenseExpired: return "expire the licence of"
+        case .drmExpired: return "end the DRM of"
+        case .licenseRestored: return "restore the licence of"
         }
     }
 }

@@ -15,7 +15,7 @@ extension Download {
 
 extension Engine {
     var hlsPreparation: HLSPreparation {
-        HLSPreparation(fetch: fetch, keys: keys, retry: RetryPolicy(config),
+        HLSPreparation(fetch: fetch, keys: keys, licenses: licenseClient, retry: RetryPolicy(config),
                        lowSpeedLimit: config.lowSpeedLimit, lowSpeedTime: config.lowSpeedTime)
     }
 
@@ -32,11 +32,12 @@ extension Engine {
         let preparation = hlsPreparation
         let folder = layout.assetFolder(id: id)
         let options = download.hls ?? HLSOptions()
+        let held = HLSPreparation.HeldLicense(drm: download.drm, terms: download.license)
         entry.planning = Task.detached {
             let result: Result<HLSPreparation.Prepared, Error>
             do {
                 result = .success(try await preparation.prepare(
-                    id: id, uri: download.uri, headers: download.headers, options: options, folder: folder))
+                    id: id, uri: download.uri, headers: download.headers, options: options, folder: folder, held: held))
             } catch {
                 result = .failure(error)
             }
@@ -96,6 +97,8 @@ extension Engine {
             entry.download.filesDone = prepared.files.reduce(0) { $0 + ($1.done ? 1 : 0) }
             entry.download.downloadedBytes = prepared.files.reduce(0) { $0 + $1.downloadedBytes }
             entry.download.hlsKeys = prepared.keyPaths
+            entry.download.licenseKeyIDs = prepared.licenseKeyIDs
+            if let license = prepared.license { entry.download.license = license }
             entry.download.hlsPlaylists = prepared.playlistPaths
             entry.download.quality = prepared.quality
             entry.download.hasSubtitles = prepared.hasSubtitles
@@ -109,13 +112,22 @@ extension Engine {
             ])
             // The file list is committed before any segment lands, so a restart resumes it.
             commits.submit(.add(entry.download), event: .progress(ProgressUpdate(entry.download)))
+            if prepared.license != nil {
+                commits.submit(nil, event: .license(LicenseEvent(
+                    id: id, kind: .downloaded, message: "\(prepared.license!.kids.count) key(s) from \(entry.download.drm?.licenseServer ?? "")",
+                    status: LicenseStatus(entry.download, at: Date()))))
+                armLicenseTimer()
+            }
             // Now that the size is known, a package that cannot fit waits for space.
             if let shortfall = storageShortfall(entry.download) {
                 _ = try? transition(id, .requeue) { $0.stateReason = shortfall }
             }
         case .failure(let error):
             entries[id] = entry
-            let failure = error as? DownloadError ?? DownloadError(.internal, "\(error)")
+            if let licensing = error as? LicenseFailure {
+                commits.submit(nil, event: .license(LicenseEvent(id: id, kind: .error, message: licensing.message)))
+            }
+            let failure = (error as? LicenseFailure)?.downloadError ?? error as? DownloadError ?? DownloadError(.internal, "\(error)")
             logger.warning("HLS download failed while reading its playlists", metadata: ["id": "\(id)", "error": "\(failure.message)"])
             _ = try? transition(id, .transferFailed) { record in
                 record.error = failure
@@ -145,11 +157,17 @@ extension Engine {
         guard download.hls != nil else {
             throw StashError(.failedPrecondition, "download '\(id)' is not an HLS download; its files are already at \(layout.absolute(download.assetPath))")
         }
+        if !download.licenseKeyIDs.isEmpty {
+            let check = download.license?.check(at: Date()) ?? LicenseCheck(verdict: .none, licenseSecondsLeft: nil, playbackSecondsLeft: nil, expiresAt: nil)
+            guard check.isValid else { throw StashError(.failedPrecondition, Self.invalidLicenseMessage(id, check)) }
+        }
         guard download.state == .completed else {
             throw StashError(.failedPrecondition, "download '\(id)' is \(download.state.name), not COMPLETED; export it once it has completed")
         }
+        var keyIDs: [String: String] = [:]
+        for path in download.hlsKeys { keyIDs[path] = download.keyStoreID(forKeyPath: path) }
         let exporter = PackageExporter(
-            keys: keys, asset: id, folder: layout.assetFolder(id: id), playlists: download.hlsPlaylists)
+            keys: keys, asset: id, folder: layout.assetFolder(id: id), playlists: download.hlsPlaylists, keyIDs: keyIDs)
         return try await Task.detached { try exporter.export(to: dir, decrypt: decrypt) }.value
     }
 }

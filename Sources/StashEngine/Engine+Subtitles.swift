@@ -101,7 +101,8 @@ extension Engine {
         for folder in folders.sorted() {
             try? FileManager.default.removeItem(atPath: layout.assetFolder(id: id) + "/" + folder)
         }
-        for keyPath in download.hlsKeys where inRemoved(keyPath) {
+        // A licence key may also serve the video; it goes with the licence, not with a rendition.
+        for keyPath in download.hlsKeys where inRemoved(keyPath) && download.licenseKeyIDs[keyPath] == nil {
             try? keys.delete(asset: id, keyID: keyPath)
         }
         logger.info("subtitles removed", metadata: ["id": "\(id)", "languages": "\(languages.joined(separator: ","))"])

@@ -105,7 +105,9 @@ extension Engine {
     private func missingKeys() -> [VerifyFinding] {
         order.flatMap { id -> [VerifyFinding] in
             guard let download = entries[id]?.download, download.hls != nil, Self.shouldBeComplete(download) else { return [] }
-            return download.hlsKeys.filter { !keys.exists(asset: id, keyID: $0) }.map { keyPath in
+            // Licence keys that were released are gone on purpose; a licence brings them back.
+            let expected = download.hlsKeys.filter { download.licenseKeyIDs[$0] == nil || download.license != nil }
+            return expected.filter { !keys.exists(asset: id, keyID: download.keyStoreID(forKeyPath: $0)) }.map { keyPath in
                 VerifyFinding(kind: .missingFile, id: id, path: keys.directory + "/" + id,
                               detail: "the sealed key for \(keyPath) is missing from the key store")
             }

@@ -94,6 +94,16 @@ public actor Engine {
     var noticeTask: Task<Void, Never>?
     /// Transfers being torn down, so a removal can wait for the file to be closed.
     var stopping: [String: Task<Void, Never>] = [:]
+    /// Service certificates of licence servers, fetched once.
+    let certificates = CertificateCache()
+    /// Downloads whose licence is being renewed, and when a failed automatic renewal may try again.
+    var renewing: Set<String> = []
+    var renewRetryAt: [String: Date] = [:]
+    /// Wakes at the next licence expiry, end of playback or renewal.
+    var licenseTimer: Task<Void, Never>?
+    /// Releases the licence servers have not acknowledged, and the task sending them.
+    var outbox: [LicenseRelease] = []
+    var outboxTask: Task<Void, Never>?
 
     /// Progress of one download is announced when it moved by this many percent …
     static let progressStep = 1
@@ -155,6 +165,11 @@ public actor Engine {
         for ticket in tickets { try await ticket.wait() }
         for id in removals { try await finishRemoval(id) }
         verifyAtStart(findings: findings, filesChecked: filesChecked, started: verifyStarted)
+        let releases = try registry.loadReleases()
+        for problem in releases.problems {
+            logger.warning("licence release outbox entry skipped", metadata: ["problem": "\(problem)"])
+        }
+        outbox = releases.releases
         let notices = self.notices
         noticeTask = Task { [weak self] in
             for await notice in notices {
@@ -164,12 +179,16 @@ public actor Engine {
         }
         logger.info("engine started", metadata: ["downloads": "\(entries.count)", "queued": "\(waiting.count - waitingHead)"])
         schedule()
+        licenseTick()
+        sendOutbox()
     }
 
     /// Stops every transfer and waits for the registry to hold the last state. Partial files
     /// stay; active downloads go back to the queue on the next start.
     public func shutdown() async {
         shuttingDown = true
+        licenseTimer?.cancel()
+        outboxTask?.cancel()
         for id in active {
             entries[id]?.running = [:]
         }
@@ -194,10 +213,15 @@ public actor Engine {
     /// returns the existing record (`created` false); anything else is ALREADY_EXISTS.
     public func add(
         id requestedID: String, uri: String, files specs: [BundleFileSpec] = [], title: String, sha256: String, headers: [HTTPHeader],
-        hls requestedHLS: HLSOptions? = nil
+        hls requestedHLS: HLSOptions? = nil, drm: DRMParams? = nil
     ) async throws -> (download: Download, created: Bool) {
         let isBundle = !specs.isEmpty
-        let hls = requestedHLS ?? (isBundle || !HLSRules.looksLikePlaylist(uri) ? nil : HLSOptions())
+        // DRM parameters say the stream is HLS: only HLS keys come from a licence server.
+        let hls = requestedHLS ?? (isBundle || (drm == nil && !HLSRules.looksLikePlaylist(uri)) ? nil : HLSOptions())
+        if let drm {
+            guard hls != nil else { throw StashError.invalidArgument("drm applies to HLS streams, not to a bundle of files") }
+            try DRMRules.validate(drm)
+        }
         if let hls {
             guard !isBundle else { throw StashError.invalidArgument("give either hls options or files, not both") }
             guard sha256.isEmpty else { throw StashError.invalidArgument("sha256 applies to a single file, not to an HLS stream") }
@@ -222,7 +246,7 @@ public actor Engine {
             try DownloadRequestRules.validateID(requestedID)
             id = requestedID
             if let existing = entries[id] {
-                let same = hls != nil ? existing.download.hls == hls && existing.download.uri == uri
+                let same = hls != nil ? existing.download.hls == hls && existing.download.uri == uri && existing.download.drm == drm
                     : isBundle ? existing.download.isBundle && existing.download.files.map { [$0.url, $0.path] } == files.map { [$0.url, $0.path] }
                     : !existing.download.isBundle && existing.download.hls == nil && existing.download.uri == uri
                 guard same else {
@@ -242,6 +266,8 @@ public actor Engine {
             id: id, uri: uri, title: title, state: .queued,
             assetPath: isBundle || hls != nil ? layout.relativeFolderPath(id: id) : layout.relativeFilePath(id: id, uri: uri),
             sha256: digest, headers: headers, isBundle: isBundle, files: files, hls: hls)
+        download.drm = drm
+        download.hasDRM = drm != nil
         download.totalBytes = Self.estimatedTotal(files)
         entries[id] = Entry(download: download, lifecycle: DownloadLifecycle(state: .queued), seq: nextSeq)
         order.append(id)

@@ -10,6 +10,7 @@ import StashKeys
 struct HLSPreparation: Sendable {
     let fetch: FetchWorkers
     let keys: KeyStore
+    let licenses: LicenseClient
     let retry: RetryPolicy
     let lowSpeedLimit: Int
     let lowSpeedTime: Int
@@ -30,6 +31,16 @@ struct HLSPreparation: Sendable {
         var quality: String
         var hasSubtitles: Bool
         var estimatedBytes: Int64?
+        /// Key path to base64url key id, for the keys that came from the licence server.
+        var licenseKeyIDs: [String: String]
+        /// The licence acquired while planning; nil when the one held already covers the keys.
+        var license: LicenseTerms?
+    }
+
+    /// The licence a download holds when it is planned (again), so its keys are not asked for twice.
+    struct HeldLicense: Sendable {
+        var drm: DRMParams?
+        var terms: LicenseTerms?
     }
 
     /// The playlists of a stream: the master (nil when `uri` is a media playlist) and the
@@ -54,7 +65,8 @@ struct HLSPreparation: Sendable {
         }
     }
 
-    func prepare(id: String, uri: String, headers: [HTTPHeader], options: HLSOptions, folder: String) async throws -> Prepared {
+    /// Reads the playlists and lays out the package, writing nothing.
+    func plan(uri: String, headers: [HTTPHeader], options: HLSOptions) async throws -> (plan: PackagePlan, selection: RenditionSelection?) {
         let (selection, single) = try await choose(uri: uri, headers: headers, options: options)
         var media: [String: MediaPlaylist] = [:]
         if let selection {
@@ -63,14 +75,23 @@ struct HLSPreparation: Sendable {
         } else if let single {
             media[uri] = single
         }
-        let plan: PackagePlan
         do {
-            plan = try PackagePlan.make(masterURI: uri, selection: selection, media: media)
+            return (try PackagePlan.make(masterURI: uri, selection: selection, media: media), selection)
         } catch let error as HLSError {
             throw DownloadError(.validation, error.message)
         }
+    }
+
+    func prepare(id: String, uri: String, headers: [HTTPHeader], options: HLSOptions, folder: String,
+                 held: HeldLicense = HeldLicense()) async throws -> Prepared {
+        let (plan, selection) = try await self.plan(uri: uri, headers: headers, options: options)
         try Task.checkCancellation()
-        try await sealKeys(plan.keys, asset: id, headers: headers)
+        let (plain, licensed) = try Self.sortKeys(plan.keys, drm: held.drm)
+        try await sealKeys(plain, asset: id, headers: headers)
+        var license: LicenseTerms?
+        if let drm = held.drm, !licensed.isEmpty {
+            license = try await acquire(licensed, asset: id, drm: drm, held: held.terms)
+        }
         try Task.checkCancellation()
         for playlist in plan.playlists {
             try DurableFile.write(Array(playlist.text.utf8), folder: folder, relativePath: playlist.path)
@@ -93,7 +114,60 @@ struct HLSPreparation: Sendable {
         return Prepared(
             files: files, keyPaths: plan.keys.map(\.path), playlistPaths: plan.playlists.map(\.path),
             quality: selection.map { Self.describe($0.variant) } ?? "",
-            hasSubtitles: !(selection?.subtitles.isEmpty ?? true), estimatedBytes: plan.estimatedBytes)
+            hasSubtitles: !(selection?.subtitles.isEmpty ?? true), estimatedBytes: plan.estimatedBytes,
+            licenseKeyIDs: Self.licenseKeyIDs(licensed), license: license)
+    }
+
+    /// Splits a package's keys into those fetched from their URI and those a licence server
+    /// gives (an `skd://` URI, or any key with an id when the download has DRM parameters).
+    static func sortKeys(_ keys: [PackageKey], drm: DRMParams?) throws -> (plain: [PackageKey], licensed: [PackageKey]) {
+        var plain: [PackageKey] = []
+        var licensed: [PackageKey] = []
+        for key in keys {
+            if key.isSKD || (drm != nil && key.licenseKeyID != nil) {
+                guard drm != nil else {
+                    throw LicenseFailure.invalid("the stream's key \(key.uri.prefix(200)) comes from a licence server; add the download with DRM parameters (stash add URL --drm-type clearkey --license-server URL)")
+                }
+                licensed.append(key)
+            } else if drm != nil {
+                throw LicenseFailure.invalid("the download has DRM type clearkey, but the key at \(key.uri.prefix(200)) has no key id (an skd://KEYID URI or a KEYID attribute), so the licence server cannot be asked for it")
+            } else {
+                plain.append(key)
+            }
+        }
+        return (plain, licensed)
+    }
+
+    static func licenseKeyIDs(_ keys: [PackageKey]) -> [String: String] {
+        var ids: [String: String] = [:]
+        for key in keys { if let kid = key.licenseKeyID { ids[key.path] = Base64URL.encode(kid) } }
+        return ids
+    }
+
+    /// Asks the licence server for the keys of `licensed` and seals them, unless the licence
+    /// held covers them all and they are in the store. Returns the new licence, or nil.
+    func acquire(_ licensed: [PackageKey], asset: String, drm: DRMParams, held: LicenseTerms?) async throws -> LicenseTerms? {
+        var kids: [[UInt8]] = []
+        for key in licensed { if let kid = key.licenseKeyID, !kids.contains(kid) { kids.append(kid) } }
+        let names = kids.map(Base64URL.encode)
+        if let held, Set(names).isSubset(of: held.kids),
+           names.allSatisfy({ keys.exists(asset: asset, keyID: Download.licenseKeyStoreID($0)) }) {
+            return nil
+        }
+        let answer = try await licenses.keys(.acquire, kids: kids, drm: drm)
+        try sealLicenseKeys(answer, asset: asset)
+        return LicenseTerms(acquiredAt: Date(), expiresIn: answer.expiresIn, playbackDuration: answer.playbackDuration.map(TimeInterval.init),
+                            kids: names)
+    }
+
+    func sealLicenseKeys(_ answer: LicenseResponse, asset: String) throws {
+        for (kid, key) in answer.keys {
+            do {
+                try keys.write(asset: asset, keyID: Download.licenseKeyStoreID(kid), key: key)
+            } catch {
+                throw DownloadError(.storage, "cannot store the licence key \(kid): \(error)")
+            }
+        }
     }
 
     /// Everything `stash plan` shows: the master and the media playlist of every variant.

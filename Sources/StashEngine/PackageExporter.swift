@@ -13,6 +13,8 @@ struct PackageExporter: Sendable {
     let folder: String
     /// The package's playlists, `master.m3u8` first, relative to `folder`.
     let playlists: [String]
+    /// The key store id of each key path (a licence key is stored under its key id).
+    let keyIDs: [String: String]
 
     func export(to dir: String, decrypt: Bool) throws -> ExportResult {
         guard dir.hasPrefix("/") else {
@@ -42,7 +44,7 @@ struct PackageExporter: Sendable {
             if let known = keyCache[path] { return known }
             let stored: [UInt8]?
             do {
-                stored = try keys.read(asset: asset, keyID: path)
+                stored = try keys.read(asset: asset, keyID: keyIDs[path] ?? path)
             } catch {
                 throw StashError(.internal, "cannot read the key \(path) of '\(asset)': \(error)")
             }

@@ -30,6 +30,9 @@ public struct FetchRequest: Sendable {
     /// Keep the body in memory, up to this many bytes, instead of writing a file: the
     /// transfer ends with `.received` and `folder`/`relativePath` are not used.
     public var memoryLimit: Int?
+    /// POST this body instead of a GET (a licence request); only with `memoryLimit`. Sent
+    /// with `Content-Type: application/json` unless `headers` name another.
+    public var postBody: [UInt8]?
 
     public init(
         url: String, headers: [HTTPHeader] = [], folder: String, relativePath: String,
@@ -53,13 +56,16 @@ public struct FetchRequest: Sendable {
         self.memoryLimit = memoryLimit
     }
 
-    /// A request for a small resource kept in memory (a playlist, a key).
+    /// A request for a small resource kept in memory (a playlist, a key, a licence).
     public static func inMemory(
         url: String, headers: [HTTPHeader] = [], limit: Int, retry: RetryPolicy = RetryPolicy(DaemonConfig()),
-        lowSpeedLimit: Int = DaemonConfig().lowSpeedLimit, lowSpeedTime: Int = DaemonConfig().lowSpeedTime
+        lowSpeedLimit: Int = DaemonConfig().lowSpeedLimit, lowSpeedTime: Int = DaemonConfig().lowSpeedTime,
+        postBody: [UInt8]? = nil
     ) -> FetchRequest {
-        FetchRequest(url: url, headers: headers, folder: "", relativePath: "", retry: retry,
-                     lowSpeedLimit: lowSpeedLimit, lowSpeedTime: lowSpeedTime, memoryLimit: limit)
+        var request = FetchRequest(url: url, headers: headers, folder: "", relativePath: "", retry: retry,
+                                   lowSpeedLimit: lowSpeedLimit, lowSpeedTime: lowSpeedTime, memoryLimit: limit)
+        request.postBody = postBody
+        return request
     }
 
     /// Absolute path the bytes are written to while the transfer runs.

@@ -140,6 +140,14 @@ final class Transfer {
             try easy.set(CURLOPT_RANGE, "\(requestedFrom)-")
             lines.append("If-Range: \(ifRange)")
         }
+        if let post = request.postBody {
+            // COPYPOSTFIELDS copies the bytes, so the easy handle owns what it sends.
+            try easy.set(CURLOPT_POSTFIELDSIZE, post.count)
+            try post.withUnsafeBytes { try easy.set(CURLOPT_COPYPOSTFIELDS, pointer: UnsafeMutableRawPointer(mutating: $0.baseAddress)) }
+            if !request.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+                lines.append("Content-Type: application/json")
+            }
+        }
         try easy.setHeaders(lines)
         let me = Unmanaged.passUnretained(self).toOpaque()
         try easy.setWriteCallback(transferWriteCallback, userData: me)

@@ -141,7 +141,7 @@ struct AttributeList {
         return Double(text)
     }
 
-    private static func hexDigit(_ byte: UInt8) -> UInt8? {
+    static func hexDigit(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10

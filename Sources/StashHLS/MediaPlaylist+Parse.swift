@@ -137,11 +137,25 @@ extension MediaPlaylist {
             }
             iv = bytes
         }
+        var licenseKeyID: [UInt8]?
+        if let hex = attributes.hexSequence("KEYID") {
+            guard let bytes = hex.bytes, bytes.count == 16 else {
+                throw HLSError(.invalidAttribute, line: attributes.line, "EXT-X-KEY KEYID '\(hex.text.prefix(80))' must be 0x followed by 32 hex digits")
+            }
+            licenseKeyID = bytes
+        }
+        let keyFormat = try attributes.quotedString("KEYFORMAT")
+        if SKDURI.isSKD(uri[...]) {
+            // Not a URL to fetch: the id a licence server knows the key by.
+            let skd = try SKDURI(parsing: uri[...], line: attributes.line)
+            return SegmentKey(method: method, uri: String(uri), iv: iv ?? skd.iv, keyFormat: keyFormat, licenseKeyID: skd.keyID)
+        }
         return SegmentKey(
             method: method,
             uri: try text.resolve(uri[...], line: attributes.line, field: "EXT-X-KEY URI"),
             iv: iv,
-            keyFormat: try attributes.quotedString("KEYFORMAT"))
+            keyFormat: keyFormat,
+            licenseKeyID: licenseKeyID)
     }
 
     private static func map(_ attributes: AttributeList, text: PlaylistText, key: SegmentKey?) throws -> InitSection {

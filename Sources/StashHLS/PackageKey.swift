@@ -6,9 +6,15 @@ public struct PackageKey: Equatable, Sendable {
     public var uri: String
     /// Relative to the asset folder, e.g. `video/key0.key`.
     public var path: String
+    /// The id a licence server knows the key by (`SegmentKey.licenseKeyID`).
+    public var licenseKeyID: [UInt8]?
 
-    public init(uri: String, path: String) {
+    public init(uri: String, path: String, licenseKeyID: [UInt8]? = nil) {
         self.uri = uri
         self.path = path
+        self.licenseKeyID = licenseKeyID
     }
+
+    /// The key can only come from a licence server.
+    public var isSKD: Bool { SKDURI.isSKD(uri[...]) }
 }

@@ -31,7 +31,8 @@ struct PackageTrack {
                     throw HLSError(.unsupported, line: nil,
                                    "\(uri): \(what) uses METHOD=\(key.method.rawValue); only AES-128 and NONE are supported for now")
                 }
-                if let format = key.keyFormat, format != "identity" {
+                // A licence key is a raw AES key whatever format the playlist names for it.
+                if let format = key.keyFormat, format != "identity", key.licenseKeyID == nil, !key.isSKD {
                     throw HLSError(.unsupported, line: nil,
                                    "\(uri): \(what) uses KEYFORMAT \"\(format.prefix(200))\"; only \"identity\" is supported for now")
                 }
@@ -70,7 +71,7 @@ struct PackageTrack {
             } else {
                 name = "key\(keyNames.count).key"
                 keyNames[key.uri] = name
-                keys.append(PackageKey(uri: key.uri, path: "\(folder)/\(name)"))
+                keys.append(PackageKey(uri: key.uri, path: "\(folder)/\(name)", licenseKeyID: key.licenseKeyID))
             }
             let iv = key.iv.map { ",IV=0x" + PackageTrack.hex($0) } ?? ""
             return "#EXT-X-KEY:METHOD=\(key.method.rawValue),URI=\"\(name)\"\(iv)"

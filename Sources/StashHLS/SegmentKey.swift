@@ -9,17 +9,26 @@ public struct SegmentKey: Equatable, Sendable {
     }
 
     public var method: Method
-    /// Where the key is fetched, resolved to an absolute http(s) URL.
+    /// Where the key is fetched, resolved to an absolute http(s) URL; or an `skd://` URI, which
+    /// is never fetched (see `licenseKeyID`).
     public var uri: String
     /// The explicit 16-byte IV; nil means the segment's sequence number is the IV (section 5.2).
     public var iv: [UInt8]?
     /// KEYFORMAT; nil means "identity", the key file holds the raw 16 bytes.
     public var keyFormat: String?
+    /// The id a licence server knows the key by: from an `skd://KEYID` URI, or from a KEYID
+    /// attribute (0x + 32 hex digits), which a download with ClearKey DRM asks the licence
+    /// server for instead of fetching the URI.
+    public var licenseKeyID: [UInt8]?
 
-    public init(method: Method, uri: String, iv: [UInt8]? = nil, keyFormat: String? = nil) {
+    public init(method: Method, uri: String, iv: [UInt8]? = nil, keyFormat: String? = nil, licenseKeyID: [UInt8]? = nil) {
         self.method = method
         self.uri = uri
         self.iv = iv
         self.keyFormat = keyFormat
+        self.licenseKeyID = licenseKeyID
     }
+
+    /// The key can only come from a licence server.
+    public var isSKD: Bool { SKDURI.isSKD(uri[...]) }
 }

@@ -25,6 +25,20 @@ public struct KeysError: Error, Equatable, Sendable, CustomStringConvertible {
         case badPadding
         /// libcrypto refused a call (out of memory, or a bug in how it is called).
         case cipherFailed
+        /// A licence answer that is not the ClearKey JSON format: not a JSON object, too
+        /// large, no `keys` array, an entry that is not an `oct` key in base64url, or a term
+        /// (`expires_in`, `playback_duration`) out of range.
+        case licenseMalformed
+        /// A licence answer without a key for one of the requested key ids.
+        case licenseKeyMissing
+        /// A licence key that is not 16 bytes, so not an AES-128 content key.
+        case licenseKeyLength
+        /// Service certificate bytes that are neither a PEM nor a DER X.509 certificate.
+        case certificateInvalid
+        /// A service certificate whose validity starts after now.
+        case certificateNotYetValid
+        /// A service certificate whose validity ended.
+        case certificateExpired
 
         public var name: String {
             switch self {
@@ -38,6 +52,12 @@ public struct KeysError: Error, Equatable, Sendable, CustomStringConvertible {
             case .invalidCiphertextLength: return "INVALID_CIPHERTEXT_LENGTH"
             case .badPadding: return "BAD_PADDING"
             case .cipherFailed: return "CIPHER_FAILED"
+            case .licenseMalformed: return "LICENSE_MALFORMED"
+            case .licenseKeyMissing: return "LICENSE_KEY_MISSING"
+            case .licenseKeyLength: return "LICENSE_KEY_LENGTH"
+            case .certificateInvalid: return "CERTIFICATE_INVALID"
+            case .certificateNotYetValid: return "CERTIFICATE_NOT_YET_VALID"
+            case .certificateExpired: return "CERTIFICATE_EXPIRED"
             }
         }
     }

@@ -10,8 +10,8 @@ enum DownloadRow {
         INSERT INTO download (
             id, uri, title, state, downloaded_bytes, total_bytes, quality, has_subtitles,
             has_drm, asset_path, error_kind, error_message, error_http_status, state_reason,
-            created_at, completed_at, sha256, headers, is_bundle, hls, sequence)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+            created_at, completed_at, sha256, headers, is_bundle, hls, drm, sequence)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
             (SELECT IFNULL(MAX(sequence), 0) + 1 FROM download))
         ON CONFLICT(id) DO UPDATE SET
             uri = excluded.uri, title = excluded.title, state = excluded.state,
@@ -22,7 +22,7 @@ enum DownloadRow {
             error_http_status = excluded.error_http_status, state_reason = excluded.state_reason,
             created_at = excluded.created_at, completed_at = excluded.completed_at,
             sha256 = excluded.sha256, headers = excluded.headers, is_bundle = excluded.is_bundle,
-            hls = excluded.hls
+            hls = excluded.hls, drm = excluded.drm
         """
 
     static let deleteSQL = "DELETE FROM download WHERE id = ?"
@@ -31,7 +31,7 @@ enum DownloadRow {
     static let selectAllSQL = """
         SELECT id, uri, title, state, downloaded_bytes, total_bytes, quality, has_subtitles,
             has_drm, asset_path, error_kind, error_message, error_http_status, state_reason,
-            created_at, completed_at, sha256, headers, is_bundle, hls
+            created_at, completed_at, sha256, headers, is_bundle, hls, drm
         FROM download ORDER BY sequence
         """
 
@@ -44,6 +44,7 @@ enum DownloadRow {
             download.stateReason, milliseconds(download.createdAt),
             download.completedAt.map(milliseconds), download.sha256,
             try encodeHeaders(download.headers), download.isBundle, try encodeHLS(download),
+            try encodeDRM(download),
         ]
         return StatementArguments(values)
     }
@@ -119,6 +120,21 @@ enum DownloadRow {
                     problems.append("\(label): HLS choice '\(json.prefix(200))' is unreadable; read as the default choice, PAUSED")
                 }
             }
+            if let json = try row.decode(String?.self, atIndex: 20) {
+                do {
+                    let decoder = JSONDecoder()
+                    decoder.dateDecodingStrategy = .millisecondsSince1970
+                    let stored = try decoder.decode(StoredDRM.self, from: Data(json.utf8))
+                    download.drm = stored.params
+                    download.license = stored.license
+                    download.licenseKeyIDs = stored.keyIDs
+                } catch {
+                    // Without its licence facts the keys cannot be renewed or checked; paused,
+                    // a client can see it and remove it or ask for a licence again.
+                    download.state = .paused
+                    problems.append("\(label): DRM facts '\(json.prefix(200))' are unreadable; read as none, PAUSED")
+                }
+            }
             return download
         } catch {
             problems.append("\(label) skipped: \(error)")
@@ -155,6 +171,22 @@ enum DownloadRow {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(StoredHLS(options: options, keys: download.hlsKeys, playlists: download.hlsPlaylists)), as: UTF8.self)
+    }
+
+    /// The DRM part of a record, stored as one JSON column.
+    private struct StoredDRM: Codable {
+        var params: DRMParams?
+        var license: LicenseTerms?
+        var keyIDs: [String: String]
+    }
+
+    private static func encodeDRM(_ download: Download) throws -> String? {
+        guard download.drm != nil || download.license != nil || !download.licenseKeyIDs.isEmpty else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        let stored = StoredDRM(params: download.drm, license: download.license, keyIDs: download.licenseKeyIDs)
+        return String(decoding: try encoder.encode(stored), as: UTF8.self)
     }
 
     private static func decodeHeaders(_ json: String) throws -> [HTTPHeader] {

@@ -137,6 +137,28 @@ public final class Registry: Sendable {
         return config
     }
 
+    /// The licence releases still waiting for the server's acknowledgement, oldest first. An
+    /// unreadable entry is a problem reported, not a crash, and stays in the table.
+    public func loadReleases() throws -> (releases: [LicenseRelease], problems: [String]) {
+        let rows = try Self.guarding(path, "load the licence release outbox") {
+            try pool.read { db in
+                try Row.fetchAll(db, sql: ReleaseRow.selectAllSQL).map {
+                    (id: try $0.decode(String.self, atIndex: 0), body: try $0.decode(String.self, atIndex: 1))
+                }
+            }
+        }
+        var releases: [LicenseRelease] = []
+        var problems: [String] = []
+        for row in rows {
+            if let release = ReleaseRow.decode(row.body) {
+                releases.append(release)
+            } else {
+                problems.append("licence release '\(row.id)' skipped: its entry '\(row.body.prefix(200))' is unreadable")
+            }
+        }
+        return (releases.sorted { $0.requestedAt < $1.requestedAt }, problems)
+    }
+
     /// Saves every config key, group-committed with download writes.
     public func saveConfig(_ config: DaemonConfig) async throws {
         try await submit(.config(config))
@@ -181,6 +203,14 @@ public final class Registry: Sendable {
                     try clearFiles.execute(arguments: [id])
                     try delete.execute(arguments: [id])
                 }
+            }
+            if !batch.releases.isEmpty {
+                let statement = try db.cachedStatement(sql: ReleaseRow.upsertSQL)
+                for release in batch.releases { try statement.execute(arguments: ReleaseRow.arguments(for: release)) }
+            }
+            if !batch.releasesDone.isEmpty {
+                let statement = try db.cachedStatement(sql: ReleaseRow.deleteSQL)
+                for id in batch.releasesDone { try statement.execute(arguments: [id]) }
             }
         case .config(let config):
             let statement = try db.cachedStatement(sql: """

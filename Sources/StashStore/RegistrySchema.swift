@@ -74,6 +74,18 @@ enum RegistrySchema {
                 ALTER TABLE download_file ADD COLUMN range_offset INTEGER;
                 """)
         }
+        migrator.registerMigration("v4") { db in
+            // drm: the licence server, the licence granted and which keys it covers, as JSON,
+            // NULL for downloads without DRM. license_release: the outbox of releases the
+            // licence server has not acknowledged yet, kept until it does.
+            try db.execute(sql: """
+                ALTER TABLE download ADD COLUMN drm TEXT;
+                CREATE TABLE license_release (
+                    id TEXT NOT NULL PRIMARY KEY,
+                    body TEXT NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

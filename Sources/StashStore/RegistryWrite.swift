@@ -25,15 +25,24 @@ public struct RegistryBatch: Sendable {
     /// Single files that learned something (size, validators).
     public var fileUpdates: [FileUpdate] = []
     public var deletes: [String] = []
+    /// Licence releases to keep in the outbox (inserted or replaced by id), and ids of
+    /// releases the server acknowledged.
+    public var releases: [LicenseRelease] = []
+    public var releasesDone: [String] = []
 
-    public init(saves: [Download] = [], updates: [Download] = [], fileUpdates: [FileUpdate] = [], deletes: [String] = []) {
+    public init(saves: [Download] = [], updates: [Download] = [], fileUpdates: [FileUpdate] = [], deletes: [String] = [],
+                releases: [LicenseRelease] = [], releasesDone: [String] = []) {
         self.saves = saves
         self.updates = updates
         self.fileUpdates = fileUpdates
         self.deletes = deletes
+        self.releases = releases
+        self.releasesDone = releasesDone
     }
 
-    public var isEmpty: Bool { saves.isEmpty && updates.isEmpty && fileUpdates.isEmpty && deletes.isEmpty }
+    public var isEmpty: Bool {
+        saves.isEmpty && updates.isEmpty && fileUpdates.isEmpty && deletes.isEmpty && releases.isEmpty && releasesDone.isEmpty
+    }
 
     var summary: String {
         var parts: [String] = []
@@ -41,6 +50,8 @@ public struct RegistryBatch: Sendable {
         if !updates.isEmpty { parts.append("update of \(updates.count) download(s)") }
         if !fileUpdates.isEmpty { parts.append("update of \(fileUpdates.count) file(s)") }
         if !deletes.isEmpty { parts.append("delete of \(deletes.count) download(s)") }
+        if !releases.isEmpty { parts.append("outbox of \(releases.count) licence release(s)") }
+        if !releasesDone.isEmpty { parts.append("removal of \(releasesDone.count) acknowledged release(s)") }
         return parts.joined(separator: ", ")
     }
 }

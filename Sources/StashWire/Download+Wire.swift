@@ -1,4 +1,5 @@
 import CStashProto
+import Foundation
 import StashCore
 
 extension Download {
@@ -35,6 +36,10 @@ extension Download {
         message.files_done = UInt32(clamping: filesDone)
         message.files_total = UInt32(clamping: filesTotal)
         message.hls = hls?.wire(in: arena)
+        message.drm = drm?.wire(in: arena)
+        if license != nil {
+            message.license = LicenseStatus(self, at: Date()).wire(in: arena)
+        }
         return arena.store(message)
     }
 
@@ -63,6 +68,8 @@ extension Download {
             isBundle: WireValue.bool(m.bundle),
             files: try WireValue.elements(m.files, count: m.n_files) { try DownloadFile(wire: $0) },
             hls: try m.hls.map { try HLSOptions(wire: $0) })
+        drm = try m.drm.flatMap { try DRMParams.decode(wire: $0) }
+        license = try m.license.flatMap { try LicenseStatus(wire: $0).terms }
         filesDone = Int(m.files_done)
         filesTotal = Int(m.files_total)
     }

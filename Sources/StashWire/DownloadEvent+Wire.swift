@@ -24,6 +24,15 @@ extension DownloadEvent {
             removed.id = arena.cString(id)
             message.kind_case = STASH__V1__EVENT__KIND_REMOVED
             message.removed = arena.store(removed)
+        case .license(let event):
+            var license = Stash__V1__LicenseEvent()
+            stash__v1__license_event__init(&license)
+            license.id = arena.cString(event.id)
+            license.kind = Stash__V1__LicenseEventKind(rawValue: UInt32(event.kind.rawValue))
+            license.message = arena.cString(event.message)
+            license.status = event.status?.wire(in: arena)
+            message.kind_case = STASH__V1__EVENT__KIND_LICENSE
+            message.license = arena.store(license)
         }
         return arena.store(message)
     }
@@ -45,8 +54,17 @@ extension DownloadEvent {
         case STASH__V1__EVENT__KIND_REMOVED:
             let removed = try WireValue.message(m.removed, field: "Event.removed")
             kind = .removed(id: try WireValue.string(removed.pointee.id, field: "Removed.id"))
+        case STASH__V1__EVENT__KIND_LICENSE:
+            let license = try WireValue.message(m.license, field: "Event.license").pointee
+            guard let licenseKind = LicenseEvent.Kind(rawValue: Int(license.kind.rawValue)) else {
+                throw StashError.invalidArgument("LicenseEvent.kind \(license.kind.rawValue) is not one this version knows")
+            }
+            kind = .license(LicenseEvent(
+                id: try WireValue.string(license.id, field: "LicenseEvent.id"), kind: licenseKind,
+                message: try WireValue.string(license.message, field: "LicenseEvent.message"),
+                status: try license.status.map { try LicenseStatus(wire: $0) }))
         default:
-            throw StashError.invalidArgument("Event.kind: event \(m.seq) carries no kind this version knows (state_changed, progress, removed)")
+            throw StashError.invalidArgument("Event.kind: event \(m.seq) carries no kind this version knows (state_changed, progress, removed, license)")
         }
         self.init(seq: m.seq, time: WireValue.date(milliseconds: m.time), kind: kind)
     }

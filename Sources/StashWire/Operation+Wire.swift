@@ -24,6 +24,7 @@ extension Operation {
             message.n_files = add.files.count
             message.files = arena.array(add.files) { Optional($0.wire(in: arena)) }
             message.hls = add.hls?.wire(in: arena)
+            message.drm = add.drm?.wire(in: arena)
             request.op_case = STASH__V1__REQUEST__OP_ADD_DOWNLOAD
             request.add_download = arena.store(message)
         case .getDownload(let id):
@@ -127,6 +128,28 @@ extension Operation {
         case .getSubtitles(let id):
             request.op_case = STASH__V1__REQUEST__OP_GET_SUBTITLES
             request.get_subtitles = Self.idRequest(id, in: arena)
+        case .downloadLicense(let id):
+            request.op_case = STASH__V1__REQUEST__OP_DOWNLOAD_LICENSE
+            request.download_license = Self.idRequest(id, in: arena)
+        case .checkLicense(let id):
+            request.op_case = STASH__V1__REQUEST__OP_CHECK_LICENSE
+            request.check_license = Self.idRequest(id, in: arena)
+        case .renewLicense(let id):
+            request.op_case = STASH__V1__REQUEST__OP_RENEW_LICENSE
+            request.renew_license = Self.idRequest(id, in: arena)
+        case .releaseLicense(let id):
+            request.op_case = STASH__V1__REQUEST__OP_RELEASE_LICENSE
+            request.release_license = Self.idRequest(id, in: arena)
+        case .releaseAllLicenses:
+            request.op_case = STASH__V1__REQUEST__OP_RELEASE_ALL_LICENSES
+            request.release_all_licenses = Self.emptyRequest(in: arena)
+        case .getPlaybackKey(let id, let keyID):
+            var message = Stash__V1__PlaybackKeyRequest()
+            stash__v1__playback_key_request__init(&message)
+            message.id = arena.cString(id)
+            message.key_id = arena.cString(keyID)
+            request.op_case = STASH__V1__REQUEST__OP_GET_PLAYBACK_KEY
+            request.get_playback_key = arena.store(message)
         case .unknown, .invalid:
             request.op_case = STASH__V1__REQUEST__OP__NOT_SET
         }
@@ -180,7 +203,8 @@ extension Operation {
                 sha256: try WireValue.string(m.sha256, field: "AddDownloadRequest.sha256"),
                 headers: try WireValue.elements(m.headers, count: m.n_headers) { try HTTPHeader(wire: $0) },
                 files: try WireValue.elements(m.files, count: m.n_files) { try BundleFileSpec(wire: $0) },
-                hls: try m.hls.map { try HLSOptions(wire: $0) }))
+                hls: try m.hls.map { try HLSOptions(wire: $0) },
+                drm: try m.drm.flatMap { try DRMParams.decode(wire: $0) }))
         case STASH__V1__REQUEST__OP_GET_DOWNLOAD:
             self = .getDownload(id: try Self.id(r.get_download, field: "Request.get_download"))
         case STASH__V1__REQUEST__OP_LIST_DOWNLOADS:
@@ -250,6 +274,21 @@ extension Operation {
             self = .removeSubtitles(id: id, languages: languages)
         case STASH__V1__REQUEST__OP_GET_SUBTITLES:
             self = .getSubtitles(id: try Self.id(r.get_subtitles, field: "Request.get_subtitles"))
+        case STASH__V1__REQUEST__OP_DOWNLOAD_LICENSE:
+            self = .downloadLicense(id: try Self.id(r.download_license, field: "Request.download_license"))
+        case STASH__V1__REQUEST__OP_CHECK_LICENSE:
+            self = .checkLicense(id: try Self.id(r.check_license, field: "Request.check_license"))
+        case STASH__V1__REQUEST__OP_RENEW_LICENSE:
+            self = .renewLicense(id: try Self.id(r.renew_license, field: "Request.renew_license"))
+        case STASH__V1__REQUEST__OP_RELEASE_LICENSE:
+            self = .releaseLicense(id: try Self.id(r.release_license, field: "Request.release_license"))
+        case STASH__V1__REQUEST__OP_RELEASE_ALL_LICENSES:
+            self = .releaseAllLicenses
+        case STASH__V1__REQUEST__OP_GET_PLAYBACK_KEY:
+            let m = try WireValue.message(r.get_playback_key, field: "Request.get_playback_key").pointee
+            self = .getPlaybackKey(
+                id: try WireValue.string(m.id, field: "PlaybackKeyRequest.id"),
+                keyID: try WireValue.string(m.key_id, field: "PlaybackKeyRequest.key_id"))
         default:
             self = .unknown
         }

@@ -1,3 +1,4 @@
+import CStashProto
 /// C memory for the structs, strings and arrays of one message while protobuf-c packs it.
 ///
 /// protobuf-c reads raw pointers, so everything it is given must stay put until `pack` returns.
@@ -68,6 +69,14 @@ final class PackArena {
             raw.storeBytes(of: 0, toByteOffset: utf8.count, as: UInt8.self)
             return raw.bindMemory(to: CChar.self, capacity: utf8.count + 1)
         }
+    }
+
+    /// A copy of `bytes` for a `bytes` field.
+    func bytes(_ bytes: [UInt8]) -> ProtobufCBinaryData {
+        guard !bytes.isEmpty else { return ProtobufCBinaryData(len: 0, data: nil) }
+        let raw = allocate(byteCount: bytes.count, alignment: 1)
+        bytes.withUnsafeBytes { raw.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+        return ProtobufCBinaryData(len: bytes.count, data: raw.bindMemory(to: UInt8.self, capacity: bytes.count))
     }
 
     /// A C array for a repeated field, or nil when there is nothing to repeat.

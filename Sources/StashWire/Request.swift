@@ -41,6 +41,13 @@ public enum Operation: Equatable, Sendable {
     case addSubtitles(id: String, languages: [String])
     case removeSubtitles(id: String, languages: [String])
     case getSubtitles(id: String)
+    case downloadLicense(id: String)
+    case checkLicense(id: String)
+    case renewLicense(id: String)
+    case releaseLicense(id: String)
+    case releaseAllLicenses
+    /// `keyID`: 32 hex digits or base64url; "" for the licence's first key.
+    case getPlaybackKey(id: String, keyID: String)
     case unknown
     case invalid(StashError)
 
@@ -70,6 +77,12 @@ public enum Operation: Equatable, Sendable {
         case .addSubtitles: return "AddSubtitles"
         case .removeSubtitles: return "RemoveSubtitles"
         case .getSubtitles: return "GetSubtitles"
+        case .downloadLicense: return "DownloadLicense"
+        case .checkLicense: return "CheckLicense"
+        case .renewLicense: return "RenewLicense"
+        case .releaseLicense: return "ReleaseLicense"
+        case .releaseAllLicenses: return "ReleaseAllLicenses"
+        case .getPlaybackKey: return "GetPlaybackKey"
         case .unknown: return "unknown"
         case .invalid: return "invalid"
         }
@@ -98,10 +111,12 @@ public struct AddDownloadRequest: Equatable, Sendable {
     public var files: [BundleFileSpec]
     /// An HLS download and its choice of renditions.
     public var hls: HLSOptions?
+    public var drm: DRMParams?
 
     public init(id: String = "", uri: String, title: String = "", sha256: String = "", headers: [HTTPHeader] = [],
-                files: [BundleFileSpec] = [], hls: HLSOptions? = nil) {
+                files: [BundleFileSpec] = [], hls: HLSOptions? = nil, drm: DRMParams? = nil) {
         self.hls = hls
+        self.drm = drm
         self.id = id
         self.uri = uri
         self.title = title

@@ -30,6 +30,9 @@ public enum ResponseResult: Equatable, Sendable {
     case export(ExportResult)
     /// GetSubtitles: the subtitle renditions kept, `uri` their playlist inside the asset folder.
     case subtitles([ManifestInfo.RenditionInfo])
+    /// DownloadLicense, CheckLicense, RenewLicense, ReleaseLicense.
+    case license(LicenseStatus)
+    case playbackKey(PlaybackKey)
 }
 
 public struct HelloResult: Equatable, Sendable {

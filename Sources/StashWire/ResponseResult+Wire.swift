@@ -61,6 +61,12 @@ extension ResponseResult {
             message.subtitles = arena.array(renditions) { Optional($0.wire(in: arena)) }
             response.result_case = STASH__V1__RESPONSE__RESULT_SUBTITLES
             response.subtitles = arena.store(message)
+        case .license(let status):
+            response.result_case = STASH__V1__RESPONSE__RESULT_LICENSE
+            response.license = status.wire(in: arena)
+        case .playbackKey(let key):
+            response.result_case = STASH__V1__RESPONSE__RESULT_PLAYBACK_KEY
+            response.playback_key = key.wire(in: arena)
         }
     }
 
@@ -103,6 +109,10 @@ extension ResponseResult {
             })
         case STASH__V1__RESPONSE__RESULT_EXPORT:
             self = .export(try ExportResult(wire: try WireValue.message(r.export, field: "Response.export")))
+        case STASH__V1__RESPONSE__RESULT_LICENSE:
+            self = .license(try LicenseStatus(wire: try WireValue.message(r.license, field: "Response.license")))
+        case STASH__V1__RESPONSE__RESULT_PLAYBACK_KEY:
+            self = .playbackKey(try PlaybackKey(wire: try WireValue.message(r.playback_key, field: "Response.playback_key")))
         default:
             self = .empty
         }

@@ -50,6 +50,9 @@ struct AddCommand: AsyncParsableCommand {
     @OptionGroup(title: "HLS (a URL ending in .m3u8 is HLS; any of these options makes it HLS)")
     var hls: HLSChoiceOptions
 
+    @OptionGroup(title: "DRM (the stream's keys come from a licence server; see `stash license`)")
+    var drm: DRMOptions
+
     func validate() throws {
         if urls.isEmpty && fromFile == nil {
             throw ValidationError(bundle ? "give the bundle's URLs or --from-file LIST" : "give a URL or --from-file LIST")
@@ -57,8 +60,8 @@ struct AddCommand: AsyncParsableCommand {
         if !urls.isEmpty && fromFile != nil {
             throw ValidationError("give either URLs or --from-file, not both")
         }
-        if hls.given, bundle || fromFile != nil {
-            throw ValidationError("HLS options apply to one stream URL, not to --bundle or --from-file")
+        if hls.given || drm.given, bundle || fromFile != nil {
+            throw ValidationError("HLS and DRM options apply to one stream URL, not to --bundle or --from-file")
         }
         if bundle {
             if sha256 != nil {
@@ -84,7 +87,7 @@ struct AddCommand: AsyncParsableCommand {
         } else {
             requests = [AddDownloadRequest(
                 id: id ?? "", uri: urls[0], title: title ?? "", sha256: sha256 ?? "", headers: parsedHeaders,
-                hls: try hls.options())]
+                hls: try hls.options(), drm: try drm.params())]
         }
         let client = try await global.connect()
         // Subscribed before adding, so a download that finishes at once is still seen.

@@ -32,6 +32,8 @@ struct DownloadTracker {
         case .removed(let id):
             removed.insert(id)
             return nil
+        case .license:
+            return nil
         }
     }
 }

@@ -31,7 +31,7 @@ struct ShowCommand: AsyncParsableCommand {
             ("remaining", download.remainingTime.map { Format.duration($0) } ?? "unknown"),
             ("quality", download.quality),
             ("subtitles", download.hasSubtitles ? "yes" : "no"),
-            ("drm", download.hasDRM ? "yes" : "no"),
+            ("drm", download.drm.map { "\($0.kind.rawValue), licence server \($0.licenseServer)" } ?? (download.hasDRM ? "yes" : "no")),
             ("asset path", download.assetPath),
             ("error", download.error.map { $0.httpStatus > 0 ? "\($0) (HTTP \($0.httpStatus))" : "\($0)" } ?? "none"),
             ("created", download.createdAt.ISO8601Format()),

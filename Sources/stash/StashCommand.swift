@@ -18,5 +18,6 @@ struct StashCommand: AsyncParsableCommand {
             PauseCommand.self, ResumeCommand.self, CancelCommand.self,
             WaitCommand.self, WatchCommand.self, InfoCommand.self, ConfigCommand.self,
             VerifyCommand.self, PurgeCommand.self, PlanCommand.self, ExportCommand.self, SubtitlesCommand.self,
+            LicenseCommand.self,
         ])
 }

@@ -232,6 +232,96 @@ void   stash__v1__download__free_unpacked
   assert(message->base.descriptor == &stash__v1__download__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   stash__v1__drm_params__init
+                     (Stash__V1__DrmParams         *message)
+{
+  static const Stash__V1__DrmParams init_value = STASH__V1__DRM_PARAMS__INIT;
+  *message = init_value;
+}
+size_t stash__v1__drm_params__get_packed_size
+                     (const Stash__V1__DrmParams *message)
+{
+  assert(message->base.descriptor == &stash__v1__drm_params__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__drm_params__pack
+                     (const Stash__V1__DrmParams *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__drm_params__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__drm_params__pack_to_buffer
+                     (const Stash__V1__DrmParams *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__drm_params__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__DrmParams *
+       stash__v1__drm_params__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__DrmParams *)
+     protobuf_c_message_unpack (&stash__v1__drm_params__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__drm_params__free_unpacked
+                     (Stash__V1__DrmParams *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__drm_params__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   stash__v1__license_status__init
+                     (Stash__V1__LicenseStatus         *message)
+{
+  static const Stash__V1__LicenseStatus init_value = STASH__V1__LICENSE_STATUS__INIT;
+  *message = init_value;
+}
+size_t stash__v1__license_status__get_packed_size
+                     (const Stash__V1__LicenseStatus *message)
+{
+  assert(message->base.descriptor == &stash__v1__license_status__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__license_status__pack
+                     (const Stash__V1__LicenseStatus *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__license_status__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__license_status__pack_to_buffer
+                     (const Stash__V1__LicenseStatus *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__license_status__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__LicenseStatus *
+       stash__v1__license_status__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__LicenseStatus *)
+     protobuf_c_message_unpack (&stash__v1__license_status__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__license_status__free_unpacked
+                     (Stash__V1__LicenseStatus *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__license_status__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   stash__v1__hls_options__init
                      (Stash__V1__HlsOptions         *message)
 {
@@ -455,6 +545,51 @@ void   stash__v1__add_download_request__free_unpacked
   if(!message)
     return;
   assert(message->base.descriptor == &stash__v1__add_download_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   stash__v1__playback_key_request__init
+                     (Stash__V1__PlaybackKeyRequest         *message)
+{
+  static const Stash__V1__PlaybackKeyRequest init_value = STASH__V1__PLAYBACK_KEY_REQUEST__INIT;
+  *message = init_value;
+}
+size_t stash__v1__playback_key_request__get_packed_size
+                     (const Stash__V1__PlaybackKeyRequest *message)
+{
+  assert(message->base.descriptor == &stash__v1__playback_key_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__playback_key_request__pack
+                     (const Stash__V1__PlaybackKeyRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__playback_key_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__playback_key_request__pack_to_buffer
+                     (const Stash__V1__PlaybackKeyRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__playback_key_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__PlaybackKeyRequest *
+       stash__v1__playback_key_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__PlaybackKeyRequest *)
+     protobuf_c_message_unpack (&stash__v1__playback_key_request__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__playback_key_request__free_unpacked
+                     (Stash__V1__PlaybackKeyRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__playback_key_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
 void   stash__v1__get_manifest_info_request__init
@@ -1672,6 +1807,51 @@ void   stash__v1__export_result__free_unpacked
   assert(message->base.descriptor == &stash__v1__export_result__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   stash__v1__playback_key_result__init
+                     (Stash__V1__PlaybackKeyResult         *message)
+{
+  static const Stash__V1__PlaybackKeyResult init_value = STASH__V1__PLAYBACK_KEY_RESULT__INIT;
+  *message = init_value;
+}
+size_t stash__v1__playback_key_result__get_packed_size
+                     (const Stash__V1__PlaybackKeyResult *message)
+{
+  assert(message->base.descriptor == &stash__v1__playback_key_result__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__playback_key_result__pack
+                     (const Stash__V1__PlaybackKeyResult *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__playback_key_result__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__playback_key_result__pack_to_buffer
+                     (const Stash__V1__PlaybackKeyResult *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__playback_key_result__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__PlaybackKeyResult *
+       stash__v1__playback_key_result__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__PlaybackKeyResult *)
+     protobuf_c_message_unpack (&stash__v1__playback_key_result__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__playback_key_result__free_unpacked
+                     (Stash__V1__PlaybackKeyResult *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__playback_key_result__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   stash__v1__response__init
                      (Stash__V1__Response         *message)
 {
@@ -1850,6 +2030,51 @@ void   stash__v1__removed__free_unpacked
   if(!message)
     return;
   assert(message->base.descriptor == &stash__v1__removed__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   stash__v1__license_event__init
+                     (Stash__V1__LicenseEvent         *message)
+{
+  static const Stash__V1__LicenseEvent init_value = STASH__V1__LICENSE_EVENT__INIT;
+  *message = init_value;
+}
+size_t stash__v1__license_event__get_packed_size
+                     (const Stash__V1__LicenseEvent *message)
+{
+  assert(message->base.descriptor == &stash__v1__license_event__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__license_event__pack
+                     (const Stash__V1__LicenseEvent *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__license_event__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__license_event__pack_to_buffer
+                     (const Stash__V1__LicenseEvent *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__license_event__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__LicenseEvent *
+       stash__v1__license_event__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__LicenseEvent *)
+     protobuf_c_message_unpack (&stash__v1__license_event__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__license_event__free_unpacked
+                     (Stash__V1__LicenseEvent *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__license_event__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
 void   stash__v1__event__init
@@ -2211,7 +2436,7 @@ const ProtobufCMessageDescriptor stash__v1__bundle_file__descriptor =
   (ProtobufCMessageInit) stash__v1__bundle_file__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[24] =
+static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[26] =
 {
   {
     "id",
@@ -2501,6 +2726,30 @@ static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[24]
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "drm",
+    25,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Download, drm),
+    &stash__v1__drm_params__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "license",
+    26,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Download, license),
+    &stash__v1__license_status__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__download__field_indices_by_name[] = {
   12,   /* field[12] = asset_path */
@@ -2508,6 +2757,7 @@ static const unsigned stash__v1__download__field_indices_by_name[] = {
   15,   /* field[15] = completed_at */
   14,   /* field[14] = created_at */
   5,   /* field[5] = downloaded_bytes */
+  24,   /* field[24] = drm */
   13,   /* field[13] = error */
   20,   /* field[20] = files */
   21,   /* field[21] = files_done */
@@ -2517,6 +2767,7 @@ static const unsigned stash__v1__download__field_indices_by_name[] = {
   17,   /* field[17] = headers */
   23,   /* field[23] = hls */
   0,   /* field[0] = id */
+  25,   /* field[25] = license */
   4,   /* field[4] = progress */
   9,   /* field[9] = quality */
   8,   /* field[8] = remaining_time */
@@ -2531,7 +2782,7 @@ static const unsigned stash__v1__download__field_indices_by_name[] = {
 static const ProtobufCIntRange stash__v1__download__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 24 }
+  { 0, 26 }
 };
 const ProtobufCMessageDescriptor stash__v1__download__descriptor =
 {
@@ -2541,11 +2792,282 @@ const ProtobufCMessageDescriptor stash__v1__download__descriptor =
   "Stash__V1__Download",
   "stash.v1",
   sizeof(Stash__V1__Download),
-  24,
+  26,
   stash__v1__download__field_descriptors,
   stash__v1__download__field_indices_by_name,
   1,  stash__v1__download__number_ranges,
   (ProtobufCMessageInit) stash__v1__download__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor stash__v1__drm_params__field_descriptors[5] =
+{
+  {
+    "type",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__DrmParams, type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "license_server",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__DrmParams, license_server),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "license_headers",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__DrmParams, n_license_headers),
+    offsetof(Stash__V1__DrmParams, license_headers),
+    &stash__v1__header__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "content_id",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__DrmParams, content_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "certificate_url",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__DrmParams, certificate_url),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__drm_params__field_indices_by_name[] = {
+  4,   /* field[4] = certificate_url */
+  3,   /* field[3] = content_id */
+  2,   /* field[2] = license_headers */
+  1,   /* field[1] = license_server */
+  0,   /* field[0] = type */
+};
+static const ProtobufCIntRange stash__v1__drm_params__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor stash__v1__drm_params__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.DrmParams",
+  "DrmParams",
+  "Stash__V1__DrmParams",
+  "stash.v1",
+  sizeof(Stash__V1__DrmParams),
+  5,
+  stash__v1__drm_params__field_descriptors,
+  stash__v1__drm_params__field_indices_by_name,
+  1,  stash__v1__drm_params__number_ranges,
+  (ProtobufCMessageInit) stash__v1__drm_params__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor stash__v1__license_status__field_descriptors[12] =
+{
+  {
+    "id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__LicenseStatus, id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "valid",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__LicenseStatus, valid),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "verdict",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__LicenseStatus, verdict),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "license_seconds_left",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__LicenseStatus, license_seconds_left),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "playback_seconds_left",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__LicenseStatus, playback_seconds_left),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "expires_at",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__LicenseStatus, expires_at),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "acquired_at",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__LicenseStatus, acquired_at),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "first_playback_at",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__LicenseStatus, first_playback_at),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "keys",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__LicenseStatus, keys),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "state",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__LicenseStatus, state),
+    &stash__v1__download_state__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "playback_duration",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__LicenseStatus, playback_duration),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "key_ids",
+    12,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Stash__V1__LicenseStatus, n_key_ids),
+    offsetof(Stash__V1__LicenseStatus, key_ids),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__license_status__field_indices_by_name[] = {
+  6,   /* field[6] = acquired_at */
+  5,   /* field[5] = expires_at */
+  7,   /* field[7] = first_playback_at */
+  0,   /* field[0] = id */
+  11,   /* field[11] = key_ids */
+  8,   /* field[8] = keys */
+  3,   /* field[3] = license_seconds_left */
+  10,   /* field[10] = playback_duration */
+  4,   /* field[4] = playback_seconds_left */
+  9,   /* field[9] = state */
+  1,   /* field[1] = valid */
+  2,   /* field[2] = verdict */
+};
+static const ProtobufCIntRange stash__v1__license_status__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 12 }
+};
+const ProtobufCMessageDescriptor stash__v1__license_status__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.LicenseStatus",
+  "LicenseStatus",
+  "Stash__V1__LicenseStatus",
+  "stash.v1",
+  sizeof(Stash__V1__LicenseStatus),
+  12,
+  stash__v1__license_status__field_descriptors,
+  stash__v1__license_status__field_indices_by_name,
+  1,  stash__v1__license_status__number_ranges,
+  (ProtobufCMessageInit) stash__v1__license_status__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor stash__v1__hls_options__field_descriptors[6] =
@@ -2921,7 +3443,7 @@ const ProtobufCMessageDescriptor stash__v1__hello_request__descriptor =
   (ProtobufCMessageInit) stash__v1__hello_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_descriptors[7] =
+static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_descriptors[8] =
 {
   {
     "id",
@@ -3007,8 +3529,21 @@ static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "drm",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__AddDownloadRequest, drm),
+    &stash__v1__drm_params__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__add_download_request__field_indices_by_name[] = {
+  7,   /* field[7] = drm */
   5,   /* field[5] = files */
   4,   /* field[4] = headers */
   6,   /* field[6] = hls */
@@ -3020,7 +3555,7 @@ static const unsigned stash__v1__add_download_request__field_indices_by_name[] =
 static const ProtobufCIntRange stash__v1__add_download_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 7 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
 {
@@ -3030,11 +3565,62 @@ const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
   "Stash__V1__AddDownloadRequest",
   "stash.v1",
   sizeof(Stash__V1__AddDownloadRequest),
-  7,
+  8,
   stash__v1__add_download_request__field_descriptors,
   stash__v1__add_download_request__field_indices_by_name,
   1,  stash__v1__add_download_request__number_ranges,
   (ProtobufCMessageInit) stash__v1__add_download_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor stash__v1__playback_key_request__field_descriptors[2] =
+{
+  {
+    "id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__PlaybackKeyRequest, id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "key_id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__PlaybackKeyRequest, key_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__playback_key_request__field_indices_by_name[] = {
+  0,   /* field[0] = id */
+  1,   /* field[1] = key_id */
+};
+static const ProtobufCIntRange stash__v1__playback_key_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor stash__v1__playback_key_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.PlaybackKeyRequest",
+  "PlaybackKeyRequest",
+  "Stash__V1__PlaybackKeyRequest",
+  "stash.v1",
+  sizeof(Stash__V1__PlaybackKeyRequest),
+  2,
+  stash__v1__playback_key_request__field_descriptors,
+  stash__v1__playback_key_request__field_indices_by_name,
+  1,  stash__v1__playback_key_request__number_ranges,
+  (ProtobufCMessageInit) stash__v1__playback_key_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor stash__v1__get_manifest_info_request__field_descriptors[2] =
@@ -3502,7 +4088,7 @@ const ProtobufCMessageDescriptor stash__v1__verify_request__descriptor =
   (ProtobufCMessageInit) stash__v1__verify_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__request__field_descriptors[24] =
+static const ProtobufCFieldDescriptor stash__v1__request__field_descriptors[30] =
 {
   {
     "id",
@@ -3792,16 +4378,91 @@ static const ProtobufCFieldDescriptor stash__v1__request__field_descriptors[24] 
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "download_license",
+    33,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Request, op_case),
+    offsetof(Stash__V1__Request, download_license),
+    &stash__v1__id_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "check_license",
+    34,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Request, op_case),
+    offsetof(Stash__V1__Request, check_license),
+    &stash__v1__id_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "renew_license",
+    35,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Request, op_case),
+    offsetof(Stash__V1__Request, renew_license),
+    &stash__v1__id_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "release_license",
+    36,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Request, op_case),
+    offsetof(Stash__V1__Request, release_license),
+    &stash__v1__id_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "release_all_licenses",
+    37,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Request, op_case),
+    offsetof(Stash__V1__Request, release_all_licenses),
+    &stash__v1__empty_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "get_playback_key",
+    38,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Request, op_case),
+    offsetof(Stash__V1__Request, get_playback_key),
+    &stash__v1__playback_key_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__request__field_indices_by_name[] = {
   2,   /* field[2] = add_download */
   21,   /* field[21] = add_subtitles */
   8,   /* field[8] = cancel */
   11,   /* field[11] = cancel_all */
+  25,   /* field[25] = check_license */
+  24,   /* field[24] = download_license */
   20,   /* field[20] = export */
   15,   /* field[15] = get_config */
   3,   /* field[3] = get_download */
   19,   /* field[19] = get_manifest_info */
+  29,   /* field[29] = get_playback_key */
   13,   /* field[13] = get_stats */
   23,   /* field[23] = get_subtitles */
   14,   /* field[14] = get_system_info */
@@ -3812,7 +4473,10 @@ static const unsigned stash__v1__request__field_indices_by_name[] = {
   6,   /* field[6] = pause */
   9,   /* field[9] = pause_all */
   18,   /* field[18] = purge */
+  28,   /* field[28] = release_all_licenses */
+  27,   /* field[27] = release_license */
   22,   /* field[22] = remove_subtitles */
+  26,   /* field[26] = renew_license */
   7,   /* field[7] = resume */
   10,   /* field[10] = resume_all */
   16,   /* field[16] = set_config */
@@ -3823,7 +4487,7 @@ static const ProtobufCIntRange stash__v1__request__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 10, 1 },
-  { 0, 24 }
+  { 0, 30 }
 };
 const ProtobufCMessageDescriptor stash__v1__request__descriptor =
 {
@@ -3833,7 +4497,7 @@ const ProtobufCMessageDescriptor stash__v1__request__descriptor =
   "Stash__V1__Request",
   "stash.v1",
   sizeof(Stash__V1__Request),
-  24,
+  30,
   stash__v1__request__field_descriptors,
   stash__v1__request__field_indices_by_name,
   2,  stash__v1__request__number_ranges,
@@ -5214,7 +5878,71 @@ const ProtobufCMessageDescriptor stash__v1__export_result__descriptor =
   (ProtobufCMessageInit) stash__v1__export_result__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__response__field_descriptors[15] =
+static const ProtobufCFieldDescriptor stash__v1__playback_key_result__field_descriptors[3] =
+{
+  {
+    "key",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__PlaybackKeyResult, key),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "key_id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__PlaybackKeyResult, key_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "playback_seconds_left",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__PlaybackKeyResult, playback_seconds_left),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__playback_key_result__field_indices_by_name[] = {
+  0,   /* field[0] = key */
+  1,   /* field[1] = key_id */
+  2,   /* field[2] = playback_seconds_left */
+};
+static const ProtobufCIntRange stash__v1__playback_key_result__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor stash__v1__playback_key_result__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.PlaybackKeyResult",
+  "PlaybackKeyResult",
+  "Stash__V1__PlaybackKeyResult",
+  "stash.v1",
+  sizeof(Stash__V1__PlaybackKeyResult),
+  3,
+  stash__v1__playback_key_result__field_descriptors,
+  stash__v1__playback_key_result__field_indices_by_name,
+  1,  stash__v1__playback_key_result__number_ranges,
+  (ProtobufCMessageInit) stash__v1__playback_key_result__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor stash__v1__response__field_descriptors[17] =
 {
   {
     "id",
@@ -5396,6 +6124,30 @@ static const ProtobufCFieldDescriptor stash__v1__response__field_descriptors[15]
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "license",
+    23,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Response, result_case),
+    offsetof(Stash__V1__Response, license),
+    &stash__v1__license_status__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "playback_key",
+    24,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Response, result_case),
+    offsetof(Stash__V1__Response, playback_key),
+    &stash__v1__playback_key_result__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__response__field_indices_by_name[] = {
   9,   /* field[9] = config */
@@ -5405,8 +6157,10 @@ static const unsigned stash__v1__response__field_indices_by_name[] = {
   5,   /* field[5] = has */
   2,   /* field[2] = hello */
   0,   /* field[0] = id */
+  15,   /* field[15] = license */
   4,   /* field[4] = list */
   12,   /* field[12] = manifest_info */
+  16,   /* field[16] = playback_key */
   11,   /* field[11] = purge */
   7,   /* field[7] = stats */
   1,   /* field[1] = status */
@@ -5418,7 +6172,7 @@ static const ProtobufCIntRange stash__v1__response__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 10, 2 },
-  { 0, 15 }
+  { 0, 17 }
 };
 const ProtobufCMessageDescriptor stash__v1__response__descriptor =
 {
@@ -5428,7 +6182,7 @@ const ProtobufCMessageDescriptor stash__v1__response__descriptor =
   "Stash__V1__Response",
   "stash.v1",
   sizeof(Stash__V1__Response),
-  15,
+  17,
   stash__v1__response__field_descriptors,
   stash__v1__response__field_indices_by_name,
   2,  stash__v1__response__number_ranges,
@@ -5653,7 +6407,84 @@ const ProtobufCMessageDescriptor stash__v1__removed__descriptor =
   (ProtobufCMessageInit) stash__v1__removed__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__event__field_descriptors[5] =
+static const ProtobufCFieldDescriptor stash__v1__license_event__field_descriptors[4] =
+{
+  {
+    "id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__LicenseEvent, id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "kind",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__LicenseEvent, kind),
+    &stash__v1__license_event_kind__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "message",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__LicenseEvent, message),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "status",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__LicenseEvent, status),
+    &stash__v1__license_status__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__license_event__field_indices_by_name[] = {
+  0,   /* field[0] = id */
+  1,   /* field[1] = kind */
+  2,   /* field[2] = message */
+  3,   /* field[3] = status */
+};
+static const ProtobufCIntRange stash__v1__license_event__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor stash__v1__license_event__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.LicenseEvent",
+  "LicenseEvent",
+  "Stash__V1__LicenseEvent",
+  "stash.v1",
+  sizeof(Stash__V1__LicenseEvent),
+  4,
+  stash__v1__license_event__field_descriptors,
+  stash__v1__license_event__field_indices_by_name,
+  1,  stash__v1__license_event__number_ranges,
+  (ProtobufCMessageInit) stash__v1__license_event__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor stash__v1__event__field_descriptors[6] =
 {
   {
     "seq",
@@ -5715,8 +6546,21 @@ static const ProtobufCFieldDescriptor stash__v1__event__field_descriptors[5] =
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "license",
+    13,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Event, kind_case),
+    offsetof(Stash__V1__Event, license),
+    &stash__v1__license_event__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__event__field_indices_by_name[] = {
+  5,   /* field[5] = license */
   3,   /* field[3] = progress */
   4,   /* field[4] = removed */
   0,   /* field[0] = seq */
@@ -5727,7 +6571,7 @@ static const ProtobufCIntRange stash__v1__event__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 10, 2 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor stash__v1__event__descriptor =
 {
@@ -5737,7 +6581,7 @@ const ProtobufCMessageDescriptor stash__v1__event__descriptor =
   "Stash__V1__Event",
   "stash.v1",
   sizeof(Stash__V1__Event),
-  5,
+  6,
   stash__v1__event__field_descriptors,
   stash__v1__event__field_indices_by_name,
   2,  stash__v1__event__number_ranges,
@@ -5961,5 +6805,41 @@ const ProtobufCEnumDescriptor stash__v1__finding_kind__descriptor =
   stash__v1__finding_kind__enum_values_by_name,
   1,
   stash__v1__finding_kind__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue stash__v1__license_event_kind__enum_values_by_number[6] =
+{
+  { "LICENSE_EVENT_UNKNOWN", "STASH__V1__LICENSE_EVENT_KIND__LICENSE_EVENT_UNKNOWN", 0 },
+  { "LICENSE_EVENT_DOWNLOADED", "STASH__V1__LICENSE_EVENT_KIND__LICENSE_EVENT_DOWNLOADED", 1 },
+  { "LICENSE_EVENT_RENEWED", "STASH__V1__LICENSE_EVENT_KIND__LICENSE_EVENT_RENEWED", 2 },
+  { "LICENSE_EVENT_EXPIRED", "STASH__V1__LICENSE_EVENT_KIND__LICENSE_EVENT_EXPIRED", 3 },
+  { "LICENSE_EVENT_RELEASED", "STASH__V1__LICENSE_EVENT_KIND__LICENSE_EVENT_RELEASED", 4 },
+  { "LICENSE_EVENT_ERROR", "STASH__V1__LICENSE_EVENT_KIND__LICENSE_EVENT_ERROR", 5 },
+};
+static const ProtobufCIntRange stash__v1__license_event_kind__value_ranges[] = {
+{0, 0},{0, 6}
+};
+static const ProtobufCEnumValueIndex stash__v1__license_event_kind__enum_values_by_name[6] =
+{
+  { "LICENSE_EVENT_DOWNLOADED", 1 },
+  { "LICENSE_EVENT_ERROR", 5 },
+  { "LICENSE_EVENT_EXPIRED", 3 },
+  { "LICENSE_EVENT_RELEASED", 4 },
+  { "LICENSE_EVENT_RENEWED", 2 },
+  { "LICENSE_EVENT_UNKNOWN", 0 },
+};
+const ProtobufCEnumDescriptor stash__v1__license_event_kind__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "stash.v1.LicenseEventKind",
+  "LicenseEventKind",
+  "Stash__V1__LicenseEventKind",
+  "stash.v1",
+  6,
+  stash__v1__license_event_kind__enum_values_by_number,
+  6,
+  stash__v1__license_event_kind__enum_values_by_name,
+  1,
+  stash__v1__license_event_kind__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };

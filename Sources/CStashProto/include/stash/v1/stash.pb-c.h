@@ -20,11 +20,14 @@ typedef struct Stash__V1__Header Stash__V1__Header;
 typedef struct Stash__V1__DownloadError Stash__V1__DownloadError;
 typedef struct Stash__V1__BundleFile Stash__V1__BundleFile;
 typedef struct Stash__V1__Download Stash__V1__Download;
+typedef struct Stash__V1__DrmParams Stash__V1__DrmParams;
+typedef struct Stash__V1__LicenseStatus Stash__V1__LicenseStatus;
 typedef struct Stash__V1__HlsOptions Stash__V1__HlsOptions;
 typedef struct Stash__V1__Config Stash__V1__Config;
 typedef struct Stash__V1__ConfigEntry Stash__V1__ConfigEntry;
 typedef struct Stash__V1__HelloRequest Stash__V1__HelloRequest;
 typedef struct Stash__V1__AddDownloadRequest Stash__V1__AddDownloadRequest;
+typedef struct Stash__V1__PlaybackKeyRequest Stash__V1__PlaybackKeyRequest;
 typedef struct Stash__V1__GetManifestInfoRequest Stash__V1__GetManifestInfoRequest;
 typedef struct Stash__V1__SubtitlesRequest Stash__V1__SubtitlesRequest;
 typedef struct Stash__V1__ExportRequest Stash__V1__ExportRequest;
@@ -52,10 +55,12 @@ typedef struct Stash__V1__RenditionInfo Stash__V1__RenditionInfo;
 typedef struct Stash__V1__ManifestInfoResult Stash__V1__ManifestInfoResult;
 typedef struct Stash__V1__SubtitlesResult Stash__V1__SubtitlesResult;
 typedef struct Stash__V1__ExportResult Stash__V1__ExportResult;
+typedef struct Stash__V1__PlaybackKeyResult Stash__V1__PlaybackKeyResult;
 typedef struct Stash__V1__Response Stash__V1__Response;
 typedef struct Stash__V1__StateChanged Stash__V1__StateChanged;
 typedef struct Stash__V1__Progress Stash__V1__Progress;
 typedef struct Stash__V1__Removed Stash__V1__Removed;
+typedef struct Stash__V1__LicenseEvent Stash__V1__LicenseEvent;
 typedef struct Stash__V1__Event Stash__V1__Event;
 typedef struct Stash__V1__ServerMessage Stash__V1__ServerMessage;
 
@@ -149,6 +154,24 @@ typedef enum _Stash__V1__FindingKind {
   STASH__V1__FINDING_KIND__FINDING_STALE_PART = 6
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__FINDING_KIND)
 } Stash__V1__FindingKind;
+typedef enum _Stash__V1__LicenseEventKind {
+  STASH__V1__LICENSE_EVENT_KIND__LICENSE_EVENT_UNKNOWN = 0,
+  STASH__V1__LICENSE_EVENT_KIND__LICENSE_EVENT_DOWNLOADED = 1,
+  STASH__V1__LICENSE_EVENT_KIND__LICENSE_EVENT_RENEWED = 2,
+  /*
+   * the licence or the playback window ran out
+   */
+  STASH__V1__LICENSE_EVENT_KIND__LICENSE_EVENT_EXPIRED = 3,
+  /*
+   * the keys are deleted; the server's acknowledgement may come later
+   */
+  STASH__V1__LICENSE_EVENT_KIND__LICENSE_EVENT_RELEASED = 4,
+  /*
+   * a licence request failed; message says why and what to do
+   */
+  STASH__V1__LICENSE_EVENT_KIND__LICENSE_EVENT_ERROR = 5
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__LICENSE_EVENT_KIND)
+} Stash__V1__LicenseEventKind;
 
 /* --- messages --- */
 
@@ -292,10 +315,106 @@ struct  Stash__V1__Download
    * set for an HLS download: the renditions chosen
    */
   Stash__V1__HlsOptions *hls;
+  /*
+   * set when the download's keys come from a licence server
+   */
+  Stash__V1__DrmParams *drm;
+  /*
+   * the licence held for it; unset when none was asked for
+   */
+  Stash__V1__LicenseStatus *license;
 };
 #define STASH__V1__DOWNLOAD__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__download__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STASH__V1__DOWNLOAD_STATE__NOT_DOWNLOADED, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, NULL, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, NULL }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STASH__V1__DOWNLOAD_STATE__NOT_DOWNLOADED, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, NULL, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, NULL, NULL, NULL }
+
+
+/*
+ * Where a protected stream's content keys come from (PROTOCOL.md, "Licence exchange").
+ */
+struct  Stash__V1__DrmParams
+{
+  ProtobufCMessage base;
+  /*
+   * "clearkey"
+   */
+  char *type;
+  /*
+   * absolute http(s) URL the licence requests are POSTed to
+   */
+  char *license_server;
+  /*
+   * sent with every licence and certificate request
+   */
+  size_t n_license_headers;
+  Stash__V1__Header **license_headers;
+  /*
+   * sent as content_id; "" sends none
+   */
+  char *content_id;
+  /*
+   * service certificate (X.509, PEM or DER); "" for none
+   */
+  char *certificate_url;
+};
+#define STASH__V1__DRM_PARAMS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__drm_params__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
+struct  Stash__V1__LicenseStatus
+{
+  ProtobufCMessage base;
+  /*
+   * the download
+   */
+  char *id;
+  protobuf_c_boolean valid;
+  /*
+   * valid, license_expired, playback_expired, none
+   */
+  char *verdict;
+  /*
+   * -1 = the licence never expires
+   */
+  int64_t license_seconds_left;
+  /*
+   * -1 = no playback window; the full window until first playback
+   */
+  int64_t playback_seconds_left;
+  /*
+   * unix milliseconds, 0 = never
+   */
+  int64_t expires_at;
+  /*
+   * unix milliseconds, 0 = no licence held
+   */
+  int64_t acquired_at;
+  /*
+   * unix milliseconds, 0 = not played yet
+   */
+  int64_t first_playback_at;
+  /*
+   * content keys the licence covers
+   */
+  uint32_t keys;
+  /*
+   * the download's state after the operation
+   */
+  Stash__V1__DownloadState state;
+  /*
+   * seconds of the playback window, -1 = none
+   */
+  int64_t playback_duration;
+  /*
+   * base64url ids of the keys the licence covers
+   */
+  size_t n_key_ids;
+  char **key_ids;
+};
+#define STASH__V1__LICENSE_STATUS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__license_status__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, STASH__V1__DOWNLOAD_STATE__NOT_DOWNLOADED, 0, 0,NULL }
 
 
 /*
@@ -423,10 +542,28 @@ struct  Stash__V1__AddDownloadRequest
    * an HLS stream; also implied by a uri whose path ends in .m3u8
    */
   Stash__V1__HlsOptions *hls;
+  /*
+   * its keys come from this licence server
+   */
+  Stash__V1__DrmParams *drm;
 };
 #define STASH__V1__ADD_DOWNLOAD_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__add_download_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, NULL }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, NULL, NULL }
+
+
+struct  Stash__V1__PlaybackKeyRequest
+{
+  ProtobufCMessage base;
+  char *id;
+  /*
+   * 32 hex digits or base64url; "" = the licence's only (or first) key
+   */
+  char *key_id;
+};
+#define STASH__V1__PLAYBACK_KEY_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__playback_key_request__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 struct  Stash__V1__GetManifestInfoRequest
@@ -597,7 +734,13 @@ typedef enum {
   STASH__V1__REQUEST__OP_EXPORT = 29,
   STASH__V1__REQUEST__OP_ADD_SUBTITLES = 30,
   STASH__V1__REQUEST__OP_REMOVE_SUBTITLES = 31,
-  STASH__V1__REQUEST__OP_GET_SUBTITLES = 32
+  STASH__V1__REQUEST__OP_GET_SUBTITLES = 32,
+  STASH__V1__REQUEST__OP_DOWNLOAD_LICENSE = 33,
+  STASH__V1__REQUEST__OP_CHECK_LICENSE = 34,
+  STASH__V1__REQUEST__OP_RENEW_LICENSE = 35,
+  STASH__V1__REQUEST__OP_RELEASE_LICENSE = 36,
+  STASH__V1__REQUEST__OP_RELEASE_ALL_LICENSES = 37,
+  STASH__V1__REQUEST__OP_GET_PLAYBACK_KEY = 38
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__REQUEST__OP__CASE)
 } Stash__V1__Request__OpCase;
 
@@ -630,6 +773,12 @@ struct  Stash__V1__Request
     Stash__V1__SubtitlesRequest *add_subtitles;
     Stash__V1__SubtitlesRequest *remove_subtitles;
     Stash__V1__IdRequest *get_subtitles;
+    Stash__V1__IdRequest *download_license;
+    Stash__V1__IdRequest *check_license;
+    Stash__V1__IdRequest *renew_license;
+    Stash__V1__IdRequest *release_license;
+    Stash__V1__EmptyRequest *release_all_licenses;
+    Stash__V1__PlaybackKeyRequest *get_playback_key;
   };
 };
 #define STASH__V1__REQUEST__INIT \
@@ -947,6 +1096,27 @@ struct  Stash__V1__ExportResult
     , (char *)protobuf_c_empty_string, 0, 0, 0 }
 
 
+struct  Stash__V1__PlaybackKeyResult
+{
+  ProtobufCMessage base;
+  /*
+   * the 16-byte content key
+   */
+  ProtobufCBinaryData key;
+  /*
+   * base64url
+   */
+  char *key_id;
+  /*
+   * -1 = no playback window
+   */
+  int64_t playback_seconds_left;
+};
+#define STASH__V1__PLAYBACK_KEY_RESULT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__playback_key_result__descriptor) \
+    , {0,NULL}, (char *)protobuf_c_empty_string, 0 }
+
+
 typedef enum {
   STASH__V1__RESPONSE__RESULT__NOT_SET = 0,
   STASH__V1__RESPONSE__RESULT_HELLO = 10,
@@ -961,7 +1131,9 @@ typedef enum {
   STASH__V1__RESPONSE__RESULT_PURGE = 19,
   STASH__V1__RESPONSE__RESULT_MANIFEST_INFO = 20,
   STASH__V1__RESPONSE__RESULT_EXPORT = 21,
-  STASH__V1__RESPONSE__RESULT_SUBTITLES = 22
+  STASH__V1__RESPONSE__RESULT_SUBTITLES = 22,
+  STASH__V1__RESPONSE__RESULT_LICENSE = 23,
+  STASH__V1__RESPONSE__RESULT_PLAYBACK_KEY = 24
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__RESPONSE__RESULT__CASE)
 } Stash__V1__Response__ResultCase;
 
@@ -985,6 +1157,8 @@ struct  Stash__V1__Response
     Stash__V1__ManifestInfoResult *manifest_info;
     Stash__V1__ExportResult *export;
     Stash__V1__SubtitlesResult *subtitles;
+    Stash__V1__LicenseStatus *license;
+    Stash__V1__PlaybackKeyResult *playback_key;
   };
 };
 #define STASH__V1__RESPONSE__INIT \
@@ -1030,11 +1204,25 @@ struct  Stash__V1__Removed
     , (char *)protobuf_c_empty_string }
 
 
+struct  Stash__V1__LicenseEvent
+{
+  ProtobufCMessage base;
+  char *id;
+  Stash__V1__LicenseEventKind kind;
+  char *message;
+  Stash__V1__LicenseStatus *status;
+};
+#define STASH__V1__LICENSE_EVENT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__license_event__descriptor) \
+    , (char *)protobuf_c_empty_string, STASH__V1__LICENSE_EVENT_KIND__LICENSE_EVENT_UNKNOWN, (char *)protobuf_c_empty_string, NULL }
+
+
 typedef enum {
   STASH__V1__EVENT__KIND__NOT_SET = 0,
   STASH__V1__EVENT__KIND_STATE_CHANGED = 10,
   STASH__V1__EVENT__KIND_PROGRESS = 11,
-  STASH__V1__EVENT__KIND_REMOVED = 12
+  STASH__V1__EVENT__KIND_REMOVED = 12,
+  STASH__V1__EVENT__KIND_LICENSE = 13
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__EVENT__KIND__CASE)
 } Stash__V1__Event__KindCase;
 
@@ -1051,6 +1239,7 @@ struct  Stash__V1__Event
     Stash__V1__StateChanged *state_changed;
     Stash__V1__Progress *progress;
     Stash__V1__Removed *removed;
+    Stash__V1__LicenseEvent *license;
   };
 };
 #define STASH__V1__EVENT__INIT \
@@ -1174,6 +1363,44 @@ Stash__V1__Download *
 void   stash__v1__download__free_unpacked
                      (Stash__V1__Download *message,
                       ProtobufCAllocator *allocator);
+/* Stash__V1__DrmParams methods */
+void   stash__v1__drm_params__init
+                     (Stash__V1__DrmParams         *message);
+size_t stash__v1__drm_params__get_packed_size
+                     (const Stash__V1__DrmParams   *message);
+size_t stash__v1__drm_params__pack
+                     (const Stash__V1__DrmParams   *message,
+                      uint8_t             *out);
+size_t stash__v1__drm_params__pack_to_buffer
+                     (const Stash__V1__DrmParams   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__DrmParams *
+       stash__v1__drm_params__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__drm_params__free_unpacked
+                     (Stash__V1__DrmParams *message,
+                      ProtobufCAllocator *allocator);
+/* Stash__V1__LicenseStatus methods */
+void   stash__v1__license_status__init
+                     (Stash__V1__LicenseStatus         *message);
+size_t stash__v1__license_status__get_packed_size
+                     (const Stash__V1__LicenseStatus   *message);
+size_t stash__v1__license_status__pack
+                     (const Stash__V1__LicenseStatus   *message,
+                      uint8_t             *out);
+size_t stash__v1__license_status__pack_to_buffer
+                     (const Stash__V1__LicenseStatus   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__LicenseStatus *
+       stash__v1__license_status__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__license_status__free_unpacked
+                     (Stash__V1__LicenseStatus *message,
+                      ProtobufCAllocator *allocator);
 /* Stash__V1__HlsOptions methods */
 void   stash__v1__hls_options__init
                      (Stash__V1__HlsOptions         *message);
@@ -1268,6 +1495,25 @@ Stash__V1__AddDownloadRequest *
                       const uint8_t       *data);
 void   stash__v1__add_download_request__free_unpacked
                      (Stash__V1__AddDownloadRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Stash__V1__PlaybackKeyRequest methods */
+void   stash__v1__playback_key_request__init
+                     (Stash__V1__PlaybackKeyRequest         *message);
+size_t stash__v1__playback_key_request__get_packed_size
+                     (const Stash__V1__PlaybackKeyRequest   *message);
+size_t stash__v1__playback_key_request__pack
+                     (const Stash__V1__PlaybackKeyRequest   *message,
+                      uint8_t             *out);
+size_t stash__v1__playback_key_request__pack_to_buffer
+                     (const Stash__V1__PlaybackKeyRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__PlaybackKeyRequest *
+       stash__v1__playback_key_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__playback_key_request__free_unpacked
+                     (Stash__V1__PlaybackKeyRequest *message,
                       ProtobufCAllocator *allocator);
 /* Stash__V1__GetManifestInfoRequest methods */
 void   stash__v1__get_manifest_info_request__init
@@ -1782,6 +2028,25 @@ Stash__V1__ExportResult *
 void   stash__v1__export_result__free_unpacked
                      (Stash__V1__ExportResult *message,
                       ProtobufCAllocator *allocator);
+/* Stash__V1__PlaybackKeyResult methods */
+void   stash__v1__playback_key_result__init
+                     (Stash__V1__PlaybackKeyResult         *message);
+size_t stash__v1__playback_key_result__get_packed_size
+                     (const Stash__V1__PlaybackKeyResult   *message);
+size_t stash__v1__playback_key_result__pack
+                     (const Stash__V1__PlaybackKeyResult   *message,
+                      uint8_t             *out);
+size_t stash__v1__playback_key_result__pack_to_buffer
+                     (const Stash__V1__PlaybackKeyResult   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__PlaybackKeyResult *
+       stash__v1__playback_key_result__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__playback_key_result__free_unpacked
+                     (Stash__V1__PlaybackKeyResult *message,
+                      ProtobufCAllocator *allocator);
 /* Stash__V1__Response methods */
 void   stash__v1__response__init
                      (Stash__V1__Response         *message);
@@ -1858,6 +2123,25 @@ Stash__V1__Removed *
 void   stash__v1__removed__free_unpacked
                      (Stash__V1__Removed *message,
                       ProtobufCAllocator *allocator);
+/* Stash__V1__LicenseEvent methods */
+void   stash__v1__license_event__init
+                     (Stash__V1__LicenseEvent         *message);
+size_t stash__v1__license_event__get_packed_size
+                     (const Stash__V1__LicenseEvent   *message);
+size_t stash__v1__license_event__pack
+                     (const Stash__V1__LicenseEvent   *message,
+                      uint8_t             *out);
+size_t stash__v1__license_event__pack_to_buffer
+                     (const Stash__V1__LicenseEvent   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__LicenseEvent *
+       stash__v1__license_event__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__license_event__free_unpacked
+                     (Stash__V1__LicenseEvent *message,
+                      ProtobufCAllocator *allocator);
 /* Stash__V1__Event methods */
 void   stash__v1__event__init
                      (Stash__V1__Event         *message);
@@ -1913,6 +2197,12 @@ typedef void (*Stash__V1__BundleFile_Closure)
 typedef void (*Stash__V1__Download_Closure)
                  (const Stash__V1__Download *message,
                   void *closure_data);
+typedef void (*Stash__V1__DrmParams_Closure)
+                 (const Stash__V1__DrmParams *message,
+                  void *closure_data);
+typedef void (*Stash__V1__LicenseStatus_Closure)
+                 (const Stash__V1__LicenseStatus *message,
+                  void *closure_data);
 typedef void (*Stash__V1__HlsOptions_Closure)
                  (const Stash__V1__HlsOptions *message,
                   void *closure_data);
@@ -1927,6 +2217,9 @@ typedef void (*Stash__V1__HelloRequest_Closure)
                   void *closure_data);
 typedef void (*Stash__V1__AddDownloadRequest_Closure)
                  (const Stash__V1__AddDownloadRequest *message,
+                  void *closure_data);
+typedef void (*Stash__V1__PlaybackKeyRequest_Closure)
+                 (const Stash__V1__PlaybackKeyRequest *message,
                   void *closure_data);
 typedef void (*Stash__V1__GetManifestInfoRequest_Closure)
                  (const Stash__V1__GetManifestInfoRequest *message,
@@ -2009,6 +2302,9 @@ typedef void (*Stash__V1__SubtitlesResult_Closure)
 typedef void (*Stash__V1__ExportResult_Closure)
                  (const Stash__V1__ExportResult *message,
                   void *closure_data);
+typedef void (*Stash__V1__PlaybackKeyResult_Closure)
+                 (const Stash__V1__PlaybackKeyResult *message,
+                  void *closure_data);
 typedef void (*Stash__V1__Response_Closure)
                  (const Stash__V1__Response *message,
                   void *closure_data);
@@ -2020,6 +2316,9 @@ typedef void (*Stash__V1__Progress_Closure)
                   void *closure_data);
 typedef void (*Stash__V1__Removed_Closure)
                  (const Stash__V1__Removed *message,
+                  void *closure_data);
+typedef void (*Stash__V1__LicenseEvent_Closure)
+                 (const Stash__V1__LicenseEvent *message,
                   void *closure_data);
 typedef void (*Stash__V1__Event_Closure)
                  (const Stash__V1__Event *message,
@@ -2037,16 +2336,20 @@ extern const ProtobufCEnumDescriptor    stash__v1__status_code__descriptor;
 extern const ProtobufCEnumDescriptor    stash__v1__download_state__descriptor;
 extern const ProtobufCEnumDescriptor    stash__v1__error_kind__descriptor;
 extern const ProtobufCEnumDescriptor    stash__v1__finding_kind__descriptor;
+extern const ProtobufCEnumDescriptor    stash__v1__license_event_kind__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__status__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__header__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__download_error__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__bundle_file__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__download__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__drm_params__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__license_status__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__hls_options__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__config__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__config_entry__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__hello_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__playback_key_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__get_manifest_info_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__subtitles_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__export_request__descriptor;
@@ -2074,10 +2377,12 @@ extern const ProtobufCMessageDescriptor stash__v1__rendition_info__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__manifest_info_result__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__subtitles_result__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__export_result__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__playback_key_result__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__response__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__state_changed__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__progress__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__removed__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__license_event__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__event__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__server_message__descriptor;
 

@@ -1,0 +1,392 @@
+import Foundation
+import StashCore
+import StashFetch
+import StashHLS
+import StashKeys
+
+/// Licences: the keys of a protected HLS download come from its licence server (PROTOCOL.md,
+/// "Licence exchange"). The engine keeps each download's licence terms in its record, moves a
+/// completed download to LICENSE_EXPIRED or DRM_EXPIRED when they run out, renews at 80 % of
+/// a licence's life, and keeps releases the server has not acknowledged in an outbox.
+extension Engine {
+    var licenseClient: LicenseClient {
+        LicenseClient(fetch: fetch, certificates: certificates, retry: RetryPolicy(config),
+                      lowSpeedLimit: config.lowSpeedLimit, lowSpeedTime: config.lowSpeedTime)
+    }
+
+    /// Gets a licence for the download's keys, before or during the download (reading its
+    /// playlists when they were not read yet) or again after one expired or was released.
+    public func downloadLicense(id: String) async throws -> LicenseStatus {
+        let download = try licensable(id)
+        var keyIDs = download.licenseKeyIDs
+        if keyIDs.isEmpty {
+            let preparation = hlsPreparation
+            let planned: [PackageKey]
+            do {
+                planned = try HLSPreparation.sortKeys(
+                    try await preparation.plan(uri: download.uri, headers: download.headers, options: download.hls ?? HLSOptions()).plan.keys,
+                    drm: download.drm).licensed
+            } catch let failure as LicenseFailure {
+                throw failure.stashError
+            } catch let error as DownloadError {
+                throw StashError(error.kind == .validation ? .failedPrecondition : .unavailable, error.message)
+            }
+            keyIDs = HLSPreparation.licenseKeyIDs(planned)
+            guard !keyIDs.isEmpty else {
+                throw StashError(.failedPrecondition, "the stream of '\(id)' names no key a licence server gives (skd:// or KEYID); it needs no licence")
+            }
+        }
+        let kids = Array(Set(keyIDs.values)).sorted()
+        let answer = try await exchange(id, .acquire, kids: kids, drm: download.drm!)
+        try store(answer, id: id)
+        return try await updateLicense(id, event: .downloaded) { record in
+            record.licenseKeyIDs = keyIDs
+            record.license = LicenseTerms(
+                acquiredAt: Date(), expiresIn: answer.expiresIn, playbackDuration: answer.playbackDuration.map(TimeInterval.init), kids: kids)
+        }
+    }
+
+    public func checkLicense(id: String) throws -> LicenseStatus {
+        guard let entry = entries[id] else { throw StashError.notFound(id: id) }
+        guard entry.download.drm != nil else {
+            throw StashError(.failedPrecondition, "download '\(id)' has no DRM parameters; it has no licence")
+        }
+        // The timer may be a moment behind: the answer is the truth at this instant.
+        expireLicenses(now: Date())
+        return LicenseStatus(entries[id]!.download, at: Date())
+    }
+
+    /// Asks the licence server to extend the licence. A refusal is final: the download is
+    /// DRM_EXPIRED. A server that cannot be reached leaves everything as it was.
+    public func renewLicense(id: String) async throws -> LicenseStatus {
+        try await renew(id, automatic: false)
+    }
+
+    /// Deletes the keys now and tells the server; a release the server does not acknowledge
+    /// stays in the outbox and is sent again, across restarts, until it does.
+    public func releaseLicense(id: String) async throws -> LicenseStatus {
+        let download = try licensable(id)
+        guard let terms = download.license else {
+            throw StashError(.failedPrecondition, "download '\(id)' holds no licence to release")
+        }
+        for kid in terms.kids {
+            do {
+                try keys.delete(asset: id, keyID: Download.licenseKeyStoreID(kid))
+            } catch {
+                throw StashError(.internal, "could not delete the licence keys of '\(id)': \(error)")
+            }
+        }
+        let release = LicenseRelease(downloadID: id, drm: download.drm!, kids: terms.kids)
+        commits.submit(.release(release), event: nil)
+        outbox.append(release)
+        let status = try await updateLicense(id, event: .released, message: "keys deleted; the release is sent to \(download.drm!.licenseServer)") { record in
+            record.license = nil
+        } transition: { state in
+            state == .completed ? (.licenseExpired, "the licence was released; `stash license get \(id)` gets a new one") : nil
+        }
+        sendOutbox()
+        return status
+    }
+
+    public func releaseAllLicenses() async throws -> Int {
+        let ids = order.filter { entries[$0]?.download.license != nil }
+        var released = 0
+        for id in ids {
+            do {
+                _ = try await releaseLicense(id: id)
+                released += 1
+            } catch let error as StashError where error.code == .failedPrecondition || error.code == .notFound {
+                continue
+            }
+        }
+        return released
+    }
+
+    /// A content key for a player of the daemon's own user, while the licence is valid. The
+    /// first one starts the licence's playback window.
+    public func playbackKey(id: String, keyID requested: String) async throws -> PlaybackKey {
+        guard let entry = entries[id] else { throw StashError.notFound(id: id) }
+        guard var terms = entry.download.license else {
+            throw StashError(.failedPrecondition, "download '\(id)' holds no licence; `stash license get \(id)` gets one")
+        }
+        let now = Date()
+        let check = terms.check(at: now)
+        guard check.isValid else {
+            expireLicenses(now: now)
+            throw StashError(.failedPrecondition, Self.invalidLicenseMessage(id, check))
+        }
+        let kid = try Self.kid(requested, in: terms, id: id)
+        let stored: [UInt8]?
+        do {
+            stored = try keys.read(asset: id, keyID: Download.licenseKeyStoreID(kid))
+        } catch {
+            throw StashError(.internal, "cannot read the licence key \(kid) of '\(id)': \(error)")
+        }
+        guard let key = stored else {
+            throw StashError(.failedPrecondition, "the licence key \(kid) of '\(id)' is not in the key store; `stash license get \(id)` fetches it again")
+        }
+        if terms.firstPlaybackAt == nil {
+            terms.startPlayback(at: now)
+            _ = try await updateLicense(id, event: nil) { $0.license = terms }
+        }
+        return PlaybackKey(key: key, keyID: kid, playbackSecondsLeft: terms.check(at: now).playbackSecondsLeft)
+    }
+
+    // MARK: - Timer, renewal and outbox
+
+    /// Moves completed downloads whose licence or playback window ran out, starts the
+    /// renewals that are due, and sleeps until the next of those moments.
+    func licenseTick() {
+        let now = Date()
+        expireLicenses(now: now)
+        for id in order {
+            guard let download = entries[id]?.download, let terms = download.license, download.drm != nil,
+                  download.state != .drmExpired, let due = terms.renewalDue, due <= now,
+                  !renewing.contains(id), (renewRetryAt[id] ?? .distantPast) <= now,
+                  NetworkMonitor.system.isOnline(host: URLComponents(string: download.drm!.licenseServer)?.host ?? "") else { continue }
+            renewing.insert(id)
+            Task { _ = try? await self.renew(id, automatic: true) }
+        }
+        armLicenseTimer()
+    }
+
+    /// Sleeps until the next licence moment of any download (expiry, end of playback,
+    /// renewal); one timer for all of them.
+    func armLicenseTimer() {
+        licenseTimer?.cancel()
+        var next: Date?
+        func consider(_ date: Date?) {
+            guard let date else { return }
+            if next == nil || date < next! { next = date }
+        }
+        for entry in entries.values {
+            let download = entry.download
+            guard let terms = download.license else { continue }
+            if download.state == .completed { consider(terms.expiresAt) }
+            if download.state == .completed || download.state == .licenseExpired { consider(terms.playbackEndsAt) }
+            if download.state != .drmExpired, !renewing.contains(download.id) {
+                consider(max(terms.renewalDue ?? .distantFuture, renewRetryAt[download.id] ?? .distantPast))
+            }
+        }
+        guard let next, next != .distantFuture else { return }
+        let delay = max(0.01, next.timeIntervalSinceNow)
+        licenseTimer = Task.detached { [weak self] in
+            try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+            guard !Task.isCancelled else { return }
+            await self?.licenseTick()
+        }
+    }
+
+    /// LICENSE_EXPIRED and DRM_EXPIRED for completed downloads whose time is up.
+    func expireLicenses(now: Date) {
+        for id in order {
+            guard let download = entries[id]?.download, let terms = download.license,
+                  download.state == .completed || download.state == .licenseExpired else { continue }
+            let check = terms.check(at: now)
+            let input: DownloadLifecycle.Input
+            switch check.verdict {
+            case .playbackExpired: input = .drmExpired
+            case .licenseExpired where download.state == .completed: input = .licenseExpired
+            default: continue
+            }
+            let reason = Self.invalidLicenseMessage(id, check)
+            guard (try? transition(id, input, edit: { $0.stateReason = reason })) != nil else { continue }
+            logger.info("licence ran out", metadata: ["id": "\(id)", "verdict": "\(check.verdict.rawValue)"])
+            commits.submit(nil, event: .license(LicenseEvent(id: id, kind: .expired, message: reason,
+                                                             status: LicenseStatus(entries[id]!.download, at: now))))
+        }
+    }
+
+    func renew(_ id: String, automatic: Bool) async throws -> LicenseStatus {
+        renewing.insert(id)
+        defer {
+            renewing.remove(id)
+            armLicenseTimer()
+        }
+        let download = try licensable(id)
+        let kids = download.license?.kids ?? download.licenseKids
+        guard !kids.isEmpty else {
+            throw StashError(.failedPrecondition, "download '\(id)' holds no licence to renew; `stash license get \(id)` gets one")
+        }
+        let answer: LicenseResponse
+        do {
+            answer = try await exchange(id, .renew, kids: kids, drm: download.drm!)
+            renewRetryAt[id] = nil
+        } catch let error as StashError {
+            if error.code == .permissionDenied, let state = entries[id]?.download.state,
+               [.completed, .licenseExpired].contains(state) {
+                _ = try? transition(id, .drmExpired) {
+                    $0.stateReason = "the licence server refused to renew the licence; the content cannot be played"
+                    $0.error = DownloadError(.http, error.message)
+                }
+            } else if automatic {
+                renewRetryAt[id] = Date().addingTimeInterval(Self.renewalRetryInterval)
+            }
+            throw error
+        }
+        try store(answer, id: id)
+        let now = Date()
+        return try await updateLicense(id, event: .renewed) { record in
+            let playback = answer.playbackDuration.map(TimeInterval.init)
+            record.license = record.license?.renewed(at: now, expiresIn: answer.expiresIn, playbackDuration: playback)
+                ?? LicenseTerms(acquiredAt: now, expiresIn: answer.expiresIn, playbackDuration: playback, kids: kids)
+        }
+    }
+
+    /// Sends every release in the outbox, oldest first; one that fails is tried again later.
+    func sendOutbox() {
+        guard outboxTask == nil, !outbox.isEmpty else { return }
+        let client = licenseClient
+        outboxTask = Task.detached {
+            var delay = Self.outboxFirstRetry
+            while let release = await self.nextRelease() {
+                do {
+                    try await client.release(kids: release.kids.compactMap(Base64URL.decode), drm: release.drm)
+                    await self.released(release, acknowledged: true)
+                    delay = Self.outboxFirstRetry
+                } catch LicenseFailure.refused(let message, _) {
+                    // An answer all the same: the server knows of the release and will not take it.
+                    await self.released(release, acknowledged: false, note: message)
+                } catch {
+                    await self.releaseFailed(release, error: error)
+                    try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+                    delay = min(delay * 2, Self.outboxMaxRetry)
+                }
+            }
+        }
+    }
+
+    private func nextRelease() -> LicenseRelease? {
+        guard !shuttingDown, let first = outbox.first else {
+            outboxTask = nil
+            return nil
+        }
+        // Rotate, so one release the server chokes on does not hold back the others.
+        outbox.removeFirst()
+        outbox.append(first)
+        return first
+    }
+
+    private func released(_ release: LicenseRelease, acknowledged: Bool, note: String = "") {
+        outbox.removeAll { $0.id == release.id }
+        commits.submit(.releaseDone(release.id), event: nil)
+        if acknowledged {
+            logger.info("licence release acknowledged", metadata: ["id": "\(release.downloadID)", "attempts": "\(release.attempts + 1)"])
+        } else {
+            logger.warning("licence release refused by the server; dropped", metadata: ["id": "\(release.downloadID)", "reason": "\(note)"])
+        }
+    }
+
+    private func releaseFailed(_ release: LicenseRelease, error: Error) {
+        guard let index = outbox.firstIndex(where: { $0.id == release.id }) else { return }
+        outbox[index].attempts += 1
+        commits.submit(.release(outbox[index]), event: nil)
+        let message = (error as? LicenseFailure)?.message ?? "\(error)"
+        logger.info("licence release not acknowledged yet; kept in the outbox", metadata: [
+            "id": "\(release.downloadID)", "attempts": "\(outbox[index].attempts)", "reason": "\(message)",
+        ])
+    }
+
+    // MARK: - Helpers
+
+    static let renewalRetryInterval: TimeInterval = 15
+    static let outboxFirstRetry: TimeInterval = 1
+    static let outboxMaxRetry: TimeInterval = 60
+
+    /// The download, if it can have a licence (an HLS download with DRM parameters).
+    private func licensable(_ id: String) throws -> Download {
+        guard let entry = entries[id] else { throw StashError.notFound(id: id) }
+        guard entry.download.drm != nil else {
+            throw StashError(.failedPrecondition, "download '\(id)' has no DRM parameters; add it with --drm-type clearkey --license-server URL")
+        }
+        return entry.download
+    }
+
+    /// One licence request; a failure is also a LicenseError event.
+    private func exchange(_ id: String, _ action: LicenseAction, kids: [String], drm: DRMParams) async throws -> LicenseResponse {
+        do {
+            return try await licenseClient.keys(action, kids: kids.compactMap(Base64URL.decode), drm: drm)
+        } catch let failure as LicenseFailure {
+            logger.warning("licence request failed", metadata: ["id": "\(id)", "action": "\(action.rawValue)", "error": "\(failure.message)"])
+            commits.submit(nil, event: .license(LicenseEvent(id: id, kind: .error, message: failure.message)))
+            throw failure.stashError
+        }
+    }
+
+    private func store(_ answer: LicenseResponse, id: String) throws {
+        for (kid, key) in answer.keys {
+            do {
+                try keys.write(asset: id, keyID: Download.licenseKeyStoreID(kid), key: key)
+            } catch {
+                throw StashError(.internal, "cannot store the licence key \(kid) of '\(id)': \(error)")
+            }
+        }
+    }
+
+    /// Edits the record's licence, moves an expired download back to COMPLETED when the
+    /// licence is valid again (or along `transition`), commits, and announces `event`.
+    @discardableResult
+    private func updateLicense(
+        _ id: String, event: LicenseEvent.Kind?, message: String = "", edit: (inout Download) -> Void,
+        transition next: (DownloadState) -> (DownloadLifecycle.Input, String)? = { _ in nil }
+    ) async throws -> LicenseStatus {
+        guard var entry = entries[id] else { throw StashError.notFound(id: id) }
+        edit(&entry.download)
+        entry.download.hasDRM = true
+        entries[id] = entry
+        let now = Date()
+        var ticket: CommitTicket
+        let restored = (entry.download.license?.check(at: now).isValid ?? false)
+            && [.licenseExpired, .drmExpired].contains(entry.download.state)
+        if restored, let change = try self.transition(id, .licenseRestored, edit: { $0.stateReason = ""; $0.error = nil }) {
+            ticket = change.ticket
+        } else if let (input, reason) = next(entry.download.state), let change = try self.transition(id, input, edit: { $0.stateReason = reason }) {
+            ticket = change.ticket
+        } else {
+            ticket = commits.submit(.save(entry.download), event: nil)
+        }
+        let status = LicenseStatus(entries[id]!.download, at: now)
+        if let event {
+            ticket = commits.submit(nil, event: .license(LicenseEvent(id: id, kind: event, message: message, status: status)))
+        }
+        try await ticket.wait()
+        armLicenseTimer()
+        return status
+    }
+
+    static func invalidLicenseMessage(_ id: String, _ check: LicenseCheck) -> String {
+        switch check.verdict {
+        case .playbackExpired:
+            return "the playback window of the licence of '\(id)' has ended; the content cannot be played again"
+        case .licenseExpired:
+            let when = check.expiresAt.map { " at " + ISO8601DateFormatter().string(from: $0) } ?? ""
+            return "the licence of '\(id)' expired\(when); `stash license renew \(id)` renews it"
+        case .none:
+            return "download '\(id)' holds no licence; `stash license get \(id)` gets one"
+        case .valid:
+            return "the licence of '\(id)' is valid"
+        }
+    }
+
+    /// The base64url id of the requested key: "" for the licence's first, else 32 hex digits
+    /// or base64url naming one of its keys.
+    static func kid(_ requested: String, in terms: LicenseTerms, id: String) throws -> String {
+        if requested.isEmpty, let first = terms.kids.first { return first }
+        var candidate = requested
+        let hex = requested.filter { $0 != "-" }
+        if hex.count == 32, hex.allSatisfy(\.isHexDigit) {
+            var bytes: [UInt8] = []
+            var index = hex.startIndex
+            while index < hex.endIndex {
+                let next = hex.index(index, offsetBy: 2)
+                bytes.append(UInt8(hex[index..<next], radix: 16)!)
+                index = next
+            }
+            candidate = Base64URL.encode(bytes)
+        }
+        guard terms.kids.contains(candidate) else {
+            throw StashError(.notFound, "key id '\(requested.prefix(64))' is not one of the \(terms.kids.count) keys of the licence of '\(id)'")
+        }
+        return candidate
+    }
+}

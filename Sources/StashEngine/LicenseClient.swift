@@ -1,0 +1,93 @@
+import Foundation
+import StashCore
+import StashFetch
+import StashKeys
+
+/// The licence exchange of PROTOCOL.md ("Licence exchange"): POSTs ClearKey licence requests
+/// to a download's licence server through the fetch workers and reads the answers. Knows
+/// nothing of downloads or states; the engine decides what a failure means.
+struct LicenseClient: Sendable {
+    let fetch: FetchWorkers
+    let certificates: CertificateCache
+    let retry: RetryPolicy
+    let lowSpeedLimit: Int
+    let lowSpeedTime: Int
+
+    /// A licence answer is a few keys of JSON; anything larger is not one.
+    static let maxAnswerBytes = 1 << 20
+    /// A service certificate is a few KiB.
+    static let maxCertificateBytes = 256 * 1024
+
+    /// Asks for (or renews) the keys `kids`. Every requested key is in the answer, 16 bytes.
+    func keys(_ action: LicenseAction, kids: [[UInt8]], drm: DRMParams) async throws -> LicenseResponse {
+        let body = try await post(action, kids: kids, drm: drm, retry: retry)
+        do {
+            return try LicenseResponse.parse(body, requested: kids, server: drm.licenseServer)
+        } catch let error as KeysError {
+            throw LicenseFailure.invalid(error.message)
+        }
+    }
+
+    /// Tells the server the keys `kids` are deleted. One attempt: the outbox retries.
+    func release(kids: [[UInt8]], drm: DRMParams) async throws {
+        let once = RetryPolicy(maxAttempts: 1, baseDelayMs: retry.baseDelayMs, maxDelayMs: retry.maxDelayMs)
+        _ = try await post(.release, kids: kids, drm: drm, retry: once)
+    }
+
+    private func post(_ action: LicenseAction, kids: [[UInt8]], drm: DRMParams, retry: RetryPolicy) async throws -> [UInt8] {
+        let certificate = try await certificates.certificate(drm, fetch: fetch, retry: retry)
+        let request = LicenseRequest(
+            kids: kids, action: action, contentID: drm.contentID.isEmpty ? nil : drm.contentID,
+            certificateSHA256: certificate?.sha256)
+        do {
+            return try await fetch.fetchBody(.inMemory(
+                url: drm.licenseServer, headers: drm.headers, limit: Self.maxAnswerBytes, retry: retry,
+                lowSpeedLimit: lowSpeedLimit, lowSpeedTime: lowSpeedTime, postBody: request.body())).bytes
+        } catch let error as DownloadError {
+            throw Self.failure(error, what: "the \(action.rawValue) request to the licence server \(drm.licenseServer)")
+        }
+    }
+
+    /// A 4xx is the server's answer; anything else did not reach one.
+    static func failure(_ error: DownloadError, what: String) -> LicenseFailure {
+        if error.kind == .http, (400..<500).contains(error.httpStatus) {
+            return .refused("\(what) was refused with HTTP \(error.httpStatus)", httpStatus: error.httpStatus)
+        }
+        if error.kind == .validation { return .invalid("\(what) failed: \(error.message)") }
+        return .unreachable("\(what) failed: \(error.message)")
+    }
+}
+
+/// Service certificates by URL: fetched once, checked on every use (a cached certificate can
+/// expire while the daemon runs).
+final class CertificateCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var known: [String: ServiceCertificate] = [:]
+
+    func certificate(_ drm: DRMParams, fetch: FetchWorkers, retry: RetryPolicy) async throws -> ServiceCertificate? {
+        let url = drm.certificateURL
+        guard !url.isEmpty else { return nil }
+        let now = Date()
+        if let cached = lock.withLock({ known[url] }) {
+            guard now < cached.notAfter else {
+                throw LicenseFailure.invalid("the service certificate from \(url) expired at \(ISO8601DateFormatter().string(from: cached.notAfter))")
+            }
+            return cached
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try await fetch.fetchBody(.inMemory(
+                url: url, headers: drm.headers, limit: LicenseClient.maxCertificateBytes, retry: retry)).bytes
+        } catch let error as DownloadError {
+            throw LicenseClient.failure(error, what: "fetching the service certificate \(url)")
+        }
+        let certificate: ServiceCertificate
+        do {
+            certificate = try ServiceCertificate.parse(bytes, at: now, source: url)
+        } catch let error as KeysError {
+            throw LicenseFailure.invalid(error.message)
+        }
+        lock.withLock { known[url] = certificate }
+        return certificate
+    }
+}
