@@ -68,7 +68,7 @@ final class CommitQueueTests: XCTestCase {
             switch event.kind {
             case .stateChanged(let download, _): seen.append("\(download.id):\(download.state.name)")
             case .removed(let id): seen.append("\(id):removed")
-            case .progress: break
+            case .progress, .license: break
             }
             if seen.count == 3 { break }
         }

@@ -1,0 +1,333 @@
+import Crypto
+import Foundation
+import StashClient
+import StashTestSupport
+import XCTest
+
+/// Protected HLS streams whose EXT-X-KEY names an `skd://` key id: a real daemon asks the test
+/// licence server for the keys, keeps them sealed, and moves the download through the licence
+/// states as the server grants, lets expire, refuses and acknowledges.
+final class LicenseTests: DaemonTestCase {
+    /// The most verbose level, so the check that no key reaches the log covers every message.
+    override var daemonArguments: [String] { ["--log-level", "trace"] }
+
+    private static let keyID: [UInt8] = Array(0x10..<0x20)
+    private static let key: [UInt8] = [0x3a, 0x91, 0x5c, 0x07, 0xe2, 0x48, 0xbd, 0x16, 0x6f, 0xa4, 0x29, 0xd3, 0x80, 0x5e, 0xc1, 0x72]
+    private static var fixture: HLSFixture?
+    private static var fixtureRoot: String?
+
+    private var licenses: LicenseServer!
+
+    override func setUp() async throws {
+        try await super.setUp()
+        licenses = try LicenseServer.start()
+        licenses.addKey(kid: Self.keyID, key: Self.key)
+    }
+
+    override func tearDown() async throws {
+        licenses?.stop()
+        try await super.tearDown()
+    }
+
+    override class func tearDown() {
+        if let root = fixtureRoot { try? FileManager.default.removeItem(atPath: root) }
+        super.tearDown()
+    }
+
+    /// The stream is made once: ffmpeg is the slow part. Its key URI carries the IV, so the
+    /// package must write that IV into its playlist for a player to decrypt.
+    private func serveStream() throws -> HLSFixture {
+        try XCTSkipUnless(HLSFixture.isAvailable, "ffmpeg and ffprobe are needed (make deps installs them)")
+        if Self.fixture == nil {
+            let root = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-skd-fixture")
+            Self.fixture = try HLSFixture.tsSKD(in: root + "/skd", seconds: 6, keyID: Self.keyID, key: Self.key, uriIV: true)
+            Self.fixtureRoot = root
+        }
+        http.serveDirectory(Self.fixture!.directory, at: "/skd")
+        return Self.fixture!
+    }
+
+    private func add(_ id: String, drm: DRMParams? = nil) async throws -> Download {
+        let stream = try serveStream()
+        let params = drm ?? DRMParams(licenseServer: licenses.licenseURL)
+        return try await client.addDownload(AddDownloadRequest(id: id, uri: http.url("/skd/" + stream.masterPath), drm: params)).download
+    }
+
+    private func keyFolder(_ id: String) -> String { daemon.dataDir + "/keys/" + id }
+
+    private func sealedEntries(_ id: String) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: keyFolder(id))) ?? []
+    }
+
+    private func exportDir(_ name: String) throws -> String {
+        try DaemonProcess.makeTemporaryDirectory(prefix: "stash-license-export") + "/" + name
+    }
+
+    private func waitForState(_ id: String, _ state: DownloadState, timeout: TimeInterval = 30) async throws -> Download {
+        try await waitUntil(id, timeout: timeout) { $0.state == state }
+    }
+
+    func testLicensedDownloadExportsDecodesAndServesItsKey() async throws {
+        let stream = try serveStream()
+        let certificate = try TestCertificate.make(in: try DaemonProcess.makeTemporaryDirectory(prefix: "stash-cert"), format: .der)
+        licenses.serveCertificate(certificate)
+        licenses.requiredHeader = (name: "X-App-Token", value: "t0ken")
+        licenses.expiresIn = 3600
+        let drm = DRMParams(
+            licenseServer: licenses.licenseURL, headers: [HTTPHeader(name: "X-App-Token", value: "t0ken")],
+            contentID: "episode-7", certificateURL: licenses.certificateURL)
+        let added = try await add("film", drm: drm)
+        XCTAssertTrue(added.hasDRM)
+        XCTAssertEqual(added.drm, drm)
+        let done = try await waitFor("film", .completed)
+        XCTAssertEqual(done.license?.kids.count, 1)
+
+        let acquired = licenses.requests(action: "acquire")
+        XCTAssertEqual(acquired.count, 1, "one licence request for the stream's one key")
+        XCTAssertEqual(acquired.first?.kids, [Self.keyID])
+        XCTAssertEqual(acquired.first?.contentID, "episode-7")
+        XCTAssertEqual(acquired.first?.certificateSHA256, SHA256.hash(data: certificate).map { String(format: "%02x", $0) }.joined(),
+                       "the certificate's SHA-256 goes with the request")
+        XCTAssertFalse(http.requests.contains { $0.path.hasSuffix(".key") }, "no key is fetched from the stream's server")
+
+        let status = try await client.checkLicense(id: "film")
+        XCTAssertTrue(status.isValid)
+        XCTAssertEqual(status.state, .completed)
+        XCTAssertGreaterThan(status.check.licenseSecondsLeft ?? 0, 3500)
+
+        // Sealed at rest, 0600, never in the clear on disk or in the log.
+        let sealed = sealedEntries("film")
+        XCTAssertEqual(sealed.count, 1)
+        let sealedPath = keyFolder("film") + "/" + sealed[0]
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: sealedPath)[.posixPermissions] as? Int, 0o600)
+        XCTAssertNil(try Data(contentsOf: URL(fileURLWithPath: sealedPath)).range(of: Data(Self.key)))
+
+        let clear = try exportDir("clear")
+        _ = try await client.export(id: "film", to: clear, decrypt: true)
+        XCTAssertEqual(try HLSFixture.decodedFrames(playlist: clear + "/master.m3u8"), stream.variants[0].frameCount)
+        let packaged = try exportDir("packaged")
+        _ = try await client.export(id: "film", to: packaged)
+        XCTAssertEqual(try HLSFixture.decodedFrames(playlist: packaged + "/master.m3u8"), stream.variants[0].frameCount,
+                       "the exported playlist carries the IV the skd:// URI gave")
+
+        let playback = try await client.playbackKey(id: "film")
+        XCTAssertEqual(playback.key, Self.key)
+        let byHex = try await client.playbackKey(id: "film", keyID: Self.keyID.map { String(format: "%02x", $0) }.joined())
+        XCTAssertEqual(byHex.key, Self.key)
+        await assertFails(.notFound) { try await self.client.playbackKey(id: "film", keyID: String(repeating: "ab", count: 16)) }
+        let afterPlayback = try await client.checkLicense(id: "film")
+        XCTAssertNotNil(afterPlayback.terms?.firstPlaybackAt, "the first key handed out starts playback")
+
+        let log = daemon.log()
+        let hex = Self.key.map { String(format: "%02x", $0) }.joined()
+        for form in [hex, hex.uppercased(), Data(Self.key).base64EncodedString(), base64url(Self.key)] {
+            XCTAssertFalse(log.contains(form), "the key (as \(form)) never reaches the log, even at trace level")
+        }
+
+        try await client.cancel(id: "film")
+        XCTAssertFalse(exists(keyFolder("film")), "removing the asset deletes its keys")
+    }
+
+    func testWrongHeaderIsALicenseErrorAndNoKeyIsStored() async throws {
+        licenses.requiredHeader = (name: "Authorization", value: "Bearer right")
+        let events = try await client.events(ids: ["denied"])
+        _ = try await add("denied", drm: DRMParams(
+            licenseServer: licenses.licenseURL, headers: [HTTPHeader(name: "Authorization", value: "Bearer wrong")]))
+        let failed = try await waitFor("denied", .failed)
+        let message = failed.error?.message ?? ""
+        XCTAssertTrue(message.contains("licence server") && message.contains("403"), message)
+        XCTAssertEqual(failed.error?.httpStatus, 403)
+        XCTAssertTrue(sealedEntries("denied").isEmpty, "no key is stored")
+        var sawError = false
+        for try await event in events {
+            if case .license(let license) = event.kind, license.kind == .error {
+                XCTAssertTrue(license.message.contains("403"), license.message)
+                sawError = true
+                break
+            }
+        }
+        XCTAssertTrue(sawError, "a LicenseError event")
+    }
+
+    func testExpiryMovesToLicenseExpiredAndRenewalBackToCompleted() async throws {
+        licenses.expiresIn = 3
+        _ = try await add("short")
+        _ = try await waitFor("short", .completed)
+        // Down before the daemon's own renewal at 80 % of the licence (2.4 s), so it lapses.
+        licenses.stop()
+        let expired = try await waitForState("short", .licenseExpired, timeout: 20)
+        XCTAssertTrue(expired.stateReason.contains("expired"), expired.stateReason)
+        let check = try await client.checkLicense(id: "short")
+        XCTAssertFalse(check.isValid)
+        XCTAssertEqual(check.check.verdict, .licenseExpired)
+        await assertFails(.failedPrecondition) { try await self.client.playbackKey(id: "short") }
+        await assertFails(.failedPrecondition) { try await self.client.export(id: "short", to: try self.exportDir("nope")) }
+
+        try licenses.restart()
+        licenses.expiresIn = 3600
+        let renewed = try await client.renewLicense(id: "short")
+        XCTAssertTrue(renewed.isValid)
+        XCTAssertEqual(renewed.state, .completed)
+        let current = try await client.getDownload(id: "short")
+        XCTAssertEqual(current.state, .completed)
+        XCTAssertGreaterThanOrEqual(licenses.requests(action: "renew").count, 1)
+    }
+
+    func testTheDaemonRenewsByItselfBeforeExpiry() async throws {
+        licenses.expiresIn = 2
+        _ = try await add("auto")
+        _ = try await waitFor("auto", .completed)
+        let deadline = Date().addingTimeInterval(20)
+        while licenses.requests(action: "renew").count < 2, Date() < deadline {
+            try await Task.sleep(nanoseconds: 100_000_000)
+        }
+        XCTAssertGreaterThanOrEqual(licenses.requests(action: "renew").count, 2, "renewed at 80 % of each licence's life")
+        let current = try await client.getDownload(id: "auto")
+        XCTAssertEqual(current.state, .completed, "never expired while renewals succeed")
+    }
+
+    func testRevokedRenewalIsDRMExpired() async throws {
+        _ = try await add("revoked")
+        _ = try await waitFor("revoked", .completed)
+        licenses.revoke(kid: Self.keyID)
+        let error = await assertFails(.permissionDenied) { try await self.client.renewLicense(id: "revoked") }
+        XCTAssertTrue(error?.message.contains("403") ?? false, error?.message ?? "")
+        let download = try await client.getDownload(id: "revoked")
+        XCTAssertEqual(download.state, .drmExpired)
+        XCTAssertTrue(download.stateReason.contains("refused"), download.stateReason)
+    }
+
+    func testPlaybackWindowEndsInDRMExpired() async throws {
+        licenses.playbackDuration = 1
+        _ = try await add("window")
+        _ = try await waitFor("window", .completed)
+        let before = try await client.checkLicense(id: "window")
+        XCTAssertEqual(before.check.playbackSecondsLeft, 1, "the whole window until the first playback")
+        _ = try await client.playbackKey(id: "window")
+        _ = try await waitForState("window", .drmExpired, timeout: 10)
+        let ended = try await client.checkLicense(id: "window")
+        XCTAssertEqual(ended.check.verdict, .playbackExpired)
+        await assertFails(.failedPrecondition) { try await self.client.playbackKey(id: "window") }
+    }
+
+    func testReleaseWhileServerDownReachesItOnceAfterRestart() async throws {
+        _ = try await add("gone")
+        _ = try await waitFor("gone", .completed)
+        licenses.stop()
+        let released = try await client.releaseLicense(id: "gone")
+        XCTAssertEqual(released.state, .licenseExpired)
+        XCTAssertNil(released.terms)
+        XCTAssertTrue(sealedEntries("gone").isEmpty, "the keys are deleted at once")
+
+        try await daemon.restart()
+        try await reconnect()
+        try licenses.restart()
+        let deadline = Date().addingTimeInterval(30)
+        while licenses.requests(action: "release").isEmpty, Date() < deadline {
+            try await Task.sleep(nanoseconds: 100_000_000)
+        }
+        // Time for a duplicate to show up, were the outbox to send it twice.
+        try await Task.sleep(nanoseconds: 2_500_000_000)
+        let releases = licenses.requests(action: "release")
+        XCTAssertEqual(releases.count, 1, "the release reaches the server once")
+        XCTAssertEqual(releases.first?.kids, [Self.keyID])
+
+        // A new licence brings the download back.
+        let again = try await client.downloadLicense(id: "gone")
+        XCTAssertTrue(again.isValid)
+        XCTAssertEqual(again.state, .completed)
+        XCTAssertEqual(sealedEntries("gone").count, 1)
+    }
+
+    func testLicenseBeforeTheDownloadStarts() async throws {
+        let stream = try serveStream()
+        _ = try await client.setConfig([(key: "max-parallel", value: "1")])
+        // A slot taken by a slow download keeps "early" QUEUED while its licence is asked for.
+        http.serve(path: "/slow", route: {
+            var route = TestRoute(body: .bytes(Array(repeating: 7, count: 400_000)))
+            route.bytesPerSecond = 100_000
+            return route
+        }())
+        _ = try await client.addDownload(AddDownloadRequest(id: "slow", uri: http.url("/slow")))
+        _ = try await client.addDownload(AddDownloadRequest(
+            id: "early", uri: http.url("/skd/" + stream.masterPath), drm: DRMParams(licenseServer: licenses.licenseURL)))
+        let status = try await client.downloadLicense(id: "early")
+        XCTAssertTrue(status.isValid)
+        XCTAssertEqual(status.terms?.kids.count, 1)
+        _ = try await waitFor("early", .completed)
+        XCTAssertEqual(licenses.requests(action: "acquire").count, 1, "planning uses the licence already held")
+    }
+
+    func testHostileLicenceAnswersFailClearly() async throws {
+        let cases: [(String, (LicenseServer) -> Void, String)] = [
+            ("malformed", { $0.malformedJSON = true }, "JSON"),
+            ("short-key", { $0.addKey(kid: Self.keyID, key: Array(Self.key.prefix(8))) }, "8 bytes"),
+            ("refused", { $0.refuseStatus = 403 }, "403"),
+        ]
+        for (id, setUp, expected) in cases {
+            licenses.stop()
+            licenses = try LicenseServer.start()
+            licenses.addKey(kid: Self.keyID, key: Self.key)
+            setUp(licenses)
+            _ = try await add(id)
+            let failed = try await waitFor(id, .failed)
+            XCTAssertTrue(failed.error?.message.contains(expected) ?? false, "\(id): \(failed.error?.message ?? "")")
+            XCTAssertTrue(sealedEntries(id).isEmpty, "\(id): no key stored")
+        }
+    }
+
+    func testBadCertificateFailsTheLicence() async throws {
+        let expired = try TestCertificate.makeExpired(in: try DaemonProcess.makeTemporaryDirectory(prefix: "stash-cert"))
+        licenses.serveCertificate(expired)
+        _ = try await add("old-cert", drm: DRMParams(licenseServer: licenses.licenseURL, certificateURL: licenses.certificateURL))
+        let failed = try await waitFor("old-cert", .failed)
+        XCTAssertTrue(failed.error?.message.contains("expired") ?? false, failed.error?.message ?? "")
+        XCTAssertTrue(licenses.requests(action: "acquire").isEmpty, "no licence is asked for with a bad certificate")
+
+        licenses.serveCertificate(Array("not a certificate".utf8))
+        _ = try await add("junk-cert", drm: DRMParams(licenseServer: licenses.licenseURL, certificateURL: licenses.certificateURL))
+        let junk = try await waitFor("junk-cert", .failed)
+        XCTAssertTrue(junk.error?.message.contains("certificate") ?? false, junk.error?.message ?? "")
+    }
+
+    func testSKDKeysWithoutDRMParametersAndBadParametersAreRefused() async throws {
+        let stream = try serveStream()
+        _ = try await client.addDownload(AddDownloadRequest(id: "no-drm", uri: http.url("/skd/" + stream.masterPath)))
+        let failed = try await waitFor("no-drm", .failed)
+        XCTAssertTrue(failed.error?.message.contains("--license-server") ?? false, failed.error?.message ?? "")
+
+        let bad: [(DRMParams, String)] = [
+            (DRMParams(licenseServer: "ftp://licence.example/"), "drm.license_server"),
+            (DRMParams(licenseServer: licenses.licenseURL, certificateURL: "not a url"), "drm.certificate_url"),
+            (DRMParams(licenseServer: licenses.licenseURL, contentID: String(repeating: "c", count: 2000)), "drm.content_id"),
+        ]
+        for (drm, field) in bad {
+            let error = await assertFails(.invalidArgument) {
+                try await self.client.addDownload(AddDownloadRequest(uri: self.http.url("/skd/" + stream.masterPath), drm: drm))
+            }
+            XCTAssertTrue(error?.message.contains(field) ?? false, error?.message ?? "")
+        }
+        await assertFails(.failedPrecondition) { try await self.client.checkLicense(id: "no-drm") }
+    }
+
+    func testLicenseCLI() async throws {
+        _ = try await add("cli")
+        _ = try await waitFor("cli", .completed)
+        let check = try daemon.runCLI(["license", "check", "cli", "--json"])
+        XCTAssertEqual(check.status, 0, check.stderr)
+        XCTAssertTrue(check.stdout.contains("\"valid\":true"), check.stdout)
+        let release = try daemon.runCLI(["license", "release", "--all"])
+        XCTAssertEqual(release.status, 0, release.stderr)
+        XCTAssertTrue(release.stdout.contains("released 1 licence"), release.stdout)
+        let after = try daemon.runCLI(["license", "check", "cli"])
+        XCTAssertEqual(after.status, 1, "an invalid licence exits 1: \(after.stdout)")
+        let get = try daemon.runCLI(["license", "get", "cli"])
+        XCTAssertEqual(get.status, 0, get.stderr)
+        XCTAssertTrue(get.stdout.contains("valid"), get.stdout)
+    }
+
+    private func base64url(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}
