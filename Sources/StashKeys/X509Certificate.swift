@@ -68,7 +68,7 @@ final class X509Certificate {
     /// reason. The error queue is emptied either way, so a reason never shows up in a later,
     /// unrelated failure on this thread.
     private static func check<Value>(_ value: Value?, _ failure: @autoclosure () -> String) throws -> Value {
-        
+        defer { ERR_clear_error() }
         guard let value else {
             let code = ERR_get_error()
             guard code != 0 else { throw KeysError(.certificateInvalid, failure()) }

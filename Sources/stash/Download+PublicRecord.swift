@@ -4,7 +4,8 @@ import StashClient
 extension Download {
     /// The public record of DESIGN.md as a JSON object: exactly its keys, nulls for unknowns.
     /// A bundle adds `bundle`, `filesDone`, `filesTotal` and (from `show`) `files`; an HLS
-    /// download adds `hls` (its choice), `segmentsDone` and `segmentsTotal`.
+    /// download adds `hls` (its choice), `segmentsDone` and `segmentsTotal`; one with DRM adds
+    /// `drm` (its licence server) and `license` (the licence held, as `stash license check`).
     var publicRecord: [String: Any] {
         var errorValue: Any = NSNull()
         if let error {
@@ -48,6 +49,15 @@ extension Download {
             ] as [String: Any]
             record["segmentsDone"] = filesDone
             record["segmentsTotal"] = filesTotal
+        }
+        if let drm {
+            record["drm"] = [
+                "type": drm.kind.rawValue, "licenseServer": drm.licenseServer, "contentId": drm.contentID,
+                "certificateUrl": drm.certificateURL,
+            ] as [String: Any]
+        }
+        if license != nil {
+            record["license"] = LicenseCommand.record(LicenseStatus(self, at: Date()))
         }
         if !stateReason.isEmpty { record["stateReason"] = stateReason }
         return record
