@@ -219,9 +219,9 @@ extension Engine {
                     $0.stateReason = "the licence server refused to renew the licence; the content cannot be played"
                     $0.error = DownloadError(.http, error.message)
                 }
-            } else if automatic {
-                renewRetryAt[id] = Date().addingTimeInterval(Self.renewalRetryInterval)
             }
+            // Whatever went wrong, the timer does not ask again at once.
+            if automatic { renewRetryAt[id] = Date().addingTimeInterval(Self.renewalRetryInterval) }
             throw error
         }
         try store(answer, id: id)

@@ -105,10 +105,15 @@ final class LicenseTests: DaemonTestCase {
         let clear = try exportDir("clear")
         _ = try await client.export(id: "film", to: clear, decrypt: true)
         XCTAssertEqual(try HLSFixture.decodedFrames(playlist: clear + "/master.m3u8"), stream.variants[0].frameCount)
+        // A wrong IV garbles only a segment's first block, which a decoder shrugs off: check
+        // the MPEG-TS sync bytes of the first two packets instead.
+        let segment = [UInt8](try Data(contentsOf: URL(fileURLWithPath: clear + "/video/seg00000.ts")))
+        XCTAssertEqual([segment[0], segment[188]], [0x47, 0x47], "decrypted with the IV the skd:// URI gave")
         let packaged = try exportDir("packaged")
         _ = try await client.export(id: "film", to: packaged)
-        XCTAssertEqual(try HLSFixture.decodedFrames(playlist: packaged + "/master.m3u8"), stream.variants[0].frameCount,
-                       "the exported playlist carries the IV the skd:// URI gave")
+        let playlist = try String(contentsOfFile: packaged + "/video/index.m3u8", encoding: .utf8)
+        XCTAssertTrue(playlist.contains("IV=0x" + (stream.variants[0].ivHex ?? "?").uppercased()), playlist)
+        XCTAssertEqual(try HLSFixture.decodedFrames(playlist: packaged + "/master.m3u8"), stream.variants[0].frameCount)
 
         let playback = try await client.playbackKey(id: "film")
         XCTAssertEqual(playback.key, Self.key)

@@ -141,7 +141,7 @@ final class RegistryTests: XCTestCase {
         }
         let queue = try DatabaseQueue(path: databasePath)
         let migrations = try await queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-        XCTAssertEqual(migrations, ["v1", "v2", "v3"])
+        XCTAssertEqual(migrations, ["v1", "v2", "v3", "v4"])
     }
 
     func testAVersion1RegistryMigratesItsDownloadsToFiles() async throws {
@@ -216,6 +216,46 @@ final class RegistryTests: XCTestCase {
         XCTAssertEqual(loaded.downloads, [planning, planned])
         XCTAssertEqual(loaded.downloads[0].files, [], "no file is made up for an HLS download that has none yet")
         XCTAssertEqual(loaded.downloads[1].files.map(\.rangeOffset), [0, 1000, nil])
+    }
+
+    func testADownloadWithDRMKeepsItsParametersLicenceAndKeyIDs() async throws {
+        let registry = try openRegistry()
+        var download = Download(id: "drm", uri: "https://h/master.m3u8", assetPath: "assets/drm", createdAt: date(ms: 7), hls: HLSOptions())
+        download.drm = DRMParams(
+            licenseServer: "https://l/clearkey", headers: [HTTPHeader(name: "Authorization", value: "Bearer t")],
+            contentID: "c-1", certificateURL: "https://l/cert")
+        var terms = LicenseTerms(acquiredAt: date(ms: 1_700_000_000_123), expiresIn: 600, playbackDuration: 90, kids: ["EBESExQVFhcYGRobHB0eHw"])
+        terms.startPlayback(at: date(ms: 1_700_000_001_000))
+        download.license = terms
+        download.hasDRM = true
+        download.hlsKeys = ["video/key0.key"]
+        download.licenseKeyIDs = ["video/key0.key": "EBESExQVFhcYGRobHB0eHw"]
+        try await registry.save([download])
+        let loaded = try openRegistry().loadAll()
+        XCTAssertEqual(loaded.problems, [])
+        XCTAssertEqual(loaded.downloads, [download])
+        XCTAssertEqual(loaded.downloads[0].keyStoreID(forKeyPath: "video/key0.key"), "kid:EBESExQVFhcYGRobHB0eHw")
+    }
+
+    func testTheReleaseOutboxSurvivesAReopenUntilDone() async throws {
+        let drm = DRMParams(licenseServer: "https://l/clearkey")
+        let first = LicenseRelease(id: "r1", downloadID: "a", drm: drm, kids: ["AAAAAAAAAAAAAAAAAAAAAA"], requestedAt: date(ms: 10))
+        var second = LicenseRelease(id: "r2", downloadID: "b", drm: drm, kids: ["AQEBAQEBAQEBAQEBAQEBAQ"], requestedAt: date(ms: 20))
+        do {
+            let registry = try openRegistry()
+            try await registry.commit(RegistryBatch(releases: [second, first]))
+            second.attempts = 3
+            try await registry.commit(RegistryBatch(releases: [second]))
+        }
+        let reopened = try openRegistry()
+        XCTAssertEqual(try reopened.loadReleases().releases, [first, second], "oldest first, with the attempts counted")
+        try await reopened.commit(RegistryBatch(releasesDone: ["r1"]))
+        XCTAssertEqual(try openRegistry().loadReleases().releases.map(\.id), ["r2"])
+        try rawSQL("INSERT INTO license_release (id, body) VALUES ('junk', 'not json')")
+        let withJunk = try openRegistry().loadReleases()
+        XCTAssertEqual(withJunk.releases.map(\.id), ["r2"])
+        XCTAssertEqual(withJunk.problems.count, 1)
+        XCTAssertTrue(withJunk.problems[0].contains("junk"), withJunk.problems[0])
     }
 
     func testUnreadableHLSChoiceReadsAsPausedWithAProblem() async throws {
