@@ -31,6 +31,8 @@ struct Session {
 
     private(set) var phase: Phase = .connecting
     let ownerUID: UInt32
+    /// The peer's uid once connected.
+    private(set) var peerUID: UInt32?
 
     init(ownerUID: UInt32) {
         self.ownerUID = ownerUID
@@ -44,6 +46,7 @@ struct Session {
             return .refuse(StashError(.permissionDenied, "uid \(peer.uid) may not use this daemon (owner uid \(ownerUID))"))
         }
         phase = .awaitingHello
+        peerUID = peer.uid
         return .accept
     }
 
@@ -69,6 +72,11 @@ struct Session {
             return .reject(error)
         case .subscribe(let request):
             return phase == .ready ? .subscribe(request) : .reject(Self.helloFirst)
+        case .getPlaybackKey where phase == .ready && peerUID != ownerUID:
+            // Root may manage the daemon, but a content key goes only to the user it was licensed to.
+            return .reject(StashError(
+                .permissionDenied,
+                "GetPlaybackKey is answered only to processes of the daemon's user (uid \(ownerUID)); this peer is uid \(peerUID.map(String.init) ?? "?")"))
         default:
             return phase == .ready ? .handle : .reject(Self.helloFirst)
         }

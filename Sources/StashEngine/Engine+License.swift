@@ -372,18 +372,7 @@ extension Engine {
     /// or base64url naming one of its keys.
     static func kid(_ requested: String, in terms: LicenseTerms, id: String) throws -> String {
         if requested.isEmpty, let first = terms.kids.first { return first }
-        var candidate = requested
-        let hex = requested.filter { $0 != "-" }
-        if hex.count == 32, hex.allSatisfy(\.isHexDigit) {
-            var bytes: [UInt8] = []
-            var index = hex.startIndex
-            while index < hex.endIndex {
-                let next = hex.index(index, offsetBy: 2)
-                bytes.append(UInt8(hex[index..<next], radix: 16)!)
-                index = next
-            }
-            candidate = Base64URL.encode(bytes)
-        }
+        let candidate = SKDURI.hex(requested.filter { $0 != "-" }[...]).map(Base64URL.encode) ?? requested
         guard terms.kids.contains(candidate) else {
             throw StashError(.notFound, "key id '\(requested.prefix(64))' is not one of the \(terms.kids.count) keys of the licence of '\(id)'")
         }

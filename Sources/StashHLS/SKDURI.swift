@@ -34,8 +34,8 @@ public struct SKDURI: Equatable, Sendable {
         }
     }
 
-    /// Exactly 16 bytes written as 32 hex digits, or nil.
-    static func hex(_ text: Substring) -> [UInt8]? {
+    /// Exactly 16 bytes written as 32 hex digits, or nil: how key ids and IVs are written.
+    public static func hex(_ text: Substring) -> [UInt8]? {
         let digits = Array(text.utf8)
         guard digits.count == 32 else { return nil }
         var bytes: [UInt8] = []

@@ -60,4 +60,20 @@ final class SessionTests: XCTestCase {
         session.onProtocolError()
         XCTAssertEqual(session.onRequest(.getStats), .ignore)
     }
+
+    func testPlaybackKeysGoOnlyToTheOwnersProcessesNotToRoot() {
+        var owner = connected()
+        _ = owner.onRequest(.hello(HelloRequest(clientName: "player")))
+        XCTAssertEqual(owner.onRequest(.getPlaybackKey(id: "film", keyID: "")), .handle)
+
+        var root = Session(ownerUID: self.owner)
+        XCTAssertEqual(root.onConnect(peer: PeerCredentials(pid: 3, uid: 0, gid: 0)), .accept)
+        _ = root.onRequest(.hello(HelloRequest(clientName: "admin")))
+        XCTAssertEqual(root.onRequest(.checkLicense(id: "film")), .handle, "root may manage licences")
+        guard case .reject(let error) = root.onRequest(.getPlaybackKey(id: "film", keyID: "")) else {
+            return XCTFail("a content key is not handed to another uid, root included")
+        }
+        XCTAssertEqual(error.code, .permissionDenied)
+        XCTAssertTrue(error.message.contains("uid 0"), error.message)
+    }
 }
