@@ -21,7 +21,12 @@ struct LicenseCommand: AsyncParsableCommand {
             Output.json(record(status))
             return
         }
-        var parts = ["\(status.id): \(status.check.verdict.rawValue)", "state \(status.state.name)"]
+        Output.line("\(status.id): \(summary(status)), state \(status.state.name)")
+    }
+
+    /// "valid, 1 key(s), licence 59m left, …": what `check` and `show` say of a licence.
+    static func summary(_ status: LicenseStatus) -> String {
+        var parts = [status.check.verdict.rawValue]
         if let terms = status.terms {
             parts.append("\(terms.kids.count) key(s)")
             parts.append(status.check.licenseSecondsLeft.map { "licence \(Format.duration($0)) left" } ?? "licence never expires")
@@ -29,7 +34,7 @@ struct LicenseCommand: AsyncParsableCommand {
                 parts.append("playback window \(Format.duration(playback)) left\(terms.firstPlaybackAt == nil ? " (not started)" : "")")
             }
         }
-        Output.line(parts.joined(separator: ", "))
+        return parts.joined(separator: ", ")
     }
 
     static func record(_ status: LicenseStatus) -> [String: Any] {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import StashClient
 
 struct ShowCommand: AsyncParsableCommand {
@@ -32,6 +33,7 @@ struct ShowCommand: AsyncParsableCommand {
             ("quality", download.quality),
             ("subtitles", download.hasSubtitles ? "yes" : "no"),
             ("drm", download.drm.map { "\($0.kind.rawValue), licence server \($0.licenseServer)" } ?? (download.hasDRM ? "yes" : "no")),
+            ("licence", download.license == nil ? "none held" : LicenseCommand.summary(LicenseStatus(download, at: Date()))),
             ("asset path", download.assetPath),
             ("error", download.error.map { $0.httpStatus > 0 ? "\($0) (HTTP \($0.httpStatus))" : "\($0)" } ?? "none"),
             ("created", download.createdAt.ISO8601Format()),

@@ -91,4 +91,73 @@ final class DownloadLifecycleTests: XCTestCase {
         XCTAssertThrowsError(try run(.downloading, .repair))
         XCTAssertThrowsError(try run(.paused, .repair))
     }
+
+    // MARK: - Licences
+
+    func testLicenceExpiryAndRestoreOfACompletedDownload() throws {
+        var machine = DownloadLifecycle(state: .completed)
+        XCTAssertEqual(try machine.on(.licenseExpired), .commit)
+        XCTAssertEqual(machine.state, .licenseExpired)
+        XCTAssertEqual(try machine.on(.licenseExpired), .none, "the renewal timer may see the same expiry twice")
+        XCTAssertEqual(machine.state, .licenseExpired)
+        XCTAssertEqual(try machine.on(.licenseRestored), .commit)
+        XCTAssertEqual(machine.state, .completed)
+        XCTAssertEqual(try machine.on(.licenseRestored), .none, "a renewal of a valid licence changes no state")
+        XCTAssertEqual(machine.state, .completed)
+    }
+
+    func testDRMExpiryFromCompletedOrLicenceExpired() throws {
+        XCTAssertEqual(try run(.completed, .drmExpired).0, .drmExpired, "a playback window can end before the licence")
+        XCTAssertEqual(try run(.completed, .drmExpired).1, .commit)
+        XCTAssertEqual(try run(.licenseExpired, .drmExpired).0, .drmExpired, "the server refused the renewal")
+        XCTAssertEqual(try run(.licenseExpired, .drmExpired).1, .commit)
+        XCTAssertEqual(try run(.drmExpired, .drmExpired).0, .drmExpired)
+        XCTAssertEqual(try run(.drmExpired, .drmExpired).1, .none)
+        // A licence granted again (DownloadLicense) brings even a final expiry back.
+        XCTAssertEqual(try run(.drmExpired, .licenseRestored).0, .completed)
+        XCTAssertEqual(try run(.drmExpired, .licenseRestored).1, .commit)
+    }
+
+    /// DRM_EXPIRED is final for the timer: an ordinary licence expiry must not turn it back
+    /// into the renewable LICENSE_EXPIRED.
+    func testLicenceExpiryDoesNotUndoADRMExpiry() {
+        assertFailedPrecondition(.drmExpired, .licenseExpired, mentions: ["expire the licence of", "DRM_EXPIRED"])
+    }
+
+    /// Only a complete download has a licence that can run out or come back; anything else
+    /// (a transfer in flight, a queued or paused download) is refused, naming the verb and state.
+    func testLicenceInputsOutsideTheirStatesAreRefused() throws {
+        let allowed: [(DownloadLifecycle.Input, Set<DownloadState>)] = [
+            (.licenseExpired, [.completed, .licenseExpired]),
+            (.drmExpired, [.completed, .licenseExpired, .drmExpired]),
+            (.licenseRestored, [.completed, .licenseExpired, .drmExpired]),
+        ]
+        for (input, states) in allowed {
+            for state in DownloadState.allCases where !states.contains(state) {
+                assertFailedPrecondition(state, input, mentions: [input.verb, state.name])
+            }
+        }
+        assertFailedPrecondition(.downloading, .licenseExpired, mentions: ["cannot expire the licence of a download that is DOWNLOADING"])
+        assertFailedPrecondition(.queued, .licenseRestored, mentions: ["cannot restore the licence of a download that is QUEUED"])
+        assertFailedPrecondition(.failed, .drmExpired, mentions: ["cannot end the DRM of a download that is FAILED"])
+    }
+
+    func testExpiredDownloadsCannotBeResumedButCanBeCancelled() throws {
+        for state in [DownloadState.licenseExpired, .drmExpired] {
+            assertFailedPrecondition(state, .resume, mentions: [state.name])
+            assertFailedPrecondition(state, .pause, mentions: [state.name])
+            XCTAssertEqual(try run(state, .cancel).1, .remove)
+        }
+    }
+
+    private func assertFailedPrecondition(_ state: DownloadState, _ input: DownloadLifecycle.Input, mentions: [String],
+                                          file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertThrowsError(try run(state, input), "\(input) in \(state.name)", file: file, line: line) { error in
+            guard let error = error as? StashError else { return XCTFail("not a StashError: \(error)", file: file, line: line) }
+            XCTAssertEqual(error.code, .failedPrecondition, error.message, file: file, line: line)
+            for text in mentions {
+                XCTAssertTrue(error.message.contains(text), "'\(error.message)' does not mention '\(text)'", file: file, line: line)
+            }
+        }
+    }
 }
