@@ -4,12 +4,12 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 PROTO := proto/stash/v1/stash.proto
 GEN_H := Sources/CStashProto/include/stash/v1/stash.pb-c.h
 GEN_C := Sources/CStashProto/stash/v1/stash.pb-c.c
-APT_PKGS := protobuf-c-compiler libprotobuf-c-dev libcurl4-openssl-dev libsqlite3-dev libssl-dev pkg-config ffmpeg
+APT_PKGS := protobuf-c-compiler libprotobuf-c-dev libcurl4-openssl-dev libsqlite3-dev libssl-dev openssl pkg-config ffmpeg
 
 .PHONY: deps proto proto-check build release run test bench demo clean
 
 deps:
-	@if ! command -v pkg-config >/dev/null || ! command -v protoc-c >/dev/null || ! command -v ffmpeg >/dev/null \
+	@if ! command -v pkg-config >/dev/null || ! command -v protoc-c >/dev/null || ! command -v ffmpeg >/dev/null || ! command -v openssl >/dev/null \
 	    || ! pkg-config --exists libprotobuf-c libcurl sqlite3 libcrypto; then \
 	  echo "installing $(APT_PKGS)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PKGS) >/dev/null; \
