@@ -21,7 +21,13 @@ public enum DRMRules {
         guard drm.headers.count <= maxHeaders else {
             throw StashError.invalidArgument("drm.license_headers lists \(drm.headers.count) headers; the limit is \(maxHeaders)")
         }
-        for header in drm.headers { try header.validate() }
+        for (index, header) in drm.headers.enumerated() {
+            do {
+                try header.validate()
+            } catch let error as StashError {
+                throw StashError.invalidArgument("drm.license_headers[\(index)]: \(error.message)")
+            }
+        }
         guard drm.contentID.utf8.count <= maxContentIDLength else {
             throw StashError.invalidArgument("drm.content_id is \(drm.contentID.utf8.count) bytes; the limit is \(maxContentIDLength)")
         }
@@ -32,7 +38,10 @@ public enum DRMRules {
             if required { throw StashError.invalidArgument("\(field) is required with drm.type") }
             return
         }
-        guard value.utf8.count <= 8192, let url = URLComponents(string: value),
+        guard value.utf8.count <= 8192 else {
+            throw StashError.invalidArgument("\(field) is \(value.utf8.count) bytes; the limit is 8192")
+        }
+        guard let url = URLComponents(string: value),
               let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = url.host, !host.isEmpty else {
             throw StashError.invalidArgument("\(field) '\(value.prefix(200))' is not an absolute http(s) URL")

@@ -48,7 +48,13 @@ public enum DownloadState: Int, CaseIterable, Sendable, Codable {
         self == .preparing || self == .downloading || self == .waitingForNetwork || self == .restarting
     }
 
-    /// States from which the download will not move without a client asking.
+    /// Every file is on disk and whole: COMPLETED, or complete with a licence that ran out.
+    public var holdsCompleteFiles: Bool {
+        self == .completed || self == .licenseExpired || self == .drmExpired
+    }
+
+    /// States from which no transfer will start without a client asking (a completed
+    /// download's licence may still run out).
     public var isTerminal: Bool {
         self == .completed || self == .failed || self == .licenseExpired || self == .drmExpired
     }

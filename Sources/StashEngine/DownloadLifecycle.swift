@@ -95,7 +95,7 @@ public struct DownloadLifecycle: Equatable, Sendable {
             state = .queued
             return .stopTransfer
 
-        case (.repair, .completed), (.repair, .failed):
+        case (.repair, .completed), (.repair, .failed), (.repair, .licenseExpired), (.repair, .drmExpired):
             state = .queued
             return .commit
 
@@ -120,7 +120,9 @@ public struct DownloadLifecycle: Equatable, Sendable {
         case (.recover(_), let s) where s.isActive:
             state = .queued
             return .commit
-        case (.recover(let intact), .completed):
+        case (.recover(let intact), .completed), (.recover(let intact), .licenseExpired), (.recover(let intact), .drmExpired):
+            // An expired licence does not make missing files less missing: a renewal must not
+            // turn a damaged download back into a COMPLETED one.
             if intact { return .none }
             state = .failed
             return .commit

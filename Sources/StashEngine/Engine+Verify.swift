@@ -87,7 +87,7 @@ extension Engine {
     }
 
     private static func shouldBeComplete(_ download: Download) -> Bool {
-        download.state == .completed || (download.state == .failed && download.error?.kind == .storage)
+        download.state.holdsCompleteFiles || (download.state == .failed && download.error?.kind == .storage)
     }
 
     /// Key folders whose download is gone (the daemon stopped between deleting the record and

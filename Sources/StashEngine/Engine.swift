@@ -154,7 +154,7 @@ public actor Engine {
             order.append(id)
             nextSeq += 1
             // Most records (complete and whole, paused, failed) stay as they are.
-            let recovering = download.state.isActive || download.state == .removing || (download.state == .completed && problem != nil)
+            let recovering = download.state.isActive || download.state == .removing || (download.state.holdsCompleteFiles && problem != nil)
             guard recovering else { continue }
             switch recover(id, problem: problem) {
             case .commit(let ticket): tickets.append(ticket)
@@ -494,7 +494,7 @@ public actor Engine {
     /// verify findings (one stat per file serves both).
     private func reconcileFiles(_ download: inout Download, sizes: ArraySlice<Int64?>, findings: inout [VerifyFinding]) -> String? {
         let id = download.id
-        let shouldBeComplete = download.state == .completed || (download.state == .failed && download.error?.kind == .storage)
+        let shouldBeComplete = download.state.holdsCompleteFiles || (download.state == .failed && download.error?.kind == .storage)
         var problem: String?
         var done = 0
         var bytes: Int64 = 0
@@ -516,12 +516,12 @@ public actor Engine {
                 if problem == nil {
                     problem = finding.kind == .missingFile ? "file missing on disk: \(path)" : "file on disk has \(finding.detail): \(path)"
                 }
-                download.files[index].downloadedBytes = download.state == .completed ? 0 : fileSize(path + ".part") ?? 0
+                download.files[index].downloadedBytes = download.state.holdsCompleteFiles ? 0 : fileSize(path + ".part") ?? 0
             }
             bytes += download.files[index].downloadedBytes
         }
         download.filesDone = done
-        if download.state != .completed || problem != nil { download.downloadedBytes = bytes }
+        if !download.state.holdsCompleteFiles || problem != nil { download.downloadedBytes = bytes }
         guard let problem else { return nil }
         let missing = download.filesTotal - done
         return download.isFolder ? "\(missing) of \(download.filesTotal) files missing or damaged; first: \(problem)" : problem
@@ -534,6 +534,7 @@ public actor Engine {
             let ticket = try transition(id, .recover(fileIntact: problem == nil)) { record in
                 if let problem {
                     record.error = DownloadError(.storage, problem)
+                    record.stateReason = ""
                     record.completedAt = nil
                 } else if record.state == .queued {
                     record.stateReason = "resumed after a daemon restart"

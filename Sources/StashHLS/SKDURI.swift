@@ -11,7 +11,11 @@ public struct SKDURI: Equatable, Sendable {
 
     public static func isSKD(_ uri: Substring) -> Bool { uri.hasPrefix(scheme) }
 
-    /// - Throws: `HLSError.Code.invalidURI` naming the URI and the part that is wrong.
+    /// Every "skd://" is removed, not only a leading one, as the original platform does, so
+    /// `skd://skd://ID` reads as `skd://ID`.
+    ///
+    /// - Throws: `HLSError.Code.invalidURI` (the id or the shape) or `.invalidIV`, naming the
+    ///   URI and the part that is wrong.
     public init(parsing uri: Substring, line: Int?) throws {
         let components = uri.replacingOccurrences(of: Self.scheme, with: "").split(separator: ":", omittingEmptySubsequences: false)
         guard (1...2).contains(components.count) else {

@@ -9,7 +9,7 @@ final class DRMRulesTests: XCTestCase {
 
     /// Asserts INVALID_ARGUMENT whose message contains every one of `mentions`: the field, so a
     /// client knows which of its many inputs to fix, and the value or the limit.
-    private func assertRefused(_ expression: @autoclosure () throws -> Void, mentions: [String],
+    private func assertRefused<T>(_ expression: @autoclosure () throws -> T, mentions: [String],
                                file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertThrowsError(try expression(), file: file, line: line) { error in
             guard let error = error as? StashError else { return XCTFail("not a StashError: \(error)", file: file, line: line) }

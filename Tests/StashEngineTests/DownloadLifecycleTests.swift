@@ -70,6 +70,10 @@ final class DownloadLifecycleTests: XCTestCase {
         XCTAssertEqual(try run(.completed, .recover(fileIntact: true)).1, .none)
         XCTAssertEqual(try run(.completed, .recover(fileIntact: false)).0, .failed)
         XCTAssertEqual(try run(.removing, .recover(fileIntact: true)).1, .remove)
+        for state in [DownloadState.licenseExpired, .drmExpired] {
+            XCTAssertEqual(try run(state, .recover(fileIntact: true)).1, .none, "\(state.name) stays while its files are whole")
+            XCTAssertEqual(try run(state, .recover(fileIntact: false)).0, .failed, "\(state.name) with files missing is not complete")
+        }
     }
 
     func testEventsFromFinishedTransfersAreRefused() {
@@ -86,6 +90,8 @@ final class DownloadLifecycleTests: XCTestCase {
 
     func testRepairRequeuesOnlyCompleteOrFailedDownloads() throws {
         XCTAssertEqual(try run(.completed, .repair).0, .queued)
+        XCTAssertEqual(try run(.licenseExpired, .repair).0, .queued, "its files are fetched again; the licence timer moves it back")
+        XCTAssertEqual(try run(.drmExpired, .repair).0, .queued)
         XCTAssertEqual(try run(.completed, .repair).1, .commit)
         XCTAssertEqual(try run(.failed, .repair).0, .queued)
         XCTAssertThrowsError(try run(.downloading, .repair))

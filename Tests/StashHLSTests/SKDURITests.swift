@@ -15,22 +15,25 @@ final class SKDURITests: XCTestCase {
     // MARK: - SKDURI
 
     func testKeyIDAlone() throws {
-        XCTAssertEqual(try parse("skd://" + keyIDHex), SKDURI(keyID: keyID, iv: nil))
+        let uri = try parse("skd://" + keyIDHex)
+        XCTAssertEqual(uri.keyID, keyID)
+        XCTAssertNil(uri.iv)
         XCTAssertTrue(SKDURI.isSKD("skd://\(keyIDHex)"))
         XCTAssertFalse(SKDURI.isSKD("https://keys.example.com/skd://\(keyIDHex)"), "only the scheme at the start makes a licence key")
     }
 
     func testKeyIDWithIVWithAndWithout0x() throws {
-        let expected = SKDURI(keyID: keyID, iv: iv)
-        XCTAssertEqual(try parse("skd://\(keyIDHex):\(ivHex)"), expected)
-        XCTAssertEqual(try parse("skd://\(keyIDHex):0x\(ivHex)"), expected)
-        XCTAssertEqual(try parse("skd://\(keyIDHex):0X\(ivHex)"), expected)
+        for text in ["skd://\(keyIDHex):\(ivHex)", "skd://\(keyIDHex):0x\(ivHex)", "skd://\(keyIDHex):0X\(ivHex)"] {
+            let uri = try parse(text)
+            XCTAssertEqual(uri.keyID, keyID, text)
+            XCTAssertEqual(uri.iv, iv, text)
+        }
     }
 
     /// The dashes of a UUID are presentation only: the id is the same 16 bytes.
     func testUUIDWithDashes() throws {
         XCTAssertEqual(try parse("skd://00112233-4455-6677-8899-aabbccddeeff").keyID, keyID)
-        XCTAssertEqual(try parse("skd://00112233-4455-6677-8899-AABBCCDDEEFF:\(ivHex)"), SKDURI(keyID: keyID, iv: iv))
+        XCTAssertEqual(try parse("skd://00112233-4455-6677-8899-AABBCCDDEEFF:\(ivHex)"), try parse("skd://\(keyIDHex):\(ivHex)"))
     }
 
     func testUpperAndLowerHexReadTheSame() throws {
