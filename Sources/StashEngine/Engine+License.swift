@@ -62,13 +62,29 @@ extension Engine {
         try await renew(id, automatic: false)
     }
 
-    /// Deletes the keys now and tells the server; a release the server does not acknowledge
-    /// stays in the outbox and is sent again, across restarts, until it does.
+    /// Tells the server, then deletes the keys. A release the server does not acknowledge
+    /// (it cannot be reached) stays in the outbox and is sent again, across restarts, until
+    /// it does; the keys are deleted all the same, since the app asked to give them up.
     public func releaseLicense(id: String) async throws -> LicenseStatus {
         let download = try licensable(id)
         guard let terms = download.license else {
             throw StashError(.failedPrecondition, "download '\(id)' holds no licence to release")
         }
+        let drm = download.drm!
+        var note: String
+        var acknowledged = true
+        do {
+            try await licenseClient.release(kids: terms.kids.compactMap(Base64URL.decode), drm: drm)
+            note = "the licence server acknowledged the release"
+        } catch LicenseFailure.refused(let message, _) {
+            // An answer all the same: the server knows of the release and will not take it.
+            note = "the licence server answered the release with a refusal (\(message))"
+        } catch {
+            acknowledged = false
+            note = "the licence server could not be reached (\((error as? LicenseFailure)?.message ?? "\(error)")); the release is kept and sent again until it answers"
+        }
+        // Another release of the same licence may have finished while this one waited.
+        guard entries[id]?.download.license == terms else { return LicenseStatus(try licensable(id), at: Date()) }
         for kid in terms.kids {
             do {
                 try keys.delete(asset: id, keyID: Download.licenseKeyStoreID(kid))
@@ -76,15 +92,18 @@ extension Engine {
                 throw StashError(.internal, "could not delete the licence keys of '\(id)': \(error)")
             }
         }
-        let release = LicenseRelease(downloadID: id, drm: download.drm!, kids: terms.kids)
-        commits.submit(.release(release), event: nil)
-        outbox.append(release)
-        let status = try await updateLicense(id, event: .released, message: "keys deleted; the release is sent to \(download.drm!.licenseServer)") { record in
+        if !acknowledged {
+            let release = LicenseRelease(downloadID: id, drm: drm, kids: terms.kids)
+            commits.submit(.release(release), event: nil)
+            outbox.append(release)
+        }
+        logger.info("licence released", metadata: ["id": "\(id)", "acknowledged": "\(acknowledged)"])
+        let status = try await updateLicense(id, event: .released, message: "keys deleted; " + note) { record in
             record.license = nil
         } transition: { state in
             state == .completed ? (.licenseExpired, "the licence was released; `stash license get \(id)` gets a new one") : nil
         }
-        sendOutbox()
+        if !acknowledged { sendOutbox() }
         return status
     }
 

@@ -263,6 +263,14 @@ final class LicenseTests: DaemonTestCase {
         XCTAssertEqual(licenses.requests(action: "acquire").count, 1, "planning uses the licence already held")
     }
 
+    func testASlowLicenceServerIsWaitedFor() async throws {
+        licenses.delaySeconds = 1.5
+        _ = try await add("slow-licence")
+        let done = try await waitFor("slow-licence", .completed)
+        XCTAssertEqual(done.license?.kids.count, 1)
+        XCTAssertEqual(licenses.requests(action: "acquire").count, 1, "a slow answer is not a failure to retry")
+    }
+
     func testHostileLicenceAnswersFailClearly() async throws {
         let cases: [(String, (LicenseServer) -> Void, String)] = [
             ("malformed", { $0.malformedJSON = true }, "JSON"),
@@ -324,6 +332,10 @@ final class LicenseTests: DaemonTestCase {
         let release = try daemon.runCLI(["license", "release", "--all"])
         XCTAssertEqual(release.status, 0, release.stderr)
         XCTAssertTrue(release.stdout.contains("released 1 licence"), release.stdout)
+        // Acknowledged at once, so nothing is left in the outbox to send again.
+        try await Task.sleep(nanoseconds: 1_500_000_000)
+        XCTAssertEqual(licenses.requests(action: "release").count, 1)
+        XCTAssertTrue(sealedEntries("cli").isEmpty, "released keys are deleted")
         let after = try daemon.runCLI(["license", "check", "cli"])
         XCTAssertEqual(after.status, 1, "an invalid licence exits 1: \(after.stdout)")
         let get = try daemon.runCLI(["license", "get", "cli"])
