@@ -430,6 +430,8 @@ public actor Engine {
         entries[id] = entry
         storageCache = nil
         if entry.download.state == .queued { enqueueWaiting(id) }
+        // A licence that ran out while the download ran applies from the moment it completes.
+        if entry.download.state == .completed, entry.download.license != nil { armLicenseTimer() }
         let ticket = commits.submit(.save(entry.download), event: .stateChanged(eventView(entry.download), previous: previous))
         return Change(ticket: ticket, download: publicView(entry.download))
     }

@@ -178,6 +178,31 @@ final class LicenseTests: DaemonTestCase {
         XCTAssertGreaterThanOrEqual(licenses.requests(action: "renew").count, 1)
     }
 
+    func testALicenceThatRunsOutDuringTheDownloadExpiresAsItCompletes() async throws {
+        let stream = try serveStream()
+        // One segment at a time, each a second or two: the download outlives its 2 s licence.
+        let folder = (stream.variants[0].path as NSString).deletingLastPathComponent
+        let segments = try FileManager.default.contentsOfDirectory(atPath: stream.directory + "/" + folder).filter { $0.hasSuffix(".ts") }
+        XCTAssertGreaterThanOrEqual(segments.count, 3)
+        for segment in segments {
+            http.update(path: "/skd/\(folder)/\(segment)") { $0.bytesPerSecond = 300_000 }
+        }
+        licenses.expiresIn = 2
+        _ = try await client.addDownload(AddDownloadRequest(
+            id: "outlived", uri: http.url("/skd/" + stream.masterPath), hls: HLSOptions(segmentConcurrency: 1),
+            drm: DRMParams(licenseServer: licenses.licenseURL)))
+        _ = try await waitUntil("outlived") { $0.license != nil }
+        // No renewal can succeed now; the daemon's next try is 15 s after its first.
+        licenses.stop()
+        let running = try await client.getDownload(id: "outlived")
+        XCTAssertTrue(running.state.isActive, "still fetching when the licence runs out: \(running.state.name)")
+        // COMPLETED lasts only until the licence is looked at, well before the next renewal try.
+        let expired = try await waitForState("outlived", .licenseExpired, timeout: 12)
+        XCTAssertNotNil(expired.completedAt, "it completed first")
+        XCTAssertEqual(expired.filesDone, expired.filesTotal)
+        XCTAssertTrue(expired.stateReason.contains("expired"), expired.stateReason)
+    }
+
     func testTheDaemonRenewsByItselfBeforeExpiry() async throws {
         licenses.expiresIn = 2
         _ = try await add("auto")
