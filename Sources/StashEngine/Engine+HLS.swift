@@ -29,7 +29,8 @@ extension Engine {
         active.insert(id)
         entry.planGeneration = generation
         entry.speed.reset()
-        let preparation = hlsPreparation
+        var preparation = hlsPreparation
+        preparation.waitingForNetwork = { Task { await self.planningWaitsForNetwork(id, generation: generation) } }
         let folder = layout.assetFolder(id: id)
         let options = download.hls ?? HLSOptions()
         let held = HLSPreparation.HeldLicense(drm: download.drm, terms: download.license)
@@ -43,6 +44,14 @@ extension Engine {
             }
             await self.planned(id, generation: generation, result)
         }
+    }
+
+    /// A playlist or key of a download being planned waits for the network: the download
+    /// says so, as a transfer of its files would.
+    private func planningWaitsForNetwork(_ id: String, generation: UInt64) {
+        guard let entry = entries[id], entry.planGeneration == generation, entry.planning != nil,
+              entry.download.state == .preparing else { return }
+        _ = try? transition(id, .networkLost) { $0.stateReason = "the network is unreachable; the playlists are read when it is back" }
     }
 
     /// A single-file download whose server says it is a playlist (by Content-Type) is an HLS

@@ -14,6 +14,8 @@ struct HLSPreparation: Sendable {
     let retry: RetryPolicy
     let lowSpeedLimit: Int
     let lowSpeedTime: Int
+    /// Told when a playlist or key request waits for the network (the engine shows it).
+    var waitingForNetwork: (@Sendable () -> Void)?
 
     /// A key file is 16 bytes; anything much larger is not a key and is not held.
     static let maxKeyBytes = 4096
@@ -210,7 +212,7 @@ struct HLSPreparation: Sendable {
     private func playlist(_ uri: String, headers: [HTTPHeader], what: String) async throws -> Playlist {
         let body = try await fetch.fetchBody(.inMemory(
             url: uri, headers: headers, limit: HLSError.maxPlaylistBytes, retry: retry,
-            lowSpeedLimit: lowSpeedLimit, lowSpeedTime: lowSpeedTime))
+            lowSpeedLimit: lowSpeedLimit, lowSpeedTime: lowSpeedTime), waitingForNetwork: waitingForNetwork)
         do {
             return try Playlist.parse(body.bytes, baseURL: body.effectiveURL)
         } catch let error as HLSError {
@@ -226,7 +228,7 @@ struct HLSPreparation: Sendable {
             if fetched[key.uri] == nil {
                 let body = try await fetch.fetchBody(.inMemory(
                     url: key.uri, headers: headers, limit: Self.maxKeyBytes, retry: retry,
-                    lowSpeedLimit: lowSpeedLimit, lowSpeedTime: lowSpeedTime))
+                    lowSpeedLimit: lowSpeedLimit, lowSpeedTime: lowSpeedTime), waitingForNetwork: waitingForNetwork)
                 guard body.bytes.count == SegmentCipher.blockSize else {
                     throw DownloadError(.validation, "the AES-128 key at \(key.uri) is \(body.bytes.count) bytes; an AES-128 key is exactly 16")
                 }

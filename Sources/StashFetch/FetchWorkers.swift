@@ -47,10 +47,14 @@ public final class FetchWorkers: Sendable {
     /// Fetches a small resource into memory (`request.memoryLimit` must be set), with the same
     /// redirects, retries and network waits as files. Throws the final `DownloadError`, or
     /// `CancellationError` when the task is cancelled (the transfer is stopped).
-    public func fetchBody(_ request: FetchRequest) async throws -> FetchedBody {
+    ///
+    /// - Parameter waitingForNetwork: called (on the fetch thread) each time the transfer
+    ///   starts to wait for the network, so the caller can say so.
+    public func fetchBody(_ request: FetchRequest, waitingForNetwork: (@Sendable () -> Void)? = nil) async throws -> FetchedBody {
         precondition(request.memoryLimit != nil, "fetchBody needs a request with memoryLimit")
         let outcome = FetchOutcome()
         let id: TransferID = start(request) { event in
+            if event == .waitingForNetwork { waitingForNetwork?() }
             guard event.isFinal else { return }
             outcome.finish(event)
         }

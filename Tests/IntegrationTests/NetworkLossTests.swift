@@ -86,6 +86,37 @@ final class NetworkLossTests: XCTestCase {
         XCTAssertEqual(daemon.terminationStatus, 0)
     }
 
+    func testHLSPlanningWaitsForTheNetworkAndCompletesWhenItIsBack() async throws {
+        try XCTSkipUnless(HLSFixture.isAvailable, "ffmpeg and ffprobe are needed (make deps installs them)")
+        let stream = try HLSFixture.fmp4(in: work + "/hls", seconds: 4)
+        try setInterface(up: false)
+        let socket = work + "/run/stashd.sock"
+        let daemon = try inNamespace(
+            DaemonProcess.executableURL(named: "stashd").path,
+            ["--socket", socket, "--data-dir", work + "/data", "--log-level", "debug"],
+            log: work + "/stashd.log")
+        let client = try await connect(socket)
+        defer { Task { await client.close() } }
+        _ = try await client.setConfig([(key: "retry-base-delay-ms", value: "50")])
+
+        _ = try await client.addDownload(AddDownloadRequest(
+            id: "stream", uri: "http://\(Self.address):\(Self.port)/\(stream.masterPath)", hls: HLSOptions()))
+        let waiting = try await poll(client, "stream", "WAITING_FOR_NETWORK while reading the playlists") { $0.state == .waitingForNetwork }
+        XCTAssertTrue(waiting.stateReason.contains("playlists"), waiting.stateReason)
+        XCTAssertEqual(waiting.filesTotal, 0, "nothing planned yet")
+
+        try setInterface(up: true)
+        _ = try startDirectoryServer(stream.directory)
+        let done = try await poll(client, "stream", "COMPLETED", timeout: 30) { $0.state == .completed || $0.state == .failed }
+        XCTAssertEqual(done.state, .completed, "\(String(describing: done.error))")
+        XCTAssertEqual(done.filesDone, done.filesTotal)
+        XCTAssertGreaterThan(done.filesTotal, 0)
+
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+        XCTAssertEqual(daemon.terminationStatus, 0)
+    }
+
     // MARK: - Helpers
 
     @discardableResult
@@ -141,6 +172,18 @@ final class NetworkLossTests: XCTestCase {
         let process = try inNamespace(
             "/usr/bin/env", ["python3", "-c", script, work + "/file.bin", String(bytesPerSecond ?? 0), Self.address, String(Self.port)],
             log: work + "/server-\(processes.count).log")
+        return try waitUntilListening(process)
+    }
+
+    /// Python's static file server for `directory`, inside the namespace.
+    private func startDirectoryServer(_ directory: String) throws -> Process {
+        let process = try inNamespace(
+            "/usr/bin/env", ["python3", "-m", "http.server", String(Self.port), "--bind", Self.address, "--directory", directory],
+            log: work + "/server-\(processes.count).log")
+        return try waitUntilListening(process)
+    }
+
+    private func waitUntilListening(_ process: Process) throws -> Process {
         // Ready when its port answers inside the namespace.
         for _ in 0..<100 {
             if (try? ip("netns", "exec", namespace, "python3", "-c",
