@@ -51,7 +51,7 @@ extension Engine {
     private func planningWaitsForNetwork(_ id: String, generation: UInt64) {
         guard let entry = entries[id], entry.planGeneration == generation, entry.planning != nil,
               entry.download.state == .preparing else { return }
-        _ = try? transition(id, .networkLost) { $0.stateReason = "the network is unreachable; the playlists are read when it is back" }
+        _ = try? transition(id, .networkLost) { $0.stateReason = "the network is unreachable; the playlists and keys are read when it is back" }
     }
 
     /// A single-file download whose server says it is a playlist (by Content-Type) is an HLS

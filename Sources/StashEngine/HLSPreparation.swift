@@ -156,7 +156,7 @@ struct HLSPreparation: Sendable {
            names.allSatisfy({ keys.exists(asset: asset, keyID: Download.licenseKeyStoreID($0)) }) {
             return nil
         }
-        let answer = try await licenses.keys(.acquire, kids: kids, drm: drm)
+        let answer = try await licenses.keys(.acquire, kids: kids, drm: drm, waitingForNetwork: waitingForNetwork)
         try sealLicenseKeys(answer, asset: asset)
         return LicenseTerms(acquiredAt: Date(), expiresIn: answer.expiresIn, playbackDuration: answer.playbackDuration.map(TimeInterval.init),
                             kids: names)

@@ -19,8 +19,9 @@ struct LicenseClient: Sendable {
     static let maxCertificateBytes = 256 * 1024
 
     /// Asks for (or renews) the keys `kids`. Every requested key is in the answer, 16 bytes.
-    func keys(_ action: LicenseAction, kids: [[UInt8]], drm: DRMParams) async throws -> LicenseResponse {
-        let body = try await post(action, kids: kids, drm: drm, retry: retry)
+    func keys(_ action: LicenseAction, kids: [[UInt8]], drm: DRMParams,
+              waitingForNetwork: (@Sendable () -> Void)? = nil) async throws -> LicenseResponse {
+        let body = try await post(action, kids: kids, drm: drm, retry: retry, waitingForNetwork: waitingForNetwork)
         do {
             return try LicenseResponse.parse(body, requested: kids, server: drm.licenseServer)
         } catch let error as KeysError {
@@ -34,7 +35,8 @@ struct LicenseClient: Sendable {
         _ = try await post(.release, kids: kids, drm: drm, retry: once)
     }
 
-    private func post(_ action: LicenseAction, kids: [[UInt8]], drm: DRMParams, retry: RetryPolicy) async throws -> [UInt8] {
+    private func post(_ action: LicenseAction, kids: [[UInt8]], drm: DRMParams, retry: RetryPolicy,
+                      waitingForNetwork: (@Sendable () -> Void)? = nil) async throws -> [UInt8] {
         let certificate = try await certificates.certificate(drm, fetch: fetch, retry: retry)
         let request = LicenseRequest(
             kids: kids, action: action, contentID: drm.contentID.isEmpty ? nil : drm.contentID,
@@ -42,7 +44,8 @@ struct LicenseClient: Sendable {
         do {
             return try await fetch.fetchBody(.inMemory(
                 url: drm.licenseServer, headers: drm.headers, limit: Self.maxAnswerBytes, retry: retry,
-                lowSpeedLimit: lowSpeedLimit, lowSpeedTime: lowSpeedTime, postBody: request.body())).bytes
+                lowSpeedLimit: lowSpeedLimit, lowSpeedTime: lowSpeedTime, postBody: request.body()),
+                waitingForNetwork: waitingForNetwork).bytes
         } catch let error as DownloadError {
             throw Self.failure(error, what: "the \(action.rawValue) request to the licence server \(drm.licenseServer)")
         }
