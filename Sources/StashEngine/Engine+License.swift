@@ -333,12 +333,10 @@ extension Engine {
     }
 
     private func store(_ answer: LicenseResponse, id: String) throws {
-        for (kid, key) in answer.keys {
-            do {
-                try keys.write(asset: id, keyID: Download.licenseKeyStoreID(kid), key: key)
-            } catch {
-                throw StashError(.internal, "cannot store the licence key \(kid) of '\(id)': \(error)")
-            }
+        do {
+            try hlsPreparation.sealLicenseKeys(answer, asset: id)
+        } catch let error as DownloadError {
+            throw StashError(.internal, "download '\(id)': \(error.message)")
         }
     }
 

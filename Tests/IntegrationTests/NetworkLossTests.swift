@@ -50,12 +50,7 @@ final class NetworkLossTests: XCTestCase {
         let digest = SHA256.hash(data: Data(body)).map { String(format: "%02x", $0) }.joined()
 
         var server = try startServer(bytesPerSecond: 500_000)
-        let socket = work + "/run/stashd.sock"
-        let daemon = try inNamespace(
-            DaemonProcess.executableURL(named: "stashd").path,
-            ["--socket", socket, "--data-dir", work + "/data", "--log-level", "debug"],
-            log: work + "/stashd.log")
-        let client = try await connect(socket)
+        let (daemon, client) = try await startDaemon()
         defer { Task { await client.close() } }
         _ = try await client.setConfig([(key: "retry-base-delay-ms", value: "50"), (key: "low-speed-time", value: "2")])
 
@@ -90,12 +85,7 @@ final class NetworkLossTests: XCTestCase {
         try XCTSkipUnless(HLSFixture.isAvailable, "ffmpeg and ffprobe are needed (make deps installs them)")
         let stream = try HLSFixture.fmp4(in: work + "/hls", seconds: 4)
         try setInterface(up: false)
-        let socket = work + "/run/stashd.sock"
-        let daemon = try inNamespace(
-            DaemonProcess.executableURL(named: "stashd").path,
-            ["--socket", socket, "--data-dir", work + "/data", "--log-level", "debug"],
-            log: work + "/stashd.log")
-        let client = try await connect(socket)
+        let (daemon, client) = try await startDaemon()
         defer { Task { await client.close() } }
         _ = try await client.setConfig([(key: "retry-base-delay-ms", value: "50")])
 
@@ -193,6 +183,16 @@ final class NetworkLossTests: XCTestCase {
             usleep(100_000)
         }
         throw DaemonProcessError("the test HTTP server did not start in \(namespace)")
+    }
+
+    /// stashd inside the namespace, and a client connected to it.
+    private func startDaemon() async throws -> (Process, StashClient) {
+        let socket = work + "/run/stashd.sock"
+        let daemon = try inNamespace(
+            DaemonProcess.executableURL(named: "stashd").path,
+            ["--socket", socket, "--data-dir", work + "/data", "--log-level", "debug"],
+            log: work + "/stashd.log")
+        return (daemon, try await connect(socket))
     }
 
     private func connect(_ socket: String) async throws -> StashClient {
