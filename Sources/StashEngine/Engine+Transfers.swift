@@ -210,8 +210,9 @@ extension Engine {
     }
 
     func handle(_ notice: FetchNotice) {
-        guard !shuttingDown, var entry = entries[notice.id], let running = entry.running[notice.index],
-              running.generation == notice.generation else { return }
+        guard !shuttingDown, let running = entries[notice.id]?.running[notice.index], running.generation == notice.generation,
+              var entry = entries.take(notice.id) else { return }
+        // Every case below puts the entry back before it calls anything that looks it up.
         let id = notice.id
         let index = notice.index
         let now = Date().timeIntervalSinceReferenceDate

@@ -29,6 +29,11 @@ final class RecordCache: @unchecked Sendable {
 }
 
 /// The engine's downloads, mirrored into a `RecordCache` on every write.
+///
+/// An HLS download's record goes to the cache without its segment list, which no answer
+/// carries: were the cache to share the engine's array, every change to one segment would
+/// copy all of them (copy-on-write), which for a stream of thousands of segments makes a
+/// download quadratic.
 struct EntryTable {
     private var storage: [String: Engine.Entry] = [:]
     let cache = RecordCache()
@@ -37,8 +42,20 @@ struct EntryTable {
         get { storage[id] }
         set {
             storage[id] = newValue
-            cache.set(id, newValue?.download)
+            guard var download = newValue?.download, download.hls != nil else {
+                cache.set(id, newValue?.download)
+                return
+            }
+            download.files = []
+            cache.set(id, download)
         }
+    }
+
+    /// Takes an entry out to change it, so the table does not share its arrays with the copy
+    /// being changed; the caller puts it back (`self[id] = entry`) before anything else looks
+    /// it up. The cache keeps the last record meanwhile.
+    mutating func take(_ id: String) -> Engine.Entry? {
+        storage.removeValue(forKey: id)
     }
 
     /// Room for `count` downloads at once, so loading a large registry does not rehash.

@@ -1,0 +1,43 @@
+import StashCore
+import XCTest
+
+@testable import StashEngine
+
+final class EntryTableTests: XCTestCase {
+    private func entry(_ download: Download) -> Engine.Entry {
+        Engine.Entry(download: download, lifecycle: DownloadLifecycle(state: download.state), seq: 0)
+    }
+
+    private let files = (0..<3).map { DownloadFile(url: "http://h/s\($0).ts", path: "video/seg0000\($0).ts", size: 10) }
+
+    /// The cache must not share an HLS download's segment array with the engine, or every
+    /// change to one segment copies them all; no answer carries an HLS segment list anyway.
+    func testTheCacheHoldsAnHLSRecordWithoutItsSegments() {
+        var table = EntryTable()
+        var stream = Download(id: "s", uri: "http://h/master.m3u8", assetPath: "assets/s", files: files, hls: HLSOptions())
+        stream.filesDone = 1
+        table["s"] = entry(stream)
+        let cached = table.cache.get("s")
+        XCTAssertEqual(cached?.files, [])
+        XCTAssertEqual(cached?.filesTotal, 3, "the counts stay")
+        XCTAssertEqual(cached?.filesDone, 1)
+        XCTAssertEqual(table["s"]?.download.files.count, 3, "the engine keeps them")
+    }
+
+    func testTheCacheHoldsABundleWithItsFiles() {
+        var table = EntryTable()
+        table["b"] = entry(Download(id: "b", uri: "", assetPath: "assets/b", isBundle: true, files: files))
+        XCTAssertEqual(table.cache.get("b")?.files.map(\.path), files.map(\.path), "GetDownload shows a bundle's files")
+    }
+
+    func testTakeLeavesTheCacheUntilTheEntryIsPutBack() {
+        var table = EntryTable()
+        table["b"] = entry(Download(id: "b", uri: "", assetPath: "assets/b", isBundle: true, files: files))
+        var taken = table.take("b")
+        XCTAssertNil(table["b"])
+        XCTAssertNotNil(table.cache.get("b"), "readers still see the last record")
+        taken?.download.files[0].done = true
+        table["b"] = taken
+        XCTAssertEqual(table.cache.get("b")?.files[0].done, true)
+    }
+}
