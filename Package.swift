@@ -26,6 +26,7 @@ let package = Package(
             cSettings: [.headerSearchPath("include")]),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CLinux"),
 
         .target(name: "StashCore", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(
@@ -37,7 +38,7 @@ let package = Package(
         .target(
             name: "StashFetch",
             dependencies: [
-                "StashCore", "CCurl",
+                "StashCore", "CCurl", "CLinux",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -55,7 +56,7 @@ let package = Package(
         .target(
             name: "StashDaemon",
             dependencies: [
-                "StashEngine", "StashWire", "StashKeys",
+                "StashEngine", "StashWire", "StashKeys", "CLinux",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -24,9 +24,11 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var replies: ByteBuffer?
     /// Fixed for the connection's life; checked first so the hot path does not copy the Logger.
     private let tracesRequests: Bool
+    private let spinner: IdleSpinner?
 
-    init(handler: any RequestHandler, ownerUID: UInt32, logger: Logger) {
+    init(handler: any RequestHandler, ownerUID: UInt32, spinner: IdleSpinner?, logger: Logger) {
         self.handler = handler
+        self.spinner = spinner
         self.session = Session(ownerUID: ownerUID)
         self.logger = logger
         self.tracesRequests = logger.logLevel <= .trace
@@ -57,6 +59,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        spinner?.requestArrived()
         let payload = unwrapInboundIn(data)
         let request: Request
         do {

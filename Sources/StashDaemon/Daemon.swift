@@ -25,8 +25,12 @@ public final class Daemon: Sendable {
 
     /// Locks the data dir (one daemon per data dir), opens the registry, reconciles it with
     /// the disk, resumes queued work, then listens. `overrides` (config keys and values, from flags)
-    /// replace the stored settings for this run.
-    public static func start(socketPath: String, dataDir: String, overrides: [(key: String, value: String)] = [], logger: Logger) async throws -> Daemon {
+    /// replace the stored settings for this run; `busyPollMicroseconds` is how long a CPU is kept
+    /// awake after each request (`IdleSpinner`, 0: never).
+    public static func start(
+        socketPath: String, dataDir: String, overrides: [(key: String, value: String)] = [], busyPollMicroseconds: Int = 0,
+        logger: Logger
+    ) async throws -> Daemon {
         do {
             try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
@@ -50,7 +54,8 @@ public final class Daemon: Sendable {
         let fetch = FetchWorkers(logger: logger)
         let engine = Engine(dataDir: dataDir, socketPath: socketPath, registry: registry, fetch: fetch, keys: keys, config: config, logger: logger)
         try await engine.start()
-        let server = DaemonServer(socketPath: socketPath, handler: RequestDispatcher(engine: engine, logger: logger), logger: logger)
+        let server = DaemonServer(socketPath: socketPath, handler: RequestDispatcher(engine: engine, logger: logger), logger: logger,
+            busyPollMicroseconds: busyPollMicroseconds)
         do {
             try await server.start()
         } catch {

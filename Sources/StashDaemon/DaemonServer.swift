@@ -13,6 +13,7 @@ public final class DaemonServer: @unchecked Sendable {
     private let handler: any RequestHandler
     private let logger: Logger
     private let maxFrameLength: Int
+    private let spinner: IdleSpinner?
 
     private let lock = NSLock()
     private var running: Running?
@@ -28,12 +29,24 @@ public final class DaemonServer: @unchecked Sendable {
     ///   - socketPath: where to listen; its directory is created 0700 when missing.
     ///   - handler: answers every request.
     ///   - maxFrameLength: larger frames are refused before anything is allocated for them.
-    public init(socketPath: String, handler: any RequestHandler, logger: Logger, maxFrameLength: Int = WireCodec.defaultMaxFrameLength) {
+    ///   - busyPollMicroseconds: how long a CPU is kept awake after a request (`IdleSpinner`); 0 never.
+    public init(
+        socketPath: String, handler: any RequestHandler, logger: Logger, maxFrameLength: Int = WireCodec.defaultMaxFrameLength,
+        busyPollMicroseconds: Int = 0
+    ) {
         self.socketPath = socketPath
         self.handler = handler
         self.logger = logger
         self.maxFrameLength = maxFrameLength
+        self.spinner = IdleSpinner(windowMicroseconds: busyPollMicroseconds, logger: logger)
     }
+
+    deinit {
+        spinner?.stop()
+    }
+
+    /// Whether a CPU is being kept awake right now (for tests).
+    var isBusyPolling: Bool { spinner?.isSpinning ?? false }
 
     /// Binds the socket and starts accepting connections. Throws FAILED_PRECONDITION when
     /// another daemon holds the socket, or when the socket cannot be set up (the message
@@ -78,6 +91,7 @@ public final class DaemonServer: @unchecked Sendable {
             try? await channel.close()
         }
         unlink(socketPath)
+        spinner?.stop()
         try? await stopping.group.shutdownGracefully()
         stopping.socketLock.release()
         logger.info("stopped", metadata: ["socket": "\(socketPath)"])
@@ -97,6 +111,7 @@ public final class DaemonServer: @unchecked Sendable {
         let handler = self.handler
         let logger = self.logger
         let maxFrameLength = self.maxFrameLength
+        let spinner = self.spinner
         let ownerUID = UInt32(geteuid())
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
@@ -105,7 +120,7 @@ public final class DaemonServer: @unchecked Sendable {
                 return channel.eventLoop.makeCompletedFuture {
                     let operations = channel.pipeline.syncOperations
                     try operations.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameLength: maxFrameLength)))
-                    try operations.addHandler(ConnectionHandler(handler: handler, ownerUID: ownerUID, logger: logger))
+                    try operations.addHandler(ConnectionHandler(handler: handler, ownerUID: ownerUID, spinner: spinner, logger: logger))
                 }
             }
         // The socket must never exist with a wider mode, not even between bind and chmod.

@@ -28,12 +28,16 @@ public struct RequestDispatcher: RequestHandler {
         }
     }
 
-    /// GetDownload and HasDownload are answered on the event loop from the engine's record
-    /// cache; everything else goes through `handle`.
+    /// GetDownload (but a bundle's) and HasDownload are answered on the event loop from the
+    /// engine's record cache; everything else goes through `handle`.
     public func handleImmediately(_ op: Operation, peer: PeerCredentials) -> Result<ResponseResult, StashError>? {
         switch op {
         case .getDownload(let id):
-            return Result { .download(try engine.get(id: id), created: false) }.mapError { $0 as? StashError ?? StashError(.internal, "\($0)") }
+            do {
+                return try engine.cachedGet(id: id).map { .success(.download($0, created: false)) }
+            } catch {
+                return .failure(error as? StashError ?? StashError(.internal, "\(error)"))
+            }
         case .hasDownload(let id):
             let answer = engine.has(id: id)
             return .success(.has(exists: answer.exists, state: answer.state))
@@ -61,7 +65,7 @@ public struct RequestDispatcher: RequestHandler {
                 hls: request.hls, drm: request.drm)
             return .download(added.download, created: added.created)
         case .getDownload(let id):
-            return .download(try engine.get(id: id), created: false)
+            return .download(try await engine.get(id: id), created: false)
         case .listDownloads(let request):
             return .list(try await engine.list(states: request.states, pageSize: request.pageSize, pageToken: request.pageToken))
         case .hasDownload(let id):

@@ -92,7 +92,7 @@ extension Engine {
             folder: layout.assetFolder(id: download.id), relativePath: file.path,
             expectedSHA256: file.sha256, etag: file.etag, lastModified: file.lastModified,
             retry: RetryPolicy(config), lowSpeedLimit: config.lowSpeedLimit, lowSpeedTime: config.lowSpeedTime,
-            syncFolder: !download.isFolder,
+            durability: download.isFolder ? .grouped : .alone,
             range: file.rangeOffset.map { FetchRange(offset: $0, length: file.size ?? 0) })
         let sink = noticeSink
         let id = download.id
@@ -339,8 +339,8 @@ extension Engine {
     }
 
     /// Every file is on disk: the download is complete. A bundle's renames are made durable
-    /// first, one fsync per folder (its files skip the per-file folder fsync); that runs off
-    /// the engine, and a pause or cancel meanwhile wins.
+    /// first, by a syncfs shared with other files landing meanwhile (its files skip the
+    /// per-file folder fsync); that runs off the engine, and a pause or cancel meanwhile wins.
     private func complete(_ id: String) {
         guard var entry = entries[id], !entry.completing else { return }
         let download = entry.download
@@ -354,19 +354,15 @@ extension Engine {
         for file in download.files {
             folders.insert((layout.filePath(id: id, file) as NSString).deletingLastPathComponent)
         }
-        let sorted = folders.sorted()
-        Task.detached {
+        let fetch = self.fetch
+        Task {
             var failure: DownloadError?
-            for folder in sorted where failure == nil {
-                do {
-                    let fd = try SystemCallError.check("open", folder) { open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
-                    defer { close(fd) }
-                    try SystemCallError.check("fsync", folder) { fsync(fd) }
-                } catch {
-                    failure = DownloadError(.storage, "\(error)")
-                }
+            do {
+                try await fetch.syncFolders(folders.sorted())
+            } catch {
+                failure = DownloadError(.storage, "\(error)")
             }
-            await self.finishCompletion(id, failure: failure)
+            self.finishCompletion(id, failure: failure)
         }
     }
 
@@ -385,7 +381,7 @@ extension Engine {
             record.error = nil
             record.stateReason = ""
         }
-        // The slot it held is free (when this ran after the folder fsyncs, nothing else would
+        // The slot it held is free (when this ran after the folder sync, nothing else would
         // look at the queue).
         schedule()
     }

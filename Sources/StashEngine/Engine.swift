@@ -281,8 +281,18 @@ public actor Engine {
     }
 
     /// Answers from memory, on the caller's thread: no wait for the engine.
-    public nonisolated func get(id: String) throws -> Download {
+    /// Answers from memory, on the caller's thread, unless the record lists files the cache
+    /// does not hold (a bundle's): then nil, and `get(id:)` has the answer.
+    public nonisolated func cachedGet(id: String) throws -> Download? {
         guard let download = records.get(id) else { throw StashError.notFound(id: id) }
+        guard !download.isBundle else { return nil }
+        return publicView(download)
+    }
+
+    public func get(id: String) throws -> Download {
+        guard var download = entries[id]?.download else { throw StashError.notFound(id: id) }
+        // As from the cache: no answer carries an HLS package's segments.
+        if download.hls != nil { download.files = [] }
         return publicView(download)
     }
 

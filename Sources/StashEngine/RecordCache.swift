@@ -30,10 +30,11 @@ final class RecordCache: @unchecked Sendable {
 
 /// The engine's downloads, mirrored into a `RecordCache` on every write.
 ///
-/// An HLS download's record goes to the cache without its segment list, which no answer
-/// carries: were the cache to share the engine's array, every change to one segment would
-/// copy all of them (copy-on-write), which for a stream of thousands of segments makes a
-/// download quadratic.
+/// A download of many files (a bundle, an HLS package) goes to the cache without its file
+/// list: were the cache to share the engine's array, every change to one file would copy all
+/// of them (copy-on-write), which costs a bundle of 50 files 50 copies per event and makes a
+/// stream of thousands of segments quadratic. An HLS record is answered without its segments
+/// anyway; a bundle's GetDownload, which lists the files, asks the engine (`Engine.get`).
 struct EntryTable {
     private var storage: [String: Engine.Entry] = [:]
     let cache = RecordCache()
@@ -42,7 +43,7 @@ struct EntryTable {
         get { storage[id] }
         set {
             storage[id] = newValue
-            guard var download = newValue?.download, download.hls != nil else {
+            guard var download = newValue?.download, download.isFolder else {
                 cache.set(id, newValue?.download)
                 return
             }

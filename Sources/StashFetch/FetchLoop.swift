@@ -25,9 +25,11 @@ final class FetchLoop {
     /// together share one journal commit.
     private let disk = (0..<8).map { DispatchQueue(label: "stash.fetch.disk.\($0)", qos: .userInitiated) }
     private let diskWork = DispatchGroup()
+    private let syncer: SyncBatcher
 
-    init(inbox: FetchInbox, monitor: NetworkMonitor, logger: Logger) throws {
+    init(inbox: FetchInbox, monitor: NetworkMonitor, syncer: SyncBatcher, logger: Logger) throws {
         self.inbox = inbox
+        self.syncer = syncer
         self.monitor = monitor
         self.logger = logger
         multi = try CurlMulti()
@@ -289,20 +291,44 @@ final class FetchLoop {
         let id = transfer.id
         let inbox = self.inbox
         let logger = transfer.logger
-        let syncFolder = transfer.request.syncFolder
+        let disk = diskQueue(for: id)
         diskWork.enter()
-        diskQueue(for: id).async { [diskWork] in
-            defer { diskWork.leave() }
-            let event: FetchEvent
-            do {
-                try file.commit(syncFolder: syncFolder)
-                logger.debug("transfer completed", metadata: ["bytes": "\(bytes)"])
-                event = .completed(bytes: bytes, sha256: digest)
-            } catch {
-                event = FetchFailure.thrown(error).finalEvent
+        switch transfer.request.durability {
+        case .alone:
+            disk.async { [diskWork] in
+                defer { diskWork.leave() }
+                Self.commit(id, bytes: bytes, sha256: digest, logger: logger, inbox: inbox) { try file.commit() }
             }
-            _ = inbox.post(.committed(id, event))
+        case .grouped:
+            // The rename goes back to the file's disk queue, so the batcher's thread only syncs.
+            syncer.submit(file) { [diskWork] syncFailure in
+                disk.async {
+                    defer { diskWork.leave() }
+                    Self.commit(id, bytes: bytes, sha256: digest, logger: logger, inbox: inbox) {
+                        if let syncFailure {
+                            file.closeFile()
+                            throw syncFailure
+                        }
+                        try file.commitSynced()
+                    }
+                }
+            }
         }
+    }
+
+    /// Runs a file's commit on its disk queue and posts the transfer's final event.
+    private static func commit(
+        _ id: TransferID, bytes: Int64, sha256: String, logger: Logger, inbox: FetchInbox, _ body: () throws -> Void
+    ) {
+        let event: FetchEvent
+        do {
+            try body()
+            logger.debug("transfer completed", metadata: ["bytes": "\(bytes)"])
+            event = .completed(bytes: bytes, sha256: sha256)
+        } catch {
+            event = FetchFailure.thrown(error).finalEvent
+        }
+        _ = inbox.post(.committed(id, event))
     }
 
     private func stop(_ transfer: Transfer) {

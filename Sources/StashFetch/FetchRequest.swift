@@ -20,11 +20,7 @@ public struct FetchRequest: Sendable {
     /// A transfer slower than `lowSpeedLimit` bytes/s for `lowSpeedTime` seconds is stalled and retried.
     public var lowSpeedLimit: Int
     public var lowSpeedTime: Int
-    /// fsync the file's folder after the rename. A caller that fetches many files into the
-    /// same folders and records none of them as complete until all are (a bundle) sets this
-    /// false and fsyncs each folder once at the end: a rename lost to a crash before that
-    /// only means the file is fetched again.
-    public var syncFolder: Bool
+    public var durability: FileDurability
     /// Fetch only this part of the resource; the file holds just these bytes.
     public var range: FetchRange?
     /// Keep the body in memory, up to this many bytes, instead of writing a file: the
@@ -39,7 +35,7 @@ public struct FetchRequest: Sendable {
         expectedSHA256: String = "", etag: String? = nil, lastModified: String? = nil,
         retry: RetryPolicy = RetryPolicy(DaemonConfig()),
         lowSpeedLimit: Int = DaemonConfig().lowSpeedLimit, lowSpeedTime: Int = DaemonConfig().lowSpeedTime,
-        syncFolder: Bool = true, range: FetchRange? = nil, memoryLimit: Int? = nil
+        durability: FileDurability = .alone, range: FetchRange? = nil, memoryLimit: Int? = nil
     ) {
         self.url = url
         self.headers = headers
@@ -51,7 +47,7 @@ public struct FetchRequest: Sendable {
         self.retry = retry
         self.lowSpeedLimit = lowSpeedLimit
         self.lowSpeedTime = lowSpeedTime
-        self.syncFolder = syncFolder
+        self.durability = durability
         self.range = range
         self.memoryLimit = memoryLimit
     }

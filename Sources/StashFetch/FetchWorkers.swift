@@ -7,6 +7,7 @@ import StashCore
 /// concurrency thread or event loop ever blocks on the network or the disk.
 public final class FetchWorkers: Sendable {
     private let inbox = FetchInbox()
+    private let syncer = SyncBatcher()
     private let logger: Logger
 
     /// libcurl must be initialised once per process before any handle exists.
@@ -18,7 +19,7 @@ public final class FetchWorkers: Sendable {
         let inbox = self.inbox
         do {
             try CurlError.check(initCode, "curl_global_init")
-            let loop = try FetchLoop(inbox: inbox, monitor: networkMonitor, logger: logger)
+            let loop = try FetchLoop(inbox: inbox, monitor: networkMonitor, syncer: syncer, logger: logger)
             let thread = Thread { loop.run() }
             thread.name = "stash-fetch"
             thread.start()
@@ -90,6 +91,13 @@ public final class FetchWorkers: Sendable {
     /// running transfers and re-split when their number changes.
     public func setRateLimit(_ bytesPerSecond: Int64) {
         inbox.setRateLimit(bytesPerSecond)
+    }
+
+    /// Makes the renames in these folders durable: what a caller of `FileDurability.grouped`
+    /// transfers does once the last of its files landed. Shares its `syncfs` with the files
+    /// being committed meanwhile, and never blocks the calling thread.
+    public func syncFolders(_ folders: [String]) async throws {
+        try await syncer.sync(folders: folders)
     }
 
     /// Transfers started and not yet finished (running, or waiting to retry or for the network).

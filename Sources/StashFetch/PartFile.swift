@@ -1,3 +1,4 @@
+import CLinux
 import Crypto
 import Foundation
 import StashCore
@@ -167,22 +168,39 @@ final class PartFile: TransferBody, @unchecked Sendable {
         }.joined()
     }
 
-    /// fsyncs the file, renames it to its final name in the same folder, then (with
-    /// `syncFolder`) fsyncs the folder so the rename survives a crash. A symlink at the final
-    /// name is replaced, not followed (rename never follows its target). Closes the file
-    /// either way.
-    func commit(syncFolder: Bool = true) throws {
+    /// fsyncs the file, renames it to its final name in the same folder, then fsyncs the
+    /// folder so the rename survives a crash. A symlink at the final name is replaced, not
+    /// followed (rename never follows its target). Closes the file either way.
+    func commit() throws {
         defer { closeFile() }
         let fd = descriptor
-        let directory = self.directory
-        let (partName, finalName) = (self.partName, self.finalName)
         try writeBehind.check()
         try SystemCallError.check("fsync", path) { fsync(fd) }
+        try rename()
+        let directory = self.directory
+        try SystemCallError.check("fsync", directoryPath) { fsync(directory) }
+    }
+
+    /// The commit of a file whose data a `syncfs` has made durable since its last write
+    /// (`SyncBatcher`): checks that none of its own writeback failed, then renames it. The
+    /// folder is not fsynced. Closes the file either way.
+    func commitSynced() throws {
+        defer { closeFile() }
+        let fd = descriptor
+        try writeBehind.check()
+        // Nothing is left to write back, so this only waits for nothing and then reports a
+        // writeback error met by this file since it was opened, as fsync would; unlike fsync it
+        // does not ask the device to flush its cache once more.
+        let flags = UInt32(SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER)
+        try SystemCallError.check("sync_file_range", path) { sync_file_range(fd, 0, 0, flags) }
+        try rename()
+    }
+
+    private func rename() throws {
+        let directory = self.directory
+        let (partName, finalName) = (self.partName, self.finalName)
         try SystemCallError.check("rename to '\(directoryPath)/\(finalName)' from", path) {
             renameat(directory, partName, directory, finalName)
-        }
-        if syncFolder {
-            try SystemCallError.check("fsync", directoryPath) { fsync(directory) }
         }
     }
 

@@ -13,12 +13,20 @@ struct ResponseHeaders: Equatable {
     /// True once the blank line that ends a header block arrived.
     var complete = false
 
-    /// Feeds one raw header line as libcurl delivers it (with its CRLF).
+    /// Feeds one raw header line (with its CRLF).
     mutating func consume(line raw: String) {
-        let line = trimmed(raw)
-        if line.hasPrefix("HTTP/") {
+        var raw = raw
+        raw.withUTF8 { consume(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Feeds one raw header line as libcurl delivers it. Works on the bytes, and makes a
+    /// String only of the values it keeps: a response has a dozen headers and most are
+    /// not read.
+    mutating func consume(bytes raw: UnsafeRawBufferPointer) {
+        let line = trimmed(raw[...])
+        if line.starts(with: "HTTP/".utf8) {
             self = ResponseHeaders()
-            let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+            let parts = String(decoding: line, as: UTF8.self).split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
             if parts.count >= 2 { status = Int(parts[1]) ?? 0 }
             if parts.count == 3 { reason = String(parts[2]) }
             return
@@ -27,25 +35,41 @@ struct ResponseHeaders: Equatable {
             complete = true
             return
         }
-        guard let colon = line.firstIndex(of: ":") else { return }
-        let name = line[..<colon].lowercased()
-        let value = trimmed(line[line.index(after: colon)...])
-        switch name {
-        case "content-length": contentLength = Int64(value)
-        case "content-range": contentRange = ContentRange(parsing: value)
-        case "etag": etag = value.isEmpty ? nil : value
-        case "last-modified": lastModified = value.isEmpty ? nil : value
-        case "content-type": contentType = trimmed(value.prefix { $0 != ";" }).lowercased()
-        case "retry-after": retryAfterSeconds = Int(value).map { max(0, $0) }
-        default: break
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
+        let name = line[..<colon]
+        let value = { String(decoding: trimmed(line[(colon + 1)...]), as: UTF8.self) }
+        if Self.is(name, "content-length") {
+            contentLength = Int64(value())
+        } else if Self.is(name, "content-range") {
+            contentRange = ContentRange(parsing: value())
+        } else if Self.is(name, "etag") {
+            let etag = value()
+            self.etag = etag.isEmpty ? nil : etag
+        } else if Self.is(name, "last-modified") {
+            let date = value()
+            lastModified = date.isEmpty ? nil : date
+        } else if Self.is(name, "content-type") {
+            let type = trimmed(line[(colon + 1)...])
+            contentType = String(decoding: trimmed(type.prefix { $0 != UInt8(ascii: ";") }), as: UTF8.self).lowercased()
+        } else if Self.is(name, "retry-after") {
+            retryAfterSeconds = Int(value()).map { max(0, $0) }
         }
+    }
+
+    /// Whether a header name is `lowercaseName`, ignoring case (names are ASCII letters and
+    /// dashes, and `| 0x20` lowercases both).
+    private static func `is`(_ name: Slice<UnsafeRawBufferPointer>, _ lowercaseName: StaticString) -> Bool {
+        guard name.count == lowercaseName.utf8CodeUnitCount else { return false }
+        let expected = UnsafeBufferPointer(start: lowercaseName.utf8Start, count: lowercaseName.utf8CodeUnitCount)
+        return zip(name, expected).allSatisfy { $0 | 0x20 == $1 }
     }
 }
 
-/// Trims without Foundation's CharacterSet, which is slow on a per-header path.
-private func trimmed<S: StringProtocol>(_ text: S) -> String {
-    var slice = Substring(text)
-    while let first = slice.first, first.isWhitespace { slice.removeFirst() }
-    while let last = slice.last, last.isWhitespace { slice.removeLast() }
-    return String(slice)
+/// Without the spaces, tabs, CR and LF at either end.
+private func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
+    func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+    var slice = bytes
+    while let first = slice.first, isSpace(first) { slice.removeFirst() }
+    while let last = slice.last, isSpace(last) { slice.removeLast() }
+    return slice
 }

@@ -249,6 +249,6 @@ private func transferHeaderCallback(_ data: UnsafeMutablePointer<CChar>?, _ size
     guard let userData, let data else { return 0 }
     let transfer = Unmanaged<Transfer>.fromOpaque(userData).takeUnretainedValue()
     let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
-    transfer.response.consume(line: String(decoding: bytes, as: UTF8.self))
+    transfer.response.consume(bytes: bytes)
     return size * count
 }

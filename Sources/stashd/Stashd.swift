@@ -47,12 +47,23 @@ struct Stashd: AsyncParsableCommand {
             .compactMap { key, value in value.map { (key, $0) } }
     }
 
+    @Option(
+        name: .customLong("busy-poll-us"),
+        help: ArgumentHelp(
+            "Keep one CPU awake this many microseconds after each request, at idle priority, so a client's next call is not slowed by the CPU waking from idle (0 to \(Self.maxBusyPoll); default 0, off).",
+            valueName: "us"))
+    var busyPollMicroseconds: Int = 0
+    static let maxBusyPoll = 100_000
+
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel: String = "info"
 
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level '\(logLevel)' is not one of trace, debug, info, notice, warning, error, critical")
+        }
+        guard (0...Self.maxBusyPoll).contains(busyPollMicroseconds) else {
+            throw ValidationError("--busy-poll-us \(busyPollMicroseconds) is outside 0...\(Self.maxBusyPoll)")
         }
         var config = DaemonConfig()
         for (key, value) in overrides {
@@ -78,7 +89,8 @@ struct Stashd: AsyncParsableCommand {
         let daemon: Daemon
         do {
             daemon = try await Daemon.start(
-                socketPath: absolute(socket), dataDir: absolute(dataDir), overrides: overrides, logger: logger)
+                socketPath: absolute(socket), dataDir: absolute(dataDir), overrides: overrides,
+                busyPollMicroseconds: busyPollMicroseconds, logger: logger)
         } catch let error as StashError {
             FileHandle.standardError.write(Data("stashd: \(error.message)\n".utf8))
             throw ExitCode(1)

@@ -26,6 +26,33 @@ final class FetchDownloadTests: FetchTestCase {
         XCTAssertEqual(workers.activeTransfers, 0)
     }
 
+    /// Files of a bundle share one syncfs per group instead of an fsync each; every one still
+    /// lands whole under its final name, with no part file left and no descriptor left open.
+    func testGroupedFilesLandWholeUnderTheirNames() async throws {
+        let bodies = (0..<40).map { TestBody.pattern(size: 20_000 + $0 * 997, seed: UInt64($0)) }
+        for (index, body) in bodies.enumerated() { server.serve(path: "/g\(index)", body: body.slice(0..<body.count)) }
+        let recorders = (0..<40).map { _ in EventRecorder() }
+        var requests: [FetchRequest] = []
+        for index in 0..<40 {
+            var grouped = request("/g\(index)", name: "g\(index)", sha256: bodies[index].sha256Hex)
+            grouped.durability = .grouped
+            requests.append(grouped)
+            workers.start(grouped, events: recorders[index].handler)
+        }
+        await fulfillment(of: recorders.map(\.finished), timeout: 30)
+        for index in 0..<40 {
+            let body = bodies[index]
+            XCTAssertEqual(recorders[index].finalEvent, .completed(bytes: Int64(body.count), sha256: body.sha256Hex), "file \(index)")
+            XCTAssertEqual(contents(requests[index].finalPath), body.slice(0..<body.count), "file \(index)")
+            XCTAssertFalse(exists(requests[index].partPath), "file \(index) part renamed away")
+        }
+        XCTAssertEqual(workers.activeTransfers, 0)
+        let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")
+        }
+        XCTAssertEqual(open.filter { $0.hasPrefix(folder) }, [], "the files and their folders are closed")
+    }
+
     func testEmptyBodyCompletes() async throws {
         server.serve(path: "/empty", body: [])
         let request = request("/empty", sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")

@@ -1,0 +1,21 @@
+/* Linux calls and constants that glibc declares only under _GNU_SOURCE, which Swift's Glibc
+   module is built without. The declarations are glibc's own. */
+#ifndef STASH_CLINUX_SHIM_H
+#define STASH_CLINUX_SHIM_H
+
+#include <stdint.h>
+
+/* syncfs(2): writes back every dirty file of one file system and commits its journal once;
+   since Linux 5.8 it also reports a writeback error met on that file system. */
+int syncfs(int fd);
+
+/* sync_file_range(2), here only to wait for and report one file's writeback errors. */
+int sync_file_range(int fd, int64_t offset, int64_t nbytes, unsigned int flags);
+#define SYNC_FILE_RANGE_WAIT_BEFORE 1
+#define SYNC_FILE_RANGE_WRITE 2
+#define SYNC_FILE_RANGE_WAIT_AFTER 4
+
+/* sched(7): a thread at this policy runs only when its CPU has nothing else to run. */
+#define STASH_SCHED_IDLE 5
+
+#endif

@@ -1,0 +1,63 @@
+import CLinux
+import Foundation
+import StashCore
+
+/// Makes the data of finished files durable in groups: one `syncfs` for every file that
+/// finished while the previous one ran, instead of one fsync per file.
+///
+/// On ext4 each fsync of a new file waits for a journal commit of its own, and while a commit
+/// is under way file creation waits too: 2,000 files of 64 KiB written and fsynced from 8
+/// threads took 0.6 s on the development VM, and 0.27 s with a `syncfs` per group, about what
+/// the same files take with no sync at all. `syncfs` writes back every dirty file of the file
+/// system and commits the journal, so a group is durable when it returns. Whether one file's
+/// own writeback failed is asked of that file afterwards (`PartFile.commitSynced`), which
+/// reports errors per file as its fsync would.
+final class SyncBatcher: Sendable {
+    typealias Done = @Sendable (SystemCallError?) -> Void
+    /// An open descriptor on the file system to sync, and its path for messages.
+    private typealias Waiter = (descriptor: Int32, path: String, done: Done)
+
+    private let batches = BatchQueue<Waiter>(label: "stash.fetch.sync") { batch in
+        // One syncfs per file system the batch's files are on (usually one: the data dir's).
+        var byDevice: [dev_t: [Waiter]] = [:]
+        for waiter in batch {
+            var info = stat()
+            let device = fstat(waiter.descriptor, &info) == 0 ? info.st_dev : 0
+            byDevice[device, default: []].append(waiter)
+        }
+        for waiters in byDevice.values {
+            let first = waiters[0]
+            var failure: SystemCallError?
+            do {
+                try SystemCallError.check("syncfs", first.path) { syncfs(first.descriptor) }
+            } catch {
+                failure = error as? SystemCallError
+            }
+            for waiter in waiters { waiter.done(failure) }
+        }
+    }
+
+    /// Calls `done` (on the batcher's thread) once a `syncfs` that started after this call
+    /// has returned, with its error if it failed. `file` stays open until then.
+    func submit(_ file: PartFile, done: @escaping Done) {
+        batches.submit((file.descriptor, file.path, done))
+    }
+
+    /// Returns once a `syncfs` that started after this call has made every rename in these
+    /// folders durable (a journal commit covers directory entries as well as data).
+    func sync(folders: [String]) async throws {
+        var descriptors: [(Int32, String)] = []
+        defer { for (descriptor, _) in descriptors { close(descriptor) } }
+        for folder in folders {
+            let descriptor = try SystemCallError.check("open", folder) { open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+            descriptors.append((descriptor, folder))
+        }
+        for (descriptor, folder) in descriptors {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+                batches.submit((descriptor, folder, { failure in
+                    if let failure { continuation.resume(throwing: failure) } else { continuation.resume() }
+                }))
+            }
+        }
+    }
+}
