@@ -18,6 +18,8 @@ struct Options {
     /// Calls run on the connection's event loop thread (`StashClient.taskExecutor`), as a
     /// latency-sensitive app would; false measures tasks on the default cooperative pool.
     var onEventLoop = true
+    /// `StashClient.connect(busyPollMicroseconds:)` for the latency client.
+    var busyPoll = 0
     /// When set, the only job is to connect until the daemon answers, for at most this long.
     var waitReady: Double?
     /// When set, the only job is to add one bundle per `*.list` file in this folder.
@@ -48,12 +50,13 @@ struct Options {
             case "--depth": options.depth = try integer(flag, 1...1024)
             case "--seconds": options.seconds = Double(try integer(flag, 1...600))
             case "--pool": options.onEventLoop = false
+            case "--busy-poll-us": options.busyPoll = try integer(flag, 0...100_000)
             case "--wait-ready": options.waitReady = Double(try integer(flag, 1...3600))
             case "--bundles": options.bundles = try value(flag)
             case "--help", "-h":
                 print("""
                     usage: stash-bench [--socket PATH] [--id ID] [--uri URI] [--warmup N] [--calls N]
-                                       [--clients N] [--depth N] [--seconds N] [--pool]
+                                       [--clients N] [--depth N] [--seconds N] [--pool] [--busy-poll-us N]
                            stash-bench [--socket PATH] --wait-ready SECONDS
                            stash-bench [--socket PATH] --bundles DIR
                     Measures GetDownload and HasDownload latency (sequential calls on one
@@ -61,7 +64,8 @@ struct Options {
                     --depth calls in flight, for --seconds). The download --id is added with
                     --uri when it does not exist. Calls run on each connection's event loop
                     thread unless --pool is given, which runs them on the default cooperative
-                    thread pool.
+                    thread pool. --busy-poll-us makes the latency client watch its socket that
+                    long for each answer instead of sleeping (StashClient's busy poll).
                     With --wait-ready, connects again and again until the daemon answers Hello and
                     one HasDownload (exit 0), or SECONDS pass (exit 1).
                     With --bundles, adds one bundle per DIR/NAME.list (id NAME; lines URL<TAB>path)
@@ -106,7 +110,7 @@ func onClientThread<T: Sendable>(
 func measureLatency(
     _ options: Options, _ call: @escaping @Sendable (StashClient) async throws -> Void
 ) async throws -> (p50: Double, p99: Double) {
-    let client = try await StashClient.connect(socketPath: options.socket, clientName: "stash-bench")
+    let client = try await StashClient.connect(socketPath: options.socket, clientName: "stash-bench", busyPollMicroseconds: options.busyPoll)
     try await ensureDownload(client, options)
     var samples = try await onClientThread(client, options.onEventLoop) {
         for _ in 0..<options.warmup {

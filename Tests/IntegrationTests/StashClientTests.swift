@@ -83,6 +83,58 @@ final class StashClientTests: DaemonTestCase {
         }
     }
 
+    /// Both busy polls on: a daemon keeping a CPU awake after each request, a client watching
+    /// its socket for each answer. Answers stay matched to their calls, sequential and
+    /// concurrent, errors included, and closing the client ends its connection.
+    func testBusyPollingDaemonAndClientAnswerEveryCall() async throws {
+        let busy = try await DaemonProcess.start(extraArguments: ["--busy-poll-us", "2000"])
+        defer { busy.terminate() }
+        let client = try await StashClient.connect(socketPath: busy.socketPath, busyPollMicroseconds: 200)
+        http.serve(path: "/b", size: 1000)
+        _ = try await client.addDownload(AddDownloadRequest(id: "busy", uri: http.url("/b")))
+        for _ in 0..<500 {
+            let record = try await client.getDownload(id: "busy")
+            XCTAssertEqual(record.id, "busy")
+            let has = try await client.hasDownload(id: "busy")
+            XCTAssertTrue(has.exists)
+        }
+        do {
+            _ = try await client.getDownload(id: "no-such")
+            XCTFail("an unknown id has no record")
+        } catch let error as StashError {
+            XCTAssertEqual(error.code, .notFound)
+        }
+        let answers = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<200 { group.addTask { try await client.getDownload(id: "busy").id } }
+            return try await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        XCTAssertEqual(answers, Array(repeating: "busy", count: 200))
+        await client.close()
+        do {
+            _ = try await client.getDownload(id: "busy")
+            XCTFail("a closed client answers nothing")
+        } catch let error as StashError {
+            XCTAssertEqual(error.code, .unavailable)
+        }
+    }
+
+    func testBusyPollOutsideItsRangeIsRefusedByStashd() throws {
+        let result = try DaemonProcess.run(executable: DaemonProcess.executableURL(named: "stashd"), arguments: ["--busy-poll-us", "100001"])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.contains("--busy-poll-us 100001 is outside 0...100000"), result.stderr)
+    }
+
+    func testASocketPathTooLongIsUnavailableNamingIt() async throws {
+        let path = "/tmp/" + String(repeating: "s", count: 120) + ".sock"
+        do {
+            _ = try await StashClient.connect(socketPath: path)
+            XCTFail("connected through a path longer than a socket address holds")
+        } catch let error as StashError {
+            XCTAssertEqual(error.code, .unavailable)
+            XCTAssertTrue(error.message.contains(path) && error.message.contains("too long"), error.message)
+        }
+    }
+
     func testAllDownloadsFollowsPageTokens() async throws {
         let client = try await StashClient.connect(socketPath: daemon.socketPath)
         http.serve(path: "/p", size: 100)
