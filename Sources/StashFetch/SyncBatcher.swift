@@ -52,12 +52,36 @@ final class SyncBatcher: Sendable {
             let descriptor = try SystemCallError.check("open", folder) { open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
             descriptors.append((descriptor, folder))
         }
-        for (descriptor, folder) in descriptors {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-                batches.submit((descriptor, folder, { failure in
-                    if let failure { continuation.resume(throwing: failure) } else { continuation.resume() }
-                }))
+        guard !descriptors.isEmpty else { return }
+        // All submitted at once, so one syncfs usually covers them all.
+        let pending = PendingFolders(count: descriptors.count)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            pending.continuation = continuation
+            for (descriptor, folder) in descriptors {
+                batches.submit((descriptor, folder, { failure in pending.done(failure) }))
             }
         }
+    }
+}
+
+/// Waits for the syncs of several folders; resumes once, with the first failure if any.
+private final class PendingFolders: @unchecked Sendable {
+    private let lock = NSLock()
+    private var remaining: Int
+    private var failure: SystemCallError?
+    var continuation: CheckedContinuation<Void, Error>?
+
+    init(count: Int) {
+        remaining = count
+    }
+
+    func done(_ error: SystemCallError?) {
+        let finished = lock.withLock { () -> CheckedContinuation<Void, Error>? in
+            if failure == nil { failure = error }
+            remaining -= 1
+            return remaining == 0 ? continuation : nil
+        }
+        guard let finished else { return }
+        if let failure { finished.resume(throwing: failure) } else { finished.resume() }
     }
 }
