@@ -314,7 +314,8 @@ final class FetchLoop {
         }
     }
 
-    /// Runs a file's commit on its disk queue and posts the transfer's final event.
+    /// Runs a file's commit (on its disk queue, or on the sync thread for a grouped file) and
+    /// posts the transfer's final event.
     private static func commit(
         _ id: TransferID, bytes: Int64, sha256: String, logger: Logger, inbox: FetchInbox, _ body: () throws -> Void
     ) {
