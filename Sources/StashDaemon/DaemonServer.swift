@@ -45,9 +45,6 @@ public final class DaemonServer: @unchecked Sendable {
         spinner?.stop()
     }
 
-    /// Whether a CPU is being kept awake right now (for tests).
-    var isBusyPolling: Bool { spinner?.isSpinning ?? false }
-
     /// Binds the socket and starts accepting connections. Throws FAILED_PRECONDITION when
     /// another daemon holds the socket, or when the socket cannot be set up (the message
     /// says which step failed and why).

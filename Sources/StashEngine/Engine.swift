@@ -280,7 +280,6 @@ public actor Engine {
         return (publicView(download), true)
     }
 
-    /// Answers from memory, on the caller's thread: no wait for the engine.
     /// Answers from memory, on the caller's thread, unless the record lists files the cache
     /// does not hold (a bundle's): then nil, and `get(id:)` has the answer.
     public nonisolated func cachedGet(id: String) throws -> Download? {
@@ -289,6 +288,7 @@ public actor Engine {
         return publicView(download)
     }
 
+    /// The public record from the engine's own entry, file list and all (a bundle's).
     public func get(id: String) throws -> Download {
         guard var download = entries[id]?.download else { throw StashError.notFound(id: id) }
         // As from the cache: no answer carries an HLS package's segments.
