@@ -38,6 +38,12 @@ public enum DownloadState: Int, CaseIterable, Sendable, Codable {
 
     /// Parses a state name, case-insensitively, accepting `-` for `_` (`waiting-for-network`).
     public init?(name: String) {
+        // The registry stores exact names: matching those first keeps a 100,000-record load
+        // clear of the case folding below, which goes through Foundation's NSString.
+        if let state = DownloadState.allCases.first(where: { $0.name == name }) {
+            self = state
+            return
+        }
         let normalized = name.uppercased().replacingOccurrences(of: "-", with: "_")
         guard let state = DownloadState.allCases.first(where: { $0.name == normalized }) else { return nil }
         self = state

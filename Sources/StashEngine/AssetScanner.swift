@@ -48,6 +48,14 @@ enum AssetScanner {
         return scan.result
     }
 
+    /// Only the listing of `assetsDir`: entries none of `owners` (download ids) claims.
+    static func orphans(assetsDir: String, owners: [String]) -> Result {
+        let scan = Scan(deep: false)
+        scan.findOrphans(in: assetsDir, owners: Set(owners))
+        scan.result.findings.sort { ($0.path, $0.kind.rawValue, $0.id) < ($1.path, $1.kind.rawValue, $1.id) }
+        return scan.result
+    }
+
     /// Deletes what a finding points at (a folder with everything in it, or one file) without
     /// following symlinks; returns the regular files deleted and their bytes.
     static func remove(_ finding: VerifyFinding) -> (files: Int, bytes: Int64) {

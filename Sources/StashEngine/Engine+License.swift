@@ -158,7 +158,7 @@ extension Engine {
     func licenseTick() {
         let now = Date()
         expireLicenses(now: now)
-        for id in order {
+        for id in licensedInOrder() {
             guard let download = entries[id]?.download, let terms = download.license, download.drm != nil,
                   download.state != .drmExpired, let due = terms.renewalDue, due <= now,
                   !renewing.contains(id), (renewRetryAt[id] ?? .distantPast) <= now,
@@ -167,6 +167,12 @@ extension Engine {
             Task { _ = try? await self.renew(id, automatic: true) }
         }
         armLicenseTimer()
+    }
+
+    /// The downloads holding licence terms, oldest first, so what happens to several at one
+    /// moment happens (and is reported) in the list's order.
+    private func licensedInOrder() -> [String] {
+        entries.licensed.sorted { (entries[$0]?.seq ?? 0) < (entries[$1]?.seq ?? 0) }
     }
 
     /// Sleeps until the next licence moment of any download (expiry, end of playback,
@@ -178,9 +184,8 @@ extension Engine {
             guard let date else { return }
             if next == nil || date < next! { next = date }
         }
-        for entry in entries.values {
-            let download = entry.download
-            guard let terms = download.license else { continue }
+        for id in entries.licensed {
+            guard let download = entries[id]?.download, let terms = download.license else { continue }
             if download.state == .completed { consider(terms.expiresAt) }
             if download.state == .completed || download.state == .licenseExpired { consider(terms.playbackEndsAt) }
             if download.state != .drmExpired, !renewing.contains(download.id) {
@@ -198,7 +203,7 @@ extension Engine {
 
     /// LICENSE_EXPIRED and DRM_EXPIRED for completed downloads whose time is up.
     func expireLicenses(now: Date) {
-        for id in order {
+        for id in licensedInOrder() {
             guard let download = entries[id]?.download, let terms = download.license,
                   download.state == .completed || download.state == .licenseExpired else { continue }
             let check = terms.check(at: now)

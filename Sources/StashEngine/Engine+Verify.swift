@@ -40,14 +40,11 @@ extension Engine {
     /// The fast verify of every start: `findings` are the files `recover` found missing or of
     /// the wrong size (stat only); to them it adds the entries of `assets/` that nobody owns.
     /// Its report is in `systemInfo().lastVerify`.
-    func verifyAtStart(findings: [VerifyFinding], filesChecked: Int, started: Date) {
-        // Files were checked by `recover`; the scan only lists `assets/` for orphans.
-        let owners = order.map { AssetScanner.Expected(id: $0, folder: layout.assetFolder(id: $0), files: [], shouldBeComplete: false) }
-        let scan = AssetScanner.scan(assetsDir: layout.assetsDir, downloads: owners, deep: false, walkFolders: false)
+    func verifyAtStart(findings: [VerifyFinding], filesChecked: Int, started: Date, orphans scan: AssetScanner.Result) {
         logScanErrors(scan)
         let all = (findings + scan.findings).sorted { $0.path < $1.path }
         lastVerify = VerifyReport(
-            findings: all, downloadsChecked: owners.count, filesChecked: filesChecked,
+            findings: all, downloadsChecked: order.count, filesChecked: filesChecked,
             finishedAt: Date(), durationMs: Int(Date().timeIntervalSince(started) * 1000))
         if !all.isEmpty {
             logger.warning("verify at start found problems; `stash verify --repair` fixes them", metadata: ["findings": "\(all.count)"])

@@ -130,7 +130,7 @@ public actor Engine {
     public func start() async throws {
         try FileManager.default.createDirectory(atPath: layout.assetsDir, withIntermediateDirectories: true)
         fetch.setRateLimit(config.rateLimit)
-        let loaded = try registry.loadAll()
+        var loaded = try registry.loadAll()
         for problem in loaded.problems {
             logger.warning("registry record skipped or repaired", metadata: ["problem": "\(problem)"])
         }
@@ -141,15 +141,23 @@ public actor Engine {
         var removals: [String] = []
         entries.reserveCapacity(loaded.downloads.count)
         order.reserveCapacity(loaded.downloads.count)
+        // Listing assets/ for orphans needs only the ids: it runs beside the file checks.
+        let assetsDir = layout.assetsDir
+        let owners = loaded.downloads.map(\.id)
+        let orphanScan = Task.detached { AssetScanner.orphans(assetsDir: assetsDir, owners: owners) }
         let sizes = FileSizeProbe.sizes(of: loaded.downloads.flatMap { download in
-            download.files.map { layout.filePath(id: download.id, $0) }
-        })
+            download.files.map { download.id + "/" + $0.path }
+        }, under: assetsDir)
         var nextSize = 0
-        for var download in loaded.downloads {
+        // Reconciled in place: a copy taken out of the array would share its file list with
+        // the array and copy it on the first change.
+        for index in loaded.downloads.indices {
+            let fileCount = loaded.downloads[index].files.count
+            filesChecked += fileCount
+            let problem = reconcileFiles(&loaded.downloads[index], sizes: sizes[nextSize..<(nextSize + fileCount)], findings: &findings)
+            nextSize += fileCount
+            let download = loaded.downloads[index]
             let id = download.id
-            filesChecked += download.files.count
-            let problem = reconcileFiles(&download, sizes: sizes[nextSize..<(nextSize + download.files.count)], findings: &findings)
-            nextSize += download.files.count
             entries[id] = Entry(download: download, lifecycle: DownloadLifecycle(state: download.state), seq: nextSeq)
             order.append(id)
             nextSeq += 1
@@ -162,9 +170,11 @@ public actor Engine {
             case .unchanged: break
             }
         }
+        // The entries now hold the only copies, so changing one copies nothing.
+        loaded.downloads = []
         for ticket in tickets { try await ticket.wait() }
         for id in removals { try await finishRemoval(id) }
-        verifyAtStart(findings: findings, filesChecked: filesChecked, started: verifyStarted)
+        verifyAtStart(findings: findings, filesChecked: filesChecked, started: verifyStarted, orphans: await orphanScan.value)
         let releases = try registry.loadReleases()
         for problem in releases.problems {
             logger.warning("licence release outbox entry skipped", metadata: ["problem": "\(problem)"])

@@ -8,10 +8,14 @@ enum FileSizeProbe {
     /// Threads at once: enough to keep a virtual disk's queue busy, few enough to stay cheap.
     static let width = 16
 
-    /// The size of each path (following no symlink at the last component), nil when it is
-    /// missing or not a regular file.
-    static func sizes(of paths: [String]) -> [Int64?] {
+    /// The size of each path, relative to `folder` (following no symlink at the last
+    /// component), nil when it is missing or not a regular file, or when `folder` cannot be
+    /// opened. Relative paths make each lookup start at the folder rather than at `/`.
+    static func sizes(of paths: [String], under folder: String) -> [Int64?] {
         var sizes = [Int64](repeating: -1, count: paths.count)
+        let base = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard base >= 0 else { return sizes.map { _ in nil } }
+        defer { close(base) }
         let chunk = max(256, (paths.count + width - 1) / width)
         let chunks = (paths.count + chunk - 1) / chunk
         sizes.withUnsafeMutableBufferPointer { out in
@@ -19,7 +23,7 @@ enum FileSizeProbe {
             DispatchQueue.concurrentPerform(iterations: chunks) { part in
                 var info = stat()
                 for index in (part * chunk)..<min(paths.count, (part + 1) * chunk) {
-                    if lstat(paths[index], &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+                    if fstatat(base, paths[index], &info, AT_SYMLINK_NOFOLLOW) == 0, (info.st_mode & S_IFMT) == S_IFREG {
                         out.buffer[index] = Int64(info.st_size)
                     }
                 }

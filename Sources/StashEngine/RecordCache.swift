@@ -5,13 +5,23 @@ import StashCore
 /// the engine. GetDownload and HasDownload are the calls apps make most (often in a loop, to
 /// draw a list); answering them here keeps them off the engine's queue and out of its way.
 /// The engine writes through `EntryTable`, so the copy never lags behind its own state.
+///
+/// Records are kept boxed: a dictionary keeps its values inline in a table with room to
+/// spare, and a `Download` is 464 bytes, so 100,000 inline records touched 120 MB of table
+/// where boxes take 8 bytes a slot plus one allocation each.
 final class RecordCache: @unchecked Sendable {
+    private final class Record {
+        let download: Download
+        init(_ download: Download) { self.download = download }
+    }
+
     private let lock = NSLock()
-    private var records: [String: Download] = [:]
+    private var records: [String: Record] = [:]
 
     func set(_ id: String, _ download: Download?) {
+        let record = download.map(Record.init)
         lock.lock()
-        records[id] = download
+        records[id] = record
         lock.unlock()
     }
 
@@ -23,8 +33,9 @@ final class RecordCache: @unchecked Sendable {
 
     func get(_ id: String) -> Download? {
         lock.lock()
-        defer { lock.unlock() }
-        return records[id]
+        let record = records[id]
+        lock.unlock()
+        return record?.download
     }
 }
 
@@ -35,14 +46,29 @@ final class RecordCache: @unchecked Sendable {
 /// of them (copy-on-write), which costs a bundle of 50 files 50 copies per event and makes a
 /// stream of thousands of segments quadratic. An HLS record is answered without its segments
 /// anyway; a bundle's GetDownload, which lists the files, asks the engine (`Engine.get`).
+///
+/// Entries are boxed in the table for the reason `RecordCache` gives; a write replaces the box.
 struct EntryTable {
-    private var storage: [String: Engine.Entry] = [:]
+    private final class Box {
+        let entry: Engine.Entry
+        init(_ entry: Engine.Entry) { self.entry = entry }
+    }
+
+    private var storage: [String: Box] = [:]
     let cache = RecordCache()
+    /// Downloads that hold licence terms: the licence timer and checks look at these alone,
+    /// not at every record (100,000 records took 0.2 s a pass at start).
+    private(set) var licensed: Set<String> = []
 
     subscript(id: String) -> Engine.Entry? {
-        get { storage[id] }
+        get { storage[id]?.entry }
         set {
-            storage[id] = newValue
+            storage[id] = newValue.map(Box.init)
+            if newValue?.download.license != nil {
+                licensed.insert(id)
+            } else if !licensed.isEmpty {
+                licensed.remove(id)
+            }
             guard var download = newValue?.download, download.isFolder else {
                 cache.set(id, newValue?.download)
                 return
@@ -56,7 +82,7 @@ struct EntryTable {
     /// being changed; the caller puts it back (`self[id] = entry`) before anything else looks
     /// it up. The cache keeps the last record meanwhile.
     mutating func take(_ id: String) -> Engine.Entry? {
-        storage.removeValue(forKey: id)
+        storage.removeValue(forKey: id)?.entry
     }
 
     /// Room for `count` downloads at once, so loading a large registry does not rehash.
@@ -66,5 +92,5 @@ struct EntryTable {
     }
 
     var count: Int { storage.count }
-    var values: Dictionary<String, Engine.Entry>.Values { storage.values }
+    var values: some Sequence<Engine.Entry> { storage.values.lazy.map(\.entry) }
 }

@@ -52,8 +52,10 @@ enum DownloadRow {
     /// Reads one row. A row that cannot be a download (a required field missing or unreadable)
     /// gives nil and a problem; a recoverable oddity gives the download and a problem.
     static func decode(_ row: Row, problems: inout [String]) -> Download? {
-        let rawID = (try? row.decode(String?.self, atIndex: 0)) ?? nil
-        let label = rawID.map { "download row '\($0)'" } ?? "download row with no id"
+        // Only rows with a problem are named, so the label is built only for them.
+        var label: String {
+            ((try? row.decode(String?.self, atIndex: 0)) ?? nil).map { "download row '\($0)'" } ?? "download row with no id"
+        }
         do {
             guard let id = try row.decode(String?.self, atIndex: 0), !id.isEmpty else {
                 problems.append("\(label) skipped: required field 'id' is missing")

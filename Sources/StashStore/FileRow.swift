@@ -16,11 +16,11 @@ enum FileRow {
 
     static let deleteAllSQL = "DELETE FROM download_file WHERE download_id = ?"
 
-    /// In the order of `DownloadRow.selectAllSQL`, so loading walks both cursors side by side.
+    /// In primary-key order, which is the table's own: a scan with no sort. Each download's
+    /// files come together, by index.
     static let selectAllSQL = """
-        SELECT f.download_id, f.idx, f.url, f.path, f.size, f.sha256, f.etag, f.last_modified, f.range_offset
-        FROM download_file f JOIN download d ON d.id = f.download_id
-        ORDER BY d.sequence, f.idx
+        SELECT download_id, idx, url, path, size, sha256, etag, last_modified, range_offset
+        FROM download_file ORDER BY download_id, idx
         """
 
     static func arguments(downloadID: String, index: Int, file: DownloadFile) -> StatementArguments {

@@ -50,48 +50,66 @@ public final class Registry: Sendable {
     /// described in `problems`; a row with an unknown state name is read as PAUSED (with a
     /// problem note). Never crashes on a bad row.
     public func loadAll() throws -> LoadResult {
-        try Self.guarding(path, "load downloads") {
+        readAhead()
+        return try Self.guarding(path, "load downloads") {
             try pool.read { db in
                 var result = LoadResult(downloads: [], problems: [])
+                var position: [String: Int] = [:]
                 let rows = try Row.fetchCursor(db.makeStatement(sql: DownloadRow.selectAllSQL))
-                // Both cursors are in download order, so each download takes the file rows
-                // that follow: one pass, no lookup table for 100,000 records.
-                let fileRows = try Row.fetchCursor(db.makeStatement(sql: FileRow.selectAllSQL))
-                var nextFile = try Self.nextFile(fileRows, problems: &result.problems)
                 while let row = try rows.next() {
-                    let decoded = DownloadRow.decode(row, problems: &result.problems)
-                    var files: [DownloadFile] = []
-                    if let id = try row.decode(String?.self, atIndex: 0) {
-                        while let (owner, file) = nextFile, owner == id {
-                            files.append(file)
-                            nextFile = try Self.nextFile(fileRows, problems: &result.problems)
-                        }
-                    }
-                    guard var download = decoded else { continue }
-                    if files.isEmpty, download.hls == nil {
-                        guard !download.isBundle else {
-                            result.problems.append("download row '\(download.id)' skipped: a bundle with no files")
-                            continue
-                        }
+                    guard let download = DownloadRow.decode(row, problems: &result.problems) else { continue }
+                    position[download.id] = result.downloads.count
+                    result.downloads.append(download)
+                }
+                // File rows come in the table's own order (download id, then index): a plain
+                // scan, where joining them to the downloads' order made SQLite look up each
+                // download and sort its files (0.5 s against 0.1 s for 100,000 rows).
+                let fileRows = try Row.fetchCursor(db.makeStatement(sql: FileRow.selectAllSQL))
+                while let row = try fileRows.next() {
+                    guard let (owner, file) = FileRow.decode(row, problems: &result.problems),
+                          let index = position[owner] else { continue }
+                    result.downloads[index].files.append(file)
+                }
+                var skipped: [String] = []
+                result.downloads.removeAll { download in
+                    guard download.files.isEmpty, download.hls == nil, download.isBundle else { return false }
+                    skipped.append("download row '\(download.id)' skipped: a bundle with no files")
+                    return true
+                }
+                result.problems += skipped
+                for index in result.downloads.indices {
+                    if result.downloads[index].files.isEmpty, result.downloads[index].hls == nil {
                         // The file of a single-file download can be rebuilt from its record.
+                        let download = result.downloads[index]
                         let name = (download.assetPath as NSString).lastPathComponent
-                        files = [DownloadFile(url: download.uri, path: name.isEmpty ? "download" : name, size: download.totalBytes, sha256: download.sha256)]
+                        result.downloads[index].files = [
+                            DownloadFile(url: download.uri, path: name.isEmpty ? "download" : name, size: download.totalBytes, sha256: download.sha256)
+                        ]
                         result.problems.append("download row '\(download.id)': file row missing, rebuilt from the record")
                     }
-                    download.files = files
-                    download.filesTotal = files.count
-                    result.downloads.append(download)
+                    result.downloads[index].filesTotal = result.downloads[index].files.count
                 }
                 return result
             }
         }
     }
 
-    private static func nextFile(_ cursor: RowCursor, problems: inout [String]) throws -> (String, DownloadFile)? {
-        while let row = try cursor.next() {
-            if let decoded = FileRow.decode(row, problems: &problems) { return decoded }
+    /// Loading touches every page of the database, in index order rather than file order. On a
+    /// cold page cache that is one small read per page, and on a virtual disk each costs a
+    /// round trip to the host (100,000 records: 7,500 pages, 0.6 s more than warm). Reading
+    /// the files through first, in large sequential reads, puts every page in the page cache
+    /// for a fraction of that. (`posix_fadvise(WILLNEED)` saved only half as much here.) Only
+    /// a warm-up: a file that cannot be read is left to SQLite to report.
+    private func readAhead() {
+        let chunk = 1 << 20
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 4096)
+        defer { buffer.deallocate() }
+        for file in [path, path + "-wal"] {
+            let fd = open(file, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            while read(fd, buffer, chunk) > 0 {}
+            close(fd)
         }
-        return nil
     }
 
     /// Commits downloads with their files (insert or replace) durably before returning. Concurrent callers

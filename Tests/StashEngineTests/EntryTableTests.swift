@@ -1,3 +1,4 @@
+import Foundation
 import StashCore
 import XCTest
 
@@ -42,5 +43,23 @@ final class EntryTableTests: XCTestCase {
         taken?.download.downloadedBytes = 42
         table["f"] = taken
         XCTAssertEqual(table.cache.get("f")?.downloadedBytes, 42)
+    }
+
+    /// The licence timer looks only at `licensed`: a download must be in it exactly while it
+    /// holds licence terms, whichever way it got or lost them.
+    func testLicensedFollowsTheDownloadsThatHoldTerms() {
+        var table = EntryTable()
+        var held = Download(id: "d", uri: "http://h/master.m3u8", assetPath: "assets/d", hls: HLSOptions())
+        held.license = LicenseTerms(acquiredAt: Date(), expiresIn: 60, playbackDuration: nil, kids: ["k"])
+        table["d"] = entry(held)
+        table["plain"] = entry(Download(id: "plain", uri: "http://h/f", assetPath: "assets/plain/f"))
+        XCTAssertEqual(table.licensed, ["d"])
+        var taken = table.take("d")
+        taken?.download.license = nil
+        table["d"] = taken
+        XCTAssertEqual(table.licensed, [], "released terms leave the set")
+        table["d"] = entry(held)
+        table["d"] = nil
+        XCTAssertEqual(table.licensed, [], "a removed download leaves the set")
     }
 }

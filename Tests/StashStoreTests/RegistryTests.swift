@@ -287,6 +287,37 @@ final class RegistryTests: XCTestCase {
         XCTAssertTrue(loaded.problems[0].contains("'odd'") && loaded.problems[0].contains("EXPLODED"), loaded.problems[0])
     }
 
+    func testFileRowsFindTheirDownloadWhateverTheOrderOfIDs() async throws {
+        // Files load in id order and downloads in list order; each file must still land in
+        // its own download, by index, and gaps must be told, not filled silently.
+        let registry = try openRegistry()
+        let pages = (0..<12).map { DownloadFile(url: "https://h/\($0).jpg", path: "p/\($0).jpg") }
+        let bundle = Download(id: "a-bundle", uri: "", assetPath: "assets/a-bundle", createdAt: date(ms: 2), isBundle: true, files: pages)
+        try await registry.save([sample("zz-first"), bundle, sample("mm-last")])
+        try rawSQL("""
+            INSERT INTO download (id, uri, state, created_at, is_bundle, sequence) VALUES ('empty-bundle', '', 'QUEUED', 1, 1, 20);
+            INSERT INTO download (id, uri, state, asset_path, total_bytes, created_at, sequence)
+                VALUES ('no-file-row', 'http://h/x.bin', 'QUEUED', 'assets/no-file-row/x.bin', 9, 1, 21);
+            """)
+        // The sqlite3 shell leaves foreign keys off: a file row can outlive its download.
+        var loose = Configuration()
+        loose.foreignKeysEnabled = false
+        try await DatabaseQueue(path: databasePath, configuration: loose).write {
+            try $0.execute(sql: "INSERT INTO download_file (download_id, idx, url, path) VALUES ('nobody', 0, 'http://h/o', 'o')")
+        }
+
+        let loaded = try registry.loadAll()
+        XCTAssertEqual(loaded.downloads.map(\.id), ["zz-first", "a-bundle", "mm-last", "no-file-row"])
+        XCTAssertEqual(loaded.downloads[0].files.map(\.path), ["zz-first.mp4"])
+        XCTAssertEqual(loaded.downloads[1].files, pages)
+        XCTAssertEqual(loaded.downloads[1].filesTotal, 12)
+        XCTAssertEqual(loaded.downloads[2].files.map(\.path), ["mm-last.mp4"])
+        XCTAssertEqual(loaded.downloads[3].files, [DownloadFile(url: "http://h/x.bin", path: "x.bin", size: 9)])
+        XCTAssertEqual(loaded.problems.count, 2, "\(loaded.problems)")
+        XCTAssertTrue(loaded.problems.contains { $0.contains("'empty-bundle' skipped") && $0.contains("no files") }, "\(loaded.problems)")
+        XCTAssertTrue(loaded.problems.contains { $0.contains("'no-file-row'") && $0.contains("rebuilt") }, "\(loaded.problems)")
+    }
+
     func testRowsMissingARequiredFieldAreSkippedWithAProblem() async throws {
         // NOT NULL keeps SQL NULLs out of the required columns, so "missing" is an empty value.
         let registry = try openRegistry()
