@@ -14,11 +14,14 @@ final class ClientConnection: Sendable {
     private let busyPollNanoseconds: UInt64
     /// Boxed as `any Sendable` so the class needs no availability of its own.
     private let loopExecutor: any Sendable
+    /// A flush is queued on the loop: requests written before it runs share it.
+    private let flushQueued: NIOLoopBoundBox<Bool>
 
     private init(channel: Channel, descriptor: Int32, busyPollNanoseconds: UInt64) {
         self.channel = channel
         self.descriptor = descriptor
         self.busyPollNanoseconds = busyPollNanoseconds
+        self.flushQueued = NIOLoopBoundBox.makeBoxSendingValue(false, eventLoop: channel.eventLoop)
         if #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, *) {
             self.loopExecutor = EventLoopTaskExecutor(eventLoop: channel.eventLoop)
         } else {
@@ -67,22 +70,31 @@ final class ClientConnection: Sendable {
             } else {
                 channel.eventLoop.execute { self.send(call) }
             }
-            if busyPollNanoseconds > 0 {
-                // Queued behind the write, so it runs before the thread next sleeps.
-                channel.eventLoop.execute { self.pollForAnswer() }
-            }
         }
         return try response.result.get()
     }
 
     /// On the event loop. A closed channel has no handlers left to answer the call, so the
     /// call fails here; an open one has the ClientHandler, which answers every call it gets.
+    ///
+    /// The flush waits for the loop's queue: calls made by the tasks one read of answers
+    /// resumed are all written by then and leave in one write, and the daemon reads them in
+    /// one read. A lone call only waits for the loop to reach the flush, without sleeping.
     private func send(_ call: PendingCall) {
         guard channel.isActive else {
             call.continuation.resume(throwing: StashError(.unavailable, "connection to stashd closed"))
             return
         }
-        channel.writeAndFlush(call, promise: nil)
+        channel.write(call, promise: nil)
+        guard !flushQueued.value else { return }
+        flushQueued.value = true
+        channel.eventLoop.execute {
+            self.flushQueued.value = false
+            self.channel.flush()
+            // After the flush, so the thread does not watch for an answer to a request it
+            // has not sent.
+            if self.busyPollNanoseconds > 0 { self.pollForAnswer() }
+        }
     }
 
     /// Watches the socket until something can be read or the busy-poll time is up. The
