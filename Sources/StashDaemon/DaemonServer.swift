@@ -63,7 +63,6 @@ public final class DaemonServer: @unchecked Sendable {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         do {
             let listener = try await bind(group: group)
-            try SystemCallError.check("chmod", socketPath) { chmod(socketPath, 0o600) }
             lock.withLock { running = Running(group: group, listener: listener, socketLock: socketLock) }
             logger.info("listening", metadata: ["socket": "\(socketPath)", "threads": "\(System.coreCount)"])
         } catch {
@@ -110,8 +109,9 @@ public final class DaemonServer: @unchecked Sendable {
         let maxFrameLength = self.maxFrameLength
         let spinner = self.spinner
         let ownerUID = UInt32(geteuid())
+        // SwiftNIO listens on the socket it is handed with its default backlog, 128 connections
+        // not yet accepted.
         let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(ChannelOptions.backlog, value: 256)
             .childChannelInitializer { [weak self] channel in
                 self?.track(channel)
                 return channel.eventLoop.makeCompletedFuture {
@@ -120,10 +120,8 @@ public final class DaemonServer: @unchecked Sendable {
                     try operations.addHandler(ConnectionHandler(handler: handler, ownerUID: ownerUID, spinner: spinner, logger: logger))
                 }
             }
-        // The socket must never exist with a wider mode, not even between bind and chmod.
-        let oldMask = umask(0o077)
-        defer { umask(oldMask) }
-        return try await bootstrap.bind(unixDomainSocketPath: socketPath).get()
+        // From here on the channel owns the descriptor and closes it.
+        return try await bootstrap.withBoundSocket(ListeningSocket.bind(path: socketPath)).get()
     }
 
     private func track(_ channel: Channel) {
