@@ -8,6 +8,9 @@ public struct LicenseCheck: Equatable, Sendable {
         case licenseExpired
         /// The playback window ended; the content cannot be played again, even after a renewal.
         case playbackExpired
+        /// The licence server refused to renew the licence: whatever its dates say, it is void
+        /// until a new licence is got.
+        case refused
         /// No licence is held.
         case none
     }

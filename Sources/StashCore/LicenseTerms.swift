@@ -13,6 +13,9 @@ public struct LicenseTerms: Codable, Equatable, Sendable {
     public var firstPlaybackAt: Date?
     /// Base64url key ids the licence covers.
     public var kids: [String]
+    /// When the licence server refused to renew these terms. From then on they are void,
+    /// whatever their dates say; only a new licence replaces them. nil: never refused.
+    public var refusedAt: Date?
 
     /// Renewal starts at this fraction of a licence's life, leaving the rest for retries.
     static let renewalPoint = 0.8
@@ -24,6 +27,7 @@ public struct LicenseTerms: Codable, Equatable, Sendable {
         self.playbackDuration = playbackDuration
         self.firstPlaybackAt = nil
         self.kids = kids
+        self.refusedAt = nil
     }
 
     /// When the playback window ends; nil while it has not started, or when there is none.
@@ -38,8 +42,8 @@ public struct LicenseTerms: Codable, Equatable, Sendable {
         return acquiredAt.addingTimeInterval(Self.renewalPoint * expiresAt.timeIntervalSince(acquiredAt))
     }
 
-    /// Whether the keys may be used at `now`. An ended playback window wins over an expired
-    /// licence, since it is final: a renewal does not reopen it.
+    /// Whether the keys may be used at `now`. An ended playback window wins over a refusal and
+    /// both over an expired licence, since they are final: a renewal does not undo them.
     public func check(at now: Date) -> LicenseCheck {
         let licenseLeft = expiresAt.map { Self.wholeSeconds($0.timeIntervalSince(now)) }
         var playbackLeft: Int64?
@@ -49,6 +53,8 @@ public struct LicenseTerms: Codable, Equatable, Sendable {
         let verdict: LicenseCheck.Verdict
         if let end = playbackEndsAt, now >= end {
             verdict = .playbackExpired
+        } else if refusedAt != nil {
+            verdict = .refused
         } else if let expiresAt, now >= expiresAt {
             verdict = .licenseExpired
         } else {

@@ -160,7 +160,7 @@ extension Engine {
         expireLicenses(now: now)
         for id in licensedInOrder() {
             guard let download = entries[id]?.download, let terms = download.license, download.drm != nil,
-                  download.state != .drmExpired, let due = terms.renewalDue, due <= now,
+                  download.state != .drmExpired, terms.refusedAt == nil, let due = terms.renewalDue, due <= now,
                   !renewing.contains(id), (renewRetryAt[id] ?? .distantPast) <= now,
                   NetworkMonitor.system.isOnline(host: URLComponents(string: download.drm!.licenseServer)?.host ?? "") else { continue }
             renewing.insert(id)
@@ -186,9 +186,10 @@ extension Engine {
         }
         for id in entries.licensed {
             guard let download = entries[id]?.download, let terms = download.license else { continue }
-            if download.state == .completed { consider(terms.expiresAt) }
+            // A refusal of a completed download's terms is due at once: it completed since.
+            if download.state == .completed { consider(terms.refusedAt ?? terms.expiresAt) }
             if download.state == .completed || download.state == .licenseExpired { consider(terms.playbackEndsAt) }
-            if download.state != .drmExpired, !renewing.contains(download.id) {
+            if download.state != .drmExpired, terms.refusedAt == nil, !renewing.contains(download.id) {
                 consider(max(terms.renewalDue ?? .distantFuture, renewRetryAt[download.id] ?? .distantPast))
             }
         }
@@ -209,7 +210,7 @@ extension Engine {
             let check = terms.check(at: now)
             let input: DownloadLifecycle.Input
             switch check.verdict {
-            case .playbackExpired: input = .drmExpired
+            case .playbackExpired, .refused: input = .drmExpired
             case .licenseExpired where download.state == .completed: input = .licenseExpired
             default: continue
             }
@@ -237,11 +238,18 @@ extension Engine {
             answer = try await exchange(id, .renew, kids: kids, drm: download.drm!)
             renewRetryAt[id] = nil
         } catch let error as StashError {
-            if error.code == .permissionDenied, let state = entries[id]?.download.state,
-               [.completed, .licenseExpired].contains(state) {
-                _ = try? transition(id, .drmExpired) {
-                    $0.stateReason = "the licence server refused to renew the licence; the content cannot be played"
-                    $0.error = DownloadError(.http, error.message)
+            if error.code == .permissionDenied, let state = entries[id]?.download.state {
+                let refusedAt = Date()
+                if [.completed, .licenseExpired].contains(state) {
+                    _ = try? transition(id, .drmExpired) {
+                        $0.stateReason = "the licence server refused to renew the licence; the content cannot be played"
+                        $0.error = DownloadError(.http, error.message)
+                        $0.license?.refusedAt = refusedAt
+                    }
+                } else {
+                    // Kept in the terms, so a download that completes later (a repair, say)
+                    // does not come back playable.
+                    _ = try? await updateLicense(id, event: nil) { $0.license?.refusedAt = refusedAt }
                 }
             }
             // Whatever went wrong, the timer does not ask again at once.
@@ -380,6 +388,8 @@ extension Engine {
         switch check.verdict {
         case .playbackExpired:
             return "the playback window of the licence of '\(id)' has ended; the content cannot be played again"
+        case .refused:
+            return "the licence server refused to renew the licence of '\(id)'; `stash license get \(id)` asks for a new one"
         case .licenseExpired:
             let when = check.expiresAt.map { " at " + ISO8601DateFormatter().string(from: $0) } ?? ""
             return "the licence of '\(id)' expired\(when); `stash license renew \(id)` renews it"

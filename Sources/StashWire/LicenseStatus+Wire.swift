@@ -27,7 +27,7 @@ extension LicenseStatus {
         let m = message.pointee
         let verdictName = try WireValue.string(m.verdict, field: "LicenseStatus.verdict")
         guard let verdict = LicenseCheck.Verdict(wireName: verdictName) else {
-            throw StashError.invalidArgument("LicenseStatus.verdict '\(verdictName.prefix(40))' is not one of valid, license_expired, playback_expired, none")
+            throw StashError.invalidArgument("LicenseStatus.verdict '\(verdictName.prefix(40))' is not one of valid, license_expired, playback_expired, refused, none")
         }
         let expiresAt = m.expires_at == 0 ? nil : WireValue.date(milliseconds: m.expires_at)
         var terms: LicenseTerms?
@@ -57,6 +57,7 @@ extension LicenseCheck.Verdict {
         case .valid: return "valid"
         case .licenseExpired: return "license_expired"
         case .playbackExpired: return "playback_expired"
+        case .refused: return "refused"
         case .none: return "none"
         }
     }
@@ -66,5 +67,5 @@ extension LicenseCheck.Verdict {
         self = verdict
     }
 
-    private static let allVerdicts: [Self] = [.valid, .licenseExpired, .playbackExpired, .none]
+    private static let allVerdicts: [Self] = [.valid, .licenseExpired, .playbackExpired, .refused, .none]
 }

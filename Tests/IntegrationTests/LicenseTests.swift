@@ -225,6 +225,40 @@ final class LicenseTests: DaemonTestCase {
         let download = try await client.getDownload(id: "revoked")
         XCTAssertEqual(download.state, .drmExpired)
         XCTAssertTrue(download.stateReason.contains("refused"), download.stateReason)
+        // The terms the server granted are still in time, but it has refused them since: no
+        // key may reach a player.
+        let refused = await assertFails(.failedPrecondition) { try await self.client.playbackKey(id: "revoked") }
+        XCTAssertTrue(refused?.message.contains("refused") ?? false, refused?.message ?? "")
+    }
+
+    /// A refusal is kept with the licence: a repair that fetches a lost segment again must not
+    /// bring the download back COMPLETED, nor its keys back to players (it did, when only the
+    /// state remembered the refusal).
+    func testARefusedLicenceStaysRefusedThroughARepair() async throws {
+        _ = try await add("refused")
+        _ = try await waitFor("refused", .completed)
+        licenses.revoke(kid: Self.keyID)
+        await assertFails(.permissionDenied) { try await self.client.renewLicense(id: "refused") }
+        _ = try await waitForState("refused", .drmExpired)
+        let folder = daemon.dataDir + "/assets/refused"
+        let segments = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".ts") }
+        let lost = try XCTUnwrap(segments.sorted().first, "segments under \(folder)")
+        // Lost while the daemon is down: the start finds it and fails the download, which a
+        // repair may then fetch again.
+        XCTAssertEqual(daemon.terminate(), 0)
+        try FileManager.default.removeItem(atPath: folder + "/" + lost)
+        try await daemon.restart()
+        try await reconnect()
+        _ = try await waitForState("refused", .failed)
+
+        let repaired = try await client.verify(repair: true)
+        XCTAssertEqual(repaired.requeued, 1, "\(repaired)")
+        let settled = try await waitForState("refused", .drmExpired)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/" + lost), "the lost segment is fetched again")
+        XCTAssertTrue(settled.stateReason.contains("refused"), settled.stateReason)
+        let status = try await client.checkLicense(id: "refused")
+        XCTAssertEqual(status.check.verdict, .refused)
+        await assertFails(.failedPrecondition) { try await self.client.playbackKey(id: "refused") }
     }
 
     func testPlaybackWindowEndsInDRMExpired() async throws {

@@ -122,5 +122,28 @@ final class LicenseTermsTests: XCTestCase {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .millisecondsSince1970
         XCTAssertEqual(try decoder.decode(LicenseTerms.self, from: encoder.encode(terms)), terms)
+        terms.refusedAt = at(7)
+        XCTAssertEqual(try decoder.decode(LicenseTerms.self, from: encoder.encode(terms)), terms)
+    }
+
+    /// A refusal voids terms still in time; an ended playback window stays the more final answer.
+    func testARefusalVoidsTermsStillInTime() {
+        var terms = LicenseTerms(acquiredAt: start, expiresIn: 1000, playbackDuration: 60, kids: kids)
+        terms.refusedAt = at(10)
+        XCTAssertEqual(terms.check(at: at(11)).verdict, .refused)
+        XCTAssertFalse(terms.check(at: at(11)).isValid)
+        terms.startPlayback(at: at(12))
+        XCTAssertEqual(terms.check(at: at(100)).verdict, .playbackExpired)
+        XCTAssertNil(terms.renewed(at: at(200), expiresIn: 1000, playbackDuration: nil).refusedAt, "a granted renewal lifts it")
+    }
+
+    /// Terms stored before refusals were kept have no such key.
+    func testTermsStoredWithoutARefusalDecode() throws {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        let json = #"{"acquiredAt": 1700000000000, "expiresAt": 1700000100000, "kids": ["k"]}"#
+        let terms = try decoder.decode(LicenseTerms.self, from: Data(json.utf8))
+        XCTAssertNil(terms.refusedAt)
+        XCTAssertEqual(terms.check(at: Date(timeIntervalSince1970: 1_700_000_050)).verdict, .valid)
     }
 }

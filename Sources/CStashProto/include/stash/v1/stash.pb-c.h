@@ -371,7 +371,7 @@ struct  Stash__V1__LicenseStatus
   char *id;
   protobuf_c_boolean valid;
   /*
-   * valid, license_expired, playback_expired, none
+   * valid, license_expired, playback_expired, refused, none
    */
   char *verdict;
   /*
