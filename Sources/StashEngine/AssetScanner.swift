@@ -44,16 +44,14 @@ enum AssetScanner {
         if walkFolders {
             for download in downloads { scan.walkFolder(of: download) }
         }
-        scan.result.findings.sort { ($0.path, $0.kind.rawValue, $0.id) < ($1.path, $1.kind.rawValue, $1.id) }
-        return scan.result
+        return scan.sortedResult()
     }
 
     /// Only the listing of `assetsDir`: entries none of `owners` (download ids) claims.
     static func orphans(assetsDir: String, owners: [String]) -> Result {
         let scan = Scan(deep: false)
         scan.findOrphans(in: assetsDir, owners: Set(owners))
-        scan.result.findings.sort { ($0.path, $0.kind.rawValue, $0.id) < ($1.path, $1.kind.rawValue, $1.id) }
-        return scan.result
+        return scan.sortedResult()
     }
 
     /// Deletes what a finding points at (a folder with everything in it, or one file) without
@@ -122,6 +120,12 @@ extension AssetScanner {
 
         init(deep: Bool) {
             self.deep = deep
+        }
+
+        /// The result with its findings in a stable order: by path, then kind, then id.
+        func sortedResult() -> Result {
+            result.findings.sort { ($0.path, $0.kind.rawValue, $0.id) < ($1.path, $1.kind.rawValue, $1.id) }
+            return result
         }
 
         func add(_ kind: VerifyFinding.Kind, _ id: String, _ path: String, _ detail: String) {

@@ -172,7 +172,10 @@ extension Engine {
     /// The downloads holding licence terms, oldest first, so what happens to several at one
     /// moment happens (and is reported) in the list's order.
     private func licensedInOrder() -> [String] {
-        entries.licensed.sorted { (entries[$0]?.seq ?? 0) < (entries[$1]?.seq ?? 0) }
+        // Each entry is looked up once, not twice per comparison.
+        entries.licensed.compactMap { id in entries[id].map { (seq: $0.seq, id: id) } }
+            .sorted { $0.seq < $1.seq }
+            .map(\.id)
     }
 
     /// Sleeps until the next licence moment of any download (expiry, end of playback,

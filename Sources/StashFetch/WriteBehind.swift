@@ -7,8 +7,9 @@ import StashCore
 /// file on the development VM: 0.3 s of waiting at the end, down to a few tens of ms).
 ///
 /// The flush runs `sync_file_range` on a duplicate of the descriptor on a background queue,
-/// never on the fetch thread. A duplicate shares the open file description, so a write error it sees
-/// would not be seen again by the final fsync: it is kept here and reported by `check()`.
+/// never on the fetch thread. A duplicate shares the open file description, so a write error
+/// it sees would not be seen again by the final fsync: it is kept here and reported by
+/// `check()`.
 final class WriteBehind: @unchecked Sendable {
     /// Bytes written between two flushes.
     static let interval: Int64 = 64 << 20
