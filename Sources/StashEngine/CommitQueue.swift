@@ -15,6 +15,11 @@ final class CommitQueue: @unchecked Sendable {
         case save(Download)
         /// One file learned its size or validators.
         case saveFile(id: String, index: Int, file: DownloadFile)
+        /// The same, written with the download's next record save (`.save`) instead of a
+        /// transaction of its own. For the small files of a bundle or package: a commit per
+        /// file start was an fsync per file, and a fact lost in a crash costs only a restart
+        /// of that file from zero (no validators) or a size learned again from the server.
+        case noteFile(id: String, index: Int, file: DownloadFile)
         case delete(String)
         /// A licence release to keep in the outbox (or its attempt count), and one acknowledged.
         case release(LicenseRelease)
@@ -32,6 +37,8 @@ final class CommitQueue: @unchecked Sendable {
     private let lock = NSLock()
     private var pending: [Item] = []
     private var running = false
+    /// `.noteFile` facts not yet written, by download and file index.
+    private var noted: [String: [Int: DownloadFile]] = [:]
 
     init(registry: Registry, bus: EventBus) {
         self.registry = registry
@@ -44,6 +51,26 @@ final class CommitQueue: @unchecked Sendable {
     func submit(_ change: Change?, event: DownloadEvent.Kind?) -> CommitTicket {
         let ticket = CommitTicket()
         lock.lock()
+        switch change {
+        case .noteFile(let id, let index, let file)?:
+            noted[id, default: [:]][index] = file
+        case .saveFile(let id, let index, _)?:
+            // Newer than the noted fact, which must not overwrite it later.
+            noted[id]?[index] = nil
+        case .add(let download)?:
+            // A new file list: noted indexes may name other files.
+            noted[download.id] = nil
+        case .delete(let id)?:
+            noted[id] = nil
+        default:
+            break
+        }
+        if case .noteFile? = change {
+            lock.unlock()
+            if let event { bus.publish(event) }
+            ticket.resolve(nil)
+            return ticket
+        }
         if change == nil && !running {
             // Nothing in flight to overtake: announce at once.
             lock.unlock()
@@ -62,10 +89,10 @@ final class CommitQueue: @unchecked Sendable {
     }
 
     private func drain() async {
-        while let batch = takeBatch() {
+        while let (batch, noted) = takeBatch() {
             var failure: Error?
             do {
-                try await write(batch)
+                try await write(batch, noted: noted)
             } catch {
                 failure = error
             }
@@ -76,8 +103,9 @@ final class CommitQueue: @unchecked Sendable {
         }
     }
 
-    /// Everything queued so far, or nil (and the queue marked idle) when nothing is.
-    private func takeBatch() -> [Item]? {
+    /// Everything queued so far, with the noted file facts of each download the batch saves;
+    /// or nil (and the queue marked idle) when nothing is queued.
+    private func takeBatch() -> (items: [Item], noted: [String: [Int: DownloadFile]])? {
         lock.lock()
         defer { lock.unlock() }
         let batch = pending
@@ -86,7 +114,16 @@ final class CommitQueue: @unchecked Sendable {
             running = false
             return nil
         }
-        return batch
+        // Taken now, they are newer than every change of their file in the batch: a later
+        // `.saveFile` or `.add` clears them.
+        var flushed: [String: [Int: DownloadFile]] = [:]
+        if !noted.isEmpty {
+            for item in batch {
+                guard case .save(let download)? = item.change, let files = noted.removeValue(forKey: download.id) else { continue }
+                flushed[download.id] = files
+            }
+        }
+        return (batch, flushed)
     }
 
     /// What a batch leaves of one download once later changes supersede earlier ones.
@@ -97,7 +134,7 @@ final class CommitQueue: @unchecked Sendable {
         var deleted = false
     }
 
-    private func write(_ batch: [Item]) async throws {
+    private func write(_ batch: [Item], noted: [String: [Int: DownloadFile]]) async throws {
         var net: [String: Net] = [:]
         var order: [String] = []
         var releases: [LicenseRelease] = []
@@ -134,6 +171,8 @@ final class CommitQueue: @unchecked Sendable {
                 }
             case .delete(let id)?:
                 touch(id) { $0 = Net(deleted: true) }
+            case .noteFile?:
+                continue
             case .release(let release)?:
                 releases.append(release)
             case .releaseDone(let id)?:
@@ -141,6 +180,18 @@ final class CommitQueue: @unchecked Sendable {
                 releasesDone.append(id)
             case nil:
                 continue
+            }
+        }
+        for (id, files) in noted {
+            touch(id) { entry in
+                guard !entry.deleted else { return }
+                for (index, file) in files {
+                    if entry.withFiles, entry.download != nil {
+                        entry.download!.files[index] = file
+                    } else {
+                        entry.files[index] = file
+                    }
+                }
             }
         }
         var registryBatch = RegistryBatch(releases: releases, releasesDone: releasesDone)

@@ -245,7 +245,9 @@ extension Engine {
                 entry.speed.reset()
             }
             entries[id] = entry
-            commits.submit(.saveFile(id: id, index: index, file: file), event: nil)
+            commits.submit(
+                entry.download.isFolder ? .noteFile(id: id, index: index, file: file) : .saveFile(id: id, index: index, file: file),
+                event: nil)
             // The first response told the size: a download that cannot fit waits for space.
             if sizeWasUnknown, let shortfall = storageShortfall(entry.download) {
                 _ = try? transition(id, .requeue) { $0.stateReason = shortfall }

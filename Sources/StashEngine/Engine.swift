@@ -522,6 +522,12 @@ public actor Engine {
         var bytes: Int64 = 0
         for (index, size) in zip(download.files.indices, sizes) {
             if let size, download.files[index].size == nil || download.files[index].size == size {
+                if download.files[index].size == nil, !download.state.holdsCompleteFiles {
+                    // A bundle file that landed after its noted size was lost with the daemon:
+                    // the final name exists only for a whole file, so its size is this one.
+                    download.files[index].size = size
+                    commits.submit(.noteFile(id: id, index: index, file: download.files[index]), event: nil)
+                }
                 download.files[index].done = true
                 download.files[index].downloadedBytes = size
                 done += 1

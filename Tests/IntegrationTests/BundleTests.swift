@@ -337,5 +337,19 @@ final class BundleTests: DaemonTestCase {
             fetchedAgain.append(path)
         }
         XCTAssertLessThanOrEqual(fetchedAgain.count, 2, "only the files in flight at the kill (files-per-download 2) are fetched again")
+
+        // The sizes the first responses told are noted, not committed one by one, so those of
+        // the files done before the kill died with the daemon; the restart took them from the
+        // files themselves, and the registry holds every size for the verify to check.
+        XCTAssertEqual(daemon.terminate(), 0)
+        try await daemon.restart()
+        try await reconnect()
+        let reloaded = try await client.getDownload(id: "k")
+        XCTAssertEqual(reloaded.state, .completed)
+        XCTAssertEqual(reloaded.files.map(\.size), (0..<10).map { Int64(150_000 + $0) })
+        try Data(count: 10).write(to: URL(fileURLWithPath: assetFolder("k") + "/" + files[1].path))
+        let report = try await client.verify()
+        XCTAssertEqual(report.findings.map(\.kind), [.wrongSize])
+        XCTAssertEqual(report.findings.first?.detail, "10 bytes on disk, expected 150001")
     }
 }

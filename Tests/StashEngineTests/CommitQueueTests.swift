@@ -74,4 +74,51 @@ final class CommitQueueTests: XCTestCase {
         }
         XCTAssertEqual(seen, ["a:QUEUED", "a:DOWNLOADING", "b:removed"])
     }
+
+    func testANotedFileWaitsForItsDownloadsNextSave() async throws {
+        let registry = try Registry(path: directory + "/stash.sqlite", logger: Logger(label: "test"))
+        let queue = CommitQueue(registry: registry, bus: EventBus())
+        var a = bundle("a")
+        let b = bundle("b")
+        queue.submit(.add(a), event: nil)
+        try await queue.submit(.add(b), event: nil).wait()
+        func sizes(_ id: String) throws -> [Int64?]? {
+            try registry.loadAll().downloads.first { $0.id == id }?.files.map(\.size)
+        }
+        func noted(_ download: Download, _ index: Int, size: Int64) -> DownloadFile {
+            var file = download.files[index]
+            file.size = size
+            return file
+        }
+
+        // Noted, then another download saved: nothing of "a" is written.
+        queue.submit(.noteFile(id: "a", index: 0, file: noted(a, 0, size: 100)), event: nil)
+        queue.submit(.noteFile(id: "a", index: 1, file: noted(a, 1, size: 101)), event: nil)
+        try await queue.submit(.save(b), event: nil).wait()
+        XCTAssertEqual(try sizes("a"), [nil, nil, nil])
+
+        // A saveFile after a note of the same file is newer: the note must not overwrite it.
+        queue.submit(.saveFile(id: "a", index: 1, file: noted(a, 1, size: 201)), event: nil)
+        a.state = .downloading
+        try await queue.submit(.save(a), event: nil).wait()
+        XCTAssertEqual(try sizes("a"), [100, 201, nil])
+
+        // Written once: a later save does not bring back an older note.
+        queue.submit(.saveFile(id: "a", index: 0, file: noted(a, 0, size: 300)), event: nil)
+        try await queue.submit(.save(a), event: nil).wait()
+        XCTAssertEqual(try sizes("a"), [300, 201, nil])
+
+        // A note of a download added again with other files, or removed, is dropped.
+        queue.submit(.noteFile(id: "a", index: 2, file: noted(a, 2, size: 102)), event: nil)
+        let a2 = bundle("a", files: 3)
+        queue.submit(.add(a2), event: nil)
+        try await queue.submit(.save(a2), event: nil).wait()
+        XCTAssertEqual(try sizes("a"), [nil, nil, nil])
+        queue.submit(.noteFile(id: "b", index: 0, file: noted(b, 0, size: 7)), event: nil)
+        queue.submit(.delete("b"), event: nil)
+        let b2 = bundle("b")
+        queue.submit(.add(b2), event: nil)
+        try await queue.submit(.save(b2), event: nil).wait()
+        XCTAssertEqual(try sizes("b"), [nil, nil, nil])
+    }
 }
