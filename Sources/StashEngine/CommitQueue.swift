@@ -54,6 +54,13 @@ final class CommitQueue: @unchecked Sendable {
         switch change {
         case .noteFile(let id, let index, let file)?:
             noted[id, default: [:]][index] = file
+            lock.unlock()
+            guard let event else {
+                ticket.resolve(nil)
+                return ticket
+            }
+            // Nothing to commit now; its announcement keeps its place behind earlier writes.
+            return submit(nil, event: event)
         case .saveFile(let id, let index, _)?:
             // Newer than the noted fact, which must not overwrite it later.
             noted[id]?[index] = nil
@@ -64,12 +71,6 @@ final class CommitQueue: @unchecked Sendable {
             noted[id] = nil
         default:
             break
-        }
-        if case .noteFile? = change {
-            lock.unlock()
-            if let event { bus.publish(event) }
-            ticket.resolve(nil)
-            return ticket
         }
         if change == nil && !running {
             // Nothing in flight to overtake: announce at once.
