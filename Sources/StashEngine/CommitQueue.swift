@@ -133,6 +133,16 @@ final class CommitQueue: @unchecked Sendable {
         var withFiles = false
         var files: [Int: DownloadFile] = [:]
         var deleted = false
+
+        /// A file's newest facts: into the added file list when the batch writes one, else
+        /// as a row of its own; nothing for a download the batch deletes.
+        mutating func setFile(_ index: Int, _ file: DownloadFile) {
+            if withFiles, download != nil {
+                download!.files[index] = file
+            } else if !deleted {
+                files[index] = file
+            }
+        }
     }
 
     private func write(_ batch: [Item], noted: [String: [Int: DownloadFile]]) async throws {
@@ -163,13 +173,7 @@ final class CommitQueue: @unchecked Sendable {
                     entry.deleted = false
                 }
             case .saveFile(let id, let index, let file)?:
-                touch(id) { entry in
-                    if entry.withFiles, entry.download != nil {
-                        entry.download!.files[index] = file
-                    } else if !entry.deleted {
-                        entry.files[index] = file
-                    }
-                }
+                touch(id) { $0.setFile(index, file) }
             case .delete(let id)?:
                 touch(id) { $0 = Net(deleted: true) }
             case .noteFile?:
@@ -185,14 +189,7 @@ final class CommitQueue: @unchecked Sendable {
         }
         for (id, files) in noted {
             touch(id) { entry in
-                guard !entry.deleted else { return }
-                for (index, file) in files {
-                    if entry.withFiles, entry.download != nil {
-                        entry.download!.files[index] = file
-                    } else {
-                        entry.files[index] = file
-                    }
-                }
+                for (index, file) in files { entry.setFile(index, file) }
             }
         }
         var registryBatch = RegistryBatch(releases: releases, releasesDone: releasesDone)
