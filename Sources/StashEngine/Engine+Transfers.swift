@@ -94,10 +94,10 @@ extension Engine {
             retry: RetryPolicy(config), lowSpeedLimit: config.lowSpeedLimit, lowSpeedTime: config.lowSpeedTime,
             durability: download.isFolder ? .grouped : .alone,
             range: file.rangeOffset.map { FetchRange(offset: $0, length: file.size ?? 0) })
-        let sink = noticeSink
+        let notices = self.notices
         let id = download.id
         let transfer = fetch.start(request) { event in
-            sink.yield(FetchNotice(id: id, index: index, generation: generation, event: event))
+            notices.post(FetchNotice(id: id, index: index, generation: generation, event: event))
         }
         let host = file.host
         entry.running[index] = FileTransfer(transfer: transfer, generation: generation, host: host)
@@ -207,6 +207,15 @@ extension Engine {
         guard count > 0 else { return nil }
         if count == files.count { return known }
         return known + (known / count) * (Int64(files.count) - count)
+    }
+
+    /// Handles every fetch event waiting, in order, until none is left.
+    func handleNotices() {
+        while true {
+            let batch = notices.take()
+            if batch.isEmpty { return }
+            for notice in batch { handle(notice) }
+        }
     }
 
     func handle(_ notice: FetchNotice) {

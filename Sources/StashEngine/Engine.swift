@@ -89,9 +89,7 @@ public actor Engine {
     var nextGeneration: UInt64 = 1
     var sessionBytes: Int64 = 0
     var shuttingDown = false
-    let notices: AsyncStream<FetchNotice>
-    let noticeSink: AsyncStream<FetchNotice>.Continuation
-    var noticeTask: Task<Void, Never>?
+    let notices = NoticeInbox()
     /// Transfers being torn down, so a removal can wait for the file to be closed.
     var stopping: [String: Task<Void, Never>] = [:]
     /// Service certificates of licence servers, fetched once.
@@ -123,7 +121,6 @@ public actor Engine {
         self.logger = logger
         self.commits = CommitQueue(registry: registry, bus: bus)
         self.records = entries.cache
-        (notices, noticeSink) = AsyncStream.makeStream(of: FetchNotice.self)
     }
 
     /// Loads the registry, reconciles it with the disk, and starts what was queued or running.
@@ -180,12 +177,8 @@ public actor Engine {
             logger.warning("licence release outbox entry skipped", metadata: ["problem": "\(problem)"])
         }
         outbox = releases.releases
-        let notices = self.notices
-        noticeTask = Task { [weak self] in
-            for await notice in notices {
-                guard let self else { return }
-                await self.handle(notice)
-            }
+        notices.attach { [weak self] in
+            Task { await self?.handleNotices() }
         }
         logger.info("engine started", metadata: ["downloads": "\(entries.count)", "queued": "\(waiting.count - waitingHead)"])
         schedule()
@@ -212,7 +205,7 @@ public actor Engine {
             last = commits.submit(.save(entry.download), event: nil)
         }
         try? await last?.wait()
-        noticeSink.finish()
+        notices.close()
         bus.finishAll()
     }
 

@@ -5,7 +5,8 @@ import StashCore
 public enum FetchEvent: Sendable, Equatable {
     /// Response headers of a successful (2xx) response arrived; again after every retry.
     case started(FetchResponseInfo)
-    /// Bytes in the part file; at most every 100 ms per transfer, and once before `completed`.
+    /// Bytes in the part file; at most every 100 ms per transfer, the first 100 ms after the
+    /// attempt started (`completed` carries the final size).
     case progress(downloadedBytes: Int64, totalBytes: Int64?)
     /// Attempt `attempt` (1-based) failed with `error`; the next one starts after `delayMs`.
     case retrying(attempt: Int, delayMs: Int, error: DownloadError)

@@ -17,12 +17,13 @@ final class FetchInbox: @unchecked Sendable {
         lock.withLock { self.wake = wake }
     }
 
-    /// Queues a command; false when the thread is gone.
+    /// Queues a command; false when the thread is gone. Only the first command since the
+    /// thread last took them wakes it: the others are taken by that same wake-up.
     func post(_ command: FetchCommand) -> Bool {
         lock.withLock {
             guard !closed else { return false }
             commands.append(command)
-            wake?()
+            if commands.count == 1 { wake?() }
             return true
         }
     }

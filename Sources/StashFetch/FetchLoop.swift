@@ -277,7 +277,6 @@ final class FetchLoop {
                 retryable: true, connectionClass: false))
             return
         }
-        transfer.reportProgress(force: true)
         let digest = file.sha256Hex
         let bytes = file.size
         let expected = transfer.request.expectedSHA256

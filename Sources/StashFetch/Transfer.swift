@@ -59,7 +59,6 @@ final class Transfer {
     var resumeAt: UInt64?
 
     private var lastProgressAt: UInt64 = 0
-    private var lastProgressBytes: Int64 = -1
 
     init(id: TransferID, request: FetchRequest, logger: Logger, events: @escaping @Sendable (FetchEvent) -> Void) {
         self.id = id
@@ -79,14 +78,14 @@ final class Transfer {
         deliver(event)
     }
 
-    /// Emits `.progress` unless one went out less than 100 ms ago; `force` is for the last one.
-    func reportProgress(force: Bool = false) {
-        let bytes = downloadedBytes
+    /// Emits `.progress` once the attempt has run 100 ms and then at most every 100 ms: a
+    /// file done sooner needs none, as `.completed` carries its size (a bundle of small files
+    /// would otherwise send the engine two events more per file).
+    func reportProgress() {
         let now = DispatchTime.now().uptimeNanoseconds
-        if force ? bytes == lastProgressBytes : now &- lastProgressAt < 100_000_000 { return }
+        if now &- lastProgressAt < 100_000_000 { return }
         lastProgressAt = now
-        lastProgressBytes = bytes
-        deliver(.progress(downloadedBytes: bytes, totalBytes: totalBytes))
+        deliver(.progress(downloadedBytes: downloadedBytes, totalBytes: totalBytes))
     }
 
     /// Gives the transfer its share of the global rate limit (0 = unlimited).
@@ -112,6 +111,7 @@ final class Transfer {
         // asked for with an empty range; segments are small.
         if file.size > 0, ifRange == nil || file.size >= (request.range?.length ?? .max) { try file.truncate() }
         requestedFrom = file.size
+        lastProgressAt = DispatchTime.now().uptimeNanoseconds
         response = ResponseHeaders()
         bodyDecided = false
         discardingBody = false
