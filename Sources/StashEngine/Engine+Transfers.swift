@@ -209,15 +209,18 @@ extension Engine {
         return known + (known / count) * (Int64(files.count) - count)
     }
 
-    /// Handles every fetch event waiting, in order, until none is left.
+    /// Handles every fetch event waiting, in order, until none is left; then gives the slots
+    /// they freed to waiting files once, not once per event.
     func handleNotices() {
         while true {
             let batch = notices.take()
-            if batch.isEmpty { return }
+            if batch.isEmpty { break }
             for notice in batch { handle(notice) }
         }
+        schedule()
     }
 
+    /// Applies one fetch event to its download; the caller schedules afterwards.
     func handle(_ notice: FetchNotice) {
         guard !shuttingDown, let running = entries[notice.id]?.running[notice.index], running.generation == notice.generation,
               var entry = entries.take(notice.id) else { return }
@@ -329,7 +332,6 @@ extension Engine {
             // File transfers never end with `.received`; that is for in-memory fetches.
             entries[id] = entry
         }
-        schedule()
     }
 
     /// Counts new bytes of a download and announces or saves its progress when due.

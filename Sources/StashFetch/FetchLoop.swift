@@ -84,12 +84,21 @@ final class FetchLoop {
             rateLimit = newLimit
             applyRateShare()
         }
+        var opening: [Transfer] = []
+        defer { open(opening) }
         for command in commands {
             switch command {
             case .start(let id, let request, let events):
                 let transfer = Transfer(id: id, request: request, logger: logger, events: events)
                 transfers[id] = transfer
-                begin(transfer)
+                transfer.logger.debug("transfer starting", metadata: ["url": "\(transfer.request.url)"])
+                if let limit = request.memoryLimit {
+                    // Nothing to open on the disk.
+                    transfer.body = MemoryBody(limit: limit, url: request.url)
+                    startAttempt(transfer, counted: true)
+                } else {
+                    opening.append(transfer)
+                }
             case .cancel(let id, let stopped):
                 if let transfer = transfers[id], transfer.phase == .starting || transfer.phase == .committing {
                     transfer.stopRequested = true
@@ -107,35 +116,44 @@ final class FetchLoop {
         }
     }
 
-    private func begin(_ transfer: Transfer) {
-        transfer.logger.debug("transfer starting", metadata: ["url": "\(transfer.request.url)"])
-        if let limit = transfer.request.memoryLimit {
-            // Nothing to open on the disk.
-            transfer.body = MemoryBody(limit: limit, url: transfer.request.url)
-            startAttempt(transfer, counted: true)
-            return
+    /// Opens the part files of transfers started together in one go on one disk queue: a
+    /// batch of a bundle's files then costs one thread wake-up, not one per file. A file that
+    /// must be read and hashed before it can resume is opened on its own, so it holds up no other.
+    private func open(_ starting: [Transfer]) {
+        guard !starting.isEmpty else { return }
+        var batch: [(TransferID, FetchRequest)] = []
+        for transfer in starting {
+            let rehash = !transfer.request.expectedSHA256.isEmpty
+                && BodyPlan.ifRange(etag: transfer.partETag, lastModified: transfer.partLastModified) != nil
+            if rehash {
+                openOnDiskQueue([(transfer.id, transfer.request)], rehash: true)
+            } else {
+                batch.append((transfer.id, transfer.request))
+            }
         }
-        let id = transfer.id
-        let (folder, relativePath) = (transfer.request.folder, transfer.request.relativePath)
-        let hashing = !transfer.request.expectedSHA256.isEmpty
-        let resumable = BodyPlan.ifRange(etag: transfer.partETag, lastModified: transfer.partLastModified) != nil
+        if !batch.isEmpty { openOnDiskQueue(batch, rehash: false) }
+    }
+
+    private func openOnDiskQueue(_ files: [(TransferID, FetchRequest)], rehash: Bool) {
         let inbox = self.inbox
         diskWork.enter()
-        diskQueue(for: id).async { [diskWork] in
+        diskQueue(for: files[0].0).async { [diskWork] in
             defer { diskWork.leave() }
-            let result: Result<PartFile, FetchFailure>
-            do {
-                let file = try PartFile(folder: folder, relativePath: relativePath, hashing: hashing)
-                if file.size > 0, resumable { try file.hashExistingContent() }
-                result = .success(file)
-            } catch {
-                result = .failure(.thrown(error))
+            for (id, request) in files {
+                let result: Result<PartFile, FetchFailure>
+                do {
+                    let file = try PartFile(folder: request.folder, relativePath: request.relativePath, hashing: !request.expectedSHA256.isEmpty)
+                    if rehash, file.size > 0 { try file.hashExistingContent() }
+                    result = .success(file)
+                } catch {
+                    result = .failure(.thrown(error))
+                }
+                if !inbox.post(.opened(id, result)), case .success(let file) = result { file.closeFile() }
             }
-            if !inbox.post(.opened(id, result)), case .success(let file) = result { file.closeFile() }
         }
     }
 
-    /// A transfer's disk work always goes to the same queue, so its open and its commit never overlap.
+    /// Spreads disk work over the queues by transfer, so one slow fsync holds up few others.
     private func diskQueue(for id: TransferID) -> DispatchQueue {
         disk[Int(id.rawValue % UInt64(disk.count))]
     }

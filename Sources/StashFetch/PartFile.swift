@@ -18,6 +18,8 @@ final class PartFile: TransferBody, @unchecked Sendable {
     private(set) var descriptor: Int32
     /// Bytes in the file, all of them covered by `hasher` when there is one.
     private(set) var size: Int64
+    /// The file system the file is on, for `SyncBatcher`'s one syncfs per file system.
+    private(set) var device: dev_t = 0
     private var hasher: SHA256?
     private let writeBehind: WriteBehind
     /// The folder the file is in, opened by the walk; the file's names are relative to it.
@@ -67,14 +69,21 @@ final class PartFile: TransferBody, @unchecked Sendable {
             throw DownloadError(.storage, "'\(path)' is not a regular file with a single link; nothing is written to it")
         }
         size = Int64(info.st_size)
+        device = info.st_dev
     }
 
-    /// Creates `folder` when missing, then opens each of `components` inside it, creating the
-    /// missing ones; returns the last folder opened. Every open refuses a symlink.
+    /// Opens `folder`, creating it when missing, then each of `components` inside it,
+    /// creating the missing ones; returns the last folder opened. Every open refuses a symlink.
+    /// A folder is opened first and made only when missing: most files of a bundle go to
+    /// folders that an earlier file made.
     private static func openFolders(folder: String, inside components: ArraySlice<String>) throws -> Int32 {
-        try makeFolders(folder)
-        var directory = try SystemCallError.check("open folder", folder) {
-            open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+        var directory: Int32
+        do {
+            directory = try SystemCallError.check("open folder", folder) { open(folder, flags) }
+        } catch let error as SystemCallError where error.errnoCode == ENOENT {
+            try makeFolders(folder)
+            directory = try SystemCallError.check("open folder", folder) { open(folder, flags) }
         }
         var path = folder
         for name in components {
@@ -82,12 +91,14 @@ final class PartFile: TransferBody, @unchecked Sendable {
             let parent = directory
             defer { close(parent) }
             do {
-                try SystemCallError.check("mkdir", path) { mkdirat(parent, name, 0o755) }
-            } catch let error as SystemCallError where error.errnoCode == EEXIST {
-                // There already, as a folder or as something else: the open below tells which.
-            }
-            directory = try SystemCallError.check("open folder", path) {
-                openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                directory = try SystemCallError.check("open folder", path) { openat(parent, name, flags) }
+            } catch let error as SystemCallError where error.errnoCode == ENOENT {
+                do {
+                    try SystemCallError.check("mkdir", path) { mkdirat(parent, name, 0o755) }
+                } catch let error as SystemCallError where error.errnoCode == EEXIST {
+                    // Made meanwhile by another file's open: the open below takes it.
+                }
+                directory = try SystemCallError.check("open folder", path) { openat(parent, name, flags) }
             }
         }
         return directory

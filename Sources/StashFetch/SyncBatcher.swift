@@ -14,16 +14,14 @@ import StashCore
 /// reports errors per file as its fsync would.
 final class SyncBatcher: Sendable {
     typealias Done = @Sendable (SystemCallError?) -> Void
-    /// An open descriptor on the file system to sync, and its path for messages.
-    private typealias Waiter = (descriptor: Int32, path: String, done: Done)
+    /// An open descriptor on the file system to sync, that file system, and a path for messages.
+    private typealias Waiter = (descriptor: Int32, device: dev_t, path: String, done: Done)
 
     private let batches = BatchQueue<Waiter>(label: "stash.fetch.sync") { batch in
         // One syncfs per file system the batch's files are on (usually one: the data dir's).
         var byDevice: [dev_t: [Waiter]] = [:]
         for waiter in batch {
-            var info = stat()
-            let device = fstat(waiter.descriptor, &info) == 0 ? info.st_dev : 0
-            byDevice[device, default: []].append(waiter)
+            byDevice[waiter.device, default: []].append(waiter)
         }
         for waiters in byDevice.values {
             let first = waiters[0]
@@ -40,25 +38,27 @@ final class SyncBatcher: Sendable {
     /// Calls `done` (on the batcher's thread) once a `syncfs` that started after this call
     /// has returned, with its error if it failed. `file` stays open until then.
     func submit(_ file: PartFile, done: @escaping Done) {
-        batches.submit((file.descriptor, file.path, done))
+        batches.submit((file.descriptor, file.device, file.path, done))
     }
 
     /// Returns once a `syncfs` that started after this call has made every rename in these
     /// folders durable (a journal commit covers directory entries as well as data).
     func sync(folders: [String]) async throws {
-        var descriptors: [(Int32, String)] = []
-        defer { for (descriptor, _) in descriptors { close(descriptor) } }
+        var descriptors: [(Int32, dev_t, String)] = []
+        defer { for (descriptor, _, _) in descriptors { close(descriptor) } }
         for folder in folders {
             let descriptor = try SystemCallError.check("open", folder) { open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
-            descriptors.append((descriptor, folder))
+            var info = stat()
+            let device = fstat(descriptor, &info) == 0 ? info.st_dev : 0
+            descriptors.append((descriptor, device, folder))
         }
         guard !descriptors.isEmpty else { return }
         // All submitted at once, so one syncfs usually covers them all.
         let pending = PendingFolders(count: descriptors.count)
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
             pending.continuation = continuation
-            for (descriptor, folder) in descriptors {
-                batches.submit((descriptor, folder, { failure in pending.done(failure) }))
+            for (descriptor, device, folder) in descriptors {
+                batches.submit((descriptor, device, folder, { failure in pending.done(failure) }))
             }
         }
     }

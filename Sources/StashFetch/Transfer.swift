@@ -28,7 +28,9 @@ final class Transfer {
 
     let id: TransferID
     let request: FetchRequest
-    let host: String
+    /// Asked only when an attempt fails (is the network up for this host?): parsing every
+    /// URL up front cost more than the rest of setting up a small file's transfer.
+    lazy var host: String = URLComponents(string: request.url)?.host ?? ""
     private let deliver: @Sendable (FetchEvent) -> Void
     var logger: Logger
 
@@ -63,7 +65,6 @@ final class Transfer {
     init(id: TransferID, request: FetchRequest, logger: Logger, events: @escaping @Sendable (FetchEvent) -> Void) {
         self.id = id
         self.request = request
-        self.host = URLComponents(string: request.url)?.host ?? ""
         self.deliver = events
         self.partETag = request.etag
         self.partLastModified = request.lastModified
