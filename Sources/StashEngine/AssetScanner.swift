@@ -31,19 +31,17 @@ enum AssetScanner {
     static let hashReadSize = 1 << 20
 
     /// Checks each expected download's files (stat; with `deep`, sha256 where one is known),
-    /// then lists `assetsDir`: folders nobody owns are orphans; with `walkFolders`, each owned
-    /// folder is walked too for files that are none of its download's files, and for part
-    /// files of files that are already complete.
-    static func scan(assetsDir: String, downloads: [Expected], deep: Bool, walkFolders: Bool) -> Result {
+    /// then lists `assetsDir`: folders nobody owns are orphans; each owned folder is walked
+    /// too for files that are none of its download's files, and for part files of files that
+    /// are already complete.
+    static func scan(assetsDir: String, downloads: [Expected], deep: Bool) -> Result {
         let scan = Scan(deep: deep)
         for download in downloads {
             scan.result.filesChecked += download.files.count
             if download.shouldBeComplete { scan.checkFiles(of: download) }
         }
         scan.findOrphans(in: assetsDir, owners: Set(downloads.map(\.id)))
-        if walkFolders {
-            for download in downloads { scan.walkFolder(of: download) }
-        }
+        for download in downloads { scan.walkFolder(of: download) }
         return scan.sortedResult()
     }
 

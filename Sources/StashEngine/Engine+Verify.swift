@@ -57,7 +57,7 @@ extension Engine {
         let expected = expectations()
         let assetsDir = layout.assetsDir
         let scan = await Task.detached {
-            AssetScanner.scan(assetsDir: assetsDir, downloads: expected, deep: deep, walkFolders: true)
+            AssetScanner.scan(assetsDir: assetsDir, downloads: expected, deep: deep)
         }.value
         logScanErrors(scan)
         return (scan, expected.count)

@@ -56,8 +56,8 @@ final class AssetScannerTests: XCTestCase {
         DownloadFile(url: "http://h/\(path)", path: path, size: size, sha256: sha256)
     }
 
-    private func scan(_ downloads: [AssetScanner.Expected], deep: Bool = false, walk: Bool = true) -> AssetScanner.Result {
-        AssetScanner.scan(assetsDir: assets, downloads: downloads, deep: deep, walkFolders: walk)
+    private func scan(_ downloads: [AssetScanner.Expected], deep: Bool = false) -> AssetScanner.Result {
+        AssetScanner.scan(assetsDir: assets, downloads: downloads, deep: deep)
     }
 
     // MARK: - Files of a download
@@ -85,7 +85,7 @@ final class AssetScannerTests: XCTestCase {
         try write(assets + "/d/b.bin", "hello")
         try write(assets + "/d/c.bin", "hello")
         let downloads = [expected("d", [file("a.bin", size: 7), file("b.bin", size: 5), file("c.bin")], complete: true)]
-        XCTAssertEqual(scan(downloads, walk: false).findings, [
+        XCTAssertEqual(scan(downloads).findings, [
             VerifyFinding(kind: .wrongSize, id: "d", path: assets + "/d/a.bin", detail: "5 bytes on disk, expected 7"),
         ])
     }
@@ -153,8 +153,7 @@ final class AssetScannerTests: XCTestCase {
             VerifyFinding(kind: .orphanFile, id: "", path: assets + "/stray-link", detail: "a symlink in assets/ that is no download's folder"),
             VerifyFinding(kind: .orphanFile, id: "", path: assets + "/stray.txt", detail: "4 bytes in assets/ that is no download's folder"),
         ]
-        XCTAssertEqual(scan(downloads, walk: false).findings, expectedFindings)
-        XCTAssertEqual(scan(downloads, walk: true).findings, expectedFindings)
+        XCTAssertEqual(scan(downloads).findings, expectedFindings)
     }
 
     func testMissingAssetsFolderIsNoError() {
@@ -167,14 +166,13 @@ final class AssetScannerTests: XCTestCase {
 
     // MARK: - Inside a download's folder
 
-    func testOrphanFilesInsideAnOwnedFolderOnlyWhenWalking() throws {
+    func testOrphanFilesInsideAnOwnedFolder() throws {
         try write(assets + "/d/pages/001.jpg", "jpg")
         try write(assets + "/d/notes.txt", "note")
         try write(assets + "/d/pages/extra/x.bin", "xx")
         try FileManager.default.createDirectory(atPath: assets + "/d/empty/too", withIntermediateDirectories: true)
         let downloads = [expected("d", [file("pages/001.jpg", size: 3)], complete: true)]
-        XCTAssertEqual(scan(downloads, walk: false).findings, [])
-        XCTAssertEqual(scan(downloads, walk: true).findings, [
+        XCTAssertEqual(scan(downloads).findings, [
             VerifyFinding(kind: .orphanFile, id: "d", path: assets + "/d/notes.txt", detail: "4 bytes that is none of the download's files"),
             VerifyFinding(kind: .orphanFile, id: "d", path: assets + "/d/pages/extra/x.bin", detail: "2 bytes that is none of the download's files"),
         ])
@@ -241,7 +239,6 @@ final class AssetScannerTests: XCTestCase {
         try write(outside + "/real/a.bin", "hello")
         try link(assets + "/d", to: outside + "/real")
         let downloads = [expected("d", [file("a.bin", size: 5)], complete: false)]
-        XCTAssertEqual(scan(downloads, walk: false).findings, [])
         let findings = scan(downloads).findings
         XCTAssertEqual(findings, [
             VerifyFinding(kind: .orphanFile, id: "d", path: assets + "/d", detail: "a symlink where the download's folder should be"),
