@@ -130,15 +130,24 @@ extension Engine {
     }
 
     /// Downloads with missing or damaged files go back to the queue; only those files are
-    /// fetched again (a damaged one is deleted first).
+    /// fetched again (a damaged one is deleted first). One whose licence has run out is
+    /// restored too, when only its media files are damaged: they are fetched as they are (the
+    /// keys stay sealed), and the licence check moves it back to LICENSE_EXPIRED or DRM_EXPIRED
+    /// once it completes, so a renewal later finds it whole. Its playlists or keys are not
+    /// restored: that reads the licence again, which has run out.
     private func requeueDamaged(_ report: inout VerifyReport) {
         let damageKinds: Set<VerifyFinding.Kind> = [.missingFile, .wrongSize, .wrongDigest]
+        let repairable: Set<DownloadState> = [.completed, .failed, .licenseExpired, .drmExpired]
         var byID: [String: [Int]] = [:]
         for (index, finding) in report.findings.enumerated() where damageKinds.contains(finding.kind) {
             byID[finding.id, default: []].append(index)
         }
         for (id, findingIndexes) in byID.sorted(by: { $0.key < $1.key }) {
-            guard var entry = entries[id], entry.download.state == .completed || entry.download.state == .failed else { continue }
+            guard var entry = entries[id], repairable.contains(entry.download.state) else { continue }
+            let expired = entry.download.state == .licenseExpired || entry.download.state == .drmExpired
+            if expired, findingIndexes.contains(where: { index in
+                !entry.download.files.contains { layout.filePath(id: id, $0) == report.findings[index].path }
+            }) { continue }
             var replan = false
             for findingIndex in findingIndexes {
                 let path = report.findings[findingIndex].path

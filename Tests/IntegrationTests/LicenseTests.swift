@@ -178,6 +178,32 @@ final class LicenseTests: DaemonTestCase {
         XCTAssertGreaterThanOrEqual(licenses.requests(action: "renew").count, 1)
     }
 
+    /// A segment lost after the licence ran out is fetched again by `verify --repair` without
+    /// asking the licence server, and the download goes back to LICENSE_EXPIRED, whole.
+    func testRepairRestoresAnExpiredDownloadsFilesAndItStaysExpired() async throws {
+        licenses.expiresIn = 2
+        _ = try await add("lapsed")
+        _ = try await waitFor("lapsed", .completed)
+        licenses.stop()
+        _ = try await waitForState("lapsed", .licenseExpired, timeout: 20)
+        let folder = daemon.dataDir + "/assets/lapsed"
+        let segment = try XCTUnwrap(FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String }
+            .first { $0.hasSuffix(".ts") })
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + segment))
+        try FileManager.default.removeItem(atPath: folder + "/" + segment)
+
+        let report = try await client.verify(repair: true)
+        XCTAssertEqual(report.requeued, 1)
+        XCTAssertEqual(report.findings.map(\.kind), [.missingFile])
+        XCTAssertEqual(report.findings.map(\.repaired), [true])
+        // Back where it was once the file is there again: COMPLETED lasts until the licence check.
+        let back = try await waitUntil("lapsed") { $0.state == .licenseExpired && $0.filesDone == $0.filesTotal }
+        XCTAssertNotNil(back.completedAt)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + segment)), bytes)
+        let clean = try await client.verify()
+        XCTAssertEqual(clean.findings, [])
+    }
+
     func testALicenceThatRunsOutDuringTheDownloadExpiresAsItCompletes() async throws {
         let stream = try serveStream()
         // One segment at a time, each a second or two: the download outlives its 2 s licence.
