@@ -209,15 +209,17 @@ extension Engine {
         return known + (known / count) * (Int64(files.count) - count)
     }
 
-    /// Handles every fetch event waiting, in order, until none is left; then gives the slots
-    /// they freed to waiting files once, not once per event.
+    /// Handles the fetch events waiting, in order, then gives the slots they freed to waiting
+    /// files once, not once per event. Events that came meanwhile are handled by a job of their
+    /// own, queued behind the requests already waiting for the engine, so a busy stream of
+    /// events never keeps a client's call waiting for long.
     func handleNotices() {
-        while true {
-            let batch = notices.take()
-            if batch.isEmpty { break }
-            for notice in batch { handle(notice) }
-        }
+        let batch = notices.take()
+        // An empty take ends the drain: the next event starts another.
+        guard !batch.isEmpty else { return }
+        for notice in batch { handle(notice) }
         schedule()
+        Task { [weak self] in await self?.handleNotices() }
     }
 
     /// Applies one fetch event to its download; the caller schedules afterwards.
