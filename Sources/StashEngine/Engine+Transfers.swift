@@ -219,6 +219,11 @@ extension Engine {
         guard !batch.isEmpty else { return }
         for notice in batch { handle(notice) }
         schedule()
+        handleNoticesLater()
+    }
+
+    /// Queues a drain of the fetch events as a job of its own on the engine.
+    nonisolated func handleNoticesLater() {
         Task { [weak self] in await self?.handleNotices() }
     }
 

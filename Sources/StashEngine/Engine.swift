@@ -177,9 +177,7 @@ public actor Engine {
             logger.warning("licence release outbox entry skipped", metadata: ["problem": "\(problem)"])
         }
         outbox = releases.releases
-        notices.attach { [weak self] in
-            Task { await self?.handleNotices() }
-        }
+        notices.attach { [weak self] in self?.handleNoticesLater() }
         logger.info("engine started", metadata: ["downloads": "\(entries.count)", "queued": "\(waiting.count - waitingHead)"])
         schedule()
         licenseTick()

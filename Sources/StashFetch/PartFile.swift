@@ -78,50 +78,50 @@ final class PartFile: TransferBody, @unchecked Sendable {
     /// folders that an earlier file made.
     private static func openFolders(folder: String, inside components: ArraySlice<String>) throws -> Int32 {
         let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
-        var directory: Int32
-        do {
-            directory = try SystemCallError.check("open folder", folder) { open(folder, flags) }
-        } catch let error as SystemCallError where error.errnoCode == ENOENT {
-            try makeFolders(folder)
-            directory = try SystemCallError.check("open folder", folder) { open(folder, flags) }
-        }
+        var directory = try openFolder(folder, open: { open(folder, flags) }, make: { try makeFolders(folder) })
         var path = folder
         for name in components {
             path += "/" + name
             let parent = directory
             defer { close(parent) }
-            do {
-                directory = try SystemCallError.check("open folder", path) { openat(parent, name, flags) }
-            } catch let error as SystemCallError where error.errnoCode == ENOENT {
-                do {
-                    try SystemCallError.check("mkdir", path) { mkdirat(parent, name, 0o755) }
-                } catch let error as SystemCallError where error.errnoCode == EEXIST {
-                    // Made meanwhile by another file's open: the open below takes it.
-                }
-                directory = try SystemCallError.check("open folder", path) { openat(parent, name, flags) }
-            }
+            let here = path
+            directory = try openFolder(here, open: { openat(parent, name, flags) }, make: {
+                try makeFolder(here) { mkdirat(parent, name, 0o755) }
+            })
         }
         return directory
+    }
+
+    /// Opens a folder, making it first only when the open finds it missing.
+    private static func openFolder(_ path: String, open: () -> Int32, make: () throws -> Void) throws -> Int32 {
+        do {
+            return try SystemCallError.check("open folder", path, open)
+        } catch let error as SystemCallError where error.errnoCode == ENOENT {
+            try make()
+            return try SystemCallError.check("open folder", path, open)
+        }
     }
 
     /// mkdir -p for the request's folder itself: it is in the daemon's own data dir, whose
     /// folders above it are trusted (they may well be symlinks, to another disk say).
     private static func makeFolders(_ path: String) throws {
         do {
-            try makeFolder(path)
+            try makeFolder(path) { mkdir(path, 0o755) }
         } catch let error as SystemCallError where error.errnoCode == ENOENT {
             let parent = (path as NSString).deletingLastPathComponent
             guard !parent.isEmpty, parent != path else { throw error }
             try makeFolders(parent)
-            try makeFolder(path)
+            try makeFolder(path) { mkdir(path, 0o755) }
         }
     }
 
-    private static func makeFolder(_ path: String) throws {
+    /// Runs `call` (a mkdir of `path`), taking EEXIST as done.
+    private static func makeFolder(_ path: String, _ call: () -> Int32) throws {
         do {
-            try SystemCallError.check("mkdir", path) { mkdir(path, 0o755) }
+            try SystemCallError.check("mkdir", path, call)
         } catch let error as SystemCallError where error.errnoCode == EEXIST {
-            // There already; opening it as a folder is what decides whether it is one.
+            // There already (made meanwhile by another file's open, say); opening it as a
+            // folder is what decides whether it is one.
         }
     }
 
