@@ -17,7 +17,11 @@ public struct RetryPolicy: Equatable, Sendable {
 
     /// Delay before the retry that follows failed attempt `attempt` (1-based).
     public func delayMs(afterAttempt attempt: Int, retryAfterSeconds: Int? = nil) -> Int {
-        if let retryAfter = retryAfterSeconds { return min(maxDelayMs, max(0, retryAfter * 1000)) }
+        if let retryAfter = retryAfterSeconds {
+            // The server's number: saturate instead of trapping on the multiplication.
+            let (ms, overflow) = max(0, retryAfter).multipliedReportingOverflow(by: 1000)
+            return min(maxDelayMs, overflow ? .max : ms)
+        }
         let shift = min(max(attempt - 1, 0), 30)
         return min(maxDelayMs, baseDelayMs << shift)
     }

@@ -93,7 +93,8 @@ extension Engine {
             expectedSHA256: file.sha256, etag: file.etag, lastModified: file.lastModified,
             retry: RetryPolicy(config), lowSpeedLimit: config.lowSpeedLimit, lowSpeedTime: config.lowSpeedTime,
             durability: download.isFolder ? .grouped : .alone,
-            range: file.rangeOffset.map { FetchRange(offset: $0, length: file.size ?? 0) })
+            range: file.rangeOffset.map { FetchRange(offset: $0, length: file.size ?? 0) },
+            expectedSize: file.rangeOffset == nil ? file.size : nil)
         let notices = self.notices
         let id = download.id
         let transfer = fetch.start(request) { event in

@@ -1,4 +1,6 @@
-/// A parsed `Content-Range: bytes first-last/size` (206) or `bytes */size` (416).
+/// A parsed `Content-Range: bytes first-last/size` (206) or `bytes */size` (416). Only
+/// well-formed values parse: bounds in order, not negative, and inside `size` when it is
+/// known (RFC 9110 §14.4), so every later sum over them is known not to overflow.
 struct ContentRange: Equatable {
     /// nil for the unsatisfied form `*/size`.
     var first: Int64?
@@ -20,17 +22,33 @@ struct ContentRange: Equatable {
         if halves[1] == "*" {
             size = nil
         } else {
-            guard let total = Int64(halves[1]), total >= 0 else { return nil }
+            guard let total = Self.number(halves[1]) else { return nil }
             size = total
         }
         if halves[0] == "*" {
+            guard size != nil else { return nil }
             first = nil
             last = nil
         } else {
-            let bounds = halves[0].split(separator: "-", maxSplits: 1)
-            guard bounds.count == 2, let low = Int64(bounds[0]), let high = Int64(bounds[1]), low <= high else { return nil }
+            let bounds = halves[0].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+            guard bounds.count == 2, let low = Self.number(bounds[0]), let high = Self.number(bounds[1]), low <= high else { return nil }
+            if let size, high >= size { return nil }
             first = low
             last = high
         }
+    }
+
+    /// Bytes in `first...last`; nil for `*/size` and for the one range whose count does not
+    /// fit an Int64 (`0-9223372036854775807`).
+    var length: Int64? {
+        guard let first, let last else { return nil }
+        let (span, overflow) = (last - first).addingReportingOverflow(1)
+        return overflow ? nil : span
+    }
+
+    /// Digits only: `Int64("+5")` and `Int64("-0")` parse, and neither is a byte position.
+    private static func number(_ text: Substring) -> Int64? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        return Int64(text)
     }
 }

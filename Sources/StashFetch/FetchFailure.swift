@@ -53,9 +53,16 @@ struct FetchFailure: Error, Equatable {
         }
     }
 
-    static func curl(_ code: CURLcode, errorText: String, url: String) -> FetchFailure {
+    /// `reusedConnection`: the attempt ran on a pooled connection, which an earlier response
+    /// may have left in a bad state; whatever the code, it is retried on a new connection.
+    static func curl(_ code: CURLcode, errorText: String, url: String, reusedConnection: Bool = false) -> FetchFailure {
         let reason = String(cString: curl_easy_strerror(code))
         let detail = errorText.isEmpty || errorText == reason ? reason : "\(reason): \(errorText)"
+        if reusedConnection {
+            return FetchFailure(
+                error: DownloadError(.network, "\(detail) on a connection reused from an earlier response (\(url)); retrying on a new connection"),
+                retryable: true, connectionClass: false)
+        }
         switch code {
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT,
              CURLE_OPERATION_TIMEDOUT, CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR,
@@ -63,9 +70,14 @@ struct FetchFailure: Error, Equatable {
             return FetchFailure(error: DownloadError(.network, "\(detail) (\(url))"), retryable: true, connectionClass: true)
         case CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_SSL_CONNECT_ERROR:
             return FetchFailure(error: DownloadError(.network, "\(detail) (\(url))"), retryable: true, connectionClass: false)
+        case CURLE_UNSUPPORTED_PROTOCOL where errorText.contains("HTTP/0.9"), CURLE_WEIRD_SERVER_REPLY:
+            // The server's answer did not start with a status line: a broken server or a
+            // connection left dirty, not a URL scheme stash refuses.
+            return FetchFailure(
+                error: DownloadError(.network, "the server's answer is not HTTP: \(detail) (\(url))"), retryable: true, connectionClass: false)
         case CURLE_UNSUPPORTED_PROTOCOL:
             return FetchFailure(
-                error: DownloadError(.validation, "only http and https URLs are fetched (also after redirects): \(detail) (\(url))"),
+                error: DownloadError(.validation, "only http and https URLs are fetched: \(detail) (\(url))"),
                 retryable: false, connectionClass: false)
         case CURLE_URL_MALFORMAT:
             return FetchFailure(error: DownloadError(.validation, "\(detail) (\(url))"), retryable: false, connectionClass: false)

@@ -187,7 +187,14 @@ final class FetchLoop {
     }
 
     private func startAttempt(_ transfer: Transfer, counted: Bool) {
-        if counted { transfer.attempts += 1 }
+        if counted {
+            // A new attempt follows the redirects from the start, as the server may now
+            // send it elsewhere.
+            transfer.attempts += 1
+            transfer.currentURL = transfer.request.url
+            transfer.redirects = 0
+            transfer.sendsBody = true
+        }
         do {
             try transfer.setRateShare(share(runningCount + 1), now: now())
             let easy = try transfer.prepareAttempt()
@@ -220,6 +227,8 @@ final class FetchLoop {
         switch outcome {
         case .success:
             complete(transfer)
+        case .redirect(let location, let status):
+            follow(transfer, to: location, status: status)
         case .failure(let failure):
             failed(transfer, failure)
         }
@@ -227,19 +236,52 @@ final class FetchLoop {
 
     private enum AttemptOutcome {
         case success
+        case redirect(String, status: Int)
         case failure(FetchFailure)
+    }
+
+    /// Asks `location` next within the same attempt, or fails the transfer when RedirectRule
+    /// refuses it; a refusal is final, as the server will answer the same again.
+    private func follow(_ transfer: Transfer, to location: String, status: Int) {
+        if let refusal = RedirectRule.refusal(from: transfer.currentURL, to: location) {
+            finish(transfer, .failed(DownloadError(.validation, refusal, httpStatus: status)))
+            return
+        }
+        guard transfer.redirects < RedirectRule.maxRedirects else {
+            finish(transfer, .failed(DownloadError(
+                .http, "more than \(RedirectRule.maxRedirects) redirects, the last from \(transfer.currentURL) to \(location) (\(transfer.request.url))",
+                httpStatus: status)))
+            return
+        }
+        transfer.redirects += 1
+        transfer.currentURL = location
+        if !RedirectRule.keepsBody(status: status) { transfer.sendsBody = false }
+        transfer.logger.debug("following redirect", metadata: ["status": "\(status)"])
+        startAttempt(transfer, counted: false)
     }
 
     private func outcomeOfAttempt(_ transfer: Transfer, easy: CurlEasy, code: CURLcode) -> AttemptOutcome {
         if let failure = transfer.abortFailure { return .failure(failure) }
         guard code == CURLE_OK else {
-            return .failure(.curl(code, errorText: easy.errorText, url: transfer.request.url))
+            var failure = FetchFailure.curl(code, errorText: easy.errorText, url: transfer.request.url)
+            // A pooled connection can carry what the previous response left behind (a body
+            // longer than its Content-Length): whatever failed there is retried once on a new
+            // connection, and the message says which connection it was.
+            if (try? easy.info(long: CURLINFO_NUM_CONNECTS)) == 0, !transfer.retriedOnFreshConnection {
+                transfer.retriedOnFreshConnection = true
+                transfer.freshConnection = true
+                failure = .curl(code, errorText: easy.errorText, url: transfer.request.url, reusedConnection: true)
+            }
+            return .failure(failure)
         }
         transfer.decideBody()
         if let failure = transfer.abortFailure { return .failure(failure) }
         let status = (try? easy.info(long: CURLINFO_RESPONSE_CODE)) ?? transfer.response.status
         transfer.effectiveURL = try? easy.info(string: CURLINFO_EFFECTIVE_URL)
         if (200...299).contains(status) { return .success }
+        if (300...399).contains(status), let location = try? easy.info(string: CURLINFO_REDIRECT_URL), !location.isEmpty {
+            return .redirect(location, status: status)
+        }
         if status == 416, transfer.requestedFrom > 0, transfer.request.range == nil, let file = transfer.body {
             // The part file may already hold the whole resource (killed just before the rename).
             if let size = transfer.response.contentRange?.size, size == file.size {
@@ -289,9 +331,17 @@ final class FetchLoop {
             return
         }
         guard let file = transfer.body as? PartFile else { return }
+        if transfer.request.range == nil, let total = transfer.totalBytes, file.size != total {
+            // A short 206 (`bytes 50000-50009/100000`) ends cleanly; the next attempt asks for
+            // the rest with Range rather than calling the file complete.
+            failed(transfer, FetchFailure(
+                error: DownloadError(.network, "\(transfer.request.url) sent the file up to byte \(file.size) of \(total); asking for the rest"),
+                retryable: true, connectionClass: false))
+            return
+        }
         if let range = transfer.request.range, file.size != range.length {
             failed(transfer, FetchFailure(
-                error: DownloadError(.network, "\(transfer.request.url) sent \(file.size) of the \(range.length) bytes of range \(range.offset)-\(range.offset + range.length - 1)"),
+                error: DownloadError(.network, "\(transfer.request.url) sent \(file.size) of the \(range.length) bytes of the range at offset \(range.offset)"),
                 retryable: true, connectionClass: false))
             return
         }

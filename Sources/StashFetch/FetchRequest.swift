@@ -23,6 +23,9 @@ public struct FetchRequest: Sendable {
     public var durability: FileDurability
     /// Fetch only this part of the resource; the file holds just these bytes.
     public var range: FetchRange?
+    /// The resource's size as recorded earlier, when known: a resume whose 206 names another
+    /// size is another resource and starts again from zero.
+    public var expectedSize: Int64?
     /// Keep the body in memory, up to this many bytes, instead of writing a file: the
     /// transfer ends with `.received` and `folder`/`relativePath` are not used.
     public var memoryLimit: Int?
@@ -35,7 +38,7 @@ public struct FetchRequest: Sendable {
         expectedSHA256: String = "", etag: String? = nil, lastModified: String? = nil,
         retry: RetryPolicy = RetryPolicy(DaemonConfig()),
         lowSpeedLimit: Int = DaemonConfig().lowSpeedLimit, lowSpeedTime: Int = DaemonConfig().lowSpeedTime,
-        durability: FileDurability = .alone, range: FetchRange? = nil, memoryLimit: Int? = nil
+        durability: FileDurability = .alone, range: FetchRange? = nil, expectedSize: Int64? = nil, memoryLimit: Int? = nil
     ) {
         self.url = url
         self.headers = headers
@@ -49,6 +52,7 @@ public struct FetchRequest: Sendable {
         self.lowSpeedTime = lowSpeedTime
         self.durability = durability
         self.range = range
+        self.expectedSize = expectedSize
         self.memoryLimit = memoryLimit
     }
 

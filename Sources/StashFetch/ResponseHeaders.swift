@@ -39,7 +39,7 @@ struct ResponseHeaders: Equatable {
         let name = line[..<colon]
         let value = { String(decoding: trimmed(line[(colon + 1)...]), as: UTF8.self) }
         if Self.is(name, "content-length") {
-            contentLength = Int64(value())
+            contentLength = Self.digits(value())
         } else if Self.is(name, "content-range") {
             contentRange = ContentRange(parsing: value())
         } else if Self.is(name, "etag") {
@@ -52,8 +52,28 @@ struct ResponseHeaders: Equatable {
             let type = trimmed(line[(colon + 1)...])
             contentType = String(decoding: trimmed(type.prefix { $0 != UInt8(ascii: ";") }), as: UTF8.self).lowercased()
         } else if Self.is(name, "retry-after") {
-            retryAfterSeconds = Int(value()).map { max(0, $0) }
+            retryAfterSeconds = Self.retryAfter(value())
         }
+    }
+
+    /// The longest wait a Retry-After can ask for. Longer (up to any number of digits) is read
+    /// as this: the retry policy's own maximum delay is lower anyway, and a wait in seconds
+    /// must stay far from overflowing when turned into milliseconds or nanoseconds.
+    static let maxRetryAfterSeconds = 86_400
+
+    /// Delay-seconds only; an HTTP-date (the other form) is ignored and the policy's backoff
+    /// applies.
+    static func retryAfter(_ text: String) -> Int? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        guard let seconds = Int(text) else { return maxRetryAfterSeconds }
+        return min(seconds, maxRetryAfterSeconds)
+    }
+
+    /// A non-negative decimal that fits an Int64 (a Content-Length); anything else, signs
+    /// included, is no value at all.
+    static func digits(_ text: String) -> Int64? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        return Int64(text)
     }
 
     /// Whether a header name is `lowercaseName`, ignoring case (names are ASCII letters and

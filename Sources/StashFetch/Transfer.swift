@@ -38,6 +38,12 @@ final class Transfer {
     var body: TransferBody?
     /// The URL of the last response, after redirects.
     var effectiveURL: String?
+    /// The URL this attempt asks: `request.url`, or where a redirect sent it.
+    var currentURL: String
+    /// Redirects followed in this attempt.
+    var redirects = 0
+    /// Whether the request body goes along: dropped by a redirect that turns a POST into a GET.
+    var sendsBody = true
     var easy: CurlEasy?
     /// Attempts started and counted against `request.retry.maxAttempts`.
     var attempts = 0
@@ -55,6 +61,13 @@ final class Transfer {
     /// Set by a callback that aborted the attempt on purpose; wins over curl's WRITE_ERROR.
     var abortFailure: FetchFailure?
 
+    /// The next attempt must not reuse a pooled connection: the last one failed on a reused
+    /// connection, which may be left in a bad state by the response before it.
+    var freshConnection = false
+    /// Set once a failure on a reused connection was retried on a new one: a second failure
+    /// is the server's, not the pool's.
+    var retriedOnFreshConnection = false
+
     /// This transfer's share of the global rate limit.
     var limiter = RateLimiter()
     /// Set while the write callback has paused the transfer to keep under `limiter`.
@@ -68,6 +81,7 @@ final class Transfer {
         self.deliver = events
         self.partETag = request.etag
         self.partLastModified = request.lastModified
+        self.currentURL = request.url
         var logger = logger
         logger[metadataKey: "transfer"] = "\(id.rawValue)"
         self.logger = logger
@@ -120,11 +134,11 @@ final class Transfer {
         resumeAt = nil
 
         let easy = try CurlEasy()
-        try easy.set(CURLOPT_URL, request.url)
+        try easy.set(CURLOPT_URL, currentURL)
         try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
-        try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        try easy.set(CURLOPT_FOLLOWLOCATION, 1)
-        try easy.set(CURLOPT_MAXREDIRS, 10)
+        // Redirects are followed by the fetch loop (RedirectRule), which keeps custom headers
+        // on their origin.
+        try easy.set(CURLOPT_FOLLOWLOCATION, 0)
         try easy.set(CURLOPT_NOSIGNAL, 1)
         try easy.set(CURLOPT_TCP_KEEPALIVE, 1)
         try easy.set(CURLOPT_USERAGENT, "stash/\(StashVersion.daemon)")
@@ -133,19 +147,26 @@ final class Transfer {
         try easy.set(CURLOPT_LOW_SPEED_LIMIT, lowSpeedLimit)
         try easy.set(CURLOPT_LOW_SPEED_TIME, max(1, request.lowSpeedTime))
         try easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-        var lines = request.headers.map { "\($0.name): \($0.value)" }
+        if freshConnection {
+            try easy.set(CURLOPT_FRESH_CONNECT, 1)
+            freshConnection = false
+        }
+        var lines = RedirectRule.carriesHeaders(from: request.url, to: currentURL) ? request.headers.map { "\($0.name): \($0.value)" } : []
         if let range = request.range {
-            try easy.set(CURLOPT_RANGE, "\(range.offset + requestedFrom)-\(range.offset + range.length - 1)")
+            guard let bounds = range.bounds(skipping: requestedFrom) else {
+                throw DownloadError(.validation, "byte range of \(range.length) bytes at offset \(range.offset) is not inside a file of at most \(Int64.max) bytes (\(request.url))")
+            }
+            try easy.set(CURLOPT_RANGE, "\(bounds.first)-\(bounds.last)")
             if requestedFrom > 0, let ifRange { lines.append("If-Range: \(ifRange)") }
         } else if requestedFrom > 0, let ifRange {
             try easy.set(CURLOPT_RANGE, "\(requestedFrom)-")
             lines.append("If-Range: \(ifRange)")
         }
-        if let post = request.postBody {
+        if let post = request.postBody, sendsBody {
             // COPYPOSTFIELDS copies the bytes, so the easy handle owns what it sends.
             try easy.set(CURLOPT_POSTFIELDSIZE, post.count)
             try post.withUnsafeBytes { try easy.set(CURLOPT_COPYPOSTFIELDS, pointer: UnsafeMutableRawPointer(mutating: $0.baseAddress)) }
-            if !request.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+            if !lines.contains(where: { $0.lowercased().hasPrefix("content-type:") }) {
                 lines.append("Content-Type: application/json")
             }
         }
@@ -174,28 +195,32 @@ final class Transfer {
         } else {
             plan = BodyPlan.decide(
                 status: status, requestedFrom: requestedFrom, contentRange: response.contentRange,
+                contentLength: response.contentLength, knownTotal: totalBytes ?? request.expectedSize,
                 responseETag: response.etag, partETag: partETag)
         }
         do {
             switch plan {
             case .append:
-                totalBytes = request.range?.length ?? response.contentRange?.size ?? response.contentLength.map { requestedFrom + $0 }
+                // BodyPlan appends only to a 206 that names the resource's size.
+                totalBytes = request.range?.length ?? response.contentRange?.size
             case .writeFromZero:
                 if file.size > 0 { try file.truncate() }
                 totalBytes = request.range?.length ?? (status == 206 ? response.contentRange?.size : response.contentLength)
             case .rangeIgnored:
                 discardingBody = true
                 abortFailure = FetchFailure(
-                    error: DownloadError(.http, "\(request.url) answered HTTP \(status) without the byte range \(request.range.map { "\($0.offset)-\($0.offset + $0.length - 1)" } ?? "") that was asked for; the server must support Range requests for this stream", httpStatus: status),
+                    error: DownloadError(.http, "\(request.url) answered HTTP \(status) without the byte range \(request.range?.bounds(skipping: 0).map { "\($0.first)-\($0.last)" } ?? "") that was asked for; the server must support Range requests for this stream", httpStatus: status),
                     retryable: false, connectionClass: false)
                 return
-            case .refetchFromZero(let servedFrom):
+            case .refetchFromZero(let why):
                 try file.truncate()
                 partETag = nil
                 partLastModified = nil
+                totalBytes = nil
                 discardingBody = true
+                logger.info("resume refused; starting again from byte 0", metadata: ["why": "\(why)"])
                 abortFailure = FetchFailure(
-                    error: DownloadError(.network, "server sent bytes from \(servedFrom) when \(requestedFrom) was asked (\(request.url))"),
+                    error: DownloadError(.network, "\(why) (\(request.url)); starting again from byte 0"),
                     retryable: true, connectionClass: false)
                 return
             }
@@ -227,6 +252,16 @@ final class Transfer {
             // libcurl keeps these bytes and hands them over again after the unpause.
             resumeAt = now + wait
             return ccurl_writefunc_pause()
+        }
+        if let totalBytes, let size = body?.size, Int64(bytes.count) > totalBytes - size {
+            // More than the response announced: neither these bytes nor the connection can be
+            // trusted (libcurl closes the connection of an aborted transfer).
+            abortFailure = FetchFailure(
+                error: DownloadError(.network, "\(request.url) sent more than the \(totalBytes) bytes it announced; starting again from byte 0"),
+                retryable: true, connectionClass: false)
+            partETag = nil
+            partLastModified = nil
+            return 0
         }
         do {
             try body?.append(bytes)

@@ -232,13 +232,28 @@ public final class TestHTTPServer: @unchecked Sendable {
             return .simple(
                 status: 416, reason: "Range Not Satisfiable", text: "",
                 headers: validators + [("Content-Range", "bytes */\(size)")], isHead: isHead)
-        case .bytes(let range):
+        case .bytes(var range):
+            var rangeHeaders = [
+                ("Content-Range", "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"),
+                ("Content-Length", "\(range.count)"),
+            ]
+            if route.partialAnswerTimes > 0, let partial = route.partialAnswer {
+                route.partialAnswerTimes -= 1
+                switch partial {
+                case .omitContentRange:
+                    rangeHeaders.removeFirst()
+                case .shortRange(let bytes):
+                    range = range.lowerBound..<min(range.upperBound, range.lowerBound + max(1, bytes))
+                    rangeHeaders = [
+                        ("Content-Range", "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"),
+                        ("Content-Length", "\(range.count)"),
+                    ]
+                case .headers(let contentRange, let contentLength):
+                    rangeHeaders = [("Content-Range", contentRange), ("Content-Length", contentLength)]
+                }
+            }
             plan = TestResponsePlan(
-                status: 206, reason: "Partial Content",
-                headers: validators + bodyType + [
-                    ("Content-Range", "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"),
-                    ("Content-Length", "\(range.count)"),
-                ],
+                status: 206, reason: "Partial Content", headers: validators + bodyType + rangeHeaders,
                 body: route.body, range: range, sendBody: !isHead)
         case .ignored:
             plan = TestResponsePlan(
@@ -256,6 +271,10 @@ public final class TestHTTPServer: @unchecked Sendable {
             plan.stallSeconds = route.stallSeconds
         }
         plan.bytesPerSecond = route.bytesPerSecond
+        if route.overlongTimes > 0, route.overlongBytes > 0 {
+            route.overlongTimes -= 1
+            plan.overlong = route.overlongBytes
+        }
         return plan
     }
 

@@ -13,6 +13,8 @@ struct TestResponsePlan {
     var stallAfter: Int?
     var stallSeconds: Double?
     var bytesPerSecond: Int?
+    /// Bytes sent after the body that no header announced.
+    var overlong = 0
 
     static func simple(status: Int, reason: String, text: String, headers: [(String, String)] = [], isHead: Bool) -> TestResponsePlan {
         let bytes = Array(text.utf8)

@@ -27,6 +27,14 @@ public struct TestRoute: Sendable {
     public var bytesPerSecond: Int?
     /// Answer 302 to this location: an absolute URL, or a path on this server.
     public var redirectTo: String?
+    /// The next `partialAnswerTimes` 206 answers break the rules this way; other answers
+    /// (a 200 from byte 0) stay correct.
+    public var partialAnswer: TestPartialAnswer?
+    public var partialAnswerTimes = 0
+    /// The next `overlongTimes` answers send `overlongBytes` bytes more than their
+    /// Content-Length, which stay on a kept-alive connection for the next response to trip on.
+    public var overlongBytes = 0
+    public var overlongTimes = 0
 
     public init(body: TestBody, etag: String? = nil, lastModified: String? = nil, contentType: String? = nil) {
         self.body = body
