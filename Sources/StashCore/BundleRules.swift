@@ -7,6 +7,10 @@ public enum BundleRules {
     public static let maxComponentBytes = 255
     /// The longest relative path, in bytes; with the data dir it must stay under PATH_MAX (4096).
     public static let maxPathBytes = 1024
+    /// The largest size a file may declare (1 PiB), and the most a bundle's sizes may add up
+    /// to (4 PiB): far above any disk, and far below where a sum of them could overflow.
+    public static let maxFileSize: Int64 = 1 << 50
+    public static let maxTotalSize: Int64 = 1 << 52
 
     /// Checks every file and turns them into the download's files. A file without a path
     /// takes its name from the URL (`fileName(from:)`).
@@ -21,6 +25,9 @@ public enum BundleRules {
         files.reserveCapacity(specs.count)
         var seen: [String: Int] = [:]
         var folders: Set<String> = []
+        // Each size is at most maxFileSize and the sum is checked after each, so it stays far
+        // from overflowing.
+        var declared: Int64 = 0
         for (index, spec) in specs.enumerated() {
             let label = "files[\(index)]"
             do {
@@ -32,6 +39,13 @@ public enum BundleRules {
             try validatePath(path, label: label)
             guard spec.size >= 0 else {
                 throw StashError.invalidArgument("\(label) '\(path)': size \(spec.size) is negative")
+            }
+            guard spec.size <= maxFileSize else {
+                throw StashError.invalidArgument("\(label) '\(path)': size \(spec.size) is beyond the limit of \(maxFileSize) bytes")
+            }
+            declared += spec.size
+            guard declared <= maxTotalSize else {
+                throw StashError.invalidArgument("\(label) '\(path)': the sizes of files[0...\(index)] add up to \(declared) bytes, beyond the limit of \(maxTotalSize) for a bundle")
             }
             let digest: String
             do {

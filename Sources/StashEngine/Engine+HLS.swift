@@ -104,7 +104,7 @@ extension Engine {
             entry.download.files = prepared.files
             entry.download.filesTotal = prepared.files.count
             entry.download.filesDone = prepared.files.reduce(0) { $0 + ($1.done ? 1 : 0) }
-            entry.download.downloadedBytes = prepared.files.reduce(0) { $0 + $1.downloadedBytes }
+            entry.download.downloadedBytes = prepared.files.saturatingSum(\.downloadedBytes)
             entry.download.hlsKeys = prepared.keyPaths
             entry.download.licenseKeyIDs = prepared.licenseKeyIDs
             if let license = prepared.license { entry.download.license = license }

@@ -18,8 +18,10 @@ extension Engine {
         var held: Int64 = 0
         var assets = 0
         for entry in entries.values where entry.download.state != .removing {
-            held += entry.download.downloadedBytes
-            if entry.download.downloadedBytes > 0 { byState[entry.download.state, default: 0] += entry.download.downloadedBytes }
+            held = held.addingSaturating(entry.download.downloadedBytes)
+            if entry.download.downloadedBytes > 0 {
+                byState[entry.download.state] = (byState[entry.download.state] ?? 0).addingSaturating(entry.download.downloadedBytes)
+            }
             assets += 1
         }
         let info = SystemInfo(
@@ -35,17 +37,17 @@ extension Engine {
     /// downloads still need.
     func storageShortfall(_ download: Download) -> String? {
         guard let total = download.totalBytes else { return nil }
-        let need = total - download.downloadedBytes
+        let need = total.subtractingSaturating(download.downloadedBytes)
         guard need > 0 else { return nil }
         // Read every time (one statvfs): a figure even a second old misses what just landed.
         let free = DiskSpace.of(path: layout.assetsDir).free
         var promised: Int64 = 0
         for id in active where id != download.id {
             if let other = entries[id]?.download, let otherTotal = other.totalBytes {
-                promised += max(0, otherTotal - other.downloadedBytes)
+                promised = promised.addingSaturating(max(0, otherTotal.subtractingSaturating(other.downloadedBytes)))
             }
         }
-        let available = free - config.storageReserve - promised
+        let available = free.subtractingSaturating(config.storageReserve).subtractingSaturating(promised)
         guard need > available else { return nil }
         return "insufficient storage: needs \(need) more bytes, \(max(0, available)) free above the \(config.storageReserve)-byte reserve"
             + (promised > 0 ? " and the \(promised) bytes active downloads still need" : "")

@@ -89,7 +89,7 @@ extension Engine {
         entry.download.hlsKeys.removeAll { inRemoved($0) }
         entry.download.filesTotal = entry.download.files.count
         entry.download.filesDone = entry.download.files.reduce(0) { $0 + ($1.done ? 1 : 0) }
-        entry.download.downloadedBytes = entry.download.files.reduce(0) { $0 + $1.downloadedBytes }
+        entry.download.downloadedBytes = entry.download.files.saturatingSum(\.downloadedBytes)
         if entry.download.state == .completed { entry.download.totalBytes = entry.download.downloadedBytes }
         let left = present.filter { rendition in !removed.contains { $0.uri == rendition.uri } }
         entry.download.hasSubtitles = !left.isEmpty

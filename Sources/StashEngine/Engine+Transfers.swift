@@ -161,7 +161,7 @@ extension Engine {
             if !download.files[index].done {
                 download.files[index].downloadedBytes = fileSize(layout.filePath(id: download.id, download.files[index]) + ".part") ?? 0
             }
-            total += download.files[index].downloadedBytes
+            total = total.addingSaturating(download.files[index].downloadedBytes)
         }
         download.downloadedBytes = total
     }
@@ -182,8 +182,8 @@ extension Engine {
         for file in files {
             let folder = file.path[..<(file.path.lastIndex(of: "/") ?? file.path.startIndex)]
             if let size = file.size {
-                known += size
-                byFolder[folder, default: (0, 0, 0)].sum += size
+                known = known.addingSaturating(size)
+                byFolder[folder, default: (0, 0, 0)].sum = byFolder[folder, default: (0, 0, 0)].sum.addingSaturating(size)
                 byFolder[folder, default: (0, 0, 0)].count += 1
             } else {
                 byFolder[folder, default: (0, 0, 0)].unknown += 1
@@ -191,7 +191,7 @@ extension Engine {
         }
         if byFolder.values.allSatisfy({ $0.unknown == 0 }) { return known }
         let guessed = byFolder.values.reduce(known) { total, folder in
-            folder.count > 0 ? total + folder.sum / folder.count * folder.unknown : total
+            folder.count > 0 ? total.addingSaturating((folder.sum / folder.count).multipliedSaturating(by: folder.unknown)) : total
         }
         return max(guessed, planned)
     }
@@ -201,13 +201,13 @@ extension Engine {
         var count: Int64 = 0
         for file in files {
             if let size = file.size {
-                known += size
+                known = known.addingSaturating(size)
                 count += 1
             }
         }
         guard count > 0 else { return nil }
         if count == files.count { return known }
-        return known + (known / count) * (Int64(files.count) - count)
+        return known.addingSaturating((known / count).multipliedSaturating(by: Int64(files.count) - count))
     }
 
     /// Handles the fetch events waiting, in order, then gives the slots they freed to waiting
@@ -251,7 +251,7 @@ extension Engine {
             let sizeWasUnknown = entry.download.totalBytes == nil
             file.etag = info.etag
             file.lastModified = info.lastModified
-            entry.download.downloadedBytes += info.resumedFrom - file.downloadedBytes
+            entry.download.downloadedBytes = entry.download.downloadedBytes.addingSaturating(info.resumedFrom.subtractingSaturating(file.downloadedBytes))
             file.downloadedBytes = info.resumedFrom
             if let total = info.totalBytes, total != file.size {
                 file.size = total
@@ -396,7 +396,7 @@ extension Engine {
             return
         }
         _ = try? transition(id, .transferCompleted) { record in
-            record.totalBytes = record.files.reduce(0) { $0 + ($1.size ?? $1.downloadedBytes) }
+            record.totalBytes = record.files.saturatingSum { $0.size ?? $0.downloadedBytes }
             record.downloadedBytes = record.totalBytes ?? record.downloadedBytes
             record.completedAt = Date()
             record.error = nil

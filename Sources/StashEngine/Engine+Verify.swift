@@ -173,7 +173,7 @@ extension Engine {
             }
             if replan { entry.download.forgetPackagePlan() }
             entry.download.filesDone = entry.download.files.reduce(0) { $0 + ($1.done ? 1 : 0) }
-            entry.download.downloadedBytes = entry.download.files.reduce(0) { $0 + $1.downloadedBytes }
+            entry.download.downloadedBytes = entry.download.files.saturatingSum(\.downloadedBytes)
             entries[id] = entry
             let missing = entry.download.filesTotal - entry.download.filesDone
             if (try? transition(id, .repair, edit: { record in

@@ -537,7 +537,7 @@ public actor Engine {
                 }
                 download.files[index].downloadedBytes = download.state.holdsCompleteFiles ? 0 : fileSize(path + ".part") ?? 0
             }
-            bytes += download.files[index].downloadedBytes
+            bytes = bytes.addingSaturating(download.files[index].downloadedBytes)
         }
         download.filesDone = done
         if !download.state.holdsCompleteFiles || problem != nil { download.downloadedBytes = bytes }

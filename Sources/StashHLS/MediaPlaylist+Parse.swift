@@ -115,8 +115,8 @@ extension MediaPlaylist {
             throw HLSError(.invalidByteRange, line: range.line,
                            "EXT-X-BYTERANGE \(range.length) has no @offset and the previous segment is not a range of '\(uri.prefix(200))'")
         }
-        guard previousRange.end <= UInt64.max - range.length else {
-            throw HLSError(.invalidByteRange, line: range.line, "EXT-X-BYTERANGE \(range.length) continues past 2^64 bytes")
+        guard previousRange.end <= ByteRange.limit - range.length else {
+            throw HLSError(.invalidByteRange, line: range.line, "EXT-X-BYTERANGE \(range.length) continues past byte \(ByteRange.limit), the largest file position")
         }
         return ByteRange(length: range.length, offset: previousRange.end)
     }

@@ -14,6 +14,20 @@ final class BundleRulesTests: XCTestCase {
         }
     }
 
+    /// A client's sizes are outside input: 5e18 twice used to overflow the estimated total.
+    func testSizesAreBoundedOneByOneAndTogether() throws {
+        let huge: Int64 = 5_000_000_000_000_000_000
+        assertRefused([BundleFileSpec(url: "https://h/a", path: "a", size: huge), BundleFileSpec(url: "https://h/b", path: "b", size: huge)],
+                      mentioning: ["files[0]", "size 5000000000000000000", "limit of \(BundleRules.maxFileSize)"])
+        assertRefused([BundleFileSpec(url: "https://h/a", path: "a", size: .max)], mentioning: ["size 9223372036854775807"])
+        assertRefused([BundleFileSpec(url: "https://h/a", path: "a", size: -1)], mentioning: ["size -1", "negative"])
+        let most = BundleFileSpec(url: "https://h/a", path: "a", size: BundleRules.maxFileSize)
+        let specs = (0..<5).map { BundleFileSpec(url: "https://h/\($0)", path: "f\($0)", size: BundleRules.maxFileSize) }
+        assertRefused(specs, mentioning: ["files[4]", "add up to \(5 * BundleRules.maxFileSize)", "limit of \(BundleRules.maxTotalSize)"])
+        XCTAssertEqual(try files([most]).first?.size, BundleRules.maxFileSize)
+        XCTAssertEqual(try files(Array(specs.prefix(4))).count, 4)
+    }
+
     func testGoodPathsAreKeptAndMissingPathsComeFromTheURL() throws {
         let result = try files([
             BundleFileSpec(url: "https://h/a/001.jpg", path: "pages/001.jpg", size: 10, sha256: String(repeating: "AB", count: 32)),

@@ -9,6 +9,31 @@ final class EstimatedTotalTests: XCTestCase {
         DownloadFile(url: "https://h/\(path)", path: path, size: size)
     }
 
+    /// Sizes as servers answered them (Content-Length 5e18 twice) or as a registry row holds
+    /// them: the total saturates at Int64.max instead of trapping.
+    func testHugeSizesSaturate() {
+        let huge: Int64 = 5_000_000_000_000_000_000
+        XCTAssertEqual(Engine.estimatedTotal([file("a", huge), file("b", huge)]), .max)
+        XCTAssertEqual(Engine.estimatedTotal([file("a", huge), file("b", huge), file("c", nil)]), .max)
+        XCTAssertEqual(Engine.estimatedTotal([file("a", .max), file("b", nil), file("c", nil)]), .max)
+        XCTAssertEqual(Engine.estimatedTotal([file("v/a", huge), file("v/b", huge), file("v/c", nil)], planned: 1), .max)
+        XCTAssertEqual(Engine.estimatedTotal([file("v/a", .max), file("v/c", nil)], planned: .max), .max)
+        XCTAssertEqual(Engine.estimatedTotal([file("a", 0), file("b", nil)]), 0)
+    }
+
+    func testSaturatingArithmetic() {
+        XCTAssertEqual(Int64.max.addingSaturating(1), .max)
+        XCTAssertEqual(Int64.min.addingSaturating(-1), .min)
+        XCTAssertEqual(Int64.min.subtractingSaturating(1), .min)
+        XCTAssertEqual(Int64.max.subtractingSaturating(-1), .max)
+        XCTAssertEqual(Int64(-1).subtractingSaturating(.max), .min)
+        XCTAssertEqual(Int64.max.multipliedSaturating(by: 2), .max)
+        XCTAssertEqual(Int64.max.multipliedSaturating(by: -2), .min)
+        XCTAssertEqual(Int64(3).multipliedSaturating(by: 4), 12)
+        XCTAssertEqual([Int64.max, 1, -5].saturatingSum { $0 }, .max - 5 + 1 - 1 + 1 - 1)
+        XCTAssertEqual([Int64.max, 1].saturatingSum { $0 }, .max)
+    }
+
     func testABundleGuessesUnknownFilesFromTheAverage() {
         let files = [file("a", 100), file("b", 300), file("c", nil), file("d", nil)]
         XCTAssertEqual(Engine.estimatedTotal(files), 800)

@@ -74,7 +74,16 @@ final class HLSErrorTests: XCTestCase {
         assertRefused(media("#EXTINF:1,\n#EXT-X-BYTERANGE:0@0\na.ts\n"), .invalidByteRange, line: 4, mentions: "'0@0'")
         assertRefused(media("#EXTINF:1,\n#EXT-X-BYTERANGE:10@x\na.ts\n"), .invalidByteRange, line: 4, mentions: "'10@x'")
         assertRefused(media("#EXTINF:1,\n#EXT-X-BYTERANGE:10@18446744073709551615\na.ts\n"), .invalidByteRange, line: 4,
-                      mentions: "2^64")
+                      mentions: "largest file position")
+        // Past Int64: offset + length, a length alone, and an implicit offset that continues past it.
+        assertRefused(media("#EXTINF:1,\n#EXT-X-BYTERANGE:100@9223372036854775800\na.ts\n"), .invalidByteRange, line: 4,
+                      mentions: "'100@9223372036854775800'")
+        assertRefused(media("#EXTINF:1,\n#EXT-X-BYTERANGE:9223372036854775808@0\na.ts\n"), .invalidByteRange, line: 4,
+                      mentions: "9223372036854775808")
+        assertRefused(media("#EXTINF:1,\n#EXT-X-BYTERANGE:9223372036854775000@0\na.ts\n#EXTINF:1,\n#EXT-X-BYTERANGE:1000\na.ts\n"),
+                      .invalidByteRange, line: 7, mentions: "largest file position")
+        assertRefused(media("#EXT-X-MAP:URI=\"i.mp4\",BYTERANGE=\"100@9223372036854775800\"\n#EXTINF:1,\na.ts\n"), .invalidByteRange,
+                      line: 3, mentions: "100@9223372036854775800")
         // Nothing before it to continue from.
         assertRefused(media("#EXTINF:1,\n#EXT-X-BYTERANGE:100\na.ts\n"), .invalidByteRange, line: 4, mentions: "no @offset")
         // The previous range is of another resource.
