@@ -158,6 +158,8 @@ public actor Engine {
             entries[id] = Entry(download: download, lifecycle: DownloadLifecycle(state: download.state), seq: nextSeq)
             order.append(id)
             nextSeq += 1
+            // A download that was still waiting for a slot waits again, in its old order.
+            if download.state == .queued { enqueueWaiting(id) }
             // Most records (complete and whole, paused, failed) stay as they are.
             let recovering = download.state.isActive || download.state == .removing || (download.state.holdsCompleteFiles && problem != nil)
             guard recovering else { continue }

@@ -64,6 +64,36 @@ final class RestartTests: DaemonTestCase {
         XCTAssertNotNil(http.requests(for: "/term.bin").last?.header("Range"))
     }
 
+    /// Downloads still QUEUED behind max-parallel when stashd stops start after the restart,
+    /// whether it stopped cleanly or was killed.
+    func testQueuedDownloadsStartAfterARestart() async throws {
+        for signal in [SIGTERM, SIGKILL] {
+            _ = try await client.setConfig([(key: "max-parallel", value: "1")])
+            let ids = (0..<3).map { "q\(signal)-\($0)" }
+            for id in ids {
+                http.serve(path: "/\(id)", size: 400_000, seed: 9)
+                http.update(path: "/\(id)") { $0.bytesPerSecond = 400_000 }
+                _ = try await client.addDownload(AddDownloadRequest(id: id, uri: http.url("/\(id)")))
+            }
+            _ = try await waitUntil(ids[0]) { $0.state == .downloading }
+            let queued = try await client.getDownload(id: ids[2])
+            XCTAssertEqual(queued.state, .queued)
+            if signal == SIGTERM {
+                XCTAssertEqual(daemon.terminate(), 0)
+            } else {
+                daemon.kill(signal: SIGKILL)
+                daemon.waitForExit()
+            }
+            for id in ids { http.update(path: "/\(id)") { $0.bytesPerSecond = nil } }
+            try await daemon.restart()
+            try await reconnect()
+            for id in ids {
+                let done = try await waitFor(id, .completed)
+                XCTAssertEqual(try sha256Hex(ofFile: done.assetPath), http.route("/\(id)")!.body.sha256Hex, id)
+            }
+        }
+    }
+
     func testPausedStaysPausedAcrossRestart() async throws {
         http.serve(path: "/p.bin", size: 2_000_000, etag: "\"p\"")
         http.update(path: "/p.bin") { $0.bytesPerSecond = 1_000_000 }
