@@ -102,6 +102,8 @@ public actor Engine {
     /// Releases the licence servers have not acknowledged, and the task sending them.
     var outbox: [LicenseRelease] = []
     var outboxTask: Task<Void, Never>?
+    /// Which downloads were transferring if stashd dies: see `CrashGuard`.
+    let flight: FlightLog
 
     /// Progress of one download is announced when it moved by this many percent …
     static let progressStep = 1
@@ -121,6 +123,7 @@ public actor Engine {
         self.logger = logger
         self.commits = CommitQueue(registry: registry, bus: bus)
         self.records = entries.cache
+        self.flight = FlightLog(dataDir: dataDir, logger: logger)
     }
 
     /// Loads the registry, reconciles it with the disk, and starts what was queued or running.
@@ -131,6 +134,8 @@ public actor Engine {
         for problem in loaded.problems {
             logger.warning("registry record skipped or repaired", metadata: ["problem": "\(problem)"])
         }
+        let crashGuard = CrashGuard(log: flight.previous())
+        flight.begin(header: crashGuard.header)
         let verifyStarted = Date()
         var findings: [VerifyFinding] = []
         var filesChecked = 0
@@ -153,6 +158,9 @@ public actor Engine {
             filesChecked += fileCount
             let problem = reconcileFiles(&loaded.downloads[index], sizes: sizes[nextSize..<(nextSize + fileCount)], findings: &findings)
             nextSize += fileCount
+            if let exits = crashGuard.failing[loaded.downloads[index].id] {
+                tickets.append(failAfterCrashes(&loaded.downloads[index], exits: exits))
+            }
             let download = loaded.downloads[index]
             let id = download.id
             entries[id] = Entry(download: download, lifecycle: DownloadLifecycle(state: download.state), seq: nextSeq)
@@ -205,6 +213,7 @@ public actor Engine {
             last = commits.submit(.save(entry.download), event: nil)
         }
         try? await last?.wait()
+        flight.removeAfterCleanStop()
         notices.close()
         bus.finishAll()
     }
@@ -427,6 +436,9 @@ public actor Engine {
         entry.download.state = entry.lifecycle.state
         edit(&entry.download)
         if action == .startTransfer {
+            // Noted before any byte of it is fetched or parsed: if that takes stashd down, the
+            // next start knows which download was at work.
+            flight.started(id)
             if entry.download.hls != nil, entry.download.files.isEmpty {
                 beginPlanning(&entry)
             } else {
@@ -436,6 +448,7 @@ public actor Engine {
         if !entry.lifecycle.state.isActive {
             // Paused, failed, completed, requeued or removed: no transfer of it may go on.
             stopFiles(&entry)
+            if previous.isActive { flight.ended(id) }
             entry.download.speed = 0
             entry.speed.reset()
             active.remove(id)
@@ -566,6 +579,18 @@ public actor Engine {
         } catch {
             return .unchanged
         }
+    }
+
+    /// A download that was transferring during `exits` unclean exits in a row: FAILED, and not
+    /// started again until a client resumes it.
+    private func failAfterCrashes(_ download: inout Download, exits: Int) -> CommitTicket {
+        let reason = CrashGuard.reason(exits: exits)
+        logger.error("download failed by the crash guard", metadata: ["id": "\(download.id)", "exits": "\(exits)"])
+        download.state = .failed
+        download.error = DownloadError(.internal, reason)
+        download.stateReason = ""
+        download.speed = 0
+        return commits.submit(.save(download), event: nil)
     }
 
     /// Deletes a removed download's files and record, after its transfer has stopped.
