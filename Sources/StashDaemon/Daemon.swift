@@ -31,11 +31,7 @@ public final class Daemon: Sendable {
         socketPath: String, dataDir: String, overrides: [(key: String, value: String)] = [], busyPollMicroseconds: Int = 0,
         logger: Logger
     ) async throws -> Daemon {
-        do {
-            try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw StashError(.failedPrecondition, "cannot create data dir \(dataDir): \(error.localizedDescription)")
-        }
+        try DataDirectory.prepare(dataDir, logger: logger)
         let lock: LockFile
         do {
             lock = try LockFile.acquire(path: dataDir + "/stashd.lock", what: "data dir \(dataDir)")

@@ -72,11 +72,12 @@ struct Session {
             return .reject(error)
         case .subscribe(let request):
             return phase == .ready ? .subscribe(request) : .reject(Self.helloFirst)
-        case .getPlaybackKey where phase == .ready && peerUID != ownerUID:
-            // Root may manage the daemon, but a content key goes only to the user it was licensed to.
+        case .getPlaybackKey where phase == .ready && peerUID != ownerUID, .export where phase == .ready && peerUID != ownerUID:
+            // Root may manage the daemon, but a content key goes only to the user it was licensed
+            // to, and an export carries the keys (or the media they decrypt).
             return .reject(StashError(
                 .permissionDenied,
-                "GetPlaybackKey is answered only to processes of the daemon's user (uid \(ownerUID)); this peer is uid \(peerUID.map(String.init) ?? "?")"))
+                "\(op.name) is answered only to processes of the daemon's user (uid \(ownerUID)); this peer is uid \(peerUID.map(String.init) ?? "?")"))
         default:
             return phase == .ready ? .handle : .reject(Self.helloFirst)
         }

@@ -2,10 +2,11 @@ import Foundation
 import Logging
 import StashCore
 
-/// The directory that holds the socket. Only its owner may enter it: the socket's own mode is
-/// the second fence, not the only one.
+/// The directory that holds the socket. One stash makes is 0700: the socket's own mode is the
+/// second fence, not the only one. One that exists is the user's (`--socket ~/x.sock`) and its
+/// mode is never changed: it is used if no one else can replace the socket in it.
 enum SocketDirectory {
-    /// Creates the directory 0700 (and missing parents), or tightens an existing one we own.
+    /// Creates the directory 0700 (and missing parents), or checks an existing one.
     static func prepare(forSocket socketPath: String, logger: Logger) throws {
         let directory = (socketPath as NSString).deletingLastPathComponent
         guard !directory.isEmpty else { return }
@@ -29,12 +30,16 @@ enum SocketDirectory {
                 "socket directory \(directory) belongs to uid \(info.st_uid), not to this daemon's uid \(geteuid()); choose another --socket path")
         }
         let mode = info.st_mode & 0o7777
-        // A sticky directory is shared by design (/tmp); tightening it would lock others out.
-        if mode & 0o077 != 0 && mode & S_ISVTX == 0 {
-            try SystemCallError.check("chmod", directory) { chmod(directory, 0o700) }
-            logger.notice(
-                "tightened socket directory mode",
-                metadata: ["path": "\(directory)", "old-mode": "\(String(mode, radix: 8))", "new-mode": "700"])
+        // Others who may write in it could remove the socket and put their own in its place; a
+        // sticky directory (/tmp) forbids that.
+        if mode & 0o022 != 0 && mode & S_ISVTX == 0 {
+            throw StashError(
+                .failedPrecondition,
+                "socket directory \(directory) is mode \(String(mode, radix: 8)): others may write in it and replace the socket; "
+                    + "stash does not change a directory it did not create: make it 0700 (chmod 700 \(directory)) or choose another --socket path")
+        }
+        if mode & 0o077 != 0 {
+            logger.notice("socket directory is not private; the socket itself is 0600", metadata: ["path": "\(directory)", "mode": "\(String(mode, radix: 8))"])
         }
     }
 }

@@ -91,7 +91,9 @@ final class FetchLoop {
             case .start(let id, let request, let events):
                 let transfer = Transfer(id: id, request: request, logger: logger, events: events)
                 transfers[id] = transfer
-                transfer.logger.debug("transfer starting", metadata: ["url": "\(transfer.request.url)"])
+                // Without the query, where signed URLs carry their tokens.
+                let shown = transfer.request.url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
+                transfer.logger.debug("transfer starting", metadata: ["url": "\(shown)"])
                 if let limit = request.memoryLimit {
                     // Nothing to open on the disk.
                     transfer.body = MemoryBody(limit: limit, url: request.url)

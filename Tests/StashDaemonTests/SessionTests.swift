@@ -75,5 +75,12 @@ final class SessionTests: XCTestCase {
         }
         XCTAssertEqual(error.code, .permissionDenied)
         XCTAssertTrue(error.message.contains("uid 0"), error.message)
+        let export = ExportRequest(id: "film", dir: "/tmp/out", decrypt: true)
+        guard case .reject(let refused) = root.onRequest(.export(export)) else {
+            return XCTFail("an export carries the keys (or what they decrypt): the same rule as GetPlaybackKey")
+        }
+        XCTAssertEqual(refused.code, .permissionDenied)
+        XCTAssertTrue(refused.message.hasPrefix("Export is answered only"), refused.message)
+        XCTAssertEqual(owner.onRequest(.export(export)), .handle)
     }
 }
