@@ -34,15 +34,18 @@ final class CommitQueue: @unchecked Sendable {
 
     private let registry: Registry
     private let bus: EventBus
+    /// Shows each record once it is committed, before its event goes out.
+    private let cache: RecordCache?
     private let lock = NSLock()
     private var pending: [Item] = []
     private var running = false
     /// `.noteFile` facts not yet written, by download and file index.
     private var noted: [String: [Int: DownloadFile]] = [:]
 
-    init(registry: Registry, bus: EventBus) {
+    init(registry: Registry, bus: EventBus, cache: RecordCache? = nil) {
         self.registry = registry
         self.bus = bus
+        self.cache = cache
     }
 
     /// Queues a change and its announcement. Synchronous, so the order of calls is the order on
@@ -98,9 +101,22 @@ final class CommitQueue: @unchecked Sendable {
                 failure = error
             }
             for item in batch {
+                if failure == nil { show(item.change) }
                 if failure == nil, let event = item.event { bus.publish(event) }
                 item.ticket?.resolve(failure)
             }
+        }
+    }
+
+    private func show(_ change: Change?) {
+        guard let cache else { return }
+        switch change {
+        case .add(let download)?, .save(let download)?:
+            cache.commit(download.id, download)
+        case .delete(let id)?:
+            cache.commit(id, nil)
+        default:
+            break
         }
     }
 

@@ -12,7 +12,9 @@ extension Engine {
             findings: scan.findings + missingKeys() + orphanKeys(), downloadsChecked: checked, filesChecked: scan.filesChecked, deep: deep, repaired: repair)
         if repair {
             await deleteOrphans(&report)
-            requeueDamaged(&report)
+            // Answered once the requeued states are committed: a GetDownload after this
+            // answer shows them.
+            try await requeueDamaged(&report)?.wait()
         }
         report.finishedAt = Date()
         report.durationMs = Int(Date().timeIntervalSince(started) * 1000)
@@ -135,7 +137,9 @@ extension Engine {
     /// keys stay sealed), and the licence check moves it back to LICENSE_EXPIRED or DRM_EXPIRED
     /// once it completes, so a renewal later finds it whole. Its playlists or keys are not
     /// restored: that reads the licence again, which has run out.
-    private func requeueDamaged(_ report: inout VerifyReport) {
+    /// Returns the ticket of the last change it queued.
+    private func requeueDamaged(_ report: inout VerifyReport) -> CommitTicket? {
+        var last: CommitTicket?
         let damageKinds: Set<VerifyFinding.Kind> = [.missingFile, .wrongSize, .wrongDigest]
         let repairable: Set<DownloadState> = [.completed, .failed, .licenseExpired, .drmExpired]
         var byID: [String: [Int]] = [:]
@@ -176,17 +180,19 @@ extension Engine {
             entry.download.downloadedBytes = entry.download.files.saturatingSum(\.downloadedBytes)
             entries[id] = entry
             let missing = entry.download.filesTotal - entry.download.filesDone
-            if (try? transition(id, .repair, edit: { record in
+            if let change = try? transition(id, .repair, edit: { record in
                 record.error = nil
                 record.completedAt = nil
                 record.stateReason = replan
                     ? "reading the playlists again to restore the package's playlists and keys (verify --repair)"
                     : "fetching \(missing) missing or damaged file(s) again (verify --repair)"
-            })) != nil {
+            }) {
                 report.requeued += 1
+                last = change.ticket
                 // The emptied file list is stored too, so a restart plans the package again.
-                if replan, let download = entries[id]?.download { commits.submit(.add(download), event: nil) }
+                if replan, let download = entries[id]?.download { last = commits.submit(.add(download), event: nil) }
             }
         }
+        return last
     }
 }

@@ -121,8 +121,8 @@ public actor Engine {
         self.fetch = fetch
         self.config = config
         self.logger = logger
-        self.commits = CommitQueue(registry: registry, bus: bus)
         self.records = entries.cache
+        self.commits = CommitQueue(registry: registry, bus: bus, cache: entries.cache)
         self.flight = FlightLog(dataDir: dataDir, logger: logger)
     }
 
@@ -163,6 +163,8 @@ public actor Engine {
             }
             let download = loaded.downloads[index]
             let id = download.id
+            // As the registry holds it; changes made while recovering show once committed.
+            records.commit(id, download)
             entries[id] = Entry(download: download, lifecycle: DownloadLifecycle(state: download.state), seq: nextSeq)
             order.append(id)
             nextSeq += 1
@@ -300,9 +302,10 @@ public actor Engine {
         return publicView(download)
     }
 
-    /// The public record from the engine's own entry, file list and all (a bundle's).
+    /// The committed record with the engine's file list (a bundle's, which the cache leaves out).
     public func get(id: String) throws -> Download {
-        guard var download = entries[id]?.download else { throw StashError.notFound(id: id) }
+        guard var download = records.get(id) else { throw StashError.notFound(id: id) }
+        download.files = entries[id]?.download.files ?? []
         // As from the cache: no answer carries an HLS package's segments.
         if download.hls != nil { download.files = [] }
         return publicView(download)

@@ -4,7 +4,11 @@ import StashCore
 /// A copy of every download's record that can be read from any thread without waiting for
 /// the engine. GetDownload and HasDownload are the calls apps make most (often in a loop, to
 /// draw a list); answering them here keeps them off the engine's queue and out of its way.
-/// The engine writes through `EntryTable`, so the copy never lags behind its own state.
+///
+/// It holds each record as committed to the registry (`CommitQueue` writes it once the
+/// transaction is durable), so no read shows a state a crash could undo. Only the progress
+/// counters of a running download (bytes, speed, files done) are live between commits,
+/// written through `EntryTable`: they describe the part files, which a restart measures again.
 ///
 /// Records are kept boxed: a dictionary keeps its values inline in a table with room to
 /// spare, and a `Download` is 464 bytes, so 100,000 inline records touched 120 MB of table
@@ -18,11 +22,48 @@ final class RecordCache: @unchecked Sendable {
     private let lock = NSLock()
     private var records: [String: Record] = [:]
 
-    func set(_ id: String, _ download: Download?) {
-        let record = download.map(Record.init)
+    /// The record as committed, nil once deleted. A running download keeps the live counters
+    /// it already shows when they are ahead of the committed ones.
+    func commit(_ id: String, _ download: Download?) {
+        guard var download = download.map(Self.cached) else {
+            lock.lock()
+            records[id] = nil
+            lock.unlock()
+            return
+        }
         lock.lock()
-        records[id] = record
+        if let shown = records[id]?.download, shown.state == download.state, shown.state.isActive,
+           shown.downloadedBytes > download.downloadedBytes {
+            download.downloadedBytes = shown.downloadedBytes
+            download.speed = shown.speed
+            download.filesDone = max(download.filesDone, shown.filesDone)
+        }
+        records[id] = Record(download)
         lock.unlock()
+    }
+
+    /// The engine's live counters, shown only while the committed state is the engine's and
+    /// running: a change not yet committed (a pause, a completion) is not shown half-made.
+    func progress(_ id: String, from download: Download) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let shown = records[id]?.download, shown.state == download.state, shown.state.isActive else { return }
+        guard shown.downloadedBytes != download.downloadedBytes || shown.speed != download.speed
+            || shown.totalBytes != download.totalBytes || shown.filesDone != download.filesDone else { return }
+        var live = shown
+        live.downloadedBytes = download.downloadedBytes
+        live.totalBytes = download.totalBytes
+        live.speed = download.speed
+        live.filesDone = download.filesDone
+        records[id] = Record(live)
+    }
+
+    /// A download of many files goes to the cache without its file list: see `EntryTable`.
+    static func cached(_ download: Download) -> Download {
+        guard download.isFolder else { return download }
+        var download = download
+        download.files = []
+        return download
     }
 
     func reserveCapacity(_ count: Int) {
@@ -39,7 +80,7 @@ final class RecordCache: @unchecked Sendable {
     }
 }
 
-/// The engine's downloads, mirrored into a `RecordCache` on every write.
+/// The engine's downloads; every write passes the progress counters on to the `RecordCache`.
 ///
 /// A download of many files (a bundle, an HLS package) goes to the cache without its file
 /// list: were the cache to share the engine's array, every change to one file would copy all
@@ -69,12 +110,7 @@ struct EntryTable {
             } else if !licensed.isEmpty {
                 licensed.remove(id)
             }
-            guard var download = newValue?.download, download.isFolder else {
-                cache.set(id, newValue?.download)
-                return
-            }
-            download.files = []
-            cache.set(id, download)
+            if let download = newValue?.download { cache.progress(id, from: download) }
         }
     }
 

@@ -75,6 +75,39 @@ final class CommitQueueTests: XCTestCase {
         XCTAssertEqual(seen, ["a:QUEUED", "a:DOWNLOADING", "b:removed"])
     }
 
+    /// Readers (GetDownload, HasDownload) see a record once its transaction is durable, and
+    /// before its event goes out.
+    func testCommittedRecordsReachTheCacheBeforeTheirEvents() async throws {
+        let registry = try Registry(path: directory + "/stash.sqlite", logger: Logger(label: "test"))
+        let bus = EventBus()
+        let cache = RecordCache()
+        let queue = CommitQueue(registry: registry, bus: bus, cache: cache)
+        let events = bus.subscribe(ids: [], minProgressStep: 1, minInterval: 0, replayFrom: 0)
+        var a = bundle("a")
+        queue.submit(.add(a), event: .stateChanged(a, previous: .notDownloaded))
+        a.state = .paused
+        queue.submit(.save(a), event: .stateChanged(a, previous: .queued))
+        queue.submit(.delete("a"), event: .removed(id: "a"))
+        var seen: [String] = []
+        for await event in events {
+            switch event.kind {
+            case .stateChanged(let download, _):
+                seen.append("\(download.state.name) cache:\(cache.get("a")?.state.name ?? "none")")
+            case .removed:
+                seen.append("removed cache:\(cache.get("a")?.state.name ?? "none")")
+            case .progress, .license: break
+            }
+            if seen.count == 3 { break }
+        }
+        // Each event finds the cache at its own commit or later, never before it.
+        XCTAssertTrue(["QUEUED cache:QUEUED", "QUEUED cache:PAUSED", "QUEUED cache:none"].contains(seen[0]), seen[0])
+        XCTAssertTrue(["PAUSED cache:PAUSED", "PAUSED cache:none"].contains(seen[1]), seen[1])
+        XCTAssertEqual(seen[2], "removed cache:none")
+        try await queue.submit(.add(bundle("b")), event: nil).wait()
+        XCTAssertEqual(cache.get("b")?.files, [], "a bundle is cached without its file list")
+        XCTAssertEqual(cache.get("b")?.filesTotal, 3)
+    }
+
     func testANotedFileWaitsForItsDownloadsNextSave() async throws {
         let registry = try Registry(path: directory + "/stash.sqlite", logger: Logger(label: "test"))
         let queue = CommitQueue(registry: registry, bus: EventBus())

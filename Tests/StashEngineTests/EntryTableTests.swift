@@ -18,6 +18,7 @@ final class EntryTableTests: XCTestCase {
         var stream = Download(id: "s", uri: "http://h/master.m3u8", assetPath: "assets/s", files: files, hls: HLSOptions())
         stream.filesDone = 1
         table["s"] = entry(stream)
+        table.cache.commit("s", stream)
         let cached = table.cache.get("s")
         XCTAssertEqual(cached?.files, [])
         XCTAssertEqual(cached?.filesTotal, 3, "the counts stay")
@@ -27,22 +28,46 @@ final class EntryTableTests: XCTestCase {
 
     /// Same for a bundle: GetDownload of a bundle, which lists its files, asks the engine.
     func testTheCacheHoldsABundleWithoutItsFiles() {
-        var table = EntryTable()
-        table["b"] = entry(Download(id: "b", uri: "", assetPath: "assets/b", isBundle: true, files: files))
+        let table = EntryTable()
+        table.cache.commit("b", Download(id: "b", uri: "", assetPath: "assets/b", isBundle: true, files: files))
         XCTAssertEqual(table.cache.get("b")?.files, [])
         XCTAssertEqual(table.cache.get("b")?.isBundle, true, "the engine knows to answer from its own record")
         XCTAssertEqual(table.cache.get("b")?.filesTotal, 3)
     }
 
-    func testTakeLeavesTheCacheUntilTheEntryIsPutBack() {
+    /// Readers see only what is committed: a new download, and a change of state, show once
+    /// the commit queue has written them; a running download's counters are live meanwhile.
+    func testTheCacheShowsCommittedRecordsAndLiveCounters() {
         var table = EntryTable()
-        table["f"] = entry(Download(id: "f", uri: "http://h/f", assetPath: "assets/f/f"))
-        var taken = table.take("f")
-        XCTAssertNil(table["f"])
-        XCTAssertNotNil(table.cache.get("f"), "readers still see the last record")
-        taken?.download.downloadedBytes = 42
-        table["f"] = taken
-        XCTAssertEqual(table.cache.get("f")?.downloadedBytes, 42)
+        var download = Download(id: "f", uri: "http://h/f", state: .queued, assetPath: "assets/f/f")
+        table["f"] = entry(download)
+        XCTAssertNil(table.cache.get("f"), "an add not yet committed is not shown")
+        table.cache.commit("f", download)
+        download.state = .downloading
+        table["f"] = entry(download)
+        XCTAssertEqual(table.cache.get("f")?.state, .queued, "a state not yet committed is not shown")
+        table.cache.commit("f", download)
+        download.downloadedBytes = 42
+        download.speed = 7
+        table["f"] = entry(download)
+        XCTAssertEqual(table.cache.get("f")?.downloadedBytes, 42, "a running download's bytes are live")
+        XCTAssertEqual(table.cache.get("f")?.speed, 7)
+        var stale = download
+        stale.downloadedBytes = 10
+        table.cache.commit("f", stale)
+        XCTAssertEqual(table.cache.get("f")?.downloadedBytes, 42, "a commit older than the live counters does not move them back")
+        download.state = .paused
+        download.downloadedBytes = 50
+        table["f"] = entry(download)
+        XCTAssertEqual(table.cache.get("f")?.state, .downloading)
+        XCTAssertEqual(table.cache.get("f")?.downloadedBytes, 42, "counters of a change not yet committed wait for it")
+        table.cache.commit("f", download)
+        XCTAssertEqual(table.cache.get("f")?.state, .paused)
+        XCTAssertEqual(table.cache.get("f")?.downloadedBytes, 50)
+        table["f"] = nil
+        XCTAssertNotNil(table.cache.get("f"), "a removal shows once committed")
+        table.cache.commit("f", nil)
+        XCTAssertNil(table.cache.get("f"))
     }
 
     /// The licence timer looks only at `licensed`: a download must be in it exactly while it
