@@ -33,13 +33,11 @@ public final class LockFile: @unchecked Sendable {
             close(fd)
             throw error
         }
-        do {
-            try SystemCallError.check("ftruncate", path) { ftruncate(fd, 0) }
-            let text = "\(getpid())\n"
-            try SystemCallError.check("pwrite", path) { text.withCString { pwrite(fd, $0, strlen($0), 0) } }
-        } catch {
-            close(fd)
-            throw error
+        // The pid is only for the message another stashd gives: writing it (a page on a full
+        // disk) may fail without costing the lock, which is the flock.
+        let text = "\(getpid())\n"
+        if ftruncate(fd, 0) == 0 {
+            _ = text.withCString { pwrite(fd, $0, strlen($0), 0) }
         }
         return LockFile(path: path, fd: fd)
     }

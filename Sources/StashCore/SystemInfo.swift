@@ -14,10 +14,14 @@ public struct SystemInfo: Equatable, Sendable {
     public var assetCount: Int
     /// The verify run at start, or the last one a client asked for.
     public var lastVerify: VerifyReport
+    /// What keeps the daemon from working fully (a full disk under the registry, …), each
+    /// saying what to do; empty when all is well.
+    public var warnings: [String]
 
     public init(
         dataDir: String, diskTotal: Int64, diskFree: Int64, bytesHeld: Int64, daemonVersion: String, socketPath: String, downloadCount: Int,
-        bytesByState: [DownloadState: Int64] = [:], assetCount: Int = 0, lastVerify: VerifyReport = VerifyReport()
+        bytesByState: [DownloadState: Int64] = [:], assetCount: Int = 0, lastVerify: VerifyReport = VerifyReport(),
+        warnings: [String] = []
     ) {
         self.dataDir = dataDir
         self.diskTotal = diskTotal
@@ -29,5 +33,6 @@ public struct SystemInfo: Equatable, Sendable {
         self.bytesByState = bytesByState
         self.assetCount = assetCount
         self.lastVerify = lastVerify
+        self.warnings = warnings
     }
 }

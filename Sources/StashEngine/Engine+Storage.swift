@@ -10,6 +10,10 @@ extension Engine {
     /// Disk and bytes held, from the records (not by walking the tree), cached for
     /// `storageTTL` and dropped on any change of state or files. The disk is the one holding
     /// `assets/`, where the bytes go (it may be a mount of its own).
+    /// Free space below which GetSystemInfo calls the disk full: less than SQLite needs to
+    /// append a transaction to its log.
+    static let fullDiskBytes: Int64 = 64 * 1024
+
     public func systemInfo() -> SystemInfo {
         let now = Date().timeIntervalSinceReferenceDate
         if let cached = storageCache, now - cached.time < Self.storageTTL { return cached.info }
@@ -27,7 +31,10 @@ extension Engine {
         let info = SystemInfo(
             dataDir: layout.dataDir, diskTotal: disk.total, diskFree: disk.free, bytesHeld: held,
             daemonVersion: StashVersion.daemon, socketPath: socketPath, downloadCount: entries.count,
-            bytesByState: byState, assetCount: assets, lastVerify: lastVerify)
+            bytesByState: byState, assetCount: assets, lastVerify: lastVerify,
+            warnings: warnings + (disk.free < Self.fullDiskBytes
+                ? ["the disk holding \(layout.assetsDir) is full (\(disk.free) bytes free): downloads wait and the registry may not be written; cancel or purge downloads to free space"]
+                : []))
         storageCache = (now, info)
         return info
     }

@@ -102,6 +102,8 @@ public actor Engine {
     /// Releases the licence servers have not acknowledged, and the task sending them.
     var outbox: [LicenseRelease] = []
     var outboxTask: Task<Void, Never>?
+    /// What keeps the daemon from working fully, for GetSystemInfo.
+    var warnings: [String] = []
     /// Which downloads were transferring if stashd dies: see `CrashGuard`.
     let flight: FlightLog
 
@@ -181,8 +183,16 @@ public actor Engine {
         }
         // The entries now hold the only copies, so changing one copies nothing.
         loaded.downloads = []
-        for ticket in tickets { try await ticket.wait() }
-        for id in removals { try await finishRemoval(id) }
+        // A registry that cannot be written (a full disk) does not keep stashd from starting:
+        // cancel and purge are how space is freed, and they need a running daemon.
+        do {
+            for ticket in tickets { try await ticket.wait() }
+            for id in removals { try await finishRemoval(id) }
+        } catch {
+            let warning = "at start the registry could not be written (\(error)); the records keep their last committed state until it can"
+            logger.error("registry writes fail at start; starting anyway", metadata: ["error": "\(error)"])
+            warnings.append(warning)
+        }
         verifyAtStart(findings: findings, filesChecked: filesChecked, started: verifyStarted, orphans: await orphanScan.value)
         let releases = try registry.loadReleases()
         for problem in releases.problems {
@@ -287,9 +297,19 @@ public actor Engine {
         order.append(id)
         nextSeq += 1
         let ticket = commits.submit(.add(download), event: .stateChanged(eventView(download), previous: .notDownloaded))
+        do {
+            // Queued only once on disk: a download the registry refused (a full disk) must not
+            // leave a transfer and a folder behind.
+            try await ticket.wait()
+        } catch {
+            if entries[id]?.download.state == .queued {
+                entries[id] = nil
+                order.removeAll { $0 == id }
+            }
+            throw error
+        }
         enqueueWaiting(id)
         schedule()
-        try await ticket.wait()
         // The record as committed: later states reach the client as events once they are.
         return (publicView(download), true)
     }
@@ -373,7 +393,13 @@ public actor Engine {
         guard entries[id] != nil else { throw StashError.notFound(id: id) }
         let change = try transition(id, .cancel) { $0.stateReason = "cancelled by a client" }
         schedule()
-        try await change?.ticket.wait()
+        do {
+            try await change?.ticket.wait()
+        } catch let error as StashError where error.code == .resourceExhausted {
+            // A full disk: deleting the files is what frees the space the record's removal
+            // needs. Should stashd die in between, the start finds the files gone and says so.
+            logger.warning("cancel goes on with the registry full", metadata: ["id": "\(id)"])
+        }
         try await finishRemoval(id)
     }
 

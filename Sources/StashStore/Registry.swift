@@ -255,6 +255,11 @@ public final class Registry: Sendable {
         let detail: String
         if let databaseError = error as? DatabaseError {
             detail = "SQLite error \(databaseError.extendedResultCode.rawValue): \(databaseError.message ?? "\(databaseError.resultCode)")"
+            if databaseError.resultCode == .SQLITE_FULL {
+                return StashError(
+                    .resourceExhausted,
+                    "registry \(path): \(what) failed: the disk is full (\(detail)); free space, e.g. cancel or purge downloads")
+            }
         } else {
             detail = "\(error)"
         }

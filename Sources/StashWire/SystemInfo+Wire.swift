@@ -23,6 +23,8 @@ extension SystemInfo {
         }
         message.asset_count = UInt32(clamping: assetCount)
         message.last_verify = lastVerify.wire(in: arena)
+        message.n_warnings = warnings.count
+        message.warnings = arena.array(warnings) { Optional(arena.cString($0)) }
         return arena.store(message)
     }
 
@@ -40,8 +42,9 @@ extension SystemInfo {
                 WireValue.elements(m.bytes_by_state, count: m.n_bytes_by_state) { entry in
                     let e = try WireValue.message(entry, field: "SystemInfoResult.bytes_by_state").pointee
                     return (try DownloadState(wire: e.state, field: "StateBytes.state"), try WireValue.int64(e.bytes, field: "StateBytes.bytes"))
-                }, uniquingKeysWith: +),
+                }, uniquingKeysWith: { $0.addingSaturating($1) }),
             assetCount: Int(m.asset_count),
-            lastVerify: try m.last_verify.map { try VerifyReport(wire: $0) } ?? VerifyReport())
+            lastVerify: try m.last_verify.map { try VerifyReport(wire: $0) } ?? VerifyReport(),
+            warnings: try WireValue.elements(m.warnings, count: m.n_warnings) { try WireValue.string($0, field: "SystemInfoResult.warnings") })
     }
 }

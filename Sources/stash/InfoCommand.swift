@@ -28,6 +28,7 @@ struct InfoCommand: AsyncParsableCommand {
                 "assetCount": info.assetCount,
                 "bytesByState": Dictionary(uniqueKeysWithValues: info.bytesByState.map { ($0.key.name, $0.value) }),
                 "lastVerify": info.lastVerify.jsonObject,
+                "warnings": info.warnings,
                 "speed": stats.speed,
                 "activeTransfers": stats.activeTransfers,
                 "downloadedBytes": stats.downloadedBytes,
@@ -35,6 +36,7 @@ struct InfoCommand: AsyncParsableCommand {
             ])
             return
         }
+        for warning in info.warnings { Output.line("warning: \(warning)") }
         Output.line("daemon: stashd \(info.daemonVersion) (protocol \(client.daemonInfo.protocolVersion))")
         if !client.daemonInfo.features.isEmpty { Output.line("features: \(client.daemonInfo.features.joined(separator: ", "))") }
         Output.line("socket: \(info.socketPath)")

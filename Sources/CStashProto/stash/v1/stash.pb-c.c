@@ -4900,7 +4900,7 @@ const ProtobufCMessageDescriptor stash__v1__stats_result__descriptor =
   (ProtobufCMessageInit) stash__v1__stats_result__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__system_info_result__field_descriptors[10] =
+static const ProtobufCFieldDescriptor stash__v1__system_info_result__field_descriptors[11] =
 {
   {
     "data_dir",
@@ -5022,6 +5022,18 @@ static const ProtobufCFieldDescriptor stash__v1__system_info_result__field_descr
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "warnings",
+    11,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Stash__V1__SystemInfoResult, n_warnings),
+    offsetof(Stash__V1__SystemInfoResult, warnings),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__system_info_result__field_indices_by_name[] = {
   8,   /* field[8] = asset_count */
@@ -5034,11 +5046,12 @@ static const unsigned stash__v1__system_info_result__field_indices_by_name[] = {
   6,   /* field[6] = download_count */
   9,   /* field[9] = last_verify */
   5,   /* field[5] = socket_path */
+  10,   /* field[10] = warnings */
 };
 static const ProtobufCIntRange stash__v1__system_info_result__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 10 }
+  { 0, 11 }
 };
 const ProtobufCMessageDescriptor stash__v1__system_info_result__descriptor =
 {
@@ -5048,7 +5061,7 @@ const ProtobufCMessageDescriptor stash__v1__system_info_result__descriptor =
   "Stash__V1__SystemInfoResult",
   "stash.v1",
   sizeof(Stash__V1__SystemInfoResult),
-  10,
+  11,
   stash__v1__system_info_result__field_descriptors,
   stash__v1__system_info_result__field_indices_by_name,
   1,  stash__v1__system_info_result__number_ranges,

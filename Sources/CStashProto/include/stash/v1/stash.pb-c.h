@@ -913,10 +913,15 @@ struct  Stash__V1__SystemInfoResult
    * the verify run at start or the last one asked for
    */
   Stash__V1__VerifyReport *last_verify;
+  /*
+   * what keeps the daemon from working fully, and what to do
+   */
+  size_t n_warnings;
+  char **warnings;
 };
 #define STASH__V1__SYSTEM_INFO_RESULT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__system_info_result__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, NULL }
+    , (char *)protobuf_c_empty_string, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, NULL, 0,NULL }
 
 
 struct  Stash__V1__StateBytes
