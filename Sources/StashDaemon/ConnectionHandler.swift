@@ -10,9 +10,18 @@ import Glibc
 /// One client connection: checks the peer, decodes requests and applies the session rules.
 /// A request the handler cannot answer at once runs in its own task, so slow requests never
 /// hold up the event loop or the requests pipelined behind them.
-final class ConnectionHandler: ChannelInboundHandler {
+///
+/// Memory per connection is bounded whatever the client does: no more requests are read
+/// while the answers wait in NIO's outbound buffer above its high-water mark (a client that
+/// sends and never reads), or while `maxInFlight` requests are being answered off the loop.
+/// The client's own socket buffer then fills and its writes block.
+final class ConnectionHandler: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
+    typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
+
+    /// Requests answered in tasks at once, per connection.
+    static let maxInFlight = 64
 
     private let handler: any RequestHandler
     private var logger: Logger
@@ -25,6 +34,9 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// Fixed for the connection's life; checked first so the hot path does not copy the Logger.
     private let tracesRequests: Bool
     private let spinner: IdleSpinner?
+    /// A read the channel asked for and this handler held back.
+    private var readHeld = false
+    private var inFlight = 0
 
     init(handler: any RequestHandler, ownerUID: UInt32, spinner: IdleSpinner?, logger: Logger) {
         self.handler = handler
@@ -85,13 +97,20 @@ final class ConnectionHandler: ChannelInboundHandler {
                 write(.response(Response(id: request.id, result: result)), context: context)
                 return
             }
+            guard let outbox = self.outbox else { return }
             let handler = self.handler
             let peer = self.peer
-            let outbox = self.outbox!
             let id = request.id
+            inFlight += 1
+            let done = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             Task {
                 let result = await handler.handle(op, peer: peer)
                 outbox.send(.response(Response(id: id, result: result)))
+                done.eventLoop.execute {
+                    let (connection, context) = done.value
+                    connection.inFlight -= 1
+                    connection.releaseHeldRead(context: context)
+                }
             }
         case .subscribe(let subscribeRequest):
             logger.debug("subscribe", metadata: ["id": "\(request.id)", "filter-ids": "\(subscribeRequest.ids.count)"])
@@ -106,7 +125,27 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         outbox?.setWritable(context.channel.isWritable)
+        releaseHeldRead(context: context)
         context.fireChannelWritabilityChanged()
+    }
+
+    /// The channel asks for more input after each read: held back while answers wait.
+    func read(context: ChannelHandlerContext) {
+        if mayRead(context) {
+            context.read()
+        } else {
+            readHeld = true
+        }
+    }
+
+    private func mayRead(_ context: ChannelHandlerContext) -> Bool {
+        context.channel.isWritable && inFlight < Self.maxInFlight
+    }
+
+    private func releaseHeldRead(context: ChannelHandlerContext) {
+        guard readHeld, mayRead(context) else { return }
+        readHeld = false
+        context.read()
     }
 
     func channelInactive(context: ChannelHandlerContext) {

@@ -154,6 +154,26 @@ final class ProtocolRobustnessTests: XCTestCase {
         XCTAssertEqual(answered, Set(1...50))
     }
 
+    /// A client that pipelines requests and never reads its answers: the daemon stops reading
+    /// from it once the answers back up (it used to read on, holding every answer, until the
+    /// kernel killed it), and other clients are served meanwhile.
+    func testAClientThatNeverReadsIsNotReadFromEither() throws {
+        let greedy = try RawSocket(path: daemon.socketPath)
+        greedy.send(Request(id: 1, op: .hello(HelloRequest(clientName: "greedy"))))
+        var burst = ByteBuffer()
+        for id in 2...1_000 {
+            WireCodec.encode(Request(id: UInt64(id), op: .getStats), into: &burst)
+        }
+        let written = greedy.writeUntilRefused(Array(burst.readableBytesView), limit: 512 << 20, quiet: 2)
+        XCTAssertLessThan(written, 64 << 20, "the daemon read \(written) bytes of requests whose answers nobody read")
+
+        let other = try RawSocket(path: daemon.socketPath)
+        other.send(Request(id: 7, op: .hello(HelloRequest(clientName: "other"))))
+        other.send(Request(id: 8, op: .getStats))
+        // Answers may come out of order.
+        XCTAssertEqual(Set([try other.readResponse().id, try other.readResponse().id]), [7, 8])
+    }
+
     // MARK: - Socket files and ownership
 
     func testSocketIsPrivateToItsOwner() throws {

@@ -64,6 +64,31 @@ final class RawSocket {
         send([UInt8(length >> 24), UInt8((length >> 16) & 0xFF), UInt8((length >> 8) & 0xFF), UInt8(length & 0xFF)] + payload)
     }
 
+    /// Writes `chunk` again and again without reading, until the peer has taken nothing for
+    /// `quiet` seconds or `limit` bytes went out; returns the bytes written. A peer that keeps
+    /// reading whatever it is sent never lets this stop before `limit`.
+    func writeUntilRefused(_ chunk: [UInt8], limit: Int, quiet: TimeInterval) -> Int {
+        let flags = fcntl(fd, F_GETFL)
+        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+        defer { _ = fcntl(fd, F_SETFL, flags) }
+        var total = 0
+        var offset = 0
+        var lastProgress = Date()
+        while total < limit, Date().timeIntervalSince(lastProgress) < quiet {
+            let written = chunk[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written > 0 {
+                total += written
+                offset = (offset + written) % chunk.count
+                lastProgress = Date()
+            } else if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                usleep(10_000)
+            } else {
+                break
+            }
+        }
+        return total
+    }
+
     func shutdownWrite() {
         shutdown(fd, Int32(SHUT_WR))
     }
