@@ -109,9 +109,15 @@ public final class DaemonServer: @unchecked Sendable {
         let maxFrameLength = self.maxFrameLength
         let spinner = self.spinner
         let ownerUID = UInt32(geteuid())
+        let descriptor = try ListeningSocket.bind(path: socketPath)
         // SwiftNIO listens on the socket it is handed with its default backlog, 128 connections
         // not yet accepted.
         let bootstrap = ServerBootstrap(group: group)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(DescriptorReserve(listeningSocket: descriptor, logger: logger))
+                }
+            }
             .childChannelInitializer { [weak self] channel in
                 self?.track(channel)
                 return channel.eventLoop.makeCompletedFuture {
@@ -121,7 +127,7 @@ public final class DaemonServer: @unchecked Sendable {
                 }
             }
         // From here on the channel owns the descriptor and closes it.
-        return try await bootstrap.withBoundSocket(ListeningSocket.bind(path: socketPath)).get()
+        return try await bootstrap.withBoundSocket(descriptor).get()
     }
 
     private func track(_ channel: Channel) {

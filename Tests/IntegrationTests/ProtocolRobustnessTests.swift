@@ -174,6 +174,37 @@ final class ProtocolRobustnessTests: XCTestCase {
         XCTAssertEqual(Set([try other.readResponse().id, try other.readResponse().id]), [7, 8])
     }
 
+    /// CPU time (user + system, in clock ticks) the process has used, from /proc.
+    private func cpuTicks(pid: Int32) throws -> Int {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        // Fields after the command name, which is in parentheses and may hold spaces.
+        let fields = stat[stat.index(after: stat.lastIndex(of: ")")!)...].split(separator: " ")
+        return Int(fields[11])! + Int(fields[12])!
+    }
+
+    /// At the descriptor limit the daemon pauses accepting instead of spinning on a listening
+    /// socket that stays readable, and serves again once descriptors free.
+    func testAcceptBacksOffAtTheDescriptorLimit() throws {
+        let limit = Process()
+        limit.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+        limit.arguments = ["--pid", "\(daemon.pid)", "--nofile=48:48"]
+        try limit.run()
+        limit.waitUntilExit()
+        XCTAssertEqual(limit.terminationStatus, 0)
+        var sockets: [RawSocket] = []
+        for _ in 0..<80 { sockets.append(try RawSocket(path: daemon.socketPath)) }
+        Thread.sleep(forTimeInterval: 0.5)
+        let before = try cpuTicks(pid: daemon.pid)
+        Thread.sleep(forTimeInterval: 2)
+        let used = try cpuTicks(pid: daemon.pid) - before
+        // 2 s of a spinning loop is about 200 ticks; a paused accept costs a few.
+        XCTAssertLessThan(used, 60, "the daemon used \(used) ticks of CPU in 2 s with clients waiting at the descriptor limit")
+        sockets.removeAll()
+        let fresh = try RawSocket(path: daemon.socketPath)
+        fresh.send(Request(id: 1, op: .hello(HelloRequest(clientName: "after"))))
+        XCTAssertEqual(try fresh.readResponse().id, 1)
+    }
+
     // MARK: - Socket files and ownership
 
     func testSocketIsPrivateToItsOwner() throws {
