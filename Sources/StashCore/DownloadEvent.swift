@@ -10,6 +10,8 @@ public struct DownloadEvent: Equatable, Sendable {
         /// The download and its files are gone (cancel).
         case removed(id: String)
         case license(LicenseEvent)
+        /// This subscriber missed events (it read too slowly); not about one download.
+        case eventsLost(EventsLost)
     }
 
     public var seq: UInt64
@@ -22,13 +24,14 @@ public struct DownloadEvent: Equatable, Sendable {
         self.kind = kind
     }
 
-    /// The download this event is about.
+    /// The download this event is about; "" for `eventsLost`.
     public var downloadID: String {
         switch kind {
         case .stateChanged(let download, _): return download.id
         case .progress(let update): return update.id
         case .removed(let id): return id
         case .license(let event): return event.id
+        case .eventsLost: return ""
         }
     }
 }

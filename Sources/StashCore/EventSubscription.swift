@@ -2,7 +2,10 @@ import Foundation
 
 /// The events one subscriber has yet to read. The engine delivers into it without ever
 /// waiting; a subscriber that reads slowly sees its progress events for a download coalesce
-/// into the latest one, while state changes and removals are all kept, in order.
+/// into the latest one, while state changes and removals are all kept, in order, up to
+/// `maxBacklog`. Past that the waiting events are dropped and replaced by one `eventsLost`
+/// event naming their sequence numbers, so a subscriber that stopped reading costs at most
+/// that much memory, and learns what it missed when it reads again.
 public final class EventSubscription: AsyncSequence, @unchecked Sendable {
     public typealias Element = DownloadEvent
 
@@ -11,6 +14,8 @@ public final class EventSubscription: AsyncSequence, @unchecked Sendable {
     /// Progress events of one download closer than this (percent and time) are skipped.
     public let minProgressStep: Int
     public let minInterval: TimeInterval
+    /// Events kept for a subscriber that does not read, before they are dropped.
+    public let maxBacklog: Int
 
     private let lock = NSLock()
     private var queue: [DownloadEvent] = []
@@ -22,8 +27,14 @@ public final class EventSubscription: AsyncSequence, @unchecked Sendable {
     private var finished = false
     private let onCancel: @Sendable () -> Void
 
-    public init(ids: Set<String>, minProgressStep: Int, minInterval: TimeInterval, onCancel: @escaping @Sendable () -> Void = {}) {
+    public static let defaultMaxBacklog = 1024
+
+    public init(
+        ids: Set<String>, minProgressStep: Int, minInterval: TimeInterval, maxBacklog: Int = EventSubscription.defaultMaxBacklog,
+        onCancel: @escaping @Sendable () -> Void = {}
+    ) {
         self.ids = ids
+        self.maxBacklog = Swift.max(1, maxBacklog)
         self.minProgressStep = Swift.max(1, minProgressStep)
         self.minInterval = Swift.max(0, minInterval)
         self.onCancel = onCancel
@@ -55,8 +66,33 @@ public final class EventSubscription: AsyncSequence, @unchecked Sendable {
             waiter.resume(returning: event)
             return
         }
-        queue.append(event)
+        if queue.count - head >= maxBacklog {
+            dropBacklog(through: event)
+        } else {
+            queue.append(event)
+        }
         lock.unlock()
+    }
+
+    /// With the lock held: replaces every waiting event and `event` with one notice of what
+    /// was lost (merged into a notice still waiting at the head).
+    private func dropBacklog(through event: DownloadEvent) {
+        var lost = EventsLost(firstSeq: event.seq, lastSeq: event.seq, count: 1)
+        for waiting in queue[head...] {
+            if case .eventsLost(let earlier) = waiting.kind {
+                lost.firstSeq = Swift.min(lost.firstSeq, earlier.firstSeq)
+                lost.count += earlier.count
+            } else {
+                lost.firstSeq = Swift.min(lost.firstSeq, waiting.seq)
+                lost.count += 1
+            }
+        }
+        queue.removeAll(keepingCapacity: true)
+        head = 0
+        pendingProgress.removeAll(keepingCapacity: true)
+        // Progress that was dropped leaves the pacing state stale: the next of each shows.
+        lastSent.removeAll()
+        queue.append(DownloadEvent(seq: event.seq, time: event.time, kind: .eventsLost(lost)))
     }
 
     /// Ends the stream; events already queued are still read.
@@ -99,6 +135,8 @@ public final class EventSubscription: AsyncSequence, @unchecked Sendable {
         case .removed(let id):
             lastSent[id] = nil
         case .license:
+            break
+        case .eventsLost:
             break
         }
     }

@@ -32,7 +32,12 @@ final class EventBus: @unchecked Sendable {
     /// (0: none), so an event published meanwhile is neither lost nor doubled.
     func subscribe(ids: Set<String>, minProgressStep: Int, minInterval: TimeInterval, replayFrom: UInt64) -> EventSubscription {
         let box = WeakRemover(bus: self)
-        let subscription = EventSubscription(ids: ids, minProgressStep: minProgressStep, minInterval: minInterval) {
+        // A replay is handed over before the subscriber can read, so its backlog must hold the
+        // whole replay on top of the usual bound, or the replay itself would overflow.
+        let maxBacklog = EventSubscription.defaultMaxBacklog + (replayFrom > 0 ? Self.replayCapacity : 0)
+        let subscription = EventSubscription(
+            ids: ids, minProgressStep: minProgressStep, minInterval: minInterval, maxBacklog: maxBacklog
+        ) {
             box.remove()
         }
         box.key = ObjectIdentifier(subscription)

@@ -33,6 +33,14 @@ extension DownloadEvent {
             license.status = event.status?.wire(in: arena)
             message.kind_case = STASH__V1__EVENT__KIND_LICENSE
             message.license = arena.store(license)
+        case .eventsLost(let lost):
+            var notice = Stash__V1__EventsLost()
+            stash__v1__events_lost__init(&notice)
+            notice.first_seq = lost.firstSeq
+            notice.last_seq = lost.lastSeq
+            notice.count = UInt32(clamping: lost.count)
+            message.kind_case = STASH__V1__EVENT__KIND_EVENTS_LOST
+            message.events_lost = arena.store(notice)
         }
         return arena.store(message)
     }
@@ -63,8 +71,11 @@ extension DownloadEvent {
                 id: try WireValue.string(license.id, field: "LicenseEvent.id"), kind: licenseKind,
                 message: try WireValue.string(license.message, field: "LicenseEvent.message"),
                 status: try license.status.map { try LicenseStatus(wire: $0) }))
+        case STASH__V1__EVENT__KIND_EVENTS_LOST:
+            let lost = try WireValue.message(m.events_lost, field: "Event.events_lost").pointee
+            kind = .eventsLost(EventsLost(firstSeq: lost.first_seq, lastSeq: lost.last_seq, count: Int(lost.count)))
         default:
-            throw StashError.invalidArgument("Event.kind: event \(m.seq) carries no kind this version knows (state_changed, progress, removed, license)")
+            throw StashError.invalidArgument("Event.kind: event \(m.seq) carries no kind this version knows (state_changed, progress, removed, license, events_lost)")
         }
         self.init(seq: m.seq, time: WireValue.date(milliseconds: m.time), kind: kind)
     }

@@ -32,7 +32,7 @@ struct DownloadTracker {
         case .removed(let id):
             removed.insert(id)
             return nil
-        case .license:
+        case .license, .eventsLost:
             return nil
         }
     }

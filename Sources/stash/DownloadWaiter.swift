@@ -21,7 +21,19 @@ enum DownloadWaiter {
         }
         var pending = Set(wanted.filter { tracker.records[$0]?.state.isTerminal == false })
         if !pending.isEmpty {
-            for try await event in events where pending.contains(event.downloadID) {
+            for try await event in events {
+                if case .eventsLost = event.kind {
+                    // Too far behind: read the pending downloads again instead.
+                    for id in pending {
+                        guard let download = try? await client.getDownload(id: id) else { continue }
+                        tracker.set(download)
+                        reporter.show(download)
+                        if download.state.isTerminal { pending.remove(id) }
+                    }
+                    if pending.isEmpty { break }
+                    continue
+                }
+                guard pending.contains(event.downloadID) else { continue }
                 let id = event.downloadID
                 if let download = tracker.apply(event) {
                     reporter.show(download)

@@ -33,7 +33,14 @@ struct WatchCommand: AsyncParsableCommand {
             if !global.json && !download.state.isTerminal { reporter.show(download) }
         }
         for try await event in events {
-            if let download = tracker.apply(event) {
+            if case .eventsLost = event.kind {
+                // Too far behind: read the downloads shown again instead.
+                for id in tracker.order where !tracker.removed.contains(id) {
+                    guard let download = try? await client.getDownload(id: id) else { continue }
+                    tracker.set(download)
+                    reporter.show(download)
+                }
+            } else if let download = tracker.apply(event) {
                 reporter.show(download)
             } else if case .removed(let id) = event.kind {
                 reporter.remove(id: id)

@@ -185,7 +185,7 @@ final class DownloadTests: DaemonTestCase {
                 if download.state.isTerminal { break }
             case .progress:
                 sawProgress = true
-            case .removed, .license:
+            case .removed, .license, .eventsLost:
                 break
             }
             if states.last?.isTerminal == true { break }

@@ -42,3 +42,47 @@ final class EventStreamTests: DaemonTestCase {
         XCTAssertEqual(received, count, "nil: the events stopped coming")
     }
 }
+
+/// A subscriber that stops reading costs the daemon a bounded backlog, then learns what it
+/// lost and resyncs by sequence number.
+final class EventBacklogTests: DaemonTestCase {
+    func testASubscriberThatStopsReadingIsToldWhatItLostAndCanReplayIt() async throws {
+        let subscriber = try RawSocket(path: daemon.socketPath)
+        subscriber.send(Request(id: 1, op: .hello(HelloRequest(clientName: "slow"))))
+        _ = try subscriber.readResponse()
+        subscriber.send(Request(id: 2, op: .subscribe(SubscribeRequest())))
+        XCTAssertNotNil(try subscriber.readResponse().result.success)
+
+        // ~1.2 KB per event: the socket buffers and NIO's 64 KiB hold a few hundred, the
+        // subscription 1,024 more, so 1,600 QUEUED events overflow it.
+        let title = String(repeating: "t", count: 1000)
+        _ = try await client.setConfig([(key: "max-parallel", value: "1")])
+        for index in 0..<1600 {
+            _ = try await client.addDownload(AddDownloadRequest(id: "slow\(index)", uri: "http://127.0.0.1:9/x", title: title))
+        }
+
+        var lost: EventsLost?
+        var afterLoss: [UInt64] = []
+        var previous: UInt64 = 0
+        while afterLoss.count < 3 {
+            guard case .event(let event) = try subscriber.readMessage() else { continue }
+            XCTAssertGreaterThan(event.seq, previous, "events arrive in order")
+            previous = event.seq
+            if case .eventsLost(let notice) = event.kind {
+                lost = notice
+            } else if lost != nil {
+                afterLoss.append(event.seq)
+            }
+        }
+        let notice = try XCTUnwrap(lost, "a subscriber that did not read was never told it lost events")
+        XCTAssertLessThanOrEqual(notice.firstSeq, notice.lastSeq)
+        XCTAssertGreaterThan(notice.count, 0)
+        XCTAssertGreaterThan(afterLoss[0], notice.lastSeq, "the stream goes on after the lost events")
+
+        // Resync as PROTOCOL.md says: subscribe again replaying from the first lost event.
+        let events = try await client.events(replayFromSeq: notice.firstSeq)
+        var iterator = events.makeAsyncIterator()
+        let first = try await iterator.next()
+        XCTAssertEqual(first?.seq, notice.firstSeq, "the daemon still holds the lost events for replay")
+    }
+}

@@ -22,6 +22,33 @@ final class EventSubscriptionTests: XCTestCase {
         XCTAssertEqual(seen.map(\.seq), [1, 51, 100], "50 progress events coalesce into the latest")
     }
 
+    func testASubscriberThatStopsReadingKeepsAtMostItsBacklogAndLearnsWhatItLost() async {
+        let subscription = EventSubscription(ids: [], minProgressStep: 1, minInterval: 0, maxBacklog: 4)
+        for seq in UInt64(1)...10 {
+            subscription.deliver(state("d\(seq)", .queued, seq: seq))
+            XCTAssertLessThanOrEqual(subscription.backlog, 4)
+        }
+        subscription.finish()
+        var seen: [DownloadEvent] = []
+        for await event in subscription { seen.append(event) }
+        XCTAssertEqual(seen.count, 2)
+        guard case .eventsLost(let lost) = seen.first?.kind else { return XCTFail("expected eventsLost first, got \(seen)") }
+        XCTAssertEqual(lost, EventsLost(firstSeq: 1, lastSeq: 9, count: 9), "two overflows merge into one notice")
+        XCTAssertEqual(seen.last?.seq, 10, "the stream goes on after the notice")
+    }
+
+    func testAfterLostEventsTheNextProgressOfADownloadIsShown() async {
+        let subscription = EventSubscription(ids: [], minProgressStep: 50, minInterval: 3600, maxBacklog: 2)
+        subscription.deliver(progress("a", 10, seq: 1))
+        _ = await nextEvent(subscription)
+        for seq in UInt64(2)...5 { subscription.deliver(state("b\(seq)", .queued, seq: seq)) }
+        subscription.deliver(progress("a", 12, seq: 6))
+        subscription.finish()
+        var seqs: [UInt64] = []
+        for await event in subscription { seqs.append(event.seq) }
+        XCTAssertEqual(seqs.last, 6, "pacing restarts after a loss, so a 2 % step still shows")
+    }
+
     func testFiltersByID() async {
         let subscription = EventSubscription(ids: ["b"], minProgressStep: 1, minInterval: 0)
         subscription.deliver(state("a", .queued, seq: 1))

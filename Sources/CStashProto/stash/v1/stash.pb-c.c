@@ -2122,6 +2122,51 @@ void   stash__v1__event__free_unpacked
   assert(message->base.descriptor == &stash__v1__event__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   stash__v1__events_lost__init
+                     (Stash__V1__EventsLost         *message)
+{
+  static const Stash__V1__EventsLost init_value = STASH__V1__EVENTS_LOST__INIT;
+  *message = init_value;
+}
+size_t stash__v1__events_lost__get_packed_size
+                     (const Stash__V1__EventsLost *message)
+{
+  assert(message->base.descriptor == &stash__v1__events_lost__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__events_lost__pack
+                     (const Stash__V1__EventsLost *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__events_lost__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__events_lost__pack_to_buffer
+                     (const Stash__V1__EventsLost *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__events_lost__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__EventsLost *
+       stash__v1__events_lost__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__EventsLost *)
+     protobuf_c_message_unpack (&stash__v1__events_lost__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__events_lost__free_unpacked
+                     (Stash__V1__EventsLost *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__events_lost__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   stash__v1__server_message__init
                      (Stash__V1__ServerMessage         *message)
 {
@@ -6497,7 +6542,7 @@ const ProtobufCMessageDescriptor stash__v1__license_event__descriptor =
   (ProtobufCMessageInit) stash__v1__license_event__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__event__field_descriptors[6] =
+static const ProtobufCFieldDescriptor stash__v1__event__field_descriptors[7] =
 {
   {
     "seq",
@@ -6571,8 +6616,21 @@ static const ProtobufCFieldDescriptor stash__v1__event__field_descriptors[6] =
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "events_lost",
+    14,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Event, kind_case),
+    offsetof(Stash__V1__Event, events_lost),
+    &stash__v1__events_lost__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__event__field_indices_by_name[] = {
+  6,   /* field[6] = events_lost */
   5,   /* field[5] = license */
   3,   /* field[3] = progress */
   4,   /* field[4] = removed */
@@ -6584,7 +6642,7 @@ static const ProtobufCIntRange stash__v1__event__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 10, 2 },
-  { 0, 6 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor stash__v1__event__descriptor =
 {
@@ -6594,11 +6652,75 @@ const ProtobufCMessageDescriptor stash__v1__event__descriptor =
   "Stash__V1__Event",
   "stash.v1",
   sizeof(Stash__V1__Event),
-  6,
+  7,
   stash__v1__event__field_descriptors,
   stash__v1__event__field_indices_by_name,
   2,  stash__v1__event__number_ranges,
   (ProtobufCMessageInit) stash__v1__event__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor stash__v1__events_lost__field_descriptors[3] =
+{
+  {
+    "first_seq",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__EventsLost, first_seq),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "last_seq",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__EventsLost, last_seq),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "count",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__EventsLost, count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__events_lost__field_indices_by_name[] = {
+  2,   /* field[2] = count */
+  0,   /* field[0] = first_seq */
+  1,   /* field[1] = last_seq */
+};
+static const ProtobufCIntRange stash__v1__events_lost__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor stash__v1__events_lost__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.EventsLost",
+  "EventsLost",
+  "Stash__V1__EventsLost",
+  "stash.v1",
+  sizeof(Stash__V1__EventsLost),
+  3,
+  stash__v1__events_lost__field_descriptors,
+  stash__v1__events_lost__field_indices_by_name,
+  1,  stash__v1__events_lost__number_ranges,
+  (ProtobufCMessageInit) stash__v1__events_lost__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor stash__v1__server_message__field_descriptors[2] =

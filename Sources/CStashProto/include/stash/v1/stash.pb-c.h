@@ -62,6 +62,7 @@ typedef struct Stash__V1__Progress Stash__V1__Progress;
 typedef struct Stash__V1__Removed Stash__V1__Removed;
 typedef struct Stash__V1__LicenseEvent Stash__V1__LicenseEvent;
 typedef struct Stash__V1__Event Stash__V1__Event;
+typedef struct Stash__V1__EventsLost Stash__V1__EventsLost;
 typedef struct Stash__V1__ServerMessage Stash__V1__ServerMessage;
 
 
@@ -1227,7 +1228,8 @@ typedef enum {
   STASH__V1__EVENT__KIND_STATE_CHANGED = 10,
   STASH__V1__EVENT__KIND_PROGRESS = 11,
   STASH__V1__EVENT__KIND_REMOVED = 12,
-  STASH__V1__EVENT__KIND_LICENSE = 13
+  STASH__V1__EVENT__KIND_LICENSE = 13,
+  STASH__V1__EVENT__KIND_EVENTS_LOST = 14
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__EVENT__KIND__CASE)
 } Stash__V1__Event__KindCase;
 
@@ -1245,11 +1247,29 @@ struct  Stash__V1__Event
     Stash__V1__Progress *progress;
     Stash__V1__Removed *removed;
     Stash__V1__LicenseEvent *license;
+    Stash__V1__EventsLost *events_lost;
   };
 };
 #define STASH__V1__EVENT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__event__descriptor) \
     , 0, 0, STASH__V1__EVENT__KIND__NOT_SET, {0} }
+
+
+/*
+ * Events dropped for a subscriber that fell more than 1024 events behind: seq first_seq to
+ * last_seq, count of them meant for it. Resync with Subscribe(replay_from = first_seq) while
+ * the daemon keeps them (its last 4096 events), else with ListDownloads.
+ */
+struct  Stash__V1__EventsLost
+{
+  ProtobufCMessage base;
+  uint64_t first_seq;
+  uint64_t last_seq;
+  uint32_t count;
+};
+#define STASH__V1__EVENTS_LOST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__events_lost__descriptor) \
+    , 0, 0, 0 }
 
 
 typedef enum {
@@ -2166,6 +2186,25 @@ Stash__V1__Event *
 void   stash__v1__event__free_unpacked
                      (Stash__V1__Event *message,
                       ProtobufCAllocator *allocator);
+/* Stash__V1__EventsLost methods */
+void   stash__v1__events_lost__init
+                     (Stash__V1__EventsLost         *message);
+size_t stash__v1__events_lost__get_packed_size
+                     (const Stash__V1__EventsLost   *message);
+size_t stash__v1__events_lost__pack
+                     (const Stash__V1__EventsLost   *message,
+                      uint8_t             *out);
+size_t stash__v1__events_lost__pack_to_buffer
+                     (const Stash__V1__EventsLost   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__EventsLost *
+       stash__v1__events_lost__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__events_lost__free_unpacked
+                     (Stash__V1__EventsLost *message,
+                      ProtobufCAllocator *allocator);
 /* Stash__V1__ServerMessage methods */
 void   stash__v1__server_message__init
                      (Stash__V1__ServerMessage         *message);
@@ -2328,6 +2367,9 @@ typedef void (*Stash__V1__LicenseEvent_Closure)
 typedef void (*Stash__V1__Event_Closure)
                  (const Stash__V1__Event *message,
                   void *closure_data);
+typedef void (*Stash__V1__EventsLost_Closure)
+                 (const Stash__V1__EventsLost *message,
+                  void *closure_data);
 typedef void (*Stash__V1__ServerMessage_Closure)
                  (const Stash__V1__ServerMessage *message,
                   void *closure_data);
@@ -2389,6 +2431,7 @@ extern const ProtobufCMessageDescriptor stash__v1__progress__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__removed__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__license_event__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__event__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__events_lost__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__server_message__descriptor;
 
 PROTOBUF_C__END_DECLS
