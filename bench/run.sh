@@ -9,7 +9,7 @@
 # Environment: STASH_BIN_DIR overrides the release build directory holding stashd, stash and
 # stash-bench (default: `swift build -c release --show-bin-path`); BENCH_REPEAT is how many
 # times each transfer is timed, the fastest counting (default 3); BENCH_ONLY, a comma-separated
-# list of parts (1GiB, 2000x64KiB, bundles, start100k, hls), runs only those, e.g.
+# list of parts (1GiB, 2000x64KiB, bundles, start100k, hls, memory), runs only those, e.g.
 # `BENCH_ONLY=hls bash bench/run.sh`, and saves to bench/out/results-<parts>.txt instead.
 set -euo pipefail
 
@@ -699,8 +699,18 @@ main() {
         bench_hls
     fi
 
+    : >"$OUT/memory.txt"
+    if want memory && [[ -n $BIN ]]; then
+        log "workload 6: daemon memory under clients that never read and a plan of 64 huge variants"
+        python3 "$ROOT/bench/memory.py" "$BIN" "$OUT" >/dev/null ||
+            log "memory: a scenario failed or went over the bound; see $OUT/memory.txt and $OUT/memory-stashd.log"
+    fi
+
     echo
     python3 "$ROOT/bench/report.py" "$TIMES" "$CONTROL" "$START" "$RESULTS" "$OUT/hls.txt"
+    if [[ -s $OUT/memory.txt ]]; then
+        { echo; echo "daemon peak RSS, MiB (bench/memory.py; bound 200):"; sed 's/^/  /' "$OUT/memory.txt"; } | tee -a "$RESULTS"
+    fi
     log "results saved to $RESULTS; the bench took $(python3 -c "print(f'{$(now) - $began:.0f}')") s"
 }
 

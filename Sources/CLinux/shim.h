@@ -4,6 +4,7 @@
 #define STASH_CLINUX_SHIM_H
 
 #include <stdint.h>
+#include <malloc.h> /* mallopt(3), M_ARENA_MAX */
 
 /* syncfs(2): writes back every dirty file of one file system and commits its journal once;
    since Linux 5.8 it also reports a writeback error met on that file system. */

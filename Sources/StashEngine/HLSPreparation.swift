@@ -24,6 +24,13 @@ struct HLSPreparation: Sendable {
     /// Variants whose media playlists GetManifestInfo reads; a master with more is summarised
     /// from its attributes alone past this.
     static let maxVariantsRead = 64
+    /// Media playlists GetManifestInfo reads at once. One: a playlist of 8.5 MB (100,000
+    /// segments) takes about 80 MB while it is parsed, and a plan must stay far below the
+    /// daemon's 200 MB bound; the byte budget keeps the time this costs to a few seconds.
+    static let manifestConcurrency = 1
+    /// Bytes of media playlists GetManifestInfo reads before it estimates the remaining
+    /// variants from the master alone: a plan answers in seconds even for 64 huge variants.
+    static let manifestByteBudget = 64 * 1024 * 1024
 
     /// What planning produced, for the engine to apply.
     struct Prepared: Sendable {
@@ -177,7 +184,7 @@ struct HLSPreparation: Sendable {
         switch try await playlist(uri, headers: headers, what: "playlist") {
         case .master(let master):
             let uris = master.variants.prefix(Self.maxVariantsRead).map(\.uri)
-            return ManifestInfo(master: master, media: try await mediaPlaylists(uris, headers: headers))
+            return ManifestInfo(master: master, summaries: try await mediaSummaries(uris, headers: headers))
         case .media(let playlist):
             return ManifestInfo(master: nil, media: [uri: playlist])
         }
@@ -186,23 +193,47 @@ struct HLSPreparation: Sendable {
     /// Fetches media playlists, a few at once; a master among them is refused, which also
     /// ends a master that names itself or another master (a loop) after one level.
     private func mediaPlaylists(_ uris: [String], headers: [HTTPHeader]) async throws -> [String: MediaPlaylist] {
+        try await readMedia(uris, headers: headers, concurrency: Self.playlistConcurrency, byteBudget: .max) { $0 }
+    }
+
+    /// For `stash plan`: summaries of media playlists, read until `manifestByteBudget` bytes
+    /// of them were read; the variants past that are left out, and ManifestInfo estimates them
+    /// from the master's attributes. Each parsed playlist is dropped as soon as it is
+    /// summarised, so memory stays near `manifestConcurrency` playlists whatever the master lists.
+    private func mediaSummaries(_ uris: [String], headers: [HTTPHeader]) async throws -> [String: MediaSummary] {
+        try await readMedia(uris, headers: headers, concurrency: Self.manifestConcurrency, byteBudget: Self.manifestByteBudget) {
+            MediaSummary($0)
+        }
+    }
+
+    /// Reads the media playlists at `uris` (each once), `concurrency` at a time, starting no
+    /// more once `byteBudget` bytes were read, and keeps `transform` of each.
+    private func readMedia<Kept: Sendable>(
+        _ uris: [String], headers: [HTTPHeader], concurrency: Int, byteBudget: Int,
+        _ transform: @escaping @Sendable (MediaPlaylist) -> Kept
+    ) async throws -> [String: Kept] {
         var unique: [String] = []
         for uri in uris where !unique.contains(uri) { unique.append(uri) }
-        var result: [String: MediaPlaylist] = [:]
+        var result: [String: Kept] = [:]
         var next = 0
-        try await withThrowingTaskGroup(of: (String, Playlist).self) { group in
+        var bytesRead = 0
+        try await withThrowingTaskGroup(of: (String, Kept, Int).self) { group in
             func add() {
-                guard next < unique.count else { return }
+                guard next < unique.count, bytesRead < byteBudget else { return }
                 let uri = unique[next]
                 next += 1
-                group.addTask { (uri, try await self.playlist(uri, headers: headers, what: "media playlist")) }
-            }
-            for _ in 0..<Self.playlistConcurrency { add() }
-            while let (uri, playlist) = try await group.next() {
-                guard case .media(let media) = playlist else {
-                    throw DownloadError(.validation, "\(uri): a master playlist names it as a media playlist, but it is a master playlist itself (a loop or a nested master); stash reads one master and its media playlists")
+                group.addTask {
+                    let (playlist, size) = try await self.readPlaylist(uri, headers: headers, what: "media playlist")
+                    guard case .media(let media) = playlist else {
+                        throw DownloadError(.validation, "\(uri): a master playlist names it as a media playlist, but it is a master playlist itself (a loop or a nested master); stash reads one master and its media playlists")
+                    }
+                    return (uri, transform(media), size)
                 }
-                result[uri] = media
+            }
+            for _ in 0..<concurrency { add() }
+            while let (uri, kept, size) = try await group.next() {
+                result[uri] = kept
+                bytesRead += size // at most maxVariantsRead playlists of 16 MiB each
                 add()
             }
         }
@@ -210,11 +241,16 @@ struct HLSPreparation: Sendable {
     }
 
     private func playlist(_ uri: String, headers: [HTTPHeader], what: String) async throws -> Playlist {
+        try await readPlaylist(uri, headers: headers, what: what).playlist
+    }
+
+    /// The parsed playlist and its size in bytes.
+    private func readPlaylist(_ uri: String, headers: [HTTPHeader], what: String) async throws -> (playlist: Playlist, bytes: Int) {
         let body = try await fetch.fetchBody(.inMemory(
             url: uri, headers: headers, limit: HLSError.maxPlaylistBytes, retry: retry,
             lowSpeedLimit: lowSpeedLimit, lowSpeedTime: lowSpeedTime), waitingForNetwork: waitingForNetwork)
         do {
-            return try Playlist.parse(body.bytes, baseURL: body.effectiveURL)
+            return (try Playlist.parse(body.bytes, baseURL: body.effectiveURL), body.bytes.count)
         } catch let error as HLSError {
             throw DownloadError(.validation, "\(what) \(uri): \(error.message)")
         }

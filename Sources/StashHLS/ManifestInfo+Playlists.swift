@@ -8,6 +8,11 @@ extension ManifestInfo {
     /// A variant whose playlist is missing gets the duration of the others (every variant of
     /// a presentation is as long) and a bandwidth estimate; 0 when nothing is known.
     public init(master: MasterPlaylist?, media: [String: MediaPlaylist]) {
+        self.init(master: master, summaries: media.mapValues(MediaSummary.init))
+    }
+
+    /// The same from summaries of the media playlists (`MediaSummary`).
+    public init(master: MasterPlaylist?, summaries media: [String: MediaSummary]) {
         guard let master else {
             let variants = media.sorted { $0.key < $1.key }.map { uri, playlist in
                 Self.variantInfo(uri: uri, playlist: playlist)
@@ -23,7 +28,7 @@ extension ManifestInfo {
                 frameRate: variant.frameRate)
             let playlist = media[variant.uri]
             info.duration = playlist?.totalDuration ?? knownDuration
-            info.encryption = playlist.map(Self.encryption) ?? []
+            info.encryption = playlist?.encryption ?? []
             if let exact = playlist.flatMap({ $0.exactBytes }) {
                 info.estimatedBytes = exact
                 info.sizeIsExact = true
@@ -46,25 +51,16 @@ extension ManifestInfo {
 
     /// A media playlist opened directly: there is no BANDWIDTH, so it is computed when every
     /// segment's size is known (peak and average, as section 4.3.4.2 defines them), else 0.
-    private static func variantInfo(uri: String, playlist: MediaPlaylist) -> VariantInfo {
-        var info = VariantInfo(uri: uri, bandwidth: 0, encryption: encryption(playlist), duration: playlist.totalDuration)
+    private static func variantInfo(uri: String, playlist: MediaSummary) -> VariantInfo {
+        var info = VariantInfo(uri: uri, bandwidth: 0, encryption: playlist.encryption, duration: playlist.totalDuration)
         if let exact = playlist.exactBytes {
             info.estimatedBytes = exact
             info.sizeIsExact = true
-            let rates = playlist.bitRates
+        }
+        if let rates = playlist.bitRates {
             info.bandwidth = rates.peak
             info.averageBandwidth = rates.average
         }
         return info
-    }
-
-    /// EXT-X-KEY methods in order of first use, "NONE" for clear segments.
-    static func encryption(_ playlist: MediaPlaylist) -> [String] {
-        var methods: [String] = []
-        for segment in playlist.segments {
-            let method = segment.key?.method.rawValue ?? "NONE"
-            if !methods.contains(method) { methods.append(method) }
-        }
-        return methods
     }
 }

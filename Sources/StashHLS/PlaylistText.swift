@@ -30,7 +30,7 @@ struct PlaylistText {
         }
         var lines: [(Int, Line)] = []
         for (index, text) in raw.enumerated().dropFirst() {
-            let trimmed = text.trimmingCharacters(in: .whitespaces)[...]
+            let trimmed = Self.trimmed(text)
             if trimmed.isEmpty { continue }
             if trimmed.hasPrefix("#EXT") {
                 let colon = trimmed.firstIndex(of: ":") ?? trimmed.endIndex
@@ -41,6 +41,17 @@ struct PlaylistText {
             }
         }
         self.lines = lines
+    }
+
+    /// `line` without the spaces and tabs around it, as a slice of the playlist's text:
+    /// Foundation's trimming makes a new string per line, which for a 100,000-segment
+    /// playlist is a few hundred thousand allocations kept alive by the parsed lines.
+    private static func trimmed(_ line: Substring) -> Substring {
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = line.firstIndex(where: { !isBlank($0) }), let last = line.lastIndex(where: { !isBlank($0) }) else {
+            return line[line.endIndex...]
+        }
+        return line[first...last]
     }
 
     /// Decides the playlist type from its tags; a playlist with both kinds is ambiguous and

@@ -76,6 +76,7 @@ struct Stashd: AsyncParsableCommand {
     }
 
     func run() async throws {
+        HeapArenas.limit()
         let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

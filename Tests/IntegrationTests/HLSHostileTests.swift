@@ -60,6 +60,31 @@ final class HLSHostileTests: DaemonTestCase {
         assertMessage(message, contains: "100000")
     }
 
+    func testAPlanOfManyHugeVariantsReadsOnlyItsByteBudget() async throws {
+        // 12 variants of ~8 MB each (long segment names keep the parsing quick): 96 MB of
+        // playlists, past the 64 MiB GetManifestInfo reads; the rest are estimated.
+        let name = String(repeating: "n", count: 1000)
+        var text = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+        for index in 0..<8_000 { text += "#EXTINF:4.000,\n\(name)-\(index).ts\n" }
+        text += "#EXT-X-ENDLIST\n"
+        let body = Array(text.utf8)
+        var master = "#EXTM3U\n"
+        for variant in 0..<12 {
+            master += "#EXT-X-STREAM-INF:BANDWIDTH=\((variant + 1) * 100_000)\nv\(variant).m3u8\n"
+            http.serve(path: "/huge/v\(variant).m3u8", body: body)
+        }
+        serveText("/huge/master.m3u8", master)
+
+        let info = try await client.manifestInfo(uri: http.url("/huge/master.m3u8"))
+        XCTAssertEqual(info.variants.count, 12)
+        let read = (0..<12).filter { !http.requests(for: "/huge/v\($0).m3u8").isEmpty }.count
+        XCTAssertEqual(read, (64 * 1024 * 1024 + body.count - 1) / body.count, "playlists are read until 64 MiB were read")
+        for variant in info.variants {
+            XCTAssertEqual(variant.duration, 32_000, accuracy: 0.001, "\(variant.uri): every variant gets the known duration")
+            XCTAssertGreaterThan(variant.estimatedBytes, 0, "\(variant.uri) has an estimate")
+        }
+    }
+
     func testMasterThatPointsToItselfIsRefused() async throws {
         serveText("/loop.m3u8", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=100000\nloop.m3u8\n")
         let message = try await failure("loop", "/loop.m3u8")
