@@ -6,7 +6,7 @@ GEN_H := Sources/CStashProto/include/stash/v1/stash.pb-c.h
 GEN_C := Sources/CStashProto/stash/v1/stash.pb-c.c
 APT_PKGS := protobuf-c-compiler libprotobuf-c-dev libcurl4-openssl-dev libsqlite3-dev libssl-dev openssl pkg-config ffmpeg
 
-.PHONY: deps proto proto-check build release run test bench demo clean
+.PHONY: deps proto proto-check build release run test fuzz soak bench demo clean
 
 deps:
 	@if ! command -v pkg-config >/dev/null || ! command -v protoc-c >/dev/null || ! command -v ffmpeg >/dev/null || ! command -v openssl >/dev/null \
@@ -43,6 +43,13 @@ run: release
 test: deps proto-check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-swift-testing
+	bash scripts/fuzz.sh $(FUZZ_TEST_SECONDS)
+
+# Each fuzz target for FUZZ_SECONDS (default 60); `make test` runs each for FUZZ_TEST_SECONDS.
+FUZZ_SECONDS ?= 60
+FUZZ_TEST_SECONDS ?= 15
+fuzz: deps
+	bash scripts/fuzz.sh $(FUZZ_SECONDS)
 
 bench: release
 	bash bench/run.sh

@@ -88,6 +88,14 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
 
+        // The fuzz targets (`make fuzz`) and the tool that runs them.
+        .target(
+            name: "StashFuzz",
+            dependencies: [
+                "StashCore", "StashWire", "StashHLS", "StashKeys", "StashFetch",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
+        .executableTarget(name: "stash-fuzz", dependencies: ["StashFuzz"]),
         .testTarget(name: "StashCoreTests", dependencies: ["StashCore"]),
         .testTarget(
             name: "StashWireTests",
@@ -98,6 +106,7 @@ let package = Package(
         .testTarget(name: "StashKeysTests", dependencies: ["StashKeys"]),
         .testTarget(name: "StashEngineTests", dependencies: ["StashEngine", "StashTestSupport"]),
         .testTarget(name: "StashDaemonTests", dependencies: ["StashDaemon"]),
+        .testTarget(name: "StashFuzzTests", dependencies: ["StashFuzz"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["StashClient", "StashWire", "StashTestSupport"]),

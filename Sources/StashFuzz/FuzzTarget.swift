@@ -1,0 +1,30 @@
+/// The inputs stash takes from outside, each as one function a fuzzer can call with any
+/// bytes. Whatever the bytes, a target may throw away the input (every parser answers bad
+/// input with an error) but must never trap: a trap here is a dead daemon there.
+///
+/// The targets reach the parsers' internal types through `@testable import`, which only
+/// debug builds allow (`make fuzz` builds debug with optimisation and libFuzzer's
+/// instrumentation); in a release build `run` does nothing.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// A byte stream from a client (or the daemon): frames, each decoded as a Request and as
+    /// a ServerMessage.
+    case frames
+    /// An HLS playlist, master or media, and what `stash plan` and planning derive from it.
+    case m3u8
+    /// A licence server's answer (ClearKey JSON).
+    case license
+    /// An HTTP response's header block: status line, Content-Length, Content-Range,
+    /// Retry-After, and the resume decision and retry delay made from them.
+    case headers
+
+    public func run(_ bytes: UnsafeRawBufferPointer) {
+        #if DEBUG
+        switch self {
+        case .frames: Self.frames(bytes)
+        case .m3u8: Self.m3u8(bytes)
+        case .license: Self.license(bytes)
+        case .headers: Self.headers(bytes)
+        }
+        #endif
+    }
+}

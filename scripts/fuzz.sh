@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# `make fuzz` (and, briefly, `make test`): builds stash-fuzz with libFuzzer and runs each fuzz
+# target (frames, m3u8, license, headers; see Sources/StashFuzz) for SECONDS seconds, starting
+# from the seeds in fuzz/corpus/TARGET and the corpus earlier runs grew in .build-fuzz/corpus.
+#
+# usage: scripts/fuzz.sh [SECONDS] (default: $FUZZ_SECONDS, else 60)
+#
+# Prints one line per target (executions, corpus size, crashes) and saves them to
+# .build-fuzz/out/summary.txt. A crash stops the run with exit 1; its input is kept in
+# fuzz/crashes/ with the command that replays it. Once fixed, move the input to
+# fuzz/regressions/TARGET/, where the test suite (FuzzCorpusTests) runs it every time.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+EACH=${1:-${FUZZ_SECONDS:-60}}
+SCRATCH=$ROOT/.build-fuzz
+OUT=$SCRATCH/out
+CRASHES=$ROOT/fuzz/crashes
+SWIFT=${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}
+TARGETS=(frames m3u8 license headers)
+
+log() { printf '[fuzz] %s\n' "$*" >&2; }
+
+# Debug configuration, for the @testable imports the targets need, optimised for speed;
+# -DSTASH_FUZZ gives stash-fuzz libFuzzer's driver instead of its replay main.
+log "building stash-fuzz with libFuzzer (scratch path $SCRATCH)"
+"$SWIFT" build --scratch-path "$SCRATCH" --product stash-fuzz \
+    -Xswiftc -sanitize=fuzzer -Xswiftc -DSTASH_FUZZ -Xswiftc -O >"$SCRATCH.log" 2>&1 ||
+    { tail -30 "$SCRATCH.log" >&2; log "build failed; the whole log is $SCRATCH.log"; exit 1; }
+BIN=$SCRATCH/debug/stash-fuzz
+
+mkdir -p "$OUT" "$CRASHES"
+: >"$OUT/summary.txt"
+status=0
+for target in "${TARGETS[@]}"; do
+    corpus=$SCRATCH/corpus/$target
+    mkdir -p "$corpus"
+    log "$target: ${EACH} s"
+    set +e
+    STASH_FUZZ_TARGET=$target "$BIN" -max_total_time="$EACH" -print_final_stats=1 -rss_limit_mb=2048 \
+        -timeout=10 -artifact_prefix="$CRASHES/$target-" "$corpus" "$ROOT/fuzz/corpus/$target" >"$OUT/$target.log" 2>&1
+    code=$?
+    set -e
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$OUT/$target.log" | tail -1)
+    size=$(find "$corpus" -type f | wc -l)
+    crashes=0
+    if ((code != 0)); then
+        crashes=1
+        status=1
+        artifact=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$OUT/$target.log" | tail -1)
+        log "$target FAILED (exit $code); log: $OUT/$target.log"
+        [[ -n $artifact ]] && log "input: $artifact; replay: swift run stash-fuzz $target $artifact"
+    fi
+    printf '%s executions %s corpus %s crashes %s seconds %s\n' "$target" "${runs:-0}" "$size" "$crashes" "$EACH" | tee -a "$OUT/summary.txt"
+done
+exit $status
