@@ -44,12 +44,19 @@ test: deps proto-check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-swift-testing
 	bash scripts/fuzz.sh $(FUZZ_TEST_SECONDS)
+	python3 scripts/soak.py $$($(SWIFT) build --show-bin-path) --kills 10 --downloads 30 --out .build/soak
 
 # Each fuzz target for FUZZ_SECONDS (default 60); `make test` runs each for FUZZ_TEST_SECONDS.
 FUZZ_SECONDS ?= 60
 FUZZ_TEST_SECONDS ?= 15
 fuzz: deps
 	bash scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# SIGKILL at random points, SOAK_KILLS times, under SOAK_DOWNLOADS downloads and server faults.
+SOAK_KILLS ?= 100
+SOAK_DOWNLOADS ?= 220
+soak: release
+	python3 scripts/soak.py $$($(SWIFT) build -c release --show-bin-path) --kills $(SOAK_KILLS) --downloads $(SOAK_DOWNLOADS) --out bench/out/soak
 
 bench: release
 	bash bench/run.sh
