@@ -6,26 +6,7 @@ import XCTest
 
 /// The registry and the assets on one small file system that fills up: stashd still starts
 /// with an interrupted download, says so, and the ways to free space work.
-final class FullDiskTests: DaemonTestCase {
-    private var dataDir = ""
-    private var small: SmallDisk?
-
-    override func setUp() async throws {
-        dataDir = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-full-disk")
-        small = try SmallDisk.mount(at: dataDir, bytes: 8 << 20)
-        if small == nil { throw XCTSkip("mounting a tmpfs needs root (CAP_SYS_ADMIN)") }
-        http = try TestHTTPServer.start()
-        daemon = try await DaemonProcess.start(dataDir: dataDir, extraArguments: ["--storage-reserve", "0", "--log-level", "debug"])
-        client = try await StashClient.connect(socketPath: daemon.socketPath, clientName: name)
-        _ = try await client.setConfig(fixtureConfig)
-    }
-
-    override func tearDown() async throws {
-        try await super.tearDown()
-        small?.unmount()
-        try? FileManager.default.removeItem(atPath: dataDir)
-    }
-
+final class FullDiskTests: SmallDiskTestCase {
     /// Writes zeros into a file until the file system is full.
     private func fill(_ path: String) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)

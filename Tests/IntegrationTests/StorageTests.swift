@@ -6,25 +6,8 @@ import XCTest
 /// A real small file system under `assets/` (a 2 MiB tmpfs, so root only): a download that
 /// cannot fit waits in the queue, and a disk that fills up mid-transfer pauses the download,
 /// which completes byte-exact once space is freed.
-final class StorageTests: DaemonTestCase {
-    private var dataDir = ""
-    private var small: SmallDisk?
-
-    override func setUp() async throws {
-        dataDir = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-small-disk")
-        small = try SmallDisk.mount(at: dataDir + "/assets", bytes: 2 << 20)
-        if small == nil { throw XCTSkip("mounting a tmpfs needs root (CAP_SYS_ADMIN)") }
-        http = try TestHTTPServer.start()
-        daemon = try await DaemonProcess.start(dataDir: dataDir, extraArguments: ["--storage-reserve", "0", "--log-level", "debug"])
-        client = try await StashClient.connect(socketPath: daemon.socketPath, clientName: name)
-        _ = try await client.setConfig(fixtureConfig)
-    }
-
-    override func tearDown() async throws {
-        try await super.tearDown()
-        small?.unmount()
-        try? FileManager.default.removeItem(atPath: dataDir)
-    }
+final class StorageTests: SmallDiskTestCase {
+    override var smallDisk: (relativePath: String, bytes: Int) { ("assets", 2 << 20) }
 
     func testADownloadLargerThanTheDiskWaitsQueuedUntilSpaceFrees() async throws {
         http.serve(path: "/fits", size: 700_000)
