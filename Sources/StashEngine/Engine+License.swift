@@ -17,7 +17,7 @@ extension Engine {
     /// Gets a licence for the download's keys, before or during the download (reading its
     /// playlists when they were not read yet) or again after one expired or was released.
     public func downloadLicense(id: String) async throws -> LicenseStatus {
-        let download = try licensable(id)
+        let (download, drm) = try licensable(id)
         var keyIDs = download.licenseKeyIDs
         if keyIDs.isEmpty {
             let preparation = hlsPreparation
@@ -25,7 +25,7 @@ extension Engine {
             do {
                 planned = try HLSPreparation.sortKeys(
                     try await preparation.plan(uri: download.uri, headers: download.headers, options: download.hls ?? HLSOptions()).plan.keys,
-                    drm: download.drm).licensed
+                    drm: drm).licensed
             } catch let failure as LicenseFailure {
                 throw failure.stashError
             } catch let error as DownloadError {
@@ -37,7 +37,7 @@ extension Engine {
             }
         }
         let kids = Array(Set(keyIDs.values)).sorted()
-        let answer = try await exchange(id, .acquire, kids: kids, drm: download.drm!)
+        let answer = try await exchange(id, .acquire, kids: kids, drm: drm)
         try store(answer, id: id)
         return try await updateLicense(id, event: .downloaded) { record in
             record.licenseKeyIDs = keyIDs
@@ -53,7 +53,7 @@ extension Engine {
         }
         // The timer may be a moment behind: the answer is the truth at this instant.
         expireLicenses(now: Date())
-        return LicenseStatus(entries[id]!.download, at: Date())
+        return LicenseStatus(entries[id]?.download ?? entry.download, at: Date())
     }
 
     /// Asks the licence server to extend the licence. A refusal is final: the download is
@@ -66,11 +66,10 @@ extension Engine {
     /// (it cannot be reached) stays in the outbox and is sent again, across restarts, until
     /// it does; the keys are deleted all the same, since the app asked to give them up.
     public func releaseLicense(id: String) async throws -> LicenseStatus {
-        let download = try licensable(id)
+        let (download, drm) = try licensable(id)
         guard let terms = download.license else {
             throw StashError(.failedPrecondition, "download '\(id)' holds no licence to release")
         }
-        let drm = download.drm!
         var note: String
         var acknowledged = true
         do {
@@ -84,7 +83,7 @@ extension Engine {
             note = "the licence server could not be reached (\((error as? LicenseFailure)?.message ?? "\(error)")); the release is kept and sent again until it answers"
         }
         // Another release of the same licence may have finished while this one waited.
-        guard entries[id]?.download.license == terms else { return LicenseStatus(try licensable(id), at: Date()) }
+        guard entries[id]?.download.license == terms else { return LicenseStatus(try licensable(id).download, at: Date()) }
         for kid in terms.kids {
             do {
                 try keys.delete(asset: id, keyID: Download.licenseKeyStoreID(kid))
@@ -159,10 +158,10 @@ extension Engine {
         let now = Date()
         expireLicenses(now: now)
         for id in licensedInOrder() {
-            guard let download = entries[id]?.download, let terms = download.license, download.drm != nil,
+            guard let download = entries[id]?.download, let terms = download.license, let drm = download.drm,
                   download.state != .drmExpired, terms.refusedAt == nil, let due = terms.renewalDue, due <= now,
                   !renewing.contains(id), (renewRetryAt[id] ?? .distantPast) <= now,
-                  NetworkMonitor.system.isOnline(host: URLComponents(string: download.drm!.licenseServer)?.host ?? "") else { continue }
+                  NetworkMonitor.system.isOnline(host: URLComponents(string: drm.licenseServer)?.host ?? "") else { continue }
             renewing.insert(id)
             Task { _ = try? await self.renew(id, automatic: true) }
         }
@@ -221,7 +220,7 @@ extension Engine {
             guard (try? transition(id, input, edit: { $0.stateReason = reason })) != nil else { continue }
             logger.info("licence ran out", metadata: ["id": "\(id)", "verdict": "\(check.verdict.rawValue)"])
             commits.submit(nil, event: .license(LicenseEvent(id: id, kind: .expired, message: reason,
-                                                             status: LicenseStatus(entries[id]!.download, at: now))))
+                                                             status: entries[id].map { LicenseStatus($0.download, at: now) })))
         }
     }
 
@@ -231,14 +230,14 @@ extension Engine {
             renewing.remove(id)
             armLicenseTimer()
         }
-        let download = try licensable(id)
+        let (download, drm) = try licensable(id)
         let kids = download.license?.kids ?? download.licenseKids
         guard !kids.isEmpty else {
             throw StashError(.failedPrecondition, "download '\(id)' holds no licence to renew; `stash license get \(id)` gets one")
         }
         let answer: LicenseResponse
         do {
-            answer = try await exchange(id, .renew, kids: kids, drm: download.drm!)
+            answer = try await exchange(id, .renew, kids: kids, drm: drm)
             renewRetryAt[id] = nil
         } catch let error as StashError {
             if error.code == .permissionDenied, let state = entries[id]?.download.state {
@@ -329,12 +328,13 @@ extension Engine {
     static let outboxMaxRetry: TimeInterval = 60
 
     /// The download, if it can have a licence (an HLS download with DRM parameters).
-    private func licensable(_ id: String) throws -> Download {
+    /// The download and its DRM parameters; an error when it has none.
+    private func licensable(_ id: String) throws -> (download: Download, drm: DRMParams) {
         guard let entry = entries[id] else { throw StashError.notFound(id: id) }
-        guard entry.download.drm != nil else {
+        guard let drm = entry.download.drm else {
             throw StashError(.failedPrecondition, "download '\(id)' has no DRM parameters; add it with --drm-type clearkey --license-server URL")
         }
-        return entry.download
+        return (entry.download, drm)
     }
 
     /// One licence request; a failure is also a LicenseError event.
@@ -378,7 +378,7 @@ extension Engine {
         } else {
             ticket = commits.submit(.save(entry.download), event: nil)
         }
-        let status = LicenseStatus(entries[id]!.download, at: now)
+        let status = LicenseStatus(entries[id]?.download ?? entry.download, at: now)
         if let event {
             ticket = commits.submit(nil, event: .license(LicenseEvent(id: id, kind: event, message: message, status: status)))
         }

@@ -51,10 +51,11 @@ extension Engine {
             record.stateReason = "adding subtitles \(languages.joined(separator: ","))"
         }
         // The emptied file list is stored too, so a restart plans the package again.
-        commits.submit(.add(entries[id]!.download), event: nil)
+        let planless = entries[id]?.download ?? entry.download
+        commits.submit(.add(planless), event: nil)
         schedule()
         try await change?.ticket.wait()
-        return change?.download ?? publicView(entries[id]!.download)
+        return change?.download ?? publicView(planless)
     }
 
     /// Removes subtitle languages from an HLS download that is not transferring: its master

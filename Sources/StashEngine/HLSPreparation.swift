@@ -261,7 +261,10 @@ struct HLSPreparation: Sendable {
     private func sealKeys(_ planned: [PackageKey], asset: String, headers: [HTTPHeader]) async throws {
         var fetched: [String: [UInt8]] = [:]
         for key in planned {
-            if fetched[key.uri] == nil {
+            let bytes: [UInt8]
+            if let known = fetched[key.uri] {
+                bytes = known
+            } else {
                 let body = try await fetch.fetchBody(.inMemory(
                     url: key.uri, headers: headers, limit: Self.maxKeyBytes, retry: retry,
                     lowSpeedLimit: lowSpeedLimit, lowSpeedTime: lowSpeedTime), waitingForNetwork: waitingForNetwork)
@@ -269,9 +272,10 @@ struct HLSPreparation: Sendable {
                     throw DownloadError(.validation, "the AES-128 key at \(key.uri) is \(body.bytes.count) bytes; an AES-128 key is exactly 16")
                 }
                 fetched[key.uri] = body.bytes
+                bytes = body.bytes
             }
             do {
-                try keys.write(asset: asset, keyID: key.path, key: fetched[key.uri]!)
+                try keys.write(asset: asset, keyID: key.path, key: bytes)
             } catch {
                 throw DownloadError(.storage, "cannot store the key for \(key.path): \(error)")
             }

@@ -22,11 +22,11 @@ enum JSONText {
             text += number.isFinite ? String(number) : "null"
         case let object as [String: Any]:
             text += "{"
-            for (index, key) in object.keys.sorted().enumerated() {
+            for (index, member) in object.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { text += "," }
-                appendString(key, to: &text)
+                appendString(member.key, to: &text)
                 text += ":"
-                append(object[key]!, to: &text)
+                append(member.value, to: &text)
             }
             text += "}"
         case let array as [Any]:
