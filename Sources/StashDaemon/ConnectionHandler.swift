@@ -87,7 +87,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         case .ignore:
             return
         case .reject(let error):
-            logger.debug("request rejected", metadata: ["op": "\(op.name)", "id": "\(request.id)", "error": "\(error)"])
+            logger.debug("request rejected", metadata: ["op": "\(op.name)", "id": "\(request.id)", "error": "\("\(error)".withoutURLSecrets)"])
             write(.response(Response(id: request.id, result: .failure(error))), context: context)
         case .handle:
             if tracesRequests {

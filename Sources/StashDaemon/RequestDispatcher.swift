@@ -23,7 +23,7 @@ public struct RequestDispatcher: RequestHandler {
         } catch let error as StashError {
             return .failure(error)
         } catch {
-            logger.error("request failed", metadata: ["op": "\(op.name)", "error": "\(error)"])
+            logger.error("request failed", metadata: ["op": "\(op.name)", "error": "\("\(error)".withoutURLSecrets)"])
             return .failure(StashError(.internal, "\(op.name) failed: \(error)"))
         }
     }

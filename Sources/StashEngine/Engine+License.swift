@@ -342,7 +342,7 @@ extension Engine {
         do {
             return try await licenseClient.keys(action, kids: kids.compactMap(Base64URL.decode), drm: drm)
         } catch let failure as LicenseFailure {
-            logger.warning("licence request failed", metadata: ["id": "\(id)", "action": "\(action.rawValue)", "error": "\(failure.message)"])
+            logger.warning("licence request failed", metadata: ["id": "\(id)", "action": "\(action.rawValue)", "error": "\(failure.message.withoutURLSecrets)"])
             commits.submit(nil, event: .license(LicenseEvent(id: id, kind: .error, message: failure.message)))
             throw failure.stashError
         }

@@ -285,7 +285,7 @@ extension Engine {
             entries[id] = entry
 
         case .retrying(let attempt, let delayMs, let error):
-            logger.notice("transfer will retry", metadata: ["id": "\(id)", "file": "\(entry.download.files[index].path)", "attempt": "\(attempt)", "delay_ms": "\(delayMs)", "error": "\(error.message)"])
+            logger.notice("transfer will retry", metadata: ["id": "\(id)", "file": "\(entry.download.files[index].path)", "attempt": "\(attempt)", "delay_ms": "\(delayMs)", "error": "\(error.message.withoutURLSecrets)"])
             entry.download.stateReason = "retrying in \(delayMs) ms after attempt \(attempt): \(fileLabel(entry.download, index))\(error.message)"
             entries[id] = entry
 
@@ -318,7 +318,7 @@ extension Engine {
 
         case .failed(let error):
             entries[id] = entry
-            logger.warning("download failed", metadata: ["id": "\(id)", "file": "\(entry.download.files[index].path)", "error": "\(error.message)"])
+            logger.warning("download failed", metadata: ["id": "\(id)", "file": "\(entry.download.files[index].path)", "error": "\(error.message.withoutURLSecrets)"])
             var failure = error
             failure.message = fileLabel(entry.download, index) + error.message
             _ = try? transition(id, .transferFailed) { record in
@@ -328,7 +328,7 @@ extension Engine {
 
         case .noSpace(let error):
             entries[id] = entry
-            logger.warning("download paused: disk full", metadata: ["id": "\(id)", "error": "\(error.message)"])
+            logger.warning("download paused: disk full", metadata: ["id": "\(id)", "error": "\(error.message.withoutURLSecrets)"])
             var failure = error
             failure.message = fileLabel(entry.download, index) + error.message
             _ = try? transition(id, .pause) { record in

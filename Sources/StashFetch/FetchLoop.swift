@@ -91,9 +91,7 @@ final class FetchLoop {
             case .start(let id, let request, let events):
                 let transfer = Transfer(id: id, request: request, logger: logger, events: events)
                 transfers[id] = transfer
-                // Without the query, where signed URLs carry their tokens.
-                let shown = transfer.request.url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
-                transfer.logger.debug("transfer starting", metadata: ["url": "\(shown)"])
+                transfer.logger.debug("transfer starting", metadata: ["url": "\(transfer.request.url.withoutURLSecrets)"])
                 if let limit = request.memoryLimit {
                     // Nothing to open on the disk.
                     transfer.body = MemoryBody(limit: limit, url: request.url)
@@ -303,7 +301,7 @@ final class FetchLoop {
     }
 
     private func failed(_ transfer: Transfer, _ failure: FetchFailure) {
-        var metadata: Logger.Metadata = ["attempt": "\(transfer.attempts)", "error": "\(failure.error.message)"]
+        var metadata: Logger.Metadata = ["attempt": "\(transfer.attempts)", "error": "\(failure.error.message.withoutURLSecrets)"]
         let decision = RetryDecision.decide(after: failure, attempts: transfer.attempts, policy: transfer.request.retry) {
             monitor.isOnline(host: transfer.host)
         }

@@ -77,4 +77,18 @@ final class PermissionsTests: DaemonTestCase {
         XCTAssertEqual(http.requests(for: "/f.bin").first?.header("X-Api-Key"), secret, "the header was sent")
         XCTAssertFalse(daemon.log().contains(secret), "a header value is in the daemon's log")
     }
+
+    func testTokensInSignedURLsNeverReachTheLog() async throws {
+        let secret = "sig-\(UUID().uuidString)"
+        http.serve(path: "/signed.bin", size: 10_000)
+        http.serve(path: "/denied.bin", route: { var route = TestRoute(body: .bytes([])); route.alwaysStatus = 403; return route }())
+        _ = try await client.addDownload(AddDownloadRequest(id: "ok", uri: http.url("/signed.bin?token=\(secret)")))
+        _ = try await client.addDownload(AddDownloadRequest(id: "no", uri: http.url("/denied.bin?token=\(secret)&exp=1")))
+        _ = try await waitFor("ok", .completed)
+        let failed = try await waitFor("no", .failed)
+        XCTAssertTrue(failed.error?.message.contains(secret) ?? false, "the app's own record keeps the URL it gave")
+        let log = daemon.log()
+        XCTAssertTrue(log.contains("denied.bin?…"), "the failure is logged, naming the file")
+        XCTAssertFalse(log.contains(secret), "a URL's query is in the daemon's log")
+    }
 }
