@@ -111,5 +111,5 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: ["StashClient", "StashWire", "StashTestSupport"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

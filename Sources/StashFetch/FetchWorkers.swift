@@ -19,7 +19,9 @@ public final class FetchWorkers: Sendable {
         let inbox = self.inbox
         do {
             try CurlError.check(initCode, "curl_global_init")
-            let loop = try FetchLoop(inbox: inbox, monitor: networkMonitor, syncer: syncer, logger: logger)
+            // Handed to its thread, which alone touches it from then on: the loop's state is
+            // the thread's, and everything else reaches it through the inbox.
+            nonisolated(unsafe) let loop = try FetchLoop(inbox: inbox, monitor: networkMonitor, syncer: syncer, logger: logger)
             let thread = Thread { loop.run() }
             thread.name = "stash-fetch"
             thread.start()

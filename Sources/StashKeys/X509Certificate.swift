@@ -74,7 +74,8 @@ final class X509Certificate {
             guard code != 0 else { throw KeysError(.certificateInvalid, failure()) }
             var reason = [CChar](repeating: 0, count: 256)
             ERR_error_string_n(code, &reason, reason.count)
-            throw KeysError(.certificateInvalid, "\(failure()) (libcrypto: \(String(cString: reason)))")
+            let text = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw KeysError(.certificateInvalid, "\(failure()) (libcrypto: \(text))")
         }
         return value
     }

@@ -55,8 +55,7 @@ final class ProgressReporter {
         let extra = max(0, drawnLines - lines.count)
         if extra > 0 { text += "\u{1B}[\(extra)A" }
         drawnLines = lines.count
-        fputs(text, stdout)
-        fflush(stdout)
+        Output.write(text, to: STDOUT_FILENO)
     }
 
     private func currentLines() -> [String] {

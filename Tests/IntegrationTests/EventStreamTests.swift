@@ -13,10 +13,11 @@ final class EventStreamTests: DaemonTestCase {
         // the channel's 64 KiB high-water mark.
         let title = String(repeating: "t", count: 1000)
         _ = try await client.setConfig([(key: "max-parallel", value: "1")])
+        let client: StashClient = self.client
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<count {
                 group.addTask {
-                    _ = try await self.client.addDownload(AddDownloadRequest(id: "burst\(index)", uri: "http://127.0.0.1:9/x", title: title))
+                    _ = try await client.addDownload(AddDownloadRequest(id: "burst\(index)", uri: "http://127.0.0.1:9/x", title: title))
                 }
             }
             try await group.waitForAll()

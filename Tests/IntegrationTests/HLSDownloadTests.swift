@@ -1,30 +1,30 @@
 import Foundation
 import StashClient
 import StashTestSupport
+import Synchronization
 import XCTest
 
 /// HLS streams made by ffmpeg, served by the test server, downloaded by a real daemon and
 /// played back from the export by ffmpeg.
 final class HLSDownloadTests: DaemonTestCase {
     /// The streams are made once for the class: ffmpeg is the slow part.
-    private static var fixtures: (ts: HLSFixture, fmp4: HLSFixture, ranges: HLSFixture)?
-    private static var fixtureRoot: String?
+    private typealias Streams = (ts: HLSFixture, fmp4: HLSFixture, ranges: HLSFixture)
+    private static let made = Mutex<(streams: Streams, root: String)?>(nil)
 
-    private func fixtures() throws -> (ts: HLSFixture, fmp4: HLSFixture, ranges: HLSFixture) {
+    private func fixtures() throws -> Streams {
         try XCTSkipUnless(HLSFixture.isAvailable, "ffmpeg and ffprobe are needed (make deps installs them)")
-        if let made = Self.fixtures { return made }
+        if let made = Self.made.withLock({ $0 }) { return made.streams }
         let root = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-hls-fixtures")
         let made = (
             ts: try HLSFixture.tsAES128(in: root + "/ts"),
             fmp4: try HLSFixture.fmp4(in: root + "/fmp4"),
             ranges: try HLSFixture.singleFileByteRange(in: root + "/ranges"))
-        Self.fixtures = made
-        Self.fixtureRoot = root
+        Self.made.withLock { $0 = (made, root) }
         return made
     }
 
     override class func tearDown() {
-        if let root = fixtureRoot { try? FileManager.default.removeItem(atPath: root) }
+        if let root = made.withLock({ $0?.root }) { try? FileManager.default.removeItem(atPath: root) }
         super.tearDown()
     }
 

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import StashClient
 import StashTestSupport
+import Synchronization
 import XCTest
 
 /// Protected HLS streams whose EXT-X-KEY names an `skd://` key id: a real daemon asks the test
@@ -13,8 +14,7 @@ final class LicenseTests: DaemonTestCase {
 
     private static let keyID: [UInt8] = Array(0x10..<0x20)
     private static let key: [UInt8] = [0x3a, 0x91, 0x5c, 0x07, 0xe2, 0x48, 0xbd, 0x16, 0x6f, 0xa4, 0x29, 0xd3, 0x80, 0x5e, 0xc1, 0x72]
-    private static var fixture: HLSFixture?
-    private static var fixtureRoot: String?
+    private static let made = Mutex<(stream: HLSFixture, root: String)?>(nil)
 
     private var licenses: LicenseServer!
 
@@ -30,7 +30,7 @@ final class LicenseTests: DaemonTestCase {
     }
 
     override class func tearDown() {
-        if let root = fixtureRoot { try? FileManager.default.removeItem(atPath: root) }
+        if let root = made.withLock({ $0?.root }) { try? FileManager.default.removeItem(atPath: root) }
         super.tearDown()
     }
 
@@ -38,13 +38,16 @@ final class LicenseTests: DaemonTestCase {
     /// package must write that IV into its playlist for a player to decrypt.
     private func serveStream() throws -> HLSFixture {
         try XCTSkipUnless(HLSFixture.isAvailable, "ffmpeg and ffprobe are needed (make deps installs them)")
-        if Self.fixture == nil {
+        let stream: HLSFixture
+        if let made = Self.made.withLock({ $0 }) {
+            stream = made.stream
+        } else {
             let root = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-skd-fixture")
-            Self.fixture = try HLSFixture.tsSKD(in: root + "/skd", seconds: 6, keyID: Self.keyID, key: Self.key, uriIV: true)
-            Self.fixtureRoot = root
+            stream = try HLSFixture.tsSKD(in: root + "/skd", seconds: 6, keyID: Self.keyID, key: Self.key, uriIV: true)
+            Self.made.withLock { $0 = (stream, root) }
         }
-        http.serveDirectory(Self.fixture!.directory, at: "/skd")
-        return Self.fixture!
+        http.serveDirectory(stream.directory, at: "/skd")
+        return stream
     }
 
     private func add(_ id: String, drm: DRMParams? = nil) async throws -> Download {

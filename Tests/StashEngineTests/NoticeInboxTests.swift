@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 
 final class NoticeInboxTests: XCTestCase {
-    private nonisolated func notice(_ index: Int) -> Engine.FetchNotice {
+    private static func notice(_ index: Int) -> Engine.FetchNotice {
         Engine.FetchNotice(id: "d", index: index, generation: 1, event: .stopped)
     }
 
@@ -14,17 +14,17 @@ final class NoticeInboxTests: XCTestCase {
         let drains = Counter()
         inbox.attach { drains.add() }
 
-        inbox.post(notice(0))
-        inbox.post(notice(1))
-        inbox.post(notice(2))
+        inbox.post(Self.notice(0))
+        inbox.post(Self.notice(1))
+        inbox.post(Self.notice(2))
         XCTAssertEqual(drains.value, 1)
         XCTAssertEqual(inbox.take().map(\.index), [0, 1, 2])
-        inbox.post(notice(3))
+        inbox.post(Self.notice(3))
         XCTAssertEqual(drains.value, 1, "a drain is still under way until take() finds nothing")
         XCTAssertEqual(inbox.take().map(\.index), [3])
         XCTAssertEqual(inbox.take().map(\.index), [])
 
-        inbox.post(notice(4))
+        inbox.post(Self.notice(4))
         XCTAssertEqual(drains.value, 2)
         XCTAssertEqual(inbox.take().map(\.index), [4])
     }
@@ -32,7 +32,7 @@ final class NoticeInboxTests: XCTestCase {
     /// Notices that came before the engine attached are drained as soon as it does.
     func testNoticesBeforeAttachAreDrainedOnAttach() {
         let inbox = NoticeInbox()
-        inbox.post(notice(0))
+        inbox.post(Self.notice(0))
         let drains = Counter()
         inbox.attach { drains.add() }
         XCTAssertEqual(drains.value, 1)
@@ -53,7 +53,7 @@ final class NoticeInboxTests: XCTestCase {
             }
         }
         DispatchQueue.concurrentPerform(iterations: 4) { sender in
-            for step in 0..<1_000 { inbox.post(notice(sender * 10_000 + step)) }
+            for step in 0..<1_000 { inbox.post(Self.notice(sender * 10_000 + step)) }
         }
         let deadline = Date().addingTimeInterval(10)
         while seen.values.count < 4_000, Date() < deadline { usleep(1_000) }
@@ -69,10 +69,10 @@ final class NoticeInboxTests: XCTestCase {
         let inbox = NoticeInbox()
         let drains = Counter()
         inbox.attach { drains.add() }
-        inbox.post(notice(0))
+        inbox.post(Self.notice(0))
         inbox.close()
         XCTAssertEqual(inbox.take().map(\.index), [])
-        inbox.post(notice(1))
+        inbox.post(Self.notice(1))
         XCTAssertEqual(inbox.take().map(\.index), [])
         XCTAssertEqual(drains.value, 1)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 
 @testable import StashKeys
@@ -257,8 +258,7 @@ final class KeyStoreTests: XCTestCase {
 
     func testConcurrentUseOfOneInstance() throws {
         let store = try KeyStore(directory: keysDir)
-        let failures = NSLock()
-        var errors: [String] = []
+        let errors = Mutex<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 40) { index in
             do {
                 let asset = "asset-\(index % 4)"
@@ -266,12 +266,10 @@ final class KeyStoreTests: XCTestCase {
                 try store.write(asset: asset, keyID: "k\(index)", key: own)
                 if try store.read(asset: asset, keyID: "k\(index)") != own { throw KeysError(.invalidKey, "mismatch \(index)") }
             } catch {
-                failures.lock()
-                errors.append("\(error)")
-                failures.unlock()
+                errors.withLock { $0.append("\(error)") }
             }
         }
-        XCTAssertEqual(errors, [])
+        XCTAssertEqual(errors.withLock { $0 }, [])
         XCTAssertEqual(try store.assets(), ["asset-0", "asset-1", "asset-2", "asset-3"])
     }
 }

@@ -30,11 +30,11 @@ final class RegistryTests: XCTestCase {
     }
 
     /// Dates with whole milliseconds, the registry's resolution.
-    private func date(ms: Int64) -> Date { Date(timeIntervalSince1970: Double(ms) / 1000) }
+    private static func date(ms: Int64) -> Date { Date(timeIntervalSince1970: Double(ms) / 1000) }
 
-    private func sample(_ id: String, createdMs: Int64 = 1_700_000_000_000) -> Download {
+    private static func sample(_ id: String, createdMs: Int64 = 1_700_000_000_000) -> Download {
         Download(
-            id: id, uri: "https://example.com/\(id).mp4", assetPath: "assets/\(id)/\(id).mp4", createdAt: date(ms: createdMs),
+            id: id, uri: "https://example.com/\(id).mp4", assetPath: "assets/\(id)/\(id).mp4", createdAt: Self.date(ms: createdMs),
             files: [DownloadFile(url: "https://example.com/\(id).mp4", path: "\(id).mp4")])
     }
 
@@ -45,16 +45,16 @@ final class RegistryTests: XCTestCase {
             state: .failed, downloadedBytes: 1 << 40, totalBytes: (1 << 40) + 17, speed: 0,
             quality: "high", hasSubtitles: true, hasDRM: true, assetPath: "assets/vidéo-🎬/index.m3u8",
             error: DownloadError(.http, "server said 503: try later", httpStatus: 503),
-            stateReason: "failed after 5 attempts", createdAt: date(ms: 1_700_000_000_123),
-            completedAt: date(ms: 1_700_000_999_999), sha256: String(repeating: "ab", count: 32),
+            stateReason: "failed after 5 attempts", createdAt: Self.date(ms: 1_700_000_000_123),
+            completedAt: Self.date(ms: 1_700_000_999_999), sha256: String(repeating: "ab", count: 32),
             headers: [HTTPHeader(name: "Authorization", value: "Bearer x/y+z=="), HTTPHeader(name: "X-Ünïcode", value: "値 \"quoted\"")],
             files: [DownloadFile(
                 url: "https://example.com/ストリーム/master.m3u8?token=a%20b", path: "index.m3u8", size: (1 << 40) + 17,
                 sha256: String(repeating: "ab", count: 32), etag: "\"abc-123\"", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT")])
-        let minimal = Download(id: "m", uri: "http://h/m", assetPath: "", createdAt: date(ms: 0), files: [DownloadFile(url: "http://h/m", path: "m")])
+        let minimal = Download(id: "m", uri: "http://h/m", assetPath: "", createdAt: Self.date(ms: 0), files: [DownloadFile(url: "http://h/m", path: "m")])
         let noneError = Download(
             id: "e", uri: "http://h/e", state: .waitingForNetwork, assetPath: "assets/e",
-            error: DownloadError(.none, ""), createdAt: date(ms: -1), files: [DownloadFile(url: "http://h/e", path: "e")])
+            error: DownloadError(.none, ""), createdAt: Self.date(ms: -1), files: [DownloadFile(url: "http://h/e", path: "e")])
         try await registry.save([full, minimal, noneError])
 
         let loaded = try registry.loadAll()
@@ -65,7 +65,7 @@ final class RegistryTests: XCTestCase {
     func testEveryStateRoundTripsByName() async throws {
         let registry = try openRegistry()
         let downloads = DownloadState.allCases.map { state -> Download in
-            var download = sample("s\(state.rawValue)")
+            var download = Self.sample("s\(state.rawValue)")
             download.state = state
             return download
         }
@@ -79,7 +79,7 @@ final class RegistryTests: XCTestCase {
 
     func testSpeedIsNotStored() async throws {
         let registry = try openRegistry()
-        var download = sample("a")
+        var download = Self.sample("a")
         download.speed = 123_456
         try await registry.save([download])
         XCTAssertEqual(try registry.loadAll().downloads.first?.speed, 0)
@@ -88,9 +88,9 @@ final class RegistryTests: XCTestCase {
     func testReplacingADownloadKeepsItsPlaceInTheOrder() async throws {
         let registry = try openRegistry()
         // Created times run backwards so the order can only come from insertion.
-        try await registry.save([sample("a", createdMs: 3000), sample("b", createdMs: 2000)])
-        try await registry.save([sample("c", createdMs: 1000)])
-        var replaced = sample("a", createdMs: 3000)
+        try await registry.save([Self.sample("a", createdMs: 3000), Self.sample("b", createdMs: 2000)])
+        try await registry.save([Self.sample("c", createdMs: 1000)])
+        var replaced = Self.sample("a", createdMs: 3000)
         replaced.state = .completed
         replaced.downloadedBytes = 99
         replaced.title = "now complete"
@@ -99,22 +99,22 @@ final class RegistryTests: XCTestCase {
         let loaded = try registry.loadAll().downloads
         XCTAssertEqual(loaded.map(\.id), ["a", "b", "c"])
         XCTAssertEqual(loaded.first, replaced)
-        try await registry.save([sample("d")])
+        try await registry.save([Self.sample("d")])
         XCTAssertEqual(try registry.loadAll().downloads.map(\.id), ["a", "b", "c", "d"])
     }
 
     func testDeleteRemovesOnlyTheNamedDownloads() async throws {
         let registry = try openRegistry()
-        try await registry.save(["a", "b", "c", "d"].map { sample($0) })
+        try await registry.save(["a", "b", "c", "d"].map { Self.sample($0) })
         try await registry.delete(ids: ["b", "d", "not-there"])
         XCTAssertEqual(try registry.loadAll().downloads.map(\.id), ["a", "c"])
-        try await registry.save([sample("b")])
+        try await registry.save([Self.sample("b")])
         XCTAssertEqual(try registry.loadAll().downloads.map(\.id), ["a", "c", "b"])
     }
 
     func testWritesFromOneCallerApplyInOrder() async throws {
         let registry = try openRegistry()
-        var download = sample("x")
+        var download = Self.sample("x")
         for step in 0..<5 {
             download.downloadedBytes = Int64(step)
             try await registry.save([download])
@@ -124,7 +124,7 @@ final class RegistryTests: XCTestCase {
     }
 
     func testReopeningGivesTheSameDataAndMigrationsRunOnce() async throws {
-        var downloads = (0..<20).map { sample("d\($0)", createdMs: 1_700_000_000_000 + Int64($0)) }
+        var downloads = (0..<20).map { Self.sample("d\($0)", createdMs: 1_700_000_000_000 + Int64($0)) }
         downloads[3].headers = [HTTPHeader(name: "Cookie", value: "a=b")]
         downloads[7].error = DownloadError(.storage, "disk full")
         do {
@@ -174,8 +174,8 @@ final class RegistryTests: XCTestCase {
     func testABundleKeepsItsFilesInOrderAndFileUpdatesLand() async throws {
         let registry = try openRegistry()
         let files = (0..<50).map { DownloadFile(url: "https://h/p/\($0).jpg", path: "pages/\($0).jpg", size: $0 == 7 ? nil : Int64(1000 + $0)) }
-        var bundle = Download(id: "b", uri: "", assetPath: "assets/b", createdAt: date(ms: 5), isBundle: true, files: files)
-        try await registry.save([sample("before"), bundle, sample("after")])
+        var bundle = Download(id: "b", uri: "", assetPath: "assets/b", createdAt: Self.date(ms: 5), isBundle: true, files: files)
+        try await registry.save([Self.sample("before"), bundle, Self.sample("after")])
         var learned = files[7]
         learned.size = 4242
         learned.etag = "\"x\""
@@ -199,9 +199,9 @@ final class RegistryTests: XCTestCase {
         let registry = try openRegistry()
         let options = HLSOptions(quality: .medium, maxHeight: 720, bandwidth: 2_000_000, subtitles: ["en", "es"], audio: ["fr"], segmentConcurrency: 4)
         // Before its playlists are read an HLS download has no files, and must stay so.
-        let planning = Download(id: "p", uri: "https://h/master.m3u8", assetPath: "assets/p", createdAt: date(ms: 5), hls: options)
+        let planning = Download(id: "p", uri: "https://h/master.m3u8", assetPath: "assets/p", createdAt: Self.date(ms: 5), hls: options)
         var planned = Download(
-            id: "h", uri: "https://h/master.m3u8", assetPath: "assets/h", createdAt: date(ms: 6),
+            id: "h", uri: "https://h/master.m3u8", assetPath: "assets/h", createdAt: Self.date(ms: 6),
             files: [
                 DownloadFile(url: "https://h/all.ts", path: "video/seg00000.ts", size: 1000, rangeOffset: 0),
                 DownloadFile(url: "https://h/all.ts", path: "video/seg00001.ts", size: 900, rangeOffset: 1000),
@@ -220,12 +220,12 @@ final class RegistryTests: XCTestCase {
 
     func testADownloadWithDRMKeepsItsParametersLicenceAndKeyIDs() async throws {
         let registry = try openRegistry()
-        var download = Download(id: "drm", uri: "https://h/master.m3u8", assetPath: "assets/drm", createdAt: date(ms: 7), hls: HLSOptions())
+        var download = Download(id: "drm", uri: "https://h/master.m3u8", assetPath: "assets/drm", createdAt: Self.date(ms: 7), hls: HLSOptions())
         download.drm = DRMParams(
             licenseServer: "https://l/clearkey", headers: [HTTPHeader(name: "Authorization", value: "Bearer t")],
             contentID: "c-1", certificateURL: "https://l/cert")
-        var terms = LicenseTerms(acquiredAt: date(ms: 1_700_000_000_123), expiresIn: 600, playbackDuration: 90, kids: ["EBESExQVFhcYGRobHB0eHw"])
-        terms.startPlayback(at: date(ms: 1_700_000_001_000))
+        var terms = LicenseTerms(acquiredAt: Self.date(ms: 1_700_000_000_123), expiresIn: 600, playbackDuration: 90, kids: ["EBESExQVFhcYGRobHB0eHw"])
+        terms.startPlayback(at: Self.date(ms: 1_700_000_001_000))
         download.license = terms
         download.hasDRM = true
         download.hlsKeys = ["video/key0.key"]
@@ -239,8 +239,8 @@ final class RegistryTests: XCTestCase {
 
     func testTheReleaseOutboxSurvivesAReopenUntilDone() async throws {
         let drm = DRMParams(licenseServer: "https://l/clearkey")
-        let first = LicenseRelease(id: "r1", downloadID: "a", drm: drm, kids: ["AAAAAAAAAAAAAAAAAAAAAA"], requestedAt: date(ms: 10))
-        var second = LicenseRelease(id: "r2", downloadID: "b", drm: drm, kids: ["AQEBAQEBAQEBAQEBAQEBAQ"], requestedAt: date(ms: 20))
+        let first = LicenseRelease(id: "r1", downloadID: "a", drm: drm, kids: ["AAAAAAAAAAAAAAAAAAAAAA"], requestedAt: Self.date(ms: 10))
+        var second = LicenseRelease(id: "r2", downloadID: "b", drm: drm, kids: ["AQEBAQEBAQEBAQEBAQEBAQ"], requestedAt: Self.date(ms: 20))
         do {
             let registry = try openRegistry()
             try await registry.commit(RegistryBatch(releases: [second, first]))
@@ -274,7 +274,7 @@ final class RegistryTests: XCTestCase {
 
     func testUnknownStateNameReadsAsPausedWithAProblem() async throws {
         let registry = try openRegistry()
-        try await registry.save([sample("good")])
+        try await registry.save([Self.sample("good")])
         try rawSQL("""
             INSERT INTO download (id, uri, state, created_at, sequence)
             VALUES ('odd', 'http://h/odd', 'EXPLODED', 5, 100);
@@ -292,8 +292,8 @@ final class RegistryTests: XCTestCase {
         // its own download, by index, and gaps must be told, not filled silently.
         let registry = try openRegistry()
         let pages = (0..<12).map { DownloadFile(url: "https://h/\($0).jpg", path: "p/\($0).jpg") }
-        let bundle = Download(id: "a-bundle", uri: "", assetPath: "assets/a-bundle", createdAt: date(ms: 2), isBundle: true, files: pages)
-        try await registry.save([sample("zz-first"), bundle, sample("mm-last")])
+        let bundle = Download(id: "a-bundle", uri: "", assetPath: "assets/a-bundle", createdAt: Self.date(ms: 2), isBundle: true, files: pages)
+        try await registry.save([Self.sample("zz-first"), bundle, Self.sample("mm-last")])
         try rawSQL("""
             INSERT INTO download (id, uri, state, created_at, is_bundle, sequence) VALUES ('empty-bundle', '', 'QUEUED', 1, 1, 20);
             INSERT INTO download (id, uri, state, asset_path, total_bytes, created_at, sequence)
@@ -321,7 +321,7 @@ final class RegistryTests: XCTestCase {
     func testRowsMissingARequiredFieldAreSkippedWithAProblem() async throws {
         // NOT NULL keeps SQL NULLs out of the required columns, so "missing" is an empty value.
         let registry = try openRegistry()
-        try await registry.save([sample("first")])
+        try await registry.save([Self.sample("first")])
         try rawSQL("""
             INSERT INTO download (id, uri, state, created_at, sequence) VALUES
                 ('no-uri', '', 'QUEUED', 1, 10),
@@ -330,7 +330,7 @@ final class RegistryTests: XCTestCase {
             UPDATE download SET headers = '{not json' WHERE id = 'bad-headers';
             INSERT INTO download_file (download_id, idx, url, path) VALUES ('bad-headers', 0, 'http://h/bh', 'bh');
             """)
-        try await registry.save([sample("last")])
+        try await registry.save([Self.sample("last")])
 
         let loaded = try registry.loadAll()
         XCTAssertEqual(loaded.downloads.map(\.id), ["first", "bad-headers", "last"])
@@ -346,7 +346,7 @@ final class RegistryTests: XCTestCase {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<1000 {
                 group.addTask {
-                    var download = self.sample("c\(index)")
+                    var download = Self.sample("c\(index)")
                     download.downloadedBytes = Int64(index)
                     try await registry.save([download])
                 }
@@ -366,7 +366,7 @@ final class RegistryTests: XCTestCase {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<200 {
                 group.addTask {
-                    try await registry.save([self.sample("k\(index)")])
+                    try await registry.save([Self.sample("k\(index)")])
                     if index % 2 == 0 { try await registry.delete(ids: ["k\(index)"]) }
                 }
             }
@@ -386,7 +386,7 @@ final class RegistryTests: XCTestCase {
             for id in ["poison"] + (0..<50).map({ "ok\($0)" }) {
                 group.addTask {
                     do {
-                        try await registry.save([self.sample(id)])
+                        try await registry.save([Self.sample(id)])
                         return (id, nil)
                     } catch {
                         return (id, error)
@@ -448,11 +448,11 @@ final class RegistryTests: XCTestCase {
     func testAHundredThousandRowsLoad() async throws {
         let registry = try openRegistry()
         let downloads = (0..<100_000).map { index -> Download in
-            var download = sample("bulk-\(index)", createdMs: Int64(index))
+            var download = Self.sample("bulk-\(index)", createdMs: Int64(index))
             download.totalBytes = 65_536
             download.downloadedBytes = 65_536
             download.state = .completed
-            download.completedAt = date(ms: Int64(index) + 1)
+            download.completedAt = Self.date(ms: Int64(index) + 1)
             return download
         }
         try await registry.save(downloads)
