@@ -1,17 +1,20 @@
 import Foundation
+import Synchronization
 
 /// An exclusive advisory lock on a file, held for the life of the process (the kernel drops it
 /// when the process dies, however it dies), with the holder's pid written inside so a refused
 /// second process can say who holds it. A lock next to a resource (a data dir, a socket) lets
 /// a newcomer tell a live owner from a stale leftover without probing the resource.
-public final class LockFile: @unchecked Sendable {
+public final class LockFile: Sendable {
     /// The lock file's path.
     public let path: String
-    private var fd: Int32
+    /// -1 once released; behind a lock so two releases cannot close the descriptor twice
+    /// (the second close could hit a descriptor reused by then).
+    private let fd: Mutex<Int32>
 
     private init(path: String, fd: Int32) {
         self.path = path
-        self.fd = fd
+        self.fd = Mutex(fd)
     }
 
     /// Takes the lock and writes our pid into the file. Throws FAILED_PRECONDITION naming the
@@ -45,9 +48,11 @@ public final class LockFile: @unchecked Sendable {
     /// Releases the lock (also released when the process exits). The file stays: unlinking it
     /// would let two processes lock two different files of the same name.
     public func release() {
-        guard fd >= 0 else { return }
-        close(fd)
-        fd = -1
+        let open = fd.withLock { fd in
+            defer { fd = -1 }
+            return fd
+        }
+        if open >= 0 { close(open) }
     }
 
     deinit { release() }

@@ -1,13 +1,14 @@
 import Foundation
 import StashCore
 import StashStore
+import Synchronization
 
 /// The engine's journal: registry writes and the events that announce them, in the order the
 /// engine made them. A write is committed before its event is published, and events are
 /// published in submission order, so no subscriber ever hears of a state the registry could
 /// lose or sees two changes of a download the wrong way round. Writes that pile up while a
 /// transaction runs go into the next transaction together (group commit).
-final class CommitQueue: @unchecked Sendable {
+final class CommitQueue: Sendable {
     enum Change {
         /// A new download: its record and all its files.
         case add(Download)
@@ -36,11 +37,13 @@ final class CommitQueue: @unchecked Sendable {
     private let bus: EventBus
     /// Shows each record once it is committed, before its event goes out.
     private let cache: RecordCache?
-    private let lock = NSLock()
-    private var pending: [Item] = []
-    private var running = false
-    /// `.noteFile` facts not yet written, by download and file index.
-    private var noted: [String: [Int: DownloadFile]] = [:]
+    private struct State {
+        var pending = PendingBatch<Item>()
+        /// `.noteFile` facts not yet written, by download and file index.
+        var noted: [String: [Int: DownloadFile]] = [:]
+    }
+
+    private let state = Mutex(State())
 
     init(registry: Registry, bus: EventBus, cache: RecordCache? = nil) {
         self.registry = registry
@@ -53,41 +56,42 @@ final class CommitQueue: @unchecked Sendable {
     @discardableResult
     func submit(_ change: Change?, event: DownloadEvent.Kind?) -> CommitTicket {
         let ticket = CommitTicket()
-        lock.lock()
-        switch change {
-        case .noteFile(let id, let index, let file)?:
-            noted[id, default: [:]][index] = file
-            lock.unlock()
+        enum Next { case noted, publishNow, queued(startDrain: Bool) }
+        let next = state.withLock { state -> Next in
+            switch change {
+            case .noteFile(let id, let index, let file)?:
+                state.noted[id, default: [:]][index] = file
+                return .noted
+            case .saveFile(let id, let index, _)?:
+                // Newer than the noted fact, which must not overwrite it later.
+                state.noted[id]?[index] = nil
+            case .add(let download)?:
+                // A new file list: noted indexes may name other files.
+                state.noted[download.id] = nil
+            case .delete(let id)?:
+                state.noted[id] = nil
+            default:
+                break
+            }
+            // Nothing in flight to overtake: announce at once.
+            if change == nil && !state.pending.draining { return .publishNow }
+            return .queued(startDrain: state.pending.add(Item(change: change, event: event, ticket: ticket)))
+        }
+        switch next {
+        case .noted:
             guard let event else {
                 ticket.resolve(nil)
                 return ticket
             }
             // Nothing to commit now; its announcement keeps its place behind earlier writes.
             return submit(nil, event: event)
-        case .saveFile(let id, let index, _)?:
-            // Newer than the noted fact, which must not overwrite it later.
-            noted[id]?[index] = nil
-        case .add(let download)?:
-            // A new file list: noted indexes may name other files.
-            noted[download.id] = nil
-        case .delete(let id)?:
-            noted[id] = nil
-        default:
-            break
-        }
-        if change == nil && !running {
-            // Nothing in flight to overtake: announce at once.
-            lock.unlock()
+        case .publishNow:
             if let event { bus.publish(event) }
             ticket.resolve(nil)
-            return ticket
-        }
-        pending.append(Item(change: change, event: event, ticket: ticket))
-        let start = !running
-        running = true
-        lock.unlock()
-        if start {
-            Task.detached { [self] in await drain() }
+        case .queued(let startDrain):
+            if startDrain {
+                Task.detached { [self] in await drain() }
+            }
         }
         return ticket
     }
@@ -123,24 +127,20 @@ final class CommitQueue: @unchecked Sendable {
     /// Everything queued so far, with the noted file facts of each download the batch saves;
     /// or nil (and the queue marked idle) when nothing is queued.
     private func takeBatch() -> (items: [Item], noted: [String: [Int: DownloadFile]])? {
-        lock.lock()
-        defer { lock.unlock() }
-        let batch = pending
-        pending.removeAll()
-        if batch.isEmpty {
-            running = false
-            return nil
-        }
-        // Taken now, they are newer than every change of their file in the batch: a later
-        // `.saveFile` or `.add` clears them.
-        var flushed: [String: [Int: DownloadFile]] = [:]
-        if !noted.isEmpty {
-            for item in batch {
-                guard case .save(let download)? = item.change, let files = noted.removeValue(forKey: download.id) else { continue }
-                flushed[download.id] = files
+        state.withLock { state in
+            let batch = state.pending.take()
+            if batch.isEmpty { return nil }
+            // Taken now, they are newer than every change of their file in the batch: a later
+            // `.saveFile` or `.add` clears them.
+            var flushed: [String: [Int: DownloadFile]] = [:]
+            if !state.noted.isEmpty {
+                for item in batch {
+                    guard case .save(let download)? = item.change, let files = state.noted.removeValue(forKey: download.id) else { continue }
+                    flushed[download.id] = files
+                }
             }
+            return (batch, flushed)
         }
-        return (batch, flushed)
     }
 
     /// What a batch leaves of one download once later changes supersede earlier ones.
@@ -154,7 +154,7 @@ final class CommitQueue: @unchecked Sendable {
         /// as a row of its own; nothing for a download the batch deletes.
         mutating func setFile(_ index: Int, _ file: DownloadFile) {
             if withFiles, download != nil {
-                download!.files[index] = file
+                download?.files[index] = file
             } else if !deleted {
                 files[index] = file
             }
@@ -227,39 +227,32 @@ final class CommitQueue: @unchecked Sendable {
 }
 
 /// The promise of one submitted change: resolved once its transaction has committed (or failed).
-final class CommitTicket: @unchecked Sendable {
-    private let lock = NSLock()
-    private var done = false
-    private var failure: Error?
-    private var waiters: [CheckedContinuation<Void, Error>] = []
+final class CommitTicket: Sendable {
+    private struct State {
+        /// Set once resolved: the failure, or nil for success.
+        var outcome: Result<Void, Error>?
+        var waiters: [CheckedContinuation<Void, Error>] = []
+    }
+
+    private let state = Mutex(State())
 
     func resolve(_ error: Error?) {
-        lock.lock()
-        done = true
-        failure = error
-        let waiting = waiters
-        waiters.removeAll()
-        lock.unlock()
-        for waiter in waiting {
-            if let error { waiter.resume(throwing: error) } else { waiter.resume() }
+        let outcome: Result<Void, Error> = error.map { .failure($0) } ?? .success(())
+        let waiting = state.withLock { state in
+            state.outcome = outcome
+            defer { state.waiters.removeAll() }
+            return state.waiters
         }
+        for waiter in waiting { waiter.resume(with: outcome) }
     }
 
     func wait() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-            resumeOrPark(continuation)
+            let outcome = state.withLock { state in
+                if state.outcome == nil { state.waiters.append(continuation) }
+                return state.outcome
+            }
+            if let outcome { continuation.resume(with: outcome) }
         }
-    }
-
-    private func resumeOrPark(_ continuation: CheckedContinuation<Void, Error>) {
-        lock.lock()
-        if done {
-            let failure = self.failure
-            lock.unlock()
-            if let failure { continuation.resume(throwing: failure) } else { continuation.resume() }
-            return
-        }
-        waiters.append(continuation)
-        lock.unlock()
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import StashCore
 import StashFetch
 import StashKeys
+import Synchronization
 
 /// The licence exchange of PROTOCOL.md ("Licence exchange"): POSTs ClearKey licence requests
 /// to a download's licence server through the fetch workers and reads the answers. Knows
@@ -63,15 +64,14 @@ struct LicenseClient: Sendable {
 
 /// Service certificates by URL: fetched once, checked on every use (a cached certificate can
 /// expire while the daemon runs).
-final class CertificateCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var known: [String: ServiceCertificate] = [:]
+final class CertificateCache: Sendable {
+    private let known = Mutex<[String: ServiceCertificate]>([:])
 
     func certificate(_ drm: DRMParams, fetch: FetchWorkers, retry: RetryPolicy) async throws -> ServiceCertificate? {
         let url = drm.certificateURL
         guard !url.isEmpty else { return nil }
         let now = Date()
-        if let cached = lock.withLock({ known[url] }) {
+        if let cached = known.withLock({ $0[url] }) {
             guard now < cached.notAfter else {
                 throw LicenseFailure.invalid("the service certificate from \(url) expired at \(ISO8601DateFormatter().string(from: cached.notAfter))")
             }
@@ -90,7 +90,7 @@ final class CertificateCache: @unchecked Sendable {
         } catch let error as KeysError {
             throw LicenseFailure.invalid(error.message)
         }
-        lock.withLock { known[url] = certificate }
+        known.withLock { $0[url] = certificate }
         return certificate
     }
 }

@@ -38,9 +38,8 @@ final class CurlMulti {
         try CurlError.check(curl_multi_poll(handle, nil, 0, Int32(clamping: timeoutMs), nil), "curl_multi_poll")
     }
 
-    func wakeup() throws {
-        try CurlError.check(curl_multi_wakeup(handle), "curl_multi_wakeup")
-    }
+    /// What another thread uses to wake `poll`.
+    var wakeup: CurlWakeup { CurlWakeup(handle: handle) }
 
     /// Finished transfers since the last call, as (easy handle, result).
     func completions() -> [(UnsafeMutableRawPointer, CURLcode)] {

@@ -1,73 +1,75 @@
 import Foundation
+import StashCore
+import Synchronization
 
 /// The only state shared between callers and the fetch thread, behind one lock. The thread
 /// is woken through `wake`, which calls curl_multi_wakeup while the multi handle is alive.
-final class FetchInbox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var commands: [FetchCommand] = []
-    private var nextID: UInt64 = 1
-    private var unfinished = 0
-    private var rateLimit: Int64 = 0
-    private var rateLimitChanged = false
-    /// Set when the thread has torn down the multi handle; nothing is queued after that.
-    private var closed = false
-    private var wake: (() -> Void)?
-
-    func attach(wake: @escaping () -> Void) {
-        lock.withLock { self.wake = wake }
+final class FetchInbox: Sendable {
+    private struct State {
+        var commands = PendingBatch<FetchCommand>()
+        var nextID: UInt64 = 1
+        var unfinished = 0
+        var rateLimit: Int64 = 0
+        var rateLimitChanged = false
+        /// Set when the thread has torn down the multi handle; nothing is queued after that.
+        var closed = false
+        var wake: (@Sendable () -> Void)?
     }
 
-    /// Queues a command; false when the thread is gone. Only the first command since the
-    /// thread last took them wakes it: the others are taken by that same wake-up.
+    private let state = Mutex(State())
+
+    func attach(wake: @escaping @Sendable () -> Void) {
+        state.withLock { $0.wake = wake }
+    }
+
+    /// Queues a command; false when the thread is gone. The thread is woken only when it has
+    /// found the inbox empty since it last took commands (`take`): until then it takes again
+    /// before it sleeps.
     func post(_ command: FetchCommand) -> Bool {
-        lock.withLock {
-            guard !closed else { return false }
-            commands.append(command)
-            if commands.count == 1 { wake?() }
+        state.withLock { state in
+            guard !state.closed else { return false }
+            if state.commands.add(command) { state.wake?() }
             return true
         }
     }
 
     func makeID() -> TransferID {
-        lock.withLock {
-            defer { nextID += 1 }
-            unfinished += 1
-            return TransferID(rawValue: nextID)
+        state.withLock { state in
+            defer { state.nextID += 1 }
+            state.unfinished += 1
+            return TransferID(rawValue: state.nextID)
         }
     }
 
     func transferFinished() {
-        lock.withLock { unfinished -= 1 }
+        state.withLock { $0.unfinished -= 1 }
     }
 
-    var unfinishedCount: Int { lock.withLock { unfinished } }
+    var unfinishedCount: Int { state.withLock { $0.unfinished } }
 
     func setRateLimit(_ value: Int64) {
-        lock.withLock {
-            rateLimit = max(0, value)
-            rateLimitChanged = true
-            wake?()
+        state.withLock { state in
+            state.rateLimit = max(0, value)
+            state.rateLimitChanged = true
+            state.wake?()
         }
     }
 
-    /// Everything queued since the last call, and the rate limit if it changed.
+    /// Everything queued since the last call, and the rate limit if it changed. The thread
+    /// calls it until it returns no commands before it sleeps, which re-arms the wake-up.
     func take() -> (commands: [FetchCommand], rateLimit: Int64?) {
-        lock.withLock {
-            defer {
-                commands.removeAll(keepingCapacity: true)
-                rateLimitChanged = false
-            }
-            return (commands, rateLimitChanged ? rateLimit : nil)
+        state.withLock { state in
+            defer { state.rateLimitChanged = false }
+            return (state.commands.take(), state.rateLimitChanged ? state.rateLimit : nil)
         }
     }
 
     /// Marks the inbox closed and returns what was still queued, so the thread can answer it.
     func close() -> [FetchCommand] {
-        lock.withLock {
-            closed = true
-            wake = nil
-            defer { commands.removeAll() }
-            return commands
+        state.withLock { state in
+            state.closed = true
+            state.wake = nil
+            return state.commands.removeAll()
         }
     }
 }

@@ -35,10 +35,10 @@ final class FetchLoop {
         multi = try CurlMulti()
         // Enough idle connections cached that back-to-back transfers to a few hosts reuse them.
         try multi.set(CURLMOPT_MAXCONNECTS, 64)
-        let multi = self.multi
+        let wakeup = multi.wakeup
         let log = logger
         inbox.attach {
-            do { try multi.wakeup() } catch { log.error("cannot wake the fetch thread", metadata: ["error": "\(error)"]) }
+            do { try wakeup() } catch { log.error("cannot wake the fetch thread", metadata: ["error": "\(error)"]) }
         }
     }
 
@@ -78,8 +78,17 @@ final class FetchLoop {
         }
     }
 
+    /// Takes commands until the inbox is empty, so a command posted while others were applied
+    /// is applied before the loop sleeps (only an empty inbox re-arms the wake-up).
     private func applyCommands() {
-        let (commands, newLimit) = inbox.take()
+        while !stopping {
+            let (commands, newLimit) = inbox.take()
+            apply(commands, newLimit: newLimit)
+            if commands.isEmpty { return }
+        }
+    }
+
+    private func apply(_ commands: [FetchCommand], newLimit: Int64?) {
         if let newLimit {
             rateLimit = newLimit
             applyRateShare()

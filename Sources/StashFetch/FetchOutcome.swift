@@ -1,35 +1,33 @@
 import Foundation
+import Synchronization
 
 /// The final event of one transfer, handed from the fetch thread to one async waiter whether
 /// it arrives before or after the waiter does.
-final class FetchOutcome: @unchecked Sendable {
-    private let lock = NSLock()
-    private var event: FetchEvent?
-    private var waiter: CheckedContinuation<FetchEvent, Never>?
+final class FetchOutcome: Sendable {
+    private struct State {
+        var event: FetchEvent?
+        var waiter: CheckedContinuation<FetchEvent, Never>?
+    }
+
+    private let state = Mutex(State())
 
     func finish(_ final: FetchEvent) {
-        lock.lock()
-        guard event == nil else {
-            lock.unlock()
-            return
+        let waiting = state.withLock { state -> CheckedContinuation<FetchEvent, Never>? in
+            guard state.event == nil else { return nil }
+            state.event = final
+            defer { state.waiter = nil }
+            return state.waiter
         }
-        event = final
-        let waiting = waiter
-        waiter = nil
-        lock.unlock()
         waiting?.resume(returning: final)
     }
 
     func wait() async -> FetchEvent {
         await withCheckedContinuation { continuation in
-            lock.lock()
-            if let event {
-                lock.unlock()
-                continuation.resume(returning: event)
-            } else {
-                waiter = continuation
-                lock.unlock()
+            let arrived = state.withLock { state -> FetchEvent? in
+                if state.event == nil { state.waiter = continuation }
+                return state.event
             }
+            if let arrived { continuation.resume(returning: arrived) }
         }
     }
 }

@@ -1,6 +1,7 @@
 import CLinux
 import Foundation
 import StashCore
+import Synchronization
 
 /// Makes the data of finished files durable in groups: one `syncfs` for every file that
 /// finished while the previous one ran, instead of one fsync per file.
@@ -54,9 +55,8 @@ final class SyncBatcher: Sendable {
         }
         guard !descriptors.isEmpty else { return }
         // All submitted at once, so one syncfs usually covers them all.
-        let pending = PendingFolders(count: descriptors.count)
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-            pending.continuation = continuation
+            let pending = PendingFolders(count: descriptors.count, continuation: continuation)
             for (descriptor, device, folder) in descriptors {
                 batches.submit((descriptor, device, folder, { failure in pending.done(failure) }))
             }
@@ -65,23 +65,27 @@ final class SyncBatcher: Sendable {
 }
 
 /// Waits for the syncs of several folders; resumes once, with the first failure if any.
-private final class PendingFolders: @unchecked Sendable {
-    private let lock = NSLock()
-    private var remaining: Int
-    private var failure: SystemCallError?
-    var continuation: CheckedContinuation<Void, Error>?
+private final class PendingFolders: Sendable {
+    private struct State {
+        var remaining: Int
+        var failure: SystemCallError?
+    }
 
-    init(count: Int) {
-        remaining = count
+    private let state: Mutex<State>
+    private let continuation: CheckedContinuation<Void, Error>
+
+    init(count: Int, continuation: CheckedContinuation<Void, Error>) {
+        state = Mutex(State(remaining: count))
+        self.continuation = continuation
     }
 
     func done(_ error: SystemCallError?) {
-        let finished = lock.withLock { () -> CheckedContinuation<Void, Error>? in
-            if failure == nil { failure = error }
-            remaining -= 1
-            return remaining == 0 ? continuation : nil
+        let (finished, failure) = state.withLock { state in
+            if state.failure == nil { state.failure = error }
+            state.remaining -= 1
+            return (state.remaining == 0, state.failure)
         }
-        guard let finished else { return }
-        if let failure { finished.resume(throwing: failure) } else { finished.resume() }
+        guard finished else { return }
+        if let failure { continuation.resume(throwing: failure) } else { continuation.resume() }
     }
 }

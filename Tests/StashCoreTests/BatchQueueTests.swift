@@ -1,5 +1,6 @@
 import Foundation
 import StashCore
+import Synchronization
 import XCTest
 
 final class BatchQueueTests: XCTestCase {
@@ -7,15 +8,14 @@ final class BatchQueueTests: XCTestCase {
     func testItemsSubmittedDuringABatchShareTheNextOne() {
         let firstRunning = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        let lock = NSLock()
-        var batches: [[Int]] = []
+        let batches = Mutex<[[Int]]>([])
         let allDone = expectation(description: "every item processed")
         let queue = BatchQueue<Int>(label: "test.batches") { batch in
             if batch == [0] {
                 firstRunning.signal()
                 release.wait()
             }
-            let total = lock.withLock { () -> Int in
+            let total = batches.withLock { batches -> Int in
                 batches.append(batch)
                 return batches.joined().count
             }
@@ -26,16 +26,15 @@ final class BatchQueueTests: XCTestCase {
         for item in 1...10 { queue.submit(item) }
         release.signal()
         wait(for: [allDone], timeout: 10)
-        XCTAssertEqual(lock.withLock { batches }, [[0], Array(1...10)])
+        XCTAssertEqual(batches.withLock { $0 }, [[0], Array(1...10)])
     }
 
     func testAQuietQueueStartsAgainOnTheNextItem() {
-        let lock = NSLock()
-        var seen: [Int] = []
+        let seen = Mutex<[Int]>([])
         let first = expectation(description: "first")
         let second = expectation(description: "second")
         let queue = BatchQueue<Int>(label: "test.batches") { batch in
-            lock.withLock { seen += batch }
+            seen.withLock { $0 += batch }
             if batch.contains(1) { first.fulfill() }
             if batch.contains(2) { second.fulfill() }
         }
@@ -43,6 +42,6 @@ final class BatchQueueTests: XCTestCase {
         wait(for: [first], timeout: 10)
         queue.submit(2)
         wait(for: [second], timeout: 10)
-        XCTAssertEqual(lock.withLock { seen }, [1, 2])
+        XCTAssertEqual(seen.withLock { $0 }, [1, 2])
     }
 }
