@@ -6,6 +6,8 @@ import Foundation
 /// `maxBacklog`. Past that the waiting events are dropped and replaced by one `eventsLost`
 /// event naming their sequence numbers, so a subscriber that stopped reading costs at most
 /// that much memory, and learns what it missed when it reads again.
+// @unchecked Sendable: the queue, the pacing state, the waiter and `finished` are used only
+// under `lock`; the rest are constants.
 public final class EventSubscription: AsyncSequence, @unchecked Sendable {
     public typealias Element = DownloadEvent
 

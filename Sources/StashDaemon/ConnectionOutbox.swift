@@ -5,6 +5,8 @@ import StashWire
 
 /// The part of a connection that request and subscription tasks share with the event loop:
 /// sending frames, waiting for writability, and the subscriptions to cancel when it closes.
+// @unchecked Sendable: `closed`, `writable`, the waiters and the subscriptions are used
+// only under `lock`; `channel` is a NIO channel, safe from any thread.
 final class ConnectionOutbox: @unchecked Sendable {
     let channel: Channel
     private let lock = NSLock()

@@ -41,8 +41,11 @@ extension Engine {
 
     /// A download got its slot: every file not yet on disk waits for a transfer slot.
     func beginFiles(_ entry: inout Entry) {
-        entry.pending = entry.download.files.indices.filter { !entry.download.files[$0].done }
-        entry.pendingHead = 0
+        let files = entry.download.files
+        slots.activate(
+            entry.download.id, seq: entry.seq,
+            files: files.indices.filter { !files[$0].done }.map { ($0, files[$0].host) },
+            fileSlots: entry.download.hls?.segmentConcurrency)
         entry.completing = false
         entry.lastProgressEvent = (-1, 0)
         entry.speed.reset()
@@ -50,35 +53,27 @@ extension Engine {
         slotsChanged = true
     }
 
-    /// Starts transfers while the four caps allow: downloads (already active), files per
-    /// download, connections in all, and connections per host. Oldest downloads first.
+    /// Starts the transfers `TransferSlots` gives room to, under the caps as configured now,
+    /// and completes the downloads that have nothing left to transfer.
     func fillTransferSlots() {
         slotsChanged = false
-        let perDownload = config.filesPerDownload
-        let perHost = config.maxConnectionsPerHost
+        slots.caps = TransferSlots.Caps(
+            filesPerDownload: config.filesPerDownload, maxConnections: config.maxConnections,
+            maxConnectionsPerHost: config.maxConnectionsPerHost)
         var finished: [String] = []
-        for id in active.sorted(by: { (entries[$0]?.seq ?? 0) < (entries[$1]?.seq ?? 0) }) {
-            guard var entry = entries[id], entry.lifecycle.state.isActive else { continue }
-            var started = false
-            let fileSlots = entry.download.hls?.segmentConcurrency ?? perDownload
-            while entry.running.count < fileSlots, connections < config.maxConnections, entry.pendingHead < entry.pending.count {
-                // The first waiting file whose host has room; files behind a full host wait.
-                guard let slot = (entry.pendingHead..<entry.pending.count).first(where: {
-                    hostConnections[entry.download.files[entry.pending[$0]].host, default: 0] < perHost
-                }) else { break }
-                let index = entry.pending[slot]
-                entry.pending.swapAt(slot, entry.pendingHead)
-                entry.pendingHead += 1
+        for action in slots.fill() {
+            switch action {
+            case .start(let id, let index):
+                guard var entry = entries[id] else { continue }
                 startFile(&entry, index: index)
-                started = true
-            }
-            if entry.running.isEmpty, !entry.completing, entry.planning == nil, entry.pendingHead >= entry.pending.count,
-               entry.download.filesDone == entry.download.filesTotal {
+                entries[id] = entry
+            case .idle(let id):
+                // Every file was already on disk (a resume after the last one landed).
+                guard let entry = entries[id], entry.lifecycle.state.isActive, !entry.completing, entry.planning == nil,
+                      entry.download.filesDone == entry.download.filesTotal else { continue }
                 finished.append(id)
             }
-            if started { entries[id] = entry }
         }
-        // Every file was already on disk (a resume after the last one landed).
         for id in finished { complete(id) }
     }
 
@@ -100,29 +95,18 @@ extension Engine {
         let transfer = fetch.start(request) { event in
             notices.post(FetchNotice(id: id, index: index, generation: generation, event: event))
         }
-        let host = file.host
-        entry.running[index] = FileTransfer(transfer: transfer, generation: generation, host: host)
-        connections += 1
-        hostConnections[host, default: 0] += 1
-    }
-
-    private func releaseSlot(_ transfer: FileTransfer) {
-        connections -= 1
-        let left = (hostConnections[transfer.host] ?? 1) - 1
-        hostConnections[transfer.host] = left > 0 ? left : nil
-        slotsChanged = true
+        entry.running[index] = FileTransfer(transfer: transfer, generation: generation)
     }
 
     /// Detaches every transfer of the download (their later events are ignored) and stops
     /// them in the background; `stopping` lets a removal wait until the files are closed.
     func stopFiles(_ entry: inout Entry) {
-        entry.pending = []
-        entry.pendingHead = 0
+        slots.deactivate(entry.download.id)
+        slotsChanged = true
         stopPlanning(&entry)
         guard !entry.running.isEmpty else { return }
         let transfers = Array(entry.running.values)
         entry.running = [:]
-        for transfer in transfers { releaseSlot(transfer) }
         let id = entry.download.id
         let previous = stopping[id]
         // Queued now, in order before any restart of this download reopens its part files.
@@ -230,7 +214,7 @@ extension Engine {
 
     /// Applies one fetch event to its download; the caller schedules afterwards.
     func handle(_ notice: FetchNotice) {
-        guard !shuttingDown, let running = entries[notice.id]?.running[notice.index], running.generation == notice.generation,
+        guard !shuttingDown, entries[notice.id]?.running[notice.index]?.generation == notice.generation,
               var entry = entries.take(notice.id) else { return }
         // Every case below puts the entry back before it calls anything that looks it up.
         let id = notice.id
@@ -238,7 +222,8 @@ extension Engine {
         let now = Date().timeIntervalSinceReferenceDate
         if notice.event.isFinal {
             entry.running[index] = nil
-            releaseSlot(running)
+            slots.ended(id, index: index)
+            slotsChanged = true
         }
         switch notice.event {
         case .started(let info):

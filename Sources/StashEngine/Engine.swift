@@ -21,9 +21,6 @@ public actor Engine {
         var seq: Int
         /// Transfers of this download's files, by file index.
         var running: [Int: FileTransfer] = [:]
-        /// Indexes of files waiting for a transfer slot; those before `pendingHead` are taken.
-        var pending: [Int] = []
-        var pendingHead = 0
         /// Every file landed and the completion (a bundle's folder fsyncs) is under way.
         var completing = false
         var speed = SpeedMeter()
@@ -42,7 +39,6 @@ public actor Engine {
     struct FileTransfer {
         let transfer: TransferID
         let generation: UInt64
-        let host: String
     }
 
     /// A fetch event tagged with the download, file and transfer it belongs to.
@@ -74,9 +70,8 @@ public actor Engine {
     var waitingHead = 0
     /// Downloads holding a download slot.
     var active: Set<String> = []
-    /// Transfers running, in all and by host (the connection caps).
-    var connections = 0
-    var hostConnections: [String: Int] = [:]
+    /// Which files of the active downloads transfer, under the connection caps.
+    var slots = TransferSlots(caps: TransferSlots.Caps(filesPerDownload: 1, maxConnections: 1, maxConnectionsPerHost: 1))
     /// A transfer slot may have freed or a download become active: fill slots on the next schedule.
     var slotsChanged = false
     /// The last verify (at start or asked for), for GetSystemInfo.

@@ -1,5 +1,6 @@
 import Foundation
 import StashCore
+import Synchronization
 
 /// A copy of every download's record that can be read from any thread without waiting for
 /// the engine. GetDownload and HasDownload are the calls apps make most (often in a loop, to
@@ -13,49 +14,46 @@ import StashCore
 /// Records are kept boxed: a dictionary keeps its values inline in a table with room to
 /// spare, and a `Download` is 464 bytes, so 100,000 inline records touched 120 MB of table
 /// where boxes take 8 bytes a slot plus one allocation each.
-final class RecordCache: @unchecked Sendable {
+final class RecordCache: Sendable {
     private final class Record {
         let download: Download
         init(_ download: Download) { self.download = download }
     }
 
-    private let lock = NSLock()
-    private var records: [String: Record] = [:]
+    private let records = Mutex<[String: Record]>([:])
 
     /// The record as committed, nil once deleted. A running download keeps the live counters
     /// it already shows when they are ahead of the committed ones.
     func commit(_ id: String, _ download: Download?) {
         guard var download = download.map(Self.cached) else {
-            lock.lock()
-            records[id] = nil
-            lock.unlock()
+            records.withLock { $0[id] = nil }
             return
         }
-        lock.lock()
-        if let shown = records[id]?.download, shown.state == download.state, shown.state.isActive,
-           shown.downloadedBytes > download.downloadedBytes {
-            download.downloadedBytes = shown.downloadedBytes
-            download.speed = shown.speed
-            download.filesDone = max(download.filesDone, shown.filesDone)
+        records.withLock { records in
+            if let shown = records[id]?.download, shown.state == download.state, shown.state.isActive,
+               shown.downloadedBytes > download.downloadedBytes {
+                download.downloadedBytes = shown.downloadedBytes
+                download.speed = shown.speed
+                download.filesDone = max(download.filesDone, shown.filesDone)
+            }
+            records[id] = Record(download)
         }
-        records[id] = Record(download)
-        lock.unlock()
     }
 
     /// The engine's live counters, shown only while the committed state is the engine's and
     /// running: a change not yet committed (a pause, a completion) is not shown half-made.
     func progress(_ id: String, from download: Download) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let shown = records[id]?.download, shown.state == download.state, shown.state.isActive else { return }
-        guard shown.downloadedBytes != download.downloadedBytes || shown.speed != download.speed
-            || shown.totalBytes != download.totalBytes || shown.filesDone != download.filesDone else { return }
-        var live = shown
-        live.downloadedBytes = download.downloadedBytes
-        live.totalBytes = download.totalBytes
-        live.speed = download.speed
-        live.filesDone = download.filesDone
-        records[id] = Record(live)
+        records.withLock { records in
+            guard let shown = records[id]?.download, shown.state == download.state, shown.state.isActive else { return }
+            guard shown.downloadedBytes != download.downloadedBytes || shown.speed != download.speed
+                || shown.totalBytes != download.totalBytes || shown.filesDone != download.filesDone else { return }
+            var live = shown
+            live.downloadedBytes = download.downloadedBytes
+            live.totalBytes = download.totalBytes
+            live.speed = download.speed
+            live.filesDone = download.filesDone
+            records[id] = Record(live)
+        }
     }
 
     /// A download of many files goes to the cache without its file list: see `EntryTable`.
@@ -67,16 +65,11 @@ final class RecordCache: @unchecked Sendable {
     }
 
     func reserveCapacity(_ count: Int) {
-        lock.lock()
-        records.reserveCapacity(count)
-        lock.unlock()
+        records.withLock { $0.reserveCapacity(count) }
     }
 
     func get(_ id: String) -> Download? {
-        lock.lock()
-        let record = records[id]
-        lock.unlock()
-        return record?.download
+        records.withLock { $0[id]?.download }
     }
 }
 

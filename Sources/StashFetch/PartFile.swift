@@ -12,6 +12,8 @@ import StashCore
 /// Nothing is written outside the request's folder: the folders inside it are walked one at
 /// a time with O_NOFOLLOW, and the file is opened, renamed and synced relative to the folder
 /// it is in, so a symlink planted inside the folder fails the transfer instead of leading out.
+// @unchecked Sendable: handed between the disk queue and the fetch thread (through the
+// fetch inbox), never used by two at once, so its state needs no lock.
 final class PartFile: TransferBody, @unchecked Sendable {
     /// Absolute path of the part file, for messages.
     let path: String

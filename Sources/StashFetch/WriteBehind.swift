@@ -10,6 +10,8 @@ import StashCore
 /// never on the fetch thread. A duplicate shares the open file description, so a write error
 /// it sees would not be seen again by the final fsync: it is kept here and reported by
 /// `check()`.
+// @unchecked Sendable: `inFlight` and `failure` are read and written only under `lock`;
+// `pending` only by the one thread writing the file.
 final class WriteBehind: @unchecked Sendable {
     /// Bytes written between two flushes.
     static let interval: Int64 = 64 << 20

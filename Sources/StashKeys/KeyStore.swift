@@ -17,6 +17,8 @@ import StashCore
 /// Every operation is serialized by a lock, so one instance can be shared between tasks.
 /// Failed system calls throw `SystemCallError`; everything else throws `KeysError`. No error
 /// or description ever contains key bytes.
+// @unchecked Sendable: its fields are constants and its state is on disk, where each
+// operation holds `lock` for its whole run, so calls from several threads are serialized.
 public final class KeyStore: @unchecked Sendable {
     /// The keys folder this store manages.
     public let directory: String

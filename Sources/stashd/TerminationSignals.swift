@@ -1,13 +1,18 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Turns SIGTERM and SIGINT into an awaitable event. The handlers are in place from `init`,
 /// so a signal that arrives before anyone awaits is remembered, not lost.
-final class TerminationSignals: @unchecked Sendable {
-    private let lock = NSLock()
-    private var received: Int32?
-    private var waiter: CheckedContinuation<Int32, Never>?
-    private var sources: [DispatchSourceSignal] = []
+final class TerminationSignals: Sendable {
+    private struct State {
+        var received: Int32?
+        var waiter: CheckedContinuation<Int32, Never>?
+    }
+
+    private let state = Mutex(State())
+    /// Kept only so the sources live as long as this; set once in `init`, never read.
+    nonisolated(unsafe) private var sources: [DispatchSourceSignal] = []
     private let queue = DispatchQueue(label: "stashd.signals")
 
     init(_ signals: Int32...) {
@@ -29,26 +34,20 @@ final class TerminationSignals: @unchecked Sendable {
     }
 
     private func park(_ continuation: CheckedContinuation<Int32, Never>) {
-        lock.lock()
-        if let received {
-            lock.unlock()
-            continuation.resume(returning: received)
-            return
+        let received = state.withLock { state in
+            if state.received == nil { state.waiter = continuation }
+            return state.received
         }
-        waiter = continuation
-        lock.unlock()
+        if let received { continuation.resume(returning: received) }
     }
 
     private func fire(_ number: Int32) {
-        lock.lock()
-        guard received == nil else {
-            lock.unlock()
-            return
+        let waiter = state.withLock { state -> CheckedContinuation<Int32, Never>? in
+            guard state.received == nil else { return nil }
+            state.received = number
+            defer { state.waiter = nil }
+            return state.waiter
         }
-        received = number
-        let waiter = self.waiter
-        self.waiter = nil
-        lock.unlock()
         waiter?.resume(returning: number)
     }
 }

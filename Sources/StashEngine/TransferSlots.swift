@@ -1,0 +1,110 @@
+/// Which files of the active downloads transfer, under three caps: transfers per download,
+/// transfers in all, and transfers per host. A value with no I/O: each input is a mutating
+/// function, and `fill()` says which transfers to start and which downloads have nothing left
+/// to transfer; the engine carries that out. The invariants (never above a cap, oldest
+/// download first, every waiting file started once slots free) are tested with random
+/// inputs in `TransferSlotsTests`.
+struct TransferSlots {
+    struct Caps: Equatable {
+        var filesPerDownload: Int
+        var maxConnections: Int
+        var maxConnectionsPerHost: Int
+    }
+
+    enum Action: Equatable {
+        /// Start the transfer of this file; its slot is taken.
+        case start(id: String, index: Int)
+        /// Nothing of this download waits or transfers (the engine decides whether it is done).
+        case idle(id: String)
+    }
+
+    private struct Active {
+        var seq: Int
+        var fileSlots: Int
+        /// Files waiting for a slot, in order; those before `head` have started.
+        var waiting: [(index: Int, host: String)]
+        var head = 0
+        /// The host of each transferring file, by file index.
+        var running: [Int: String] = [:]
+    }
+
+    var caps: Caps
+    private var downloads: [String: Active] = [:]
+    /// Active download ids, oldest (lowest seq) first.
+    private var order: [String] = []
+    private(set) var connections = 0
+    private var hostConnections: [String: Int] = [:]
+
+    init(caps: Caps) {
+        self.caps = caps
+    }
+
+    /// A download got its slot: `files` (index and host) wait for transfers, at most
+    /// `fileSlots` at once (nil: the `filesPerDownload` cap). A download already active starts
+    /// over with these files; its running transfers keep their slots until they end.
+    mutating func activate(_ id: String, seq: Int, files: [(index: Int, host: String)], fileSlots: Int? = nil) {
+        if let existing = downloads[id] {
+            downloads[id] = Active(seq: existing.seq, fileSlots: fileSlots ?? 0, waiting: files, running: existing.running)
+            return
+        }
+        downloads[id] = Active(seq: seq, fileSlots: fileSlots ?? 0, waiting: files)
+        let position = order.firstIndex { (downloads[$0]?.seq ?? .max) > seq } ?? order.endIndex
+        order.insert(id, at: position)
+    }
+
+    /// The download stops (paused, failed, removed, requeued): nothing of it waits any more,
+    /// and the slots of its running transfers are free. Returns those files' indexes, whose
+    /// transfers the caller stops.
+    @discardableResult
+    mutating func deactivate(_ id: String) -> [Int] {
+        guard let download = downloads.removeValue(forKey: id) else { return [] }
+        order.removeAll { $0 == id }
+        for host in download.running.values { release(host) }
+        return Array(download.running.keys)
+    }
+
+    /// A transfer ended (completed, failed or stopped): its slot is free.
+    mutating func ended(_ id: String, index: Int) {
+        guard let host = downloads[id]?.running.removeValue(forKey: index) else { return }
+        release(host)
+    }
+
+    func isActive(_ id: String) -> Bool { downloads[id] != nil }
+
+    func runningCount(_ id: String) -> Int { downloads[id]?.running.count ?? 0 }
+
+    func connections(to host: String) -> Int { hostConnections[host] ?? 0 }
+
+    /// Starts transfers while the caps allow, oldest download first; in a download, the first
+    /// waiting file whose host has room (files behind a full host wait, others pass them).
+    mutating func fill() -> [Action] {
+        var actions: [Action] = []
+        for id in order {
+            guard var download = downloads[id] else { continue }
+            let fileSlots = download.fileSlots > 0 ? download.fileSlots : caps.filesPerDownload
+            while download.running.count < fileSlots, connections < caps.maxConnections, download.head < download.waiting.count {
+                guard let slot = (download.head..<download.waiting.count).first(where: {
+                    connections(to: download.waiting[$0].host) < caps.maxConnectionsPerHost
+                }) else { break }
+                download.waiting.swapAt(slot, download.head)
+                let file = download.waiting[download.head]
+                download.head += 1
+                download.running[file.index] = file.host
+                connections += 1
+                hostConnections[file.host, default: 0] += 1
+                actions.append(.start(id: id, index: file.index))
+            }
+            if download.running.isEmpty, download.head >= download.waiting.count {
+                actions.append(.idle(id: id))
+            }
+            downloads[id] = download
+        }
+        return actions
+    }
+
+    private mutating func release(_ host: String) {
+        connections -= 1
+        let left = (hostConnections[host] ?? 1) - 1
+        hostConnections[host] = left > 0 ? left : nil
+    }
+}
