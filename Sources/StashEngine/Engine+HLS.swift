@@ -26,7 +26,7 @@ extension Engine {
         let id = download.id
         let generation = nextGeneration
         nextGeneration += 1
-        active.insert(id)
+        queue.activate(id)
         entry.planGeneration = generation
         entry.speed.reset()
         var preparation = hlsPreparation

@@ -49,7 +49,7 @@ extension Engine {
         // Read every time (one statvfs): a figure even a second old misses what just landed.
         let free = DiskSpace.of(path: layout.assetsDir).free
         var promised: Int64 = 0
-        for id in active where id != download.id {
+        for id in queue.active where id != download.id {
             if let other = entries[id]?.download, let otherTotal = other.totalBytes {
                 promised = promised.addingSaturating(max(0, otherTotal.subtractingSaturating(other.downloadedBytes)))
             }
@@ -69,7 +69,7 @@ extension Engine {
             entries[id] = entry
             commits.submit(.save(entry.download), event: nil)
         }
-        storageHeld.append(id)
+        queue.hold(id)
         guard storageRecheck == nil else { return }
         storageRecheck = Task { [weak self] in
             try? await Task.sleep(for: Self.storageRecheckInterval)
@@ -81,11 +81,8 @@ extension Engine {
     /// scheduler looks at them again with a fresh free-space figure.
     private func recheckStorage() {
         storageRecheck = nil
-        guard !storageHeld.isEmpty, !shuttingDown else { return }
-        let held = storageHeld
-        storageHeld = []
-        waiting = held + waiting[waitingHead...]
-        waitingHead = 0
+        guard queue.hasHeld, !shuttingDown else { return }
+        queue.releaseHeld()
         schedule()
     }
 }

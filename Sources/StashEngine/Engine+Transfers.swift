@@ -7,9 +7,8 @@ extension Engine {
     /// the files of active downloads.
     func schedule() {
         guard !shuttingDown else { return }
-        while active.count < config.maxParallel, waitingHead < waiting.count {
-            let id = waiting[waitingHead]
-            waitingHead += 1
+        queue.maxParallel = config.maxParallel
+        while let id = queue.next() {
             guard let entry = entries[id], entry.lifecycle.state == .queued else { continue }
             if let shortfall = storageShortfall(entry.download) {
                 holdForStorage(id, reason: shortfall)
@@ -17,24 +16,18 @@ extension Engine {
             }
             _ = try? transition(id, .schedule) { $0.stateReason = "" }
         }
-        if waitingHead > 1024, waitingHead * 2 > waiting.count {
-            waiting.removeFirst(waitingHead)
-            waitingHead = 0
-        }
         if slotsChanged { fillTransferSlots() }
     }
 
     func enqueueWaiting(_ id: String) {
-        waiting.append(id)
+        queue.enqueue(id)
     }
 
     /// After max-parallel was lowered: the newest active downloads go back to the queue,
     /// keeping their partial files.
     func requeueExcess() {
-        let excess = active.count - config.maxParallel
-        guard excess > 0 else { return }
-        let newest = active.sorted { (entries[$0]?.seq ?? 0) > (entries[$1]?.seq ?? 0) }.prefix(excess)
-        for id in newest {
+        queue.maxParallel = config.maxParallel
+        for id in queue.excess(seq: { entries[$0]?.seq ?? 0 }) {
             _ = try? transition(id, .requeue) { $0.stateReason = "waiting for a free slot (max-parallel lowered)" }
         }
     }
@@ -49,7 +42,7 @@ extension Engine {
         entry.completing = false
         entry.lastProgressEvent = (-1, 0)
         entry.speed.reset()
-        active.insert(entry.download.id)
+        queue.activate(entry.download.id)
         slotsChanged = true
     }
 

@@ -65,11 +65,8 @@ public actor Engine {
     /// Ids in list order (by `Entry.seq`).
     var order: [String] = []
     var nextSeq = 0
-    /// Ids waiting for a slot, oldest first; stale ids (no longer QUEUED) are skipped on pop.
-    var waiting: [String] = []
-    var waitingHead = 0
-    /// Downloads holding a download slot.
-    var active: Set<String> = []
+    /// Which queued downloads get a download slot (max-parallel), and which hold one.
+    var queue = DownloadQueue(maxParallel: 1)
     /// Which files of the active downloads transfer, under the connection caps.
     var slots = TransferSlots(caps: TransferSlots.Caps(filesPerDownload: 1, maxConnections: 1, maxConnectionsPerHost: 1))
     /// A transfer slot may have freed or a download become active: fill slots on the next schedule.
@@ -78,8 +75,7 @@ public actor Engine {
     var lastVerify = VerifyReport()
     /// GetSystemInfo's answer and when it was made; nil after a change.
     var storageCache: (time: TimeInterval, info: SystemInfo)?
-    /// Queued downloads that do not fit on the disk, oldest first, and the timer that looks again.
-    var storageHeld: [String] = []
+    /// Looks again at the queued downloads that did not fit on the disk (`queue.hold`).
     var storageRecheck: Task<Void, Never>?
     var nextGeneration: UInt64 = 1
     var sessionBytes: Int64 = 0
@@ -195,7 +191,7 @@ public actor Engine {
         }
         outbox = releases.releases
         notices.attach { [weak self] in self?.handleNoticesLater() }
-        logger.info("engine started", metadata: ["downloads": "\(entries.count)", "queued": "\(waiting.count - waitingHead)"])
+        logger.info("engine started", metadata: ["downloads": "\(entries.count)", "queued": "\(queue.waitingCount)"])
         schedule()
         licenseTick()
         sendOutbox()
@@ -207,12 +203,12 @@ public actor Engine {
         shuttingDown = true
         licenseTimer?.cancel()
         outboxTask?.cancel()
-        for id in active {
+        for id in queue.active {
             entries[id]?.running = [:]
         }
         await fetch.shutdown()
         var last: CommitTicket?
-        for id in active {
+        for id in queue.active {
             guard var entry = entries[id] else { continue }
             measureFiles(&entry.download)
             entry.download.speed = 0
@@ -423,7 +419,7 @@ public actor Engine {
             counts[entry.download.state, default: 0] += 1
             speed += entry.download.speed
         }
-        return DownloadStats(speed: speed, counts: counts, activeTransfers: active.count, downloadedBytes: sessionBytes)
+        return DownloadStats(speed: speed, counts: counts, activeTransfers: queue.active.count, downloadedBytes: sessionBytes)
     }
 
     /// Applies every entry or none: the first bad key or value is the error.
@@ -475,7 +471,7 @@ public actor Engine {
             if previous.isActive { flight.ended(id) }
             entry.download.speed = 0
             entry.speed.reset()
-            active.remove(id)
+            queue.deactivate(id)
         }
         entries[id] = entry
         storageCache = nil
