@@ -1,8 +1,10 @@
 import StashCore
 
 /// The state machine of one download, as a value: `on(_:)` checks a transition, moves the
-/// state and says what the engine must do; the engine does the I/O. Every transition is
-/// therefore testable without a network, a disk or a clock.
+/// state and says what the engine must do; the engine does the I/O, and only what the action
+/// says: every move into an active state is `.startTransfer`, every move out of one
+/// `.stopTransfer` or `.remove` (`DownloadLifecycleTests` checks it for every state and
+/// input). Every transition is therefore testable without a network, a disk or a clock.
 public struct DownloadLifecycle: Equatable, Sendable {
     public private(set) var state: DownloadState
 
@@ -43,7 +45,8 @@ public struct DownloadLifecycle: Equatable, Sendable {
         case commit
         /// Start a transfer, then persist and announce.
         case startTransfer
-        /// Stop the transfer (keeping its partial file), then persist and announce.
+        /// Stop the transfer (keeping its partial file; after a completion there is none left,
+        /// but the download gives up its slot), then persist and announce.
         case stopTransfer
         /// Stop any transfer, delete the files and the record.
         case remove
@@ -71,10 +74,10 @@ public struct DownloadLifecycle: Equatable, Sendable {
 
         case (.transferCompleted, let s) where s.isActive:
             state = .completed
-            return .commit
+            return .stopTransfer
         case (.transferFailed, let s) where s.isActive:
             state = .failed
-            return .commit
+            return .stopTransfer
 
         case (.pause, .queued):
             state = .paused
@@ -118,8 +121,9 @@ public struct DownloadLifecycle: Equatable, Sendable {
             return .remove
 
         case (.recover(_), let s) where s.isActive:
+            // Nothing runs yet at a start; the action says what the state change means.
             state = .queued
-            return .commit
+            return .stopTransfer
         case (.recover(let intact), .completed), (.recover(let intact), .licenseExpired), (.recover(let intact), .drmExpired):
             // An expired licence does not make missing files less missing: a renewal must not
             // turn a damaged download back into a COMPLETED one.

@@ -465,7 +465,7 @@ public actor Engine {
                 beginFiles(&entry)
             }
         }
-        if !entry.lifecycle.state.isActive {
+        if action == .stopTransfer || action == .remove {
             // Paused, failed, completed, requeued or removed: no transfer of it may go on.
             stopFiles(&entry)
             if previous.isActive { flight.ended(id) }

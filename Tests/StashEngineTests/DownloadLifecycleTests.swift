@@ -17,8 +17,32 @@ final class DownloadLifecycleTests: XCTestCase {
         XCTAssertEqual(try machine.on(.transferStarted), .commit)
         XCTAssertEqual(machine.state, .downloading)
         XCTAssertEqual(try machine.on(.transferStarted), .none, "headers again after a retry change nothing")
-        XCTAssertEqual(try machine.on(.transferCompleted), .commit)
+        XCTAssertEqual(try machine.on(.transferCompleted), .stopTransfer, "the slot is given up")
         XCTAssertEqual(machine.state, .completed)
+    }
+
+    /// The engine acts on the action alone, so every way into an active state must say
+    /// start, and every way out must say stop or remove.
+    func testEverySideEffectIsInTheAction() {
+        let inputs: [DownloadLifecycle.Input] = [
+            .schedule, .transferStarted, .networkLost, .transferCompleted, .transferFailed, .pause, .resume, .cancel,
+            .requeue, .repair, .licenseExpired, .drmExpired, .licenseRestored, .recover(fileIntact: true), .recover(fileIntact: false),
+        ]
+        for state in DownloadState.allCases {
+            for input in inputs {
+                var machine = DownloadLifecycle(state: state)
+                guard let action = try? machine.on(input) else { continue }
+                let case_ = "\(state.name) + \(input)"
+                if !state.isActive && machine.state.isActive {
+                    XCTAssertEqual(action, .startTransfer, case_)
+                }
+                if state.isActive && !machine.state.isActive {
+                    XCTAssertTrue(action == .stopTransfer || action == .remove, "\(case_) gives \(action)")
+                }
+                if action == .startTransfer { XCTAssertTrue(machine.state.isActive, case_) }
+                if action == .remove { XCTAssertEqual(machine.state, .removing, case_) }
+            }
+        }
     }
 
     func testNetworkLossAndReturn() throws {
