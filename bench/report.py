@@ -160,6 +160,10 @@ def classic(out, rows, control, start):
             if f"{prefix}hasdownload_p50_us" in control:
                 out.append(f"    HasDownload latency p50 {control[prefix + 'hasdownload_p50_us']:.1f} us, "
                            f"p99 {control.get(prefix + 'hasdownload_p99_us', 0):.1f} us")
+        if "pingpong_p50_us" in control:
+            out.append(f"  floor: one byte each way over a socketpair (bench/pingpong.c), p50 "
+                       f"{control['pingpong_p50_us']:.1f} us free-running"
+                       + (f", {control['pinned_pingpong_p50_us']:.1f} us pinned" if "pinned_pingpong_p50_us" in control else ""))
     else:
         out.append("control plane: not measured (stash-bench or stashd did not run; see above)")
     out.append("")
@@ -217,6 +221,13 @@ def classic(out, rows, control, start):
         target("GetDownload p50 <= 20 us, pinned", control["pinned_getdownload_p50_us"], micro, shown_us)
     if "busypoll_getdownload_p50_us" in control:
         target("GetDownload p50 <= 20 us, busy polls", control["busypoll_getdownload_p50_us"], micro, shown_us)
+    floor = control.get("pingpong_p50_us")
+    ratio = control["getdownload_p50_us"] / floor if floor and "getdownload_p50_us" in control else None
+    target("GetDownload p50 <= 1.5x the socketpair floor", ratio, lambda r: r <= 1.5, lambda r: f"{r:.2f}x")
+    pinned_floor = control.get("pinned_pingpong_p50_us")
+    if pinned_floor and "pinned_getdownload_p50_us" in control:
+        target("the same, pinned", control["pinned_getdownload_p50_us"] / pinned_floor,
+               lambda r: r <= 1.5, lambda r: f"{r:.2f}x")
     target(">= 100,000 req/s from 16 clients", control.get("getdownload_rps"),
            lambda rps: rps >= 100_000, lambda rps: f"{rps:,.0f}/s")
     target("HasDownload p50 <= 20 us", control.get("hasdownload_p50_us"), micro, shown_us)

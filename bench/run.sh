@@ -649,6 +649,16 @@ main() {
             "$BIN/stash-bench" --socket "$SOCKET" --id bench-probe --uri "$BASE/small/f0000.bin" \
                 --clients $PARALLEL --seconds 3 >"$CONTROL" 2>"$OUT/stash-bench.log" ||
                 { log "stash-bench failed; see $OUT/stash-bench.log"; : >"$CONTROL"; }
+            # The floor under those round trips, measured now: two processes passing one byte
+            # over a socketpair (bench/pingpong.c), free-running and, below, pinned.
+            local cc
+            cc=$(command -v cc || command -v clang || echo /opt/swift/usr/bin/clang)
+            if "$cc" -O2 -o "$OUT/pingpong" "$ROOT/bench/pingpong.c" 2>>"$OUT/stash-bench.log"; then
+                "$OUT/pingpong" >>"$CONTROL" || log "pingpong failed"
+                command -v taskset >/dev/null && taskset -c 0 "$OUT/pingpong" | sed 's/^/pinned_/' >>"$CONTROL"
+            else
+                log "cannot compile bench/pingpong.c; the ratio to it is not measured"
+            fi
             # On an idle VM, waking the other (idle) virtual CPU costs tens of microseconds per
             # hop, and a round trip has two. Measured again with daemon and client on one CPU,
             # reported as a separate line, so both numbers are on record.
