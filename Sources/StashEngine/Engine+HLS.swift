@@ -16,7 +16,7 @@ extension Download {
 extension Engine {
     var hlsPreparation: HLSPreparation {
         HLSPreparation(fetch: fetch, keys: keys, licenses: licenseClient, retry: RetryPolicy(config),
-                       lowSpeedLimit: config.lowSpeedLimit, lowSpeedTime: config.lowSpeedTime)
+                       lowSpeedLimit: config.lowSpeedLimit, lowSpeedTime: config.lowSpeedTime, clock: clock)
     }
 
     /// An HLS download got its slot but has no files yet: its playlists are read off the
@@ -124,7 +124,7 @@ extension Engine {
             if prepared.license != nil {
                 commits.submit(nil, event: .license(LicenseEvent(
                     id: id, kind: .downloaded, message: "\(prepared.license!.kids.count) key(s) from \(entry.download.drm?.licenseServer ?? "")",
-                    status: LicenseStatus(entry.download, at: Date()))))
+                    status: LicenseStatus(entry.download, at: clock.now()))))
                 armLicenseTimer()
             }
             // Now that the size is known, a package that cannot fit waits for space.
@@ -167,7 +167,7 @@ extension Engine {
             throw StashError(.failedPrecondition, "download '\(id)' is not an HLS download; its files are already at \(layout.absolute(download.assetPath))")
         }
         if !download.licenseKeyIDs.isEmpty {
-            let check = download.license?.check(at: Date()) ?? LicenseCheck(verdict: .none, licenseSecondsLeft: nil, playbackSecondsLeft: nil, expiresAt: nil)
+            let check = download.license?.check(at: clock.now()) ?? LicenseCheck(verdict: .none, licenseSecondsLeft: nil, playbackSecondsLeft: nil, expiresAt: nil)
             guard check.isValid else { throw StashError(.failedPrecondition, Self.invalidLicenseMessage(id, check)) }
         }
         guard download.state == .completed else {

@@ -42,7 +42,7 @@ extension Engine {
         return try await updateLicense(id, event: .downloaded) { record in
             record.licenseKeyIDs = keyIDs
             record.license = LicenseTerms(
-                acquiredAt: Date(), expiresIn: answer.expiresIn, playbackDuration: answer.playbackDuration.map(TimeInterval.init), kids: kids)
+                acquiredAt: clock.now(), expiresIn: answer.expiresIn, playbackDuration: answer.playbackDuration.map(TimeInterval.init), kids: kids)
         }
     }
 
@@ -52,8 +52,8 @@ extension Engine {
             throw StashError(.failedPrecondition, "download '\(id)' has no DRM parameters; it has no licence")
         }
         // The timer may be a moment behind: the answer is the truth at this instant.
-        expireLicenses(now: Date())
-        return LicenseStatus(entries[id]?.download ?? entry.download, at: Date())
+        expireLicenses(now: clock.now())
+        return LicenseStatus(entries[id]?.download ?? entry.download, at: clock.now())
     }
 
     /// Asks the licence server to extend the licence. A refusal is final: the download is
@@ -83,7 +83,7 @@ extension Engine {
             note = "the licence server could not be reached (\((error as? LicenseFailure)?.message ?? "\(error)")); the release is kept and sent again until it answers"
         }
         // Another release of the same licence may have finished while this one waited.
-        guard entries[id]?.download.license == terms else { return LicenseStatus(try licensable(id).download, at: Date()) }
+        guard entries[id]?.download.license == terms else { return LicenseStatus(try licensable(id).download, at: clock.now()) }
         for kid in terms.kids {
             do {
                 try keys.delete(asset: id, keyID: Download.licenseKeyStoreID(kid))
@@ -127,7 +127,7 @@ extension Engine {
         guard var terms = entry.download.license else {
             throw StashError(.failedPrecondition, "download '\(id)' holds no licence; `stash license get \(id)` gets one")
         }
-        let now = Date()
+        let now = clock.now()
         let check = terms.check(at: now)
         guard check.isValid else {
             expireLicenses(now: now)
@@ -155,13 +155,13 @@ extension Engine {
     /// Moves completed downloads whose licence or playback window ran out, starts the
     /// renewals that are due, and sleeps until the next of those moments.
     func licenseTick() {
-        let now = Date()
+        let now = clock.now()
         expireLicenses(now: now)
         for id in licensedInOrder() {
             guard let download = entries[id]?.download, let terms = download.license, let drm = download.drm,
                   download.state != .drmExpired, terms.refusedAt == nil, let due = terms.renewalDue, due <= now,
                   !renewing.contains(id), (renewRetryAt[id] ?? .distantPast) <= now,
-                  NetworkMonitor.system.isOnline(host: URLComponents(string: drm.licenseServer)?.host ?? "") else { continue }
+                  network.isOnline(host: URLComponents(string: drm.licenseServer)?.host ?? "") else { continue }
             renewing.insert(id)
             Task { _ = try? await self.renew(id, automatic: true) }
         }
@@ -196,9 +196,10 @@ extension Engine {
             }
         }
         guard let next, next != .distantFuture else { return }
-        let delay = max(0.01, next.timeIntervalSinceNow)
+        let delay = max(0.01, next.timeIntervalSince(clock.now()))
+        let clock = self.clock
         licenseTimer = Task.detached { [weak self] in
-            try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+            await clock.sleep(delay)
             guard !Task.isCancelled else { return }
             await self?.licenseTick()
         }
@@ -241,7 +242,7 @@ extension Engine {
             renewRetryAt[id] = nil
         } catch let error as StashError {
             if error.code == .permissionDenied, let state = entries[id]?.download.state {
-                let refusedAt = Date()
+                let refusedAt = clock.now()
                 if [.completed, .licenseExpired].contains(state) {
                     _ = try? transition(id, .drmExpired) {
                         $0.stateReason = "the licence server refused to renew the licence; the content cannot be played"
@@ -255,11 +256,11 @@ extension Engine {
                 }
             }
             // Whatever went wrong, the timer does not ask again at once.
-            if automatic { renewRetryAt[id] = Date().addingTimeInterval(Self.renewalRetryInterval) }
+            if automatic { renewRetryAt[id] = clock.now().addingTimeInterval(Self.renewalRetryInterval) }
             throw error
         }
         try store(answer, id: id)
-        let now = Date()
+        let now = clock.now()
         return try await updateLicense(id, event: .renewed) { record in
             let playback = answer.playbackDuration.map(TimeInterval.init)
             record.license = record.license?.renewed(at: now, expiresIn: answer.expiresIn, playbackDuration: playback)
@@ -283,7 +284,7 @@ extension Engine {
                     await self.released(release, acknowledged: false, note: message)
                 } catch {
                     await self.releaseFailed(release, error: error)
-                    try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+                    await self.clock.sleep(delay)
                     delay = min(delay * 2, Self.outboxMaxRetry)
                 }
             }
@@ -367,7 +368,7 @@ extension Engine {
         edit(&entry.download)
         entry.download.hasDRM = true
         entries[id] = entry
-        let now = Date()
+        let now = clock.now()
         var ticket: CommitTicket
         let restored = (entry.download.license?.check(at: now).isValid ?? false)
             && [.licenseExpired, .drmExpired].contains(entry.download.state)

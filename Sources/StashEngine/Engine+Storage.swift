@@ -5,7 +5,7 @@ extension Engine {
     /// How long a storage answer (GetSystemInfo, free space for the queue) is reused.
     static let storageTTL: TimeInterval = 2
     /// How often downloads held back for lack of space look again.
-    static let storageRecheckInterval: Duration = .seconds(2)
+    static let storageRecheckInterval: TimeInterval = 2
 
     /// Disk and bytes held, from the records (not by walking the tree), cached for
     /// `storageTTL` and dropped on any change of state or files. The disk is the one holding
@@ -15,7 +15,7 @@ extension Engine {
     static let fullDiskBytes: Int64 = 64 * 1024
 
     public func systemInfo() -> SystemInfo {
-        let now = Date().timeIntervalSinceReferenceDate
+        let now = clock.now().timeIntervalSinceReferenceDate
         if let cached = storageCache, now - cached.time < Self.storageTTL { return cached.info }
         let disk = DiskSpace.of(path: layout.assetsDir)
         var byState: [DownloadState: Int64] = [:]
@@ -71,8 +71,9 @@ extension Engine {
         }
         queue.hold(id)
         guard storageRecheck == nil else { return }
+        let clock = self.clock
         storageRecheck = Task { [weak self] in
-            try? await Task.sleep(for: Self.storageRecheckInterval)
+            await clock.sleep(Self.storageRecheckInterval)
             await self?.recheckStorage()
         }
     }

@@ -212,7 +212,7 @@ extension Engine {
         // Every case below puts the entry back before it calls anything that looks it up.
         let id = notice.id
         let index = notice.index
-        let now = Date().timeIntervalSinceReferenceDate
+        let now = clock.now().timeIntervalSinceReferenceDate
         if notice.event.isFinal {
             entry.running[index] = nil
             slots.ended(id, index: index)
@@ -376,7 +376,7 @@ extension Engine {
         _ = try? transition(id, .transferCompleted) { record in
             record.totalBytes = record.files.saturatingSum { $0.size ?? $0.downloadedBytes }
             record.downloadedBytes = record.totalBytes ?? record.downloadedBytes
-            record.completedAt = Date()
+            record.completedAt = clock.now()
             record.error = nil
             record.stateReason = ""
         }

@@ -6,7 +6,7 @@ extension Engine {
     /// with missing or damaged files go back to the queue (fetching only those files), and
     /// orphans and stale part files are deleted. The scan runs off the engine.
     public func verify(deep: Bool, repair: Bool) async throws -> VerifyReport {
-        let started = Date()
+        let started = clock.now()
         let (scan, checked) = await scanAssets(deep: deep)
         var report = VerifyReport(
             findings: scan.findings + missingKeys() + orphanKeys(), downloadsChecked: checked, filesChecked: scan.filesChecked, deep: deep, repaired: repair)
@@ -16,8 +16,8 @@ extension Engine {
             // answer shows them.
             try await requeueDamaged(&report)?.wait()
         }
-        report.finishedAt = Date()
-        report.durationMs = Int(Date().timeIntervalSince(started) * 1000)
+        report.finishedAt = clock.now()
+        report.durationMs = Int(clock.now().timeIntervalSince(started) * 1000)
         lastVerify = report
         storageCache = nil
         logger.notice("verify finished", metadata: [
@@ -47,7 +47,7 @@ extension Engine {
         let all = (findings + scan.findings).sorted { $0.path < $1.path }
         lastVerify = VerifyReport(
             findings: all, downloadsChecked: order.count, filesChecked: filesChecked,
-            finishedAt: Date(), durationMs: Int(Date().timeIntervalSince(started) * 1000))
+            finishedAt: clock.now(), durationMs: Int(clock.now().timeIntervalSince(started) * 1000))
         if !all.isEmpty {
             logger.warning("verify at start found problems; `stash verify --repair` fixes them", metadata: ["findings": "\(all.count)"])
         }

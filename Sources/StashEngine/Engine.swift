@@ -97,6 +97,8 @@ public actor Engine {
     var warnings: [String] = []
     /// Which downloads were transferring if stashd dies: see `CrashGuard`.
     let flight: FlightLog
+    let clock: WallClock
+    let network: NetworkMonitor
 
     /// Progress of one download is announced when it moved by this many percent …
     static let progressStep = 1
@@ -106,7 +108,14 @@ public actor Engine {
     /// after a crash is close to the truth (the part file is the real measure on resume).
     static let progressSaveInterval: TimeInterval = 2
 
-    public init(dataDir: String, socketPath: String, registry: Registry, fetch: FetchWorkers, keys: KeyStore, config: DaemonConfig, logger: Logger) {
+    /// `clock` and `network` are what the engine's timers and licence renewals read: the
+    /// system's unless a test gives its own.
+    public init(
+        dataDir: String, socketPath: String, registry: Registry, fetch: FetchWorkers, keys: KeyStore, config: DaemonConfig, logger: Logger,
+        clock: WallClock = .system, network: NetworkMonitor = .system
+    ) {
+        self.clock = clock
+        self.network = network
         self.keys = keys
         self.layout = AssetLayout(dataDir: dataDir)
         self.socketPath = socketPath
@@ -129,7 +138,7 @@ public actor Engine {
         }
         let crashGuard = CrashGuard(log: flight.previous())
         flight.begin(header: crashGuard.header)
-        let verifyStarted = Date()
+        let verifyStarted = clock.now()
         var findings: [VerifyFinding] = []
         var filesChecked = 0
         var tickets: [CommitTicket] = []

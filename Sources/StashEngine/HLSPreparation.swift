@@ -14,6 +14,8 @@ struct HLSPreparation: Sendable {
     let retry: RetryPolicy
     let lowSpeedLimit: Int
     let lowSpeedTime: Int
+    /// When a licence acquired while planning counts from.
+    let clock: WallClock
     /// Told when a playlist or key request waits for the network (the engine shows it).
     var waitingForNetwork: (@Sendable () -> Void)?
 
@@ -165,7 +167,7 @@ struct HLSPreparation: Sendable {
         }
         let answer = try await licenses.keys(.acquire, kids: kids, drm: drm, waitingForNetwork: waitingForNetwork)
         try sealLicenseKeys(answer, asset: asset)
-        return LicenseTerms(acquiredAt: Date(), expiresIn: answer.expiresIn, playbackDuration: answer.playbackDuration.map(TimeInterval.init),
+        return LicenseTerms(acquiredAt: clock.now(), expiresIn: answer.expiresIn, playbackDuration: answer.playbackDuration.map(TimeInterval.init),
                             kids: names)
     }
 

@@ -232,19 +232,6 @@ final class LicenseTests: DaemonTestCase {
         XCTAssertTrue(expired.stateReason.contains("expired"), expired.stateReason)
     }
 
-    func testTheDaemonRenewsByItselfBeforeExpiry() async throws {
-        licenses.expiresIn = 2
-        _ = try await add("auto")
-        _ = try await waitFor("auto", .completed)
-        let deadline = Date().addingTimeInterval(20)
-        while licenses.requests(action: "renew").count < 2, Date() < deadline {
-            try await Task.sleep(nanoseconds: 100_000_000)
-        }
-        XCTAssertGreaterThanOrEqual(licenses.requests(action: "renew").count, 2, "renewed at 80 % of each licence's life")
-        let current = try await client.getDownload(id: "auto")
-        XCTAssertEqual(current.state, .completed, "never expired while renewals succeed")
-    }
-
     func testRevokedRenewalIsDRMExpired() async throws {
         _ = try await add("revoked")
         _ = try await waitFor("revoked", .completed)

@@ -28,14 +28,27 @@ final class EngineTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: dataDir)
     }
 
-    private func makeEngine() async throws -> Engine {
+    private func makeEngine(clock: WallClock = .system, config: DaemonConfig = DaemonConfig()) async throws -> Engine {
         let logger = Logger(label: "engine-test")
         let registry = try Registry(path: dataDir + "/stash.sqlite", logger: logger)
         let engine = Engine(
             dataDir: dataDir, socketPath: dataDir + "/unused.sock", registry: registry, fetch: FetchWorkers(logger: logger),
-            keys: try KeyStore(directory: dataDir + "/keys"), config: DaemonConfig(), logger: logger)
+            keys: try KeyStore(directory: dataDir + "/keys"), config: config, logger: logger, clock: clock)
         try await engine.start()
         return engine
+    }
+
+    /// Polls `condition` (calling `step` between tries) for up to 20 s of real time.
+    private func eventually(
+        _ what: String, step: () -> Void = {}, file: StaticString = #filePath, line: UInt = #line, _ condition: () async throws -> Bool
+    ) async throws {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if try await condition() { return }
+            step()
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        XCTFail("never: \(what)", file: file, line: line)
     }
 
     /// The states a subscriber is told of, until `id` reaches `final`.
@@ -85,5 +98,45 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(seen.last, .completed)
         let done = try await engine.get(id: "f")
         XCTAssertEqual(done.downloadedBytes, 50_000)
+    }
+
+    /// Licence timers on a clock the test moves: a renewal at 80 % of a 1,000 s licence, then
+    /// the lapse of the renewed one while its server is gone, in well under a second.
+    func testLicenceRenewalAndExpiryFollowTheClockWithoutSleeping() async throws {
+        try XCTSkipUnless(HLSFixture.isAvailable, "ffmpeg and ffprobe are needed (make deps installs them)")
+        let manual = ManualClock()
+        await engine.shutdown()
+        var config = DaemonConfig()
+        config.retryMaxAttempts = 1
+        engine = try await makeEngine(clock: manual.clock, config: config)
+        let keyID: [UInt8] = Array(0x10..<0x20)
+        let licenses = try LicenseServer.start()
+        defer { licenses.stop() }
+        licenses.addKey(kid: keyID, key: Array(0x30..<0x40))
+        licenses.expiresIn = 1000
+        let stream = try HLSFixture.tsSKD(in: dataDir + "/fixture", seconds: 4, keyID: keyID, key: Array(0x30..<0x40), uriIV: true)
+        http.serveDirectory(stream.directory, at: "/skd")
+
+        let events = await engine.subscribe(ids: ["lic"], minProgressStep: 0, minIntervalMs: 0, replayFrom: 0)
+        _ = try await engine.add(id: "lic", uri: http.url("/skd/" + stream.masterPath), title: "", sha256: "", headers: [],
+                                 drm: DRMParams(licenseServer: licenses.licenseURL))
+        let seen = await states(of: "lic", until: .completed, in: events)
+        XCTAssertEqual(seen.last, .completed)
+        XCTAssertEqual(licenses.requests(action: "renew").count, 0)
+
+        manual.advance(by: 799)
+        try await eventually("renewed at 80 %", step: { manual.advance(by: 1) }) {
+            licenses.requests(action: "renew").count == 1
+        }
+        let renewed = try await engine.get(id: "lic")
+        XCTAssertEqual(renewed.state, .completed)
+
+        licenses.stop()
+        manual.advance(by: 950)
+        try await eventually("lapsed with its server gone", step: { manual.advance(by: 1) }) {
+            try await engine.get(id: "lic").state == .licenseExpired
+        }
+        let lapsed = try await engine.get(id: "lic")
+        XCTAssertTrue(lapsed.stateReason.contains("expired"), lapsed.stateReason)
     }
 }

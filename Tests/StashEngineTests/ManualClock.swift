@@ -1,0 +1,55 @@
+import Foundation
+import StashCore
+import Synchronization
+
+/// A `WallClock` that moves only when a test says so: `advance(by:)` sets the time forward and
+/// wakes every sleeper whose time has come, so a timer of minutes is tested in milliseconds.
+final class ManualClock: Sendable {
+    private struct Sleeper {
+        let deadline: Date
+        let wake: CheckedContinuation<Void, Never>
+    }
+
+    private struct State {
+        var now: Date
+        var sleepers: [Sleeper] = []
+    }
+
+    private let state: Mutex<State>
+
+    init(start: Date = Date()) {
+        state = Mutex(State(now: start))
+    }
+
+    var clock: WallClock {
+        WallClock(now: { [self] in now }, sleep: { [self] seconds in await sleep(seconds) })
+    }
+
+    var now: Date { state.withLock { $0.now } }
+
+    /// Sleepers waiting for a later time: lets a test wait until a timer is armed.
+    var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
+    func advance(by seconds: TimeInterval) {
+        let due = state.withLock { state -> [Sleeper] in
+            state.now = state.now.addingTimeInterval(seconds)
+            let now = state.now
+            let due = state.sleepers.filter { $0.deadline <= now }
+            state.sleepers.removeAll { $0.deadline <= now }
+            return due
+        }
+        for sleeper in due { sleeper.wake.resume() }
+    }
+
+    private func sleep(_ seconds: TimeInterval) async {
+        await withCheckedContinuation { (wake: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                let deadline = state.now.addingTimeInterval(Swift.max(0, seconds))
+                if deadline <= state.now { return true }
+                state.sleepers.append(Sleeper(deadline: deadline, wake: wake))
+                return false
+            }
+            if now { wake.resume() }
+        }
+    }
+}
