@@ -37,4 +37,28 @@ public struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertib
             throw SystemCallError(call: call, path: path, errnoCode: code)
         }
     }
+
+    /// The status of what is at `path` (`lstat` when not following a symlink), or nil when
+    /// nothing is there (ENOENT, or ENOTDIR for a parent that is a file). Anything else, such
+    /// as EACCES, throws: a path that cannot be looked at is not a missing one.
+    public static func status(_ path: String, followingSymlink: Bool = true) throws -> stat? {
+        var info = stat()
+        do {
+            try check(followingSymlink ? "stat" : "lstat", path) {
+                followingSymlink ? stat(path, &info) : lstat(path, &info)
+            }
+        } catch let error as SystemCallError where error.errnoCode == ENOENT || error.errnoCode == ENOTDIR {
+            return nil
+        }
+        return info
+    }
+
+    /// Removes the file at `path`; one that is already gone is not an error.
+    public static func removeFile(_ path: String) throws {
+        do {
+            try check("unlink", path) { unlink(path) }
+        } catch let error as SystemCallError where error.errnoCode == ENOENT {
+            return
+        }
+    }
 }

@@ -69,7 +69,7 @@ public final class DaemonServer: @unchecked Sendable {
             logger.info("listening", metadata: ["socket": "\(socketPath)", "threads": "\(System.coreCount)"])
         } catch {
             try? await group.shutdownGracefully()
-            unlink(socketPath)
+            removeSocketFile()
             socketLock.release()
             throw StashError(.failedPrecondition, "cannot listen on \(socketPath): \(error)")
         }
@@ -88,7 +88,7 @@ public final class DaemonServer: @unchecked Sendable {
         for channel in open {
             try? await channel.close()
         }
-        unlink(socketPath)
+        removeSocketFile()
         spinner?.stop()
         try? await stopping.group.shutdownGracefully()
         stopping.socketLock.release()
@@ -99,10 +99,19 @@ public final class DaemonServer: @unchecked Sendable {
 
     /// The lock is ours, so no daemon serves this socket: whatever is at the path is stale.
     private func removeStaleSocket() throws {
-        var info = stat()
-        guard lstat(socketPath, &info) == 0 else { return }
-        try SystemCallError.check("unlink", socketPath) { unlink(socketPath) }
+        guard try SystemCallError.status(socketPath, followingSymlink: false) != nil else { return }
+        try SystemCallError.removeFile(socketPath)
         logger.notice("removed stale socket file", metadata: ["socket": "\(socketPath)"])
+    }
+
+    /// At a stop: a socket file left behind is reclaimed by the next start (the lock says no
+    /// daemon serves it), so a failure here is only worth a line in the log.
+    private func removeSocketFile() {
+        do {
+            try SystemCallError.removeFile(socketPath)
+        } catch {
+            logger.warning("cannot remove the socket file", metadata: ["socket": "\(socketPath)", "error": "\(error)"])
+        }
     }
 
     private func bind(group: MultiThreadedEventLoopGroup) async throws -> Channel {

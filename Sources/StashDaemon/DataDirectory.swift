@@ -10,14 +10,7 @@ enum DataDirectory {
     static let registryFiles = ["stash.sqlite", "stash.sqlite-wal", "stash.sqlite-shm"]
 
     static func prepare(_ dataDir: String, logger: Logger) throws {
-        var info = stat()
-        if stat(dataDir, &info) != 0 {
-            do {
-                try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw StashError(.failedPrecondition, "cannot create data dir \(dataDir): \(error.localizedDescription)")
-            }
-        } else {
+        if let info = try SystemCallError.status(dataDir) {
             guard (info.st_mode & S_IFMT) == S_IFDIR else {
                 throw StashError(.failedPrecondition, "data dir \(dataDir) exists and is not a directory")
             }
@@ -26,12 +19,21 @@ enum DataDirectory {
                     .failedPrecondition,
                     "data dir \(dataDir) belongs to uid \(info.st_uid), not to this daemon's uid \(geteuid()); choose another --data-dir")
             }
+        } else {
+            do {
+                try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw StashError(.failedPrecondition, "cannot create data dir \(dataDir): \(error.localizedDescription)")
+            }
         }
         try tighten(dataDir, to: 0o700, logger: logger)
         let registry = dataDir + "/" + registryFiles[0]
         // Made here, 0600, so SQLite's journals are born 0600 too.
-        let created = open(registry, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        if created >= 0 { close(created) }
+        do {
+            close(try SystemCallError.check("open", registry) { open(registry, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) })
+        } catch let error as SystemCallError where error.errnoCode == EEXIST {
+            // There already: `tighten` below makes it 0600.
+        }
         for name in registryFiles {
             try tighten(dataDir + "/" + name, to: 0o600, logger: logger)
         }
@@ -39,8 +41,7 @@ enum DataDirectory {
 
     /// Sets `mode` on a path stash owns, when it differs; a missing file is left missing.
     private static func tighten(_ path: String, to mode: mode_t, logger: Logger) throws {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return }
+        guard let info = try SystemCallError.status(path, followingSymlink: false) else { return }
         let current = info.st_mode & 0o7777
         guard current != mode else { return }
         do {

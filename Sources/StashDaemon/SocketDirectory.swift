@@ -10,8 +10,7 @@ enum SocketDirectory {
     static func prepare(forSocket socketPath: String, logger: Logger) throws {
         let directory = (socketPath as NSString).deletingLastPathComponent
         guard !directory.isEmpty else { return }
-        var info = stat()
-        if stat(directory, &info) != 0 {
+        guard let info = try SystemCallError.status(directory) else {
             let parent = (directory as NSString).deletingLastPathComponent
             if !parent.isEmpty && !FileManager.default.fileExists(atPath: parent) {
                 try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)

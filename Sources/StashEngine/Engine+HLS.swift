@@ -70,7 +70,8 @@ extension Engine {
         if let stopped = stopping[id] {
             stopping[id] = Task {
                 await stopped.value
-                unlink(partPath)
+                // The plain file's part is not part of the package; left behind, verify finds it.
+                try? SystemCallError.removeFile(partPath)
             }
         }
         beginPlanning(&entry)

@@ -244,11 +244,14 @@ extension Engine {
             if error.code == .permissionDenied, let state = entries[id]?.download.state {
                 let refusedAt = clock.now()
                 if [.completed, .licenseExpired].contains(state) {
-                    _ = try? transition(id, .drmExpired) {
+                    let change = try? transition(id, .drmExpired) {
                         $0.stateReason = "the licence server refused to renew the licence; the content cannot be played"
                         $0.error = DownloadError(.http, error.message)
                         $0.license?.refusedAt = refusedAt
                     }
+                    // Committed before the refusal is answered, so a GetDownload that follows
+                    // the answer sees DRM_EXPIRED.
+                    try? await change?.ticket.wait()
                 } else {
                     // Kept in the terms, so a download that completes later (a repair, say)
                     // does not come back playable.

@@ -166,9 +166,12 @@ extension Engine {
                 }
                 if report.findings[findingIndex].kind != .missingFile {
                     let size = fileSize(path) ?? 0
-                    if unlink(path) == 0 {
+                    do {
+                        try SystemCallError.removeFile(path)
                         report.filesDeleted += 1
-                        report.bytesFreed += size
+                        report.bytesFreed = report.bytesFreed.addingSaturating(size)
+                    } catch {
+                        logger.warning("verify cannot delete a damaged file", metadata: ["path": "\(path)", "error": "\(error)"])
                     }
                 }
                 entry.download.files[fileIndex].done = false

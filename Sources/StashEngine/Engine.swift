@@ -514,9 +514,9 @@ public actor Engine {
         return view
     }
 
+    /// nil when the file is missing or cannot be looked at: its size is then unknown.
     func fileSize(_ path: String) -> Int64? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard let info = try? SystemCallError.status(path) else { return nil }
         return Int64(info.st_size)
     }
 

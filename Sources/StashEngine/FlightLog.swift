@@ -54,7 +54,12 @@ final class FlightLog {
             close(descriptor)
             descriptor = -1
         }
-        unlink(path)
+        do {
+            try SystemCallError.removeFile(path)
+        } catch {
+            // Left behind, it makes the next start count this stop as unclean.
+            logger.warning("cannot remove the flight log after a clean stop", metadata: ["error": "\(error)"])
+        }
     }
 
     private func write(_ line: String) {

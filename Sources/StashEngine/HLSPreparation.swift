@@ -113,8 +113,8 @@ struct HLSPreparation: Sendable {
                 rangeOffset: file.byteRange.map { Int64(clamping: $0.offset) })
             // A segment at its final path is complete (it is renamed there only then): a
             // package planned again after a crash or a repair fetches only what is missing.
-            var info = stat()
-            if lstat(folder + "/" + file.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+            // A segment that cannot be looked at is fetched again.
+            if let info = try? SystemCallError.status(folder + "/" + file.path, followingSymlink: false), info.st_mode & S_IFMT == S_IFREG,
                file.size == nil || file.size == Int64(info.st_size) {
                 local.done = true
                 local.size = Int64(info.st_size)

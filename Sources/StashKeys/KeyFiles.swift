@@ -120,8 +120,8 @@ enum KeyFiles {
 
     /// True when `path` exists and is a directory (symlinks are not followed).
     static func isDirectory(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+        guard let info = try? SystemCallError.status(path, followingSymlink: false) else { return false }
+        return info.st_mode & S_IFMT == S_IFDIR
     }
 
     /// Removes a file; a file that is already gone is not an error. Returns true when removed.
