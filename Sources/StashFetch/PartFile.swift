@@ -158,12 +158,13 @@ final class PartFile: TransferBody, @unchecked Sendable {
     /// bytes that did land stay in the file: they are the resource's, and a resume counts them
     /// from the file's size.
     func append(_ bytes: UnsafeRawBufferPointer) throws {
+        guard let base = bytes.baseAddress else { return }
         var written = 0
         let fd = descriptor
         while written < bytes.count {
             let start = written
             let count = try SystemCallError.check("write", path) {
-                pwrite(fd, bytes.baseAddress! + start, bytes.count - start, off_t(size + Int64(start)))
+                pwrite(fd, base + start, bytes.count - start, off_t(size + Int64(start)))
             }
             written += count
         }
