@@ -139,4 +139,26 @@ final class EngineTests: XCTestCase {
         let lapsed = try await engine.get(id: "lic")
         XCTAssertTrue(lapsed.stateReason.contains("expired"), lapsed.stateReason)
     }
+
+    /// A download that does not fit waits outside the queue, and is looked at again when the
+    /// storage recheck comes due on the clock, not before.
+    func testADownloadHeldForSpaceIsLookedAtAgainWhenTheRecheckIsDue() async throws {
+        let manual = ManualClock()
+        await engine.shutdown()
+        var config = DaemonConfig()
+        config.storageReserve = 1 << 50
+        engine = try await makeEngine(clock: manual.clock, config: config)
+        http.serve(path: "/held.bin", size: 10_000)
+        _ = try await engine.add(id: "held", uri: http.url("/held.bin"), title: "", sha256: "", headers: [])
+        try await eventually("held for space") {
+            try await engine.get(id: "held").stateReason.contains("insufficient storage")
+        }
+        try await eventually("the recheck sleeps on the engine's clock") { manual.sleeperCount > 0 }
+        _ = try await engine.setConfig([(key: "storage-reserve", value: "0")])
+        let waiting = try await engine.get(id: "held")
+        XCTAssertEqual(waiting.state, .queued, "a held download waits for the recheck, not for the next schedule")
+        try await eventually("started and completed once the recheck came", step: { manual.advance(by: 1) }) {
+            try await engine.get(id: "held").state == .completed
+        }
+    }
 }
