@@ -22,9 +22,7 @@ final class StorageTests: SmallDiskTestCase {
         _ = try await client.addDownload(AddDownloadRequest(id: "toobig", uri: http.url("/toobig")))
         let held = try await waitUntil("toobig") { $0.stateReason.contains("insufficient storage") }
         XCTAssertEqual(held.state, .queued)
-        try await Task.sleep(nanoseconds: 2_500_000_000)
-        let stillHeld = try await client.getDownload(id: "toobig")
-        XCTAssertEqual(stillHeld.state, .queued, "a recheck finds no more space")
+        // That a recheck with no more space keeps it held is EngineTests' (on a clock it moves).
 
         try await client.cancel(id: "fits")
         let done = try await waitFor("toobig", .completed, timeout: 20)

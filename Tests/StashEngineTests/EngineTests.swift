@@ -154,6 +154,12 @@ final class EngineTests: XCTestCase {
             try await engine.get(id: "held").stateReason.contains("insufficient storage")
         }
         try await eventually("the recheck sleeps on the engine's clock") { manual.sleeperCount > 0 }
+        manual.advance(by: Engine.storageRecheckInterval)
+        // The recheck ran (it is asleep again) and found no more space.
+        try await eventually("the recheck is armed again") { manual.sleeperCount > 0 }
+        let stillHeld = try await engine.get(id: "held")
+        XCTAssertEqual(stillHeld.state, .queued)
+        XCTAssertTrue(stillHeld.stateReason.contains("insufficient storage"), stillHeld.stateReason)
         _ = try await engine.setConfig([(key: "storage-reserve", value: "0")])
         let waiting = try await engine.get(id: "held")
         XCTAssertEqual(waiting.state, .queued, "a held download waits for the recheck, not for the next schedule")
