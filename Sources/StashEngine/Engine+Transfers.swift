@@ -7,7 +7,6 @@ extension Engine {
     /// the files of active downloads.
     func schedule() {
         guard !shuttingDown else { return }
-        queue.maxParallel = config.maxParallel
         while let id = queue.next() {
             guard let entry = entries[id], entry.lifecycle.state == .queued else { continue }
             if let shortfall = storageShortfall(entry.download) {
@@ -26,7 +25,6 @@ extension Engine {
     /// After max-parallel was lowered: the newest active downloads go back to the queue,
     /// keeping their partial files.
     func requeueExcess() {
-        queue.maxParallel = config.maxParallel
         for id in queue.excess(seq: { entries[$0]?.seq ?? 0 }) {
             _ = try? transition(id, .requeue) { $0.stateReason = "waiting for a free slot (max-parallel lowered)" }
         }
@@ -46,13 +44,10 @@ extension Engine {
         slotsChanged = true
     }
 
-    /// Starts the transfers `TransferSlots` gives room to, under the caps as configured now,
-    /// and completes the downloads that have nothing left to transfer.
+    /// Starts the transfers `TransferSlots` gives room to and completes the downloads that
+    /// have nothing left to transfer.
     func fillTransferSlots() {
         slotsChanged = false
-        slots.caps = TransferSlots.Caps(
-            filesPerDownload: config.filesPerDownload, maxConnections: config.maxConnections,
-            maxConnectionsPerHost: config.maxConnectionsPerHost)
         var finished: [String] = []
         for action in slots.fill() {
             switch action {

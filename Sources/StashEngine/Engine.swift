@@ -66,9 +66,9 @@ public actor Engine {
     var order: [String] = []
     var nextSeq = 0
     /// Which queued downloads get a download slot (max-parallel), and which hold one.
-    var queue = DownloadQueue(maxParallel: 1)
+    var queue: DownloadQueue
     /// Which files of the active downloads transfer, under the connection caps.
-    var slots = TransferSlots(caps: TransferSlots.Caps(filesPerDownload: 1, maxConnections: 1, maxConnectionsPerHost: 1))
+    var slots: TransferSlots
     /// A transfer slot may have freed or a download become active: fill slots on the next schedule.
     var slotsChanged = false
     /// The last verify (at start or asked for), for GetSystemInfo.
@@ -122,6 +122,8 @@ public actor Engine {
         self.registry = registry
         self.fetch = fetch
         self.config = config
+        self.queue = DownloadQueue(maxParallel: config.maxParallel)
+        self.slots = TransferSlots(caps: TransferSlots.Caps(config))
         self.logger = logger
         self.records = entries.cache
         self.commits = CommitQueue(registry: registry, bus: bus, cache: entries.cache)
@@ -438,6 +440,8 @@ public actor Engine {
         try await registry.saveConfig(updated)
         let lowered = updated.maxParallel < config.maxParallel
         config = updated
+        queue.maxParallel = updated.maxParallel
+        slots.caps = TransferSlots.Caps(updated)
         fetch.setRateLimit(updated.rateLimit)
         if lowered { requeueExcess() }
         // Raised caps let more transfers start now; lowered ones apply as transfers end.

@@ -1,3 +1,5 @@
+import StashCore
+
 /// Which files of the active downloads transfer, under three caps: transfers per download,
 /// transfers in all, and transfers per host. A value with no I/O: each input is a mutating
 /// function, and `fill()` says which transfers to start and which downloads have nothing left
@@ -106,5 +108,13 @@ struct TransferSlots {
         connections -= 1
         let left = (hostConnections[host] ?? 1) - 1
         hostConnections[host] = left > 0 ? left : nil
+    }
+}
+
+extension TransferSlots.Caps {
+    init(_ config: DaemonConfig) {
+        self.init(
+            filesPerDownload: config.filesPerDownload, maxConnections: config.maxConnections,
+            maxConnectionsPerHost: config.maxConnectionsPerHost)
     }
 }
