@@ -18,6 +18,8 @@ OUT=$ROOT/bench/out
 CORPUS=$OUT/corpus
 RUNS=$OUT/runs
 TIMES=$OUT/times.tsv
+# workload, tool, CPU seconds of the command (with its children) and of stashd, fastest run.
+CPU=$OUT/cpu.tsv
 CONTROL=$OUT/control.txt
 START=$OUT/start.txt
 SOCKET=$OUT/s/stashd.sock
@@ -44,6 +46,9 @@ RESULTS=$OUT/results${ONLY:+-${ONLY//,/-}}.txt
 want() { [[ -z $ONLY || ,$ONLY, == *,$1,* ]]; }
 # Whether any part that needs the file corpus runs.
 want_corpus() { want 1GiB || want 2000x64KiB || want bundles || want start100k; }
+
+# What bash's `time` prints around a timed run: user and system CPU seconds.
+TIMEFORMAT='%3U %3S'
 
 log() { printf '[bench] %s\n' "$*" >&2; }
 
@@ -292,8 +297,20 @@ settle() {
     sleep 1
 }
 
+# daemon_cpu: seconds of CPU (user + system) the running stashd has used, 0 without one.
+daemon_cpu() {
+    local fields
+    if [[ -n $STASHD_PID ]] && read -ra fields 2>/dev/null <"/proc/$STASHD_PID/stat"; then
+        # Fields 14 and 15 (utime, stime) in clock ticks; the name (field 2) has no spaces.
+        python3 -c "import os; print((${fields[13]} + ${fields[14]}) / os.sysconf('SC_CLK_TCK'))"
+    else
+        echo 0
+    fi
+}
+
 run_timed() {
-    local workload=$1 tool=$2 dir=$3 verify=$4 verify_dir=$5 attempt start end rc status seconds best=
+    local workload=$1 tool=$2 dir=$3 verify=$4 verify_dir=$5 attempt start end rc status seconds best= cpu=
+    local daemon_before daemon_after
     shift 5
     for attempt in $(seq "$REPEAT"); do
         rm -rf "$dir" && mkdir -p "$dir"
@@ -306,9 +323,13 @@ run_timed() {
         fi
         settle
         rc=0
+        daemon_before=$(daemon_cpu)
         start=$(now)
-        (cd "$dir" && "$@") >"$dir.log" 2>&1 || rc=$?
+        # `time` here gives the CPU of the command and every process it started: the whole cost
+        # of a peer, and of stash's client side (the daemon's is read from /proc around it).
+        { time (cd "$dir" && "$@" >"$dir.log" 2>&1); } 2>"$dir.cpu" || rc=$?
         end=$(now)
+        daemon_after=$(daemon_cpu)
         if ((rc != 0)); then
             status="exit $rc, see $dir.log"
         else
@@ -320,9 +341,16 @@ run_timed() {
             printf '%s\t%s\t%s\t%s\n' "$workload" "$tool" "$seconds" "$status" >>"$TIMES"
             return
         fi
+        # The CPU of the fastest run is the one reported.
+        if [[ -z $best ]] || python3 -c "import sys; sys.exit(0 if $seconds < $best else 1)"; then
+            cpu=$(python3 -c "
+client = sum(float(x) for x in open('$dir.cpu').read().split())
+print(f'{client:.3f}\t{$daemon_after - $daemon_before:.3f}')")
+        fi
         best=$(python3 -c "print(min(float(x) for x in '$best $seconds'.split()))")
     done
     printf '%s\t%s\t%s\tok\n' "$workload" "$tool" "$best" >>"$TIMES"
+    printf '%s\t%s\t%s\n' "$workload" "$tool" "$cpu" >>"$CPU"
 }
 
 # The socket goes by environment: the CLI reads STASH_SOCKET whether it takes --socket
@@ -605,6 +633,7 @@ main() {
     want_corpus && make_corpus
     rm -rf "$RUNS" && mkdir -p "$RUNS"
     : >"$TIMES"
+    : >"$CPU"
     : >"$CONTROL"
     : >"$START"
     : >"$OUT/hls.txt"
@@ -717,7 +746,7 @@ main() {
     fi
 
     echo
-    python3 "$ROOT/bench/report.py" "$TIMES" "$CONTROL" "$START" "$RESULTS" "$OUT/hls.txt"
+    python3 "$ROOT/bench/report.py" "$TIMES" "$CONTROL" "$START" "$RESULTS" "$OUT/hls.txt" "$CPU"
     if [[ -s $OUT/memory.txt ]]; then
         { echo; echo "daemon peak RSS, MiB (bench/memory.py; bound 200):"; sed 's/^/  /' "$OUT/memory.txt"; } | tee -a "$RESULTS"
     fi

@@ -9,6 +9,7 @@ enum FetchCommand {
     case shutdown(CheckedContinuation<Void, Never>?)
     /// The disk queue opened (and, for a resume, hashed) a transfer's part file.
     case opened(TransferID, Result<PartFile, FetchFailure>)
-    /// The disk queue fsynced and renamed a finished transfer's file: its final event.
+    /// The sync thread made a finished transfer's file durable under its final name (or
+    /// failed to): its final event.
     case committed(TransferID, FetchEvent)
 }

@@ -17,12 +17,12 @@ final class FetchLoop {
     private var appliedShare: Int64 = 0
     private var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
     private var stopping = false
-    /// Opening, fsyncing and renaming files block in the kernel for milliseconds (inode
-    /// allocation, journal commits); done here they would stall every other transfer, so they
-    /// run on these queues and report back through the inbox. Several serial queues rather
-    /// than one concurrent queue: Dispatch would run a concurrent queue on as many threads as
-    /// cores, and a thread waiting in fsync does not use its core, while fsyncs issued
-    /// together share one journal commit.
+    /// Creating folders and opening files block in the kernel for milliseconds (inode
+    /// allocation, reading a resumed part back to hash it); done here they would stall every
+    /// other transfer, so they run on these queues and report back through the inbox. Several
+    /// serial queues rather than one concurrent queue: Dispatch would run a concurrent queue on
+    /// as many threads as cores, and a thread waiting on the disk does not use its core. The
+    /// syncs and renames at the end run on `syncer`'s thread.
     private let disk = (0..<8).map { DispatchQueue(label: "stash.fetch.disk.\($0)", qos: .userInitiated) }
     private let diskWork = DispatchGroup()
     private let syncer: SyncBatcher
@@ -162,7 +162,7 @@ final class FetchLoop {
         }
     }
 
-    /// Spreads disk work over the queues by transfer, so one slow fsync holds up few others.
+    /// Spreads disk work over the queues by transfer, so one slow open holds up few others.
     private func diskQueue(for id: TransferID) -> DispatchQueue {
         disk[Int(id.rawValue % UInt64(disk.count))]
     }
@@ -368,16 +368,12 @@ final class FetchLoop {
         let inbox = self.inbox
         let logger = transfer.logger
         diskWork.enter()
-        switch transfer.request.durability {
-        case .alone:
-            diskQueue(for: id).async { [diskWork] in
-                defer { diskWork.leave() }
-                Self.commit(id, bytes: bytes, sha256: digest, logger: logger, inbox: inbox) { try file.commit() }
-            }
-        case .grouped:
-            // The rename runs on the batcher's thread: handing each file back to a disk queue
-            // cost two thread wake-ups per file, more than the rename itself.
-            syncer.submit(file) { [diskWork] syncFailure in
+        let syncer = self.syncer
+        let durability = transfer.request.durability
+        // The rename runs on the batcher's thread: handing each file back to a disk queue
+        // cost two thread wake-ups per file, more than the rename itself.
+        syncer.submit(file) { [diskWork] syncFailure in
+            guard durability == .alone else {
                 defer { diskWork.leave() }
                 Self.commit(id, bytes: bytes, sha256: digest, logger: logger, inbox: inbox) {
                     if let syncFailure {
@@ -386,12 +382,31 @@ final class FetchLoop {
                     }
                     try file.commitSynced()
                 }
+                return
+            }
+            do {
+                if let syncFailure { throw syncFailure }
+                try file.renameSynced()
+            } catch {
+                file.closeFile()
+                Self.commit(id, bytes: bytes, sha256: digest, logger: logger, inbox: inbox) { throw error }
+                diskWork.leave()
+                return
+            }
+            // A second syncfs, shared like the first, makes the rename durable before the
+            // transfer says the file is complete.
+            syncer.submit(file) { renameSyncFailure in
+                defer { diskWork.leave() }
+                file.closeFile()
+                Self.commit(id, bytes: bytes, sha256: digest, logger: logger, inbox: inbox) {
+                    if let renameSyncFailure { throw renameSyncFailure }
+                }
             }
         }
     }
 
-    /// Runs a file's commit (on its disk queue, or on the sync thread for a grouped file) and
-    /// posts the transfer's final event.
+    /// Runs the last step of a file's commit (on the sync thread) and posts the transfer's
+    /// final event.
     private static func commit(
         _ id: TransferID, bytes: Int64, sha256: String, logger: Logger, inbox: FetchInbox, _ body: () throws -> Void
     ) {

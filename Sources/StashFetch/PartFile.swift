@@ -182,24 +182,18 @@ final class PartFile: TransferBody, @unchecked Sendable {
         }.joined()
     }
 
-    /// fsyncs the file, renames it to its final name in the same folder, then fsyncs the
-    /// folder so the rename survives a crash. A symlink at the final name is replaced, not
-    /// followed (rename never follows its target). Closes the file either way.
-    func commit() throws {
-        defer { closeFile() }
-        let fd = descriptor
-        try writeBehind.check()
-        try SystemCallError.check("fsync", path) { fsync(fd) }
-        try rename()
-        let directory = self.directory
-        try SystemCallError.check("fsync", directoryPath) { fsync(directory) }
-    }
-
     /// The commit of a file whose data a `syncfs` has made durable since its last write
     /// (`SyncBatcher`): checks that none of its own writeback failed, then renames it. The
     /// folder is not fsynced. Closes the file either way.
     func commitSynced() throws {
         defer { closeFile() }
+        try renameSynced()
+    }
+
+    /// `commitSynced` without the close: the file stays open so that a second `syncfs` can be
+    /// asked on its descriptor to make the rename durable too. A symlink at the final name is
+    /// replaced, not followed (rename never follows its target).
+    func renameSynced() throws {
         let fd = descriptor
         try writeBehind.check()
         // Nothing is left to write back, so this only waits for nothing and then reports a

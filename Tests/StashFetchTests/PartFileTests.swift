@@ -1,4 +1,6 @@
 import Foundation
+import StashCore
+import Synchronization
 import XCTest
 
 @testable import StashFetch
@@ -27,7 +29,16 @@ final class PartFileTests: XCTestCase {
             withUnsafeBytes(of: UInt32(index).bigEndian) { bytes.replaceSubrange(0..<4, with: $0) }
             try bytes.withUnsafeBytes { try file.append($0) }
         }
-        try file.commit()
+        // As a single-file transfer does: a shared syncfs, then the file's own writeback checked.
+        let synced = expectation(description: "syncfs")
+        let failure = Mutex<SystemCallError?>(nil)
+        SyncBatcher().submit(file) { error in
+            failure.withLock { $0 = error }
+            synced.fulfill()
+        }
+        wait(for: [synced], timeout: 60)
+        XCTAssertNil(failure.withLock { $0 })
+        try file.commitSynced()
 
         let path = folder + "/big.bin"
         XCTAssertFalse(FileManager.default.fileExists(atPath: path + ".part"))
