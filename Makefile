@@ -42,13 +42,18 @@ run: release
 
 test: deps proto-check
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --disable-swift-testing
+	$(SWIFT) test --skip-build --disable-swift-testing --parallel --num-workers $(TEST_WORKERS)
 	bash scripts/fuzz.sh $(FUZZ_TEST_SECONDS)
 	python3 scripts/soak.py $$($(SWIFT) build --show-bin-path) --kills 10 --downloads 30 --out .build/soak
 
-# Each fuzz target for FUZZ_SECONDS (default 60); `make test` runs each for FUZZ_TEST_SECONDS.
+# Tests run in this many processes at once: most of an integration test's time is a daemon,
+# a server and a client waiting on each other, so 4 workers halve the suite on 2 cores.
+TEST_WORKERS ?= 4
+
+# Each fuzz target for FUZZ_SECONDS (default 60); `make test` runs each for FUZZ_TEST_SECONDS,
+# a smoke run: the seeds and past crash inputs run in the test suite itself.
 FUZZ_SECONDS ?= 60
-FUZZ_TEST_SECONDS ?= 15
+FUZZ_TEST_SECONDS ?= 8
 fuzz: deps
 	bash scripts/fuzz.sh $(FUZZ_SECONDS)
 
