@@ -29,10 +29,25 @@ struct AssetLayout: Sendable {
         let path = URLComponents(string: uri)?.percentEncodedPath ?? ""
         let last = path.split(separator: "/").last.map(String.init) ?? ""
         let decoded = last.removingPercentEncoding ?? last
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-+")
-        var name = String(decoded.map { allowed.contains($0) ? $0 : "_" }.prefix(200))
-        while name.hasPrefix(".") { name.removeFirst() }
+        // By character, as a reader counts them: a multi-byte letter becomes one `_`.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(min(decoded.utf8.count, 200))
+        for character in decoded.prefix(200) {
+            let byte = character.utf8.count == 1 ? character.utf8.first ?? 0 : 0
+            bytes.append(Self.allowedInFileName(byte) ? byte : UInt8(ascii: "_"))
+        }
+        var name = String(decoding: bytes.drop { $0 == UInt8(ascii: ".") }, as: UTF8.self)
         if name.hasSuffix(".part") { name += "_" }
         return name.isEmpty ? "download" : name
+    }
+
+    private static func allowedInFileName(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "+"):
+            return true
+        default:
+            return false
+        }
     }
 }
