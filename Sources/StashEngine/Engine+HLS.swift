@@ -27,14 +27,13 @@ extension Engine {
         let generation = nextGeneration
         nextGeneration += 1
         queue.activate(id)
-        entry.planGeneration = generation
         entry.speed.reset()
         var preparation = hlsPreparation
         preparation.waitingForNetwork = { Task { await self.planningWaitsForNetwork(id, generation: generation) } }
         let folder = layout.assetFolder(id: id)
         let options = download.hls ?? HLSOptions()
         let held = HLSPreparation.HeldLicense(drm: download.drm, terms: download.license)
-        entry.planning = Task.detached {
+        let planning = Task.detached {
             let result: Result<HLSPreparation.Prepared, Error>
             do {
                 result = .success(try await preparation.prepare(
@@ -44,12 +43,13 @@ extension Engine {
             }
             await self.planned(id, generation: generation, result)
         }
+        entry.activity = .planning(planning, generation: generation)
     }
 
     /// A playlist or key of a download being planned waits for the network: the download
     /// says so, as a transfer of its files would.
     private func planningWaitsForNetwork(_ id: String, generation: UInt64) {
-        guard let entry = entries[id], entry.planGeneration == generation, entry.planning != nil,
+        guard let entry = entries[id], entry.activity.isPlanning(generation: generation),
               entry.download.state == .preparing else { return }
         _ = try? transition(id, .networkLost) { $0.stateReason = "the network is unreachable; the playlists and keys are read when it is back" }
     }
@@ -83,9 +83,8 @@ extension Engine {
     /// A pause, cancel or failure while the playlists are read: the reading stops, and a
     /// removal waits for it (it may be writing playlists into the folder being deleted).
     func stopPlanning(_ entry: inout Entry) {
-        guard let planning = entry.planning else { return }
-        entry.planning = nil
-        entry.planGeneration = 0
+        guard case .planning(let planning, _) = entry.activity else { return }
+        entry.activity = .idle
         planning.cancel()
         let id = entry.download.id
         let previous = stopping[id]
@@ -98,8 +97,8 @@ extension Engine {
     private func planned(_ id: String, generation: UInt64, _ result: Result<HLSPreparation.Prepared, Error>) {
         // At shutdown the fetch workers fail what is in flight; the download stays PREPARING
         // in the registry and is planned again at the next start.
-        guard !shuttingDown, var entry = entries[id], entry.planGeneration == generation, entry.planning != nil else { return }
-        entry.planning = nil
+        guard !shuttingDown, var entry = entries[id], entry.activity.isPlanning(generation: generation) else { return }
+        entry.activity = .idle
         switch result {
         case .success(let prepared):
             entry.download.files = prepared.files

@@ -37,7 +37,7 @@ extension Engine {
             entry.download.id, seq: entry.seq,
             files: files.indices.filter { !files[$0].done }.map { ($0, files[$0].host) },
             fileSlots: entry.download.hls?.segmentConcurrency)
-        entry.completing = false
+        entry.activity = .transferring([:])
         entry.lastProgressEvent = (-1, 0)
         entry.speed.reset()
         queue.activate(entry.download.id)
@@ -57,7 +57,7 @@ extension Engine {
                 entries[id] = entry
             case .idle(let id):
                 // Every file was already on disk (a resume after the last one landed).
-                guard let entry = entries[id], entry.lifecycle.state.isActive, !entry.completing, entry.planning == nil,
+                guard let entry = entries[id], entry.lifecycle.state.isActive, !entry.activity.isCompleting, !entry.activity.isPlanning,
                       entry.download.filesDone == entry.download.filesTotal else { continue }
                 finished.append(id)
             }
@@ -83,7 +83,7 @@ extension Engine {
         let transfer = fetch.start(request) { event in
             notices.post(FetchNotice(id: id, index: index, generation: generation, event: event))
         }
-        entry.running[index] = FileTransfer(transfer: transfer, generation: generation)
+        entry.activity.started(index, FileTransfer(transfer: transfer, generation: generation))
     }
 
     /// Detaches every transfer of the download (their later events are ignored) and stops
@@ -92,9 +92,11 @@ extension Engine {
         slots.deactivate(entry.download.id)
         slotsChanged = true
         stopPlanning(&entry)
-        guard !entry.running.isEmpty else { return }
-        let transfers = Array(entry.running.values)
-        entry.running = [:]
+        let transfers = Array(entry.activity.transfers.values)
+        // Whatever was under way ends here; a completion's sync that returns later finds the
+        // download no longer active.
+        entry.activity = .idle
+        guard !transfers.isEmpty else { return }
         let id = entry.download.id
         let previous = stopping[id]
         // Queued now, in order before any restart of this download reopens its part files.
@@ -117,7 +119,7 @@ extension Engine {
     private func stopped(_ id: String) {
         stopping[id] = nil
         // A paused download's byte count is what its files hold once the writers stopped.
-        guard var entry = entries[id], entry.running.isEmpty, entry.download.state != .removing else { return }
+        guard var entry = entries[id], entry.activity.transfers.isEmpty, entry.download.state != .removing else { return }
         let before = entry.download.downloadedBytes
         measureFiles(&entry.download)
         if entry.download.downloadedBytes != before {
@@ -202,14 +204,14 @@ extension Engine {
 
     /// Applies one fetch event to its download; the caller schedules afterwards.
     func handle(_ notice: FetchNotice) {
-        guard !shuttingDown, entries[notice.id]?.running[notice.index]?.generation == notice.generation,
+        guard !shuttingDown, entries[notice.id]?.activity.transfers[notice.index]?.generation == notice.generation,
               var entry = entries.take(notice.id) else { return }
         // Every case below puts the entry back before it calls anything that looks it up.
         let id = notice.id
         let index = notice.index
         let now = clock.now().timeIntervalSinceReferenceDate
         if notice.event.isFinal {
-            entry.running[index] = nil
+            entry.activity.ended(index)
             slots.ended(id, index: index)
             slotsChanged = true
         }
@@ -336,13 +338,13 @@ extension Engine {
     /// first, by a syncfs shared with other files landing meanwhile (its files skip the
     /// per-file folder fsync); that runs off the engine, and a pause or cancel meanwhile wins.
     private func complete(_ id: String) {
-        guard var entry = entries[id], !entry.completing else { return }
+        guard var entry = entries[id], !entry.activity.isCompleting else { return }
         let download = entry.download
         guard download.isFolder else {
             finishCompletion(id)
             return
         }
-        entry.completing = true
+        entry.activity = .completing
         entries[id] = entry
         var folders = Set<String>()
         for file in download.files {
@@ -361,7 +363,7 @@ extension Engine {
     }
 
     private func finishCompletion(_ id: String, failure: DownloadError? = nil) {
-        guard let entry = entries[id], entry.lifecycle.state.isActive, entry.running.isEmpty,
+        guard let entry = entries[id], entry.lifecycle.state.isActive, entry.activity.transfers.isEmpty,
               entry.download.filesDone == entry.download.filesTotal else { return }
         if let failure {
             _ = try? transition(id, .transferFailed) { $0.error = failure }

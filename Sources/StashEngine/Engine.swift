@@ -19,17 +19,11 @@ public actor Engine {
         var lifecycle: DownloadLifecycle
         /// Position in the list order; stable across removals, used for paging.
         var seq: Int
-        /// Transfers of this download's files, by file index.
-        var running: [Int: FileTransfer] = [:]
-        /// Every file landed and the completion (a bundle's folder fsyncs) is under way.
-        var completing = false
+        /// What is under way for it: planning, transfers or the completion.
+        var activity = DownloadActivity.idle
         var speed = SpeedMeter()
         var lastProgressEvent: (percent: Int, time: TimeInterval) = (-1, 0)
         var lastProgressSave: TimeInterval = 0
-        /// An HLS download reading its playlists (PREPARING before it has files), and which
-        /// planning is current: a result from an earlier one is dropped.
-        var planning: Task<Void, Never>?
-        var planGeneration: UInt64 = 0
         /// The package's size as its playlists put it (bandwidth x duration), while not every
         /// segment's size is known; nil for other downloads and after a restart.
         var planEstimate: Int64?
@@ -214,8 +208,8 @@ public actor Engine {
         shuttingDown = true
         licenseTimer?.cancel()
         outboxTask?.cancel()
-        for id in queue.active {
-            entries[id]?.running = [:]
+        for id in queue.active where entries[id]?.activity.transfers.isEmpty == false {
+            entries[id]?.activity = .idle
         }
         await fetch.shutdown()
         var last: CommitTicket?
