@@ -11,7 +11,7 @@ import StashKeys
 extension Engine {
     var licenseClient: LicenseClient {
         LicenseClient(fetch: fetch, certificates: certificates, retry: RetryPolicy(config),
-                      lowSpeedLimit: config.lowSpeedLimit, lowSpeedTime: config.lowSpeedTime)
+                      lowSpeedLimit: config.lowSpeedLimit, lowSpeedTime: config.lowSpeedTime, clock: clock)
     }
 
     /// Gets a licence for the download's keys, before or during the download (reading its

@@ -47,7 +47,7 @@ public actor Engine {
     let registry: Registry
     let fetch: FetchWorkers
     let keys: KeyStore
-    let bus = EventBus()
+    let bus: EventBus
     let commits: CommitQueue
     let logger: Logger
     let socketPath: String
@@ -109,6 +109,7 @@ public actor Engine {
         clock: WallClock = .system, network: NetworkMonitor = .system
     ) {
         self.clock = clock
+        self.bus = EventBus(clock: clock)
         self.network = network
         self.keys = keys
         self.layout = AssetLayout(dataDir: dataDir)

@@ -17,12 +17,18 @@ final class EventBus: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Stamps each event with its time.
+    private let clock: WallClock
+
+    init(clock: WallClock = .system) {
+        self.clock = clock
+    }
 
     /// Events are published from one thread at a time (the commit queue's), so delivering
     /// outside the lock keeps every subscriber's events in seq order.
     func publish(_ kind: DownloadEvent.Kind) {
         let (event, targets) = state.withLock { state in
-            let event = DownloadEvent(seq: state.nextSeq, time: Date(), kind: kind)
+            let event = DownloadEvent(seq: state.nextSeq, time: clock.now(), kind: kind)
             state.nextSeq += 1
             if state.recent.count < Self.replayCapacity {
                 state.recent.append(event)

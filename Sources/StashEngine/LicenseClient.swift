@@ -13,6 +13,8 @@ struct LicenseClient: Sendable {
     let retry: RetryPolicy
     let lowSpeedLimit: Int
     let lowSpeedTime: Int
+    /// Certificates are checked against its time, the engine's.
+    let clock: WallClock
 
     /// A licence answer is a few keys of JSON; anything larger is not one.
     static let maxAnswerBytes = 1 << 20
@@ -38,7 +40,7 @@ struct LicenseClient: Sendable {
 
     private func post(_ action: LicenseAction, kids: [[UInt8]], drm: DRMParams, retry: RetryPolicy,
                       waitingForNetwork: (@Sendable () -> Void)? = nil) async throws -> [UInt8] {
-        let certificate = try await certificates.certificate(drm, fetch: fetch, retry: retry)
+        let certificate = try await certificates.certificate(drm, fetch: fetch, retry: retry, at: clock.now())
         let request = LicenseRequest(
             kids: kids, action: action, contentID: drm.contentID.isEmpty ? nil : drm.contentID,
             certificateSHA256: certificate?.sha256)
@@ -67,10 +69,9 @@ struct LicenseClient: Sendable {
 final class CertificateCache: Sendable {
     private let known = Mutex<[String: ServiceCertificate]>([:])
 
-    func certificate(_ drm: DRMParams, fetch: FetchWorkers, retry: RetryPolicy) async throws -> ServiceCertificate? {
+    func certificate(_ drm: DRMParams, fetch: FetchWorkers, retry: RetryPolicy, at now: Date) async throws -> ServiceCertificate? {
         let url = drm.certificateURL
         guard !url.isEmpty else { return nil }
-        let now = Date()
         if let cached = known.withLock({ $0[url] }) {
             guard now < cached.notAfter else {
                 throw LicenseFailure.invalid("the service certificate from \(url) expired at \(ISO8601DateFormatter().string(from: cached.notAfter))")

@@ -102,6 +102,21 @@ final class EngineTests: XCTestCase {
 
     /// Licence timers on a clock the test moves: a renewal at 80 % of a 1,000 s licence, then
     /// the lapse of the renewed one while its server is gone, in well under a second.
+    func testEventsAreStampedWithTheEnginesClock() async throws {
+        let manual = ManualClock(start: Date(timeIntervalSince1970: 2_000_000_000))
+        await engine.shutdown()
+        engine = try await makeEngine(clock: manual.clock)
+        http.serve(path: "/t.bin", size: 1000, seed: 9)
+        let events = await engine.subscribe(ids: ["t"], minProgressStep: 0, minIntervalMs: 0, replayFrom: 0)
+        _ = try await engine.add(id: "t", uri: http.url("/t.bin"), files: [], title: "", sha256: "", headers: [])
+        for await event in events {
+            XCTAssertEqual(event.time, manual.now, "\(event.kind)")
+            if case .stateChanged(let download, _) = event.kind, download.state == .completed { break }
+        }
+        let done = try await engine.get(id: "t")
+        XCTAssertEqual(done.completedAt, manual.now)
+    }
+
     func testLicenceRenewalAndExpiryFollowTheClockWithoutSleeping() async throws {
         try XCTSkipUnless(HLSFixture.isAvailable, "ffmpeg and ffprobe are needed (make deps installs them)")
         let manual = ManualClock()
