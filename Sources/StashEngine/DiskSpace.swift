@@ -1,11 +1,15 @@
 import Foundation
+import StashCore
 
 /// Total and free bytes of the file system holding a path.
 enum DiskSpace {
-    static func of(path: String) -> (total: Int64, free: Int64) {
+    /// Throws when the file system cannot be asked (the folder is gone, say): a failure read
+    /// as 0 bytes free would hold every download back for space the disk may well have.
+    static func of(path: String) throws -> (total: Int64, free: Int64) {
         var stats = statvfs()
-        guard statvfs(path, &stats) == 0 else { return (0, 0) }
-        let block = Int64(stats.f_frsize)
-        return (Int64(stats.f_blocks) * block, Int64(stats.f_bavail) * block)
+        _ = try SystemCallError.check("statvfs", path) { statvfs(path, &stats) }
+        let block = Int64(clamping: stats.f_frsize)
+        return (Int64(clamping: stats.f_blocks).multipliedSaturating(by: block),
+                Int64(clamping: stats.f_bavail).multipliedSaturating(by: block))
     }
 }

@@ -17,7 +17,17 @@ extension Engine {
     public func systemInfo() -> SystemInfo {
         let now = clock.now().timeIntervalSinceReferenceDate
         if let cached = storageCache, now - cached.time < Self.storageTTL { return cached.info }
-        let disk = DiskSpace.of(path: layout.assetsDir)
+        var diskWarnings: [String] = []
+        let disk: (total: Int64, free: Int64)
+        do {
+            disk = try DiskSpace.of(path: layout.assetsDir)
+            if disk.free < Self.fullDiskBytes {
+                diskWarnings.append("the disk holding \(layout.assetsDir) is full (\(disk.free) bytes free): downloads wait and the registry may not be written; cancel or purge downloads to free space")
+            }
+        } catch {
+            disk = (0, 0)
+            diskWarnings.append("cannot read the size and free space of the disk holding \(layout.assetsDir): \(error)")
+        }
         var byState: [DownloadState: Int64] = [:]
         var held: Int64 = 0
         var assets = 0
@@ -32,9 +42,7 @@ extension Engine {
             dataDir: layout.dataDir, diskTotal: disk.total, diskFree: disk.free, bytesHeld: held,
             daemonVersion: StashVersion.daemon, socketPath: socketPath, downloadCount: entries.count,
             bytesByState: byState, assetCount: assets, lastVerify: lastVerify,
-            warnings: warnings + (disk.free < Self.fullDiskBytes
-                ? ["the disk holding \(layout.assetsDir) is full (\(disk.free) bytes free): downloads wait and the registry may not be written; cancel or purge downloads to free space"]
-                : []))
+            warnings: warnings + diskWarnings)
         storageCache = (now, info)
         return info
     }
@@ -47,7 +55,14 @@ extension Engine {
         let need = total.subtractingSaturating(download.downloadedBytes)
         guard need > 0 else { return nil }
         // Read every time (one statvfs): a figure even a second old misses what just landed.
-        let free = DiskSpace.of(path: layout.assetsDir).free
+        let free: Int64
+        do {
+            free = try DiskSpace.of(path: layout.assetsDir).free
+        } catch {
+            // Not a reason to hold it back: its transfer meets the same failure and reports it.
+            logger.warning("cannot read the free space for a download", metadata: ["id": "\(download.id)", "error": "\(error)"])
+            return nil
+        }
         var promised: Int64 = 0
         for id in queue.active where id != download.id {
             if let other = entries[id]?.download, let otherTotal = other.totalBytes {
