@@ -49,7 +49,7 @@ let package = Package(
         .target(
             name: "StashEngine",
             dependencies: [
-                "StashCore", "StashStore", "StashFetch", "StashHLS", "StashKeys",
+                "StashCore", "StashStore", "StashFetch", "StashHLS", "StashKeys", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),

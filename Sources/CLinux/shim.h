@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include <malloc.h> /* mallopt(3), M_ARENA_MAX */
+#include <sys/inotify.h> /* inotify(7): the disk watch over complete downloads' folders */
 
 /* syncfs(2): writes back every dirty file of one file system and commits its journal once;
    since Linux 5.8 it also reports a writeback error met on that file system. */
@@ -15,6 +16,9 @@ int sync_file_range(int fd, int64_t offset, int64_t nbytes, unsigned int flags);
 #define SYNC_FILE_RANGE_WAIT_BEFORE 1
 #define SYNC_FILE_RANGE_WRITE 2
 #define SYNC_FILE_RANGE_WAIT_AFTER 4
+
+/* pipe2(2): a pipe whose ends are close-on-exec and non-blocking from the start. */
+int pipe2(int pipefd[2], int flags);
 
 /* sched(7): a thread at this policy runs only when its CPU has nothing else to run. */
 #define STASH_SCHED_IDLE 5

@@ -36,6 +36,9 @@ public struct DownloadLifecycle: Equatable, Sendable {
         /// The daemon starts and finds this record; `fileIntact` says whether a completed
         /// download's file is on disk with the right size.
         case recover(fileIntact: Bool)
+        /// While the daemon runs, a file of a complete download was found missing, truncated
+        /// or replaced (the disk watch, or a verify).
+        case filesLost
     }
 
     public enum Action: Equatable, Sendable {
@@ -130,6 +133,14 @@ public struct DownloadLifecycle: Equatable, Sendable {
             if intact { return .none }
             state = .failed
             return .commit
+        case (.filesLost, .completed), (.filesLost, .licenseExpired), (.filesLost, .drmExpired):
+            // As at a start: whatever the licence says, the files are no longer all there.
+            state = .failed
+            return .commit
+        case (.filesLost, _):
+            // Not complete: its files are fetched (or were given up) anyway.
+            return .none
+
         case (.recover(_), .removing):
             return .remove
         case (.recover(_), _):
@@ -155,6 +166,7 @@ extension DownloadLifecycle.Input {
         case .requeue: return "requeue"
         case .repair: return "repair"
         case .recover: return "recover"
+        case .filesLost: return "find files lost of"
         case .licenseExpired: return "expire the licence of"
         case .drmExpired: return "end the DRM of"
         case .licenseRestored: return "restore the licence of"

@@ -42,7 +42,7 @@ extension Engine {
             dataDir: layout.dataDir, diskTotal: disk.total, diskFree: disk.free, bytesHeld: held,
             daemonVersion: StashVersion.daemon, socketPath: socketPath, downloadCount: entries.count,
             bytesByState: byState, assetCount: assets, lastVerify: lastVerify,
-            warnings: warnings + diskWarnings)
+            warnings: warnings + diskWarnings + diskWatchWarnings)
         storageCache = (now, info)
         return info
     }

@@ -12,10 +12,11 @@ extension Engine {
             findings: scan.findings + missingKeys() + orphanKeys(), downloadsChecked: checked, filesChecked: scan.filesChecked, deep: deep, repaired: repair)
         if repair {
             await deleteOrphans(&report)
-            // Answered once the requeued states are committed: a GetDownload after this
-            // answer shows them.
-            try await requeueDamaged(&report)?.wait()
         }
+        // Answered once the new states are committed: a GetDownload after this answer shows
+        // them. Without --repair a complete download with damage is FAILED, as the disk watch
+        // makes it; with it, back in the queue to fetch what is missing.
+        try await handleDamaged(&report, repair: repair)?.wait()
         report.finishedAt = clock.now()
         report.durationMs = Int(clock.now().timeIntervalSince(started) * 1000)
         lastVerify = report
@@ -131,17 +132,20 @@ extension Engine {
         }
     }
 
-    /// Downloads with missing or damaged files go back to the queue; only those files are
-    /// fetched again (a damaged one is deleted first). One whose licence has run out is
+    /// Without `repair`: a download that says it is complete but has missing or damaged files
+    /// is FAILED, naming them, and its damaged files are marked to be fetched again on resume
+    /// (nothing is deleted). With `repair`: downloads with missing or damaged files go back to
+    /// the queue; only those files are fetched again (a damaged one is deleted first). One whose licence has run out is
     /// restored too, when only its media files are damaged: they are fetched as they are (the
     /// keys stay sealed), and the licence check moves it back to LICENSE_EXPIRED or DRM_EXPIRED
     /// once it completes, so a renewal later finds it whole. Its playlists or keys are not
     /// restored: that reads the licence again, which has run out.
     /// Returns the ticket of the last change it queued.
-    private func requeueDamaged(_ report: inout VerifyReport) -> CommitTicket? {
+    private func handleDamaged(_ report: inout VerifyReport, repair: Bool) -> CommitTicket? {
         var last: CommitTicket?
         let damageKinds: Set<VerifyFinding.Kind> = [.missingFile, .wrongSize, .wrongDigest]
-        let repairable: Set<DownloadState> = [.completed, .failed, .licenseExpired, .drmExpired]
+        // Without --repair only what still says it is complete changes.
+        let repairable: Set<DownloadState> = repair ? [.completed, .failed, .licenseExpired, .drmExpired] : [.completed, .licenseExpired, .drmExpired]
         var byID: [String: [Int]] = [:]
         for (index, finding) in report.findings.enumerated() where damageKinds.contains(finding.kind) {
             byID[finding.id, default: []].append(index)
@@ -160,11 +164,11 @@ extension Engine {
                     // writes them and seals the keys anew; segments on disk are kept.
                     if entry.download.hls != nil {
                         replan = true
-                        report.findings[findingIndex].repaired = true
+                        report.findings[findingIndex].repaired = repair
                     }
                     continue
                 }
-                if report.findings[findingIndex].kind != .missingFile {
+                if repair, report.findings[findingIndex].kind != .missingFile {
                     let size = fileSize(path) ?? 0
                     do {
                         try SystemCallError.removeFile(path)
@@ -176,13 +180,28 @@ extension Engine {
                 }
                 entry.download.files[fileIndex].done = false
                 entry.download.files[fileIndex].downloadedBytes = 0
-                report.findings[findingIndex].repaired = true
+                report.findings[findingIndex].repaired = repair
             }
-            if replan { entry.download.forgetPackagePlan() }
+            // Without --repair the file list stays, so its segments are still its own (a purge
+            // would take them for strays); `resume` reads the playlists again.
+            if replan, repair { entry.download.forgetPackagePlan() }
             entry.download.filesDone = entry.download.files.reduce(0) { $0 + ($1.done ? 1 : 0) }
             entry.download.downloadedBytes = entry.download.files.saturatingSum(\.downloadedBytes)
             entries[id] = entry
             let missing = entry.download.filesTotal - entry.download.filesDone
+            guard repair else {
+                let first = report.findings[findingIndexes[0]]
+                let problem = "\(findingIndexes.count) file(s) missing or damaged; first: \(first.path): \(first.detail)"
+                logger.warning("verify found files of a complete download gone or damaged", metadata: ["id": "\(id)", "problem": "\(problem)"])
+                if let change = try? transition(id, .filesLost, edit: { record in
+                    record.error = DownloadError(.storage, problem)
+                    record.completedAt = nil
+                    record.stateReason = "\(problem) (found by verify); resume or verify --repair fetches what is missing"
+                }) {
+                    last = change.ticket
+                }
+                continue
+            }
             if let change = try? transition(id, .repair, edit: { record in
                 record.error = nil
                 record.completedAt = nil

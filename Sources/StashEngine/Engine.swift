@@ -89,6 +89,12 @@ public actor Engine {
     var outboxTask: Task<Void, Never>?
     /// What keeps the daemon from working fully, for GetSystemInfo.
     var warnings: [String] = []
+    /// inotify over the folders of complete downloads (`Engine+DiskWatch`); nil until started,
+    /// or when inotify is not available.
+    var diskWatch: DiskWatch?
+    /// At most this many inotify watches (nil: the kernel's limit); a test lowers it to see
+    /// the fallback.
+    let diskWatchLimit: Int?
     /// Which downloads were transferring if stashd dies: see `CrashGuard`.
     let flight: FlightLog
     let clock: WallClock
@@ -106,8 +112,9 @@ public actor Engine {
     /// system's unless a test gives its own.
     public init(
         dataDir: String, socketPath: String, registry: Registry, fetch: FetchWorkers, keys: KeyStore, config: DaemonConfig, logger: Logger,
-        clock: WallClock = .system, network: NetworkMonitor = .system
+        clock: WallClock = .system, network: NetworkMonitor = .system, diskWatchLimit: Int? = nil
     ) {
+        self.diskWatchLimit = diskWatchLimit
         self.clock = clock
         self.bus = EventBus(clock: clock)
         self.network = network
@@ -197,6 +204,7 @@ public actor Engine {
         }
         outbox = releases.releases
         notices.attach { [weak self] in self?.handleNoticesLater() }
+        startDiskWatch()
         logger.info("engine started", metadata: ["downloads": "\(entries.count)", "queued": "\(queue.waitingCount)"])
         schedule()
         licenseTick()
@@ -223,6 +231,7 @@ public actor Engine {
         }
         try? await last?.wait()
         flight.removeAfterCleanStop()
+        diskWatch?.close()
         notices.close()
         bus.finishAll()
     }
@@ -377,10 +386,20 @@ public actor Engine {
     }
 
     public func resume(id: String) async throws -> Download {
-        let change = try transition(id, .resume) {
-            $0.error = nil
-            $0.stateReason = ""
+        // An HLS package that failed for lost files (its playlists or keys may be among them)
+        // reads its playlists again: that rewrites them and seals its keys anew, and finds the
+        // segments still on disk complete.
+        let replan = entries[id].map { $0.download.state == .failed && $0.download.hls != nil && $0.download.error?.kind == .storage } ?? false
+        let change = try transition(id, .resume) { record in
+            record.error = nil
+            record.stateReason = ""
+            if replan {
+                record.forgetPackagePlan()
+                record.stateReason = "reading the playlists again to restore the package"
+            }
         }
+        // The emptied file list is stored too, so a restart plans the package again.
+        if replan, change != nil, let download = entries[id]?.download { commits.submit(.add(download), event: nil) }
         schedule()
         return try await committed(change, id: id)
     }
@@ -486,6 +505,7 @@ public actor Engine {
         if entry.download.state == .queued { enqueueWaiting(id) }
         // A licence that ran out while the download ran applies from the moment it completes.
         if entry.download.state == .completed, entry.download.license != nil { armLicenseTimer() }
+        followDiskWatch(entry.download, from: previous)
         let ticket = commits.submit(.save(entry.download), event: .stateChanged(eventView(entry.download), previous: previous))
         return Change(ticket: ticket, download: publicView(entry.download))
     }
@@ -557,7 +577,7 @@ public actor Engine {
     /// order): which are complete (of the recorded size) and how many bytes the others hold. Returns what is wrong with a
     /// file that should be there, if any; the files a complete download lacks are the start's
     /// verify findings (one stat per file serves both).
-    private func reconcileFiles(_ download: inout Download, sizes: ArraySlice<Int64?>, findings: inout [VerifyFinding]) -> String? {
+    func reconcileFiles(_ download: inout Download, sizes: ArraySlice<Int64?>, findings: inout [VerifyFinding]) -> String? {
         let id = download.id
         let shouldBeComplete = download.state.holdsCompleteFiles || (download.state == .failed && download.error?.kind == .storage)
         var problem: String?

@@ -171,10 +171,14 @@ final class BundleTests: DaemonTestCase {
         XCTAssertEqual(report.findings.first?.path, victim)
         XCTAssertEqual(report.findings.first?.id, "v")
         XCTAssertFalse(report.repaired)
+        // Seen by the disk watch (or by that verify): no longer COMPLETED, naming the file.
+        let failed = try await client.getDownload(id: "v")
+        XCTAssertEqual(failed.state, .failed)
+        XCTAssertTrue(failed.stateReason.contains(victim), failed.stateReason)
         let dry = try await client.verify(repair: true, dryRun: true)
         XCTAssertFalse(dry.repaired)
         let afterDryRun = try await client.getDownload(id: "v")
-        XCTAssertEqual(afterDryRun.state, .completed, "a dry run changes nothing")
+        XCTAssertEqual(afterDryRun.state, .failed, "a dry run changes nothing")
 
         let requestsBefore = http.requests(for: "/v/000.jpg").count
         let repaired = try await client.verify(repair: true)

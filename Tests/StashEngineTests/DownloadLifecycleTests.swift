@@ -26,7 +26,7 @@ final class DownloadLifecycleTests: XCTestCase {
     func testEverySideEffectIsInTheAction() {
         let inputs: [DownloadLifecycle.Input] = [
             .schedule, .transferStarted, .networkLost, .transferCompleted, .transferFailed, .pause, .resume, .cancel,
-            .requeue, .repair, .licenseExpired, .drmExpired, .licenseRestored, .recover(fileIntact: true), .recover(fileIntact: false),
+            .requeue, .repair, .licenseExpired, .drmExpired, .licenseRestored, .recover(fileIntact: true), .recover(fileIntact: false), .filesLost,
         ]
         for state in DownloadState.allCases {
             for input in inputs {
@@ -97,6 +97,17 @@ final class DownloadLifecycleTests: XCTestCase {
         for state in [DownloadState.licenseExpired, .drmExpired] {
             XCTAssertEqual(try run(state, .recover(fileIntact: true)).1, .none, "\(state.name) stays while its files are whole")
             XCTAssertEqual(try run(state, .recover(fileIntact: false)).0, .failed, "\(state.name) with files missing is not complete")
+        }
+    }
+
+    func testFilesLostWhileRunningFailOnlyADownloadThatHeldThem() throws {
+        for state in [DownloadState.completed, .licenseExpired, .drmExpired] {
+            XCTAssertEqual(try run(state, .filesLost).0, .failed, state.name)
+            XCTAssertEqual(try run(state, .filesLost).1, .commit, state.name)
+        }
+        for state in DownloadState.allCases where ![.completed, .licenseExpired, .drmExpired].contains(state) {
+            XCTAssertEqual(try run(state, .filesLost).0, state, state.name)
+            XCTAssertEqual(try run(state, .filesLost).1, .none, state.name)
         }
     }
 
