@@ -16,9 +16,6 @@ import Synchronization
 /// folders cannot all be watched is looked at by a stat pass every `pollInterval` seconds
 /// instead, and `unwatchedCount` says how many there are, for `stash info`.
 final class DiskWatch: Sendable {
-    /// How often downloads without inotify watches are looked at.
-    static let pollInterval: TimeInterval = 5
-
     /// Deleted, created, moved in or out, written (truncation is a write), or the folder
     /// itself deleted or moved; not reads, opens or attribute changes.
     private static let mask = UInt32(IN_DELETE | IN_CREATE | IN_MOVED_FROM | IN_MOVED_TO | IN_MODIFY | IN_CLOSE_WRITE
@@ -36,15 +33,13 @@ final class DiskWatch: Sendable {
     private let descriptor: Int32
     /// The other end wakes the thread to stop it.
     private let wake: (read: Int32, write: Int32)
-    /// At most this many watches (nil: as many as the kernel gives): lets a test see the
-    /// fallback without lowering the machine's limit.
-    private let limit: Int?
+    let settings: DiskWatchSettings
     private let changed: @Sendable ([String]) -> Void
     private let logger: Logger
 
     /// `changed` is called on the watch's thread with the ids whose folders changed (or, for
     /// unwatched downloads, every `pollInterval` with all of them).
-    init(limit: Int? = nil, logger: Logger, changed: @escaping @Sendable ([String]) -> Void) throws {
+    init(settings: DiskWatchSettings = DiskWatchSettings(), logger: Logger, changed: @escaping @Sendable ([String]) -> Void) throws {
         descriptor = try SystemCallError.check("inotify_init1", "") { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) }
         var ends: [Int32] = [-1, -1]
         do {
@@ -54,7 +49,7 @@ final class DiskWatch: Sendable {
             throw error
         }
         wake = (ends[0], ends[1])
-        self.limit = limit
+        self.settings = settings
         self.changed = changed
         self.logger = logger
         let thread = Thread { [self] in run() }
@@ -70,7 +65,7 @@ final class DiskWatch: Sendable {
         var added: [Int32] = []
         var complete = true
         for folder in folders {
-            if let limit, state.withLock({ $0.idByWatch.count + added.count }) >= limit {
+            if let limit = settings.limit, state.withLock({ $0.idByWatch.count + added.count }) >= limit {
                 complete = false
                 break
             }
@@ -89,17 +84,19 @@ final class DiskWatch: Sendable {
                 break
             }
         }
-        state.withLock { state in
+        let startsPolling = state.withLock { state -> Bool in
             // Two downloads never share a folder, but a watch on the same inode is the same
             // number: the newest owner wins.
             for watch in added { state.idByWatch[watch] = id }
             state.watchesByID[id] = added
             if complete {
                 state.unwatched.remove(id)
-            } else {
-                state.unwatched.insert(id)
+                return false
             }
+            return state.unwatched.insert(id).inserted && state.unwatched.count == 1
         }
+        // The thread may be asleep with no timeout: it must start its stat pass.
+        if startsPolling { wakeThread() }
         return complete
     }
 
@@ -125,7 +122,12 @@ final class DiskWatch: Sendable {
             return !state.closed
         }
         guard first else { return }
+        wakeThread()
+    }
+
+    private func wakeThread() {
         var byte: UInt8 = 1
+        // A full pipe already holds a wake-up; nothing is lost.
         _ = Glibc.write(wake.write, &byte, 1)
     }
 
@@ -141,14 +143,18 @@ final class DiskWatch: Sendable {
         }
         while true {
             let polling = state.withLock { !$0.unwatched.isEmpty }
-            let timeout = polling ? Int32(Self.pollInterval * 1000) : -1
+            let timeout = polling ? Int32(min(max(settings.pollInterval, 0.01), 3600) * 1000) : -1
             let ready = poll(&fds, 2, timeout)
             if ready < 0 {
                 if errno == EINTR { continue }
                 logger.error("the disk watch stopped", metadata: ["error": "poll failed: \(String(cString: strerror(errno)))"])
                 return
             }
-            if fds[1].revents != 0 || state.withLock({ $0.closed }) { return }
+            if state.withLock({ $0.closed }) { return }
+            if fds[1].revents != 0 {
+                var drained = [UInt8](repeating: 0, count: 64)
+                while Glibc.read(wake.read, &drained, drained.count) > 0 {}
+            }
             var ids = Set<String>()
             if fds[0].revents != 0 { readEvents(into: &ids, buffer: buffer) }
             if ready == 0 { ids.formUnion(state.withLock { $0.unwatched }) }

@@ -12,7 +12,7 @@ extension Engine {
     func startDiskWatch() {
         let watch: DiskWatch
         do {
-            watch = try DiskWatch(limit: diskWatchLimit, logger: logger) { [weak self] ids in
+            watch = try DiskWatch(settings: diskWatchSettings, logger: logger) { [weak self] ids in
                 guard let self else { return }
                 Task { await self.filesChanged(ids) }
             }
@@ -105,6 +105,6 @@ extension Engine {
         guard let diskWatch else { return [] }
         let unwatched = diskWatch.unwatchedCount
         guard unwatched > 0 else { return [] }
-        return ["\(unwatched) complete download(s) could not be watched with inotify (the limit fs.inotify.max_user_watches was reached): their files are looked at every \(Int(DiskWatch.pollInterval)) s instead"]
+        return ["\(unwatched) complete download(s) could not be watched with inotify (the limit fs.inotify.max_user_watches was reached): their files are looked at every \(diskWatch.settings.pollInterval) s instead"]
     }
 }

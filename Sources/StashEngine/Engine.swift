@@ -92,9 +92,8 @@ public actor Engine {
     /// inotify over the folders of complete downloads (`Engine+DiskWatch`); nil until started,
     /// or when inotify is not available.
     var diskWatch: DiskWatch?
-    /// At most this many inotify watches (nil: the kernel's limit); a test lowers it to see
-    /// the fallback.
-    let diskWatchLimit: Int?
+    /// The disk watch's bounds; a test lowers them to see the fallback.
+    let diskWatchSettings: DiskWatchSettings
     /// Which downloads were transferring if stashd dies: see `CrashGuard`.
     let flight: FlightLog
     let clock: WallClock
@@ -112,9 +111,9 @@ public actor Engine {
     /// system's unless a test gives its own.
     public init(
         dataDir: String, socketPath: String, registry: Registry, fetch: FetchWorkers, keys: KeyStore, config: DaemonConfig, logger: Logger,
-        clock: WallClock = .system, network: NetworkMonitor = .system, diskWatchLimit: Int? = nil
+        clock: WallClock = .system, network: NetworkMonitor = .system, diskWatch: DiskWatchSettings = DiskWatchSettings()
     ) {
-        self.diskWatchLimit = diskWatchLimit
+        self.diskWatchSettings = diskWatch
         self.clock = clock
         self.bus = EventBus(clock: clock)
         self.network = network

@@ -243,6 +243,24 @@ final class HLSDownloadTests: DaemonTestCase {
         XCTAssertTrue(after.findings.isEmpty, "\(after.findings)")
     }
 
+    func testADeletedPlaylistFailsThePackageAndResumeRestoresItWithoutSegments() async throws {
+        let ts = try serve().ts
+        _ = try await add("pl", http.url("/ts/" + ts.masterPath), HLSOptions(quality: .low))
+        _ = try await waitFor("pl", .completed)
+        let master = asset("pl") + "/master.m3u8"
+        try FileManager.default.removeItem(atPath: master)
+        let failed = try await waitUntil("pl", timeout: 10) { $0.state == .failed }
+        XCTAssertTrue(failed.stateReason.contains(master), failed.stateReason)
+
+        let segmentsBefore = http.requests.filter { $0.path.hasSuffix(".ts") }.count
+        _ = try await client.resume(id: "pl")
+        _ = try await waitFor("pl", .completed)
+        XCTAssertTrue(exists(master))
+        XCTAssertEqual(http.requests.filter { $0.path.hasSuffix(".ts") }.count, segmentsBefore, "no segment is fetched again")
+        let clean = try await client.verify()
+        XCTAssertTrue(clean.findings.isEmpty, "\(clean.findings)")
+    }
+
     func testVerifyFindsAMissingKeyAndRepairFetchesOnlyTheKey() async throws {
         let ts = try serve().ts
         _ = try await add("keyed", http.url("/ts/" + ts.masterPath), HLSOptions(quality: .low))

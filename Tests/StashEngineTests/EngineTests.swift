@@ -28,12 +28,14 @@ final class EngineTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: dataDir)
     }
 
-    private func makeEngine(clock: WallClock = .system, config: DaemonConfig = DaemonConfig()) async throws -> Engine {
+    private func makeEngine(
+        clock: WallClock = .system, config: DaemonConfig = DaemonConfig(), diskWatch: DiskWatchSettings = DiskWatchSettings()
+    ) async throws -> Engine {
         let logger = Logger(label: "engine-test")
         let registry = try Registry(path: dataDir + "/stash.sqlite", logger: logger)
         let engine = Engine(
             dataDir: dataDir, socketPath: dataDir + "/unused.sock", registry: registry, fetch: FetchWorkers(logger: logger),
-            keys: try KeyStore(directory: dataDir + "/keys"), config: config, logger: logger, clock: clock)
+            keys: try KeyStore(directory: dataDir + "/keys"), config: config, logger: logger, clock: clock, diskWatch: diskWatch)
         try await engine.start()
         return engine
     }
@@ -102,6 +104,21 @@ final class EngineTests: XCTestCase {
 
     /// Licence timers on a clock the test moves: a renewal at 80 % of a 1,000 s licence, then
     /// the lapse of the renewed one while its server is gone, in well under a second.
+    func testPastTheWatchLimitAStatPassFindsADeletedFileAndInfoSaysSo() async throws {
+        await engine.shutdown()
+        engine = try await makeEngine(diskWatch: DiskWatchSettings(limit: 0, pollInterval: 0.1))
+        http.serve(path: "/w.bin", size: 5000, seed: 4)
+        _ = try await engine.add(id: "w", uri: http.url("/w.bin"), files: [], title: "", sha256: "", headers: [])
+        try await eventually("w completes") { try await self.engine.get(id: "w").state == .completed }
+        let info = await engine.systemInfo()
+        XCTAssertTrue(info.warnings.contains { $0.contains("1 complete download(s) could not be watched") }, "\(info.warnings)")
+
+        try FileManager.default.removeItem(atPath: dataDir + "/assets/w/w.bin")
+        try await eventually("the stat pass finds the file gone") { try await self.engine.get(id: "w").state == .failed }
+        let failed = try await engine.get(id: "w")
+        XCTAssertTrue(failed.stateReason.contains("assets/w/w.bin"), failed.stateReason)
+    }
+
     func testEventsAreStampedWithTheEnginesClock() async throws {
         let manual = ManualClock(start: Date(timeIntervalSince1970: 2_000_000_000))
         await engine.shutdown()
