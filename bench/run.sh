@@ -426,9 +426,10 @@ populate_start_data() {
     # Filling the registry is set-up, not what is measured: the caps are raised to make it short.
     launch_stashd "$START_DATA" --max-parallel 64 --max-connections 64 --max-connections-per-host 64
     wait_socket || { POPULATED="stashd did not start"; return; }
-    # One URL on every line: the daemon chooses the ids, so each line is a download of its own.
+    # One URL on every line, added with --force: the daemon chooses the ids, so each line is a
+    # download of its own (without it the same URL is the one download that holds it).
     seq $RECORDS | sed "s|.*|$BASE/tiny.bin|" >"$list"
-    STASH_SOCKET=$SOCKET "$BIN/stash" add --from-file "$list" >"$OUT/start-add.log" 2>&1 ||
+    STASH_SOCKET=$SOCKET "$BIN/stash" add --force --from-file "$list" >"$OUT/start-add.log" 2>&1 ||
         { POPULATED="stash add --from-file failed, see $OUT/start-add.log"; return; }
     # Polled, not `stash wait`: following 100,000 ids would measure the waiter, and a poll
     # every 2 s costs the daemon nothing it would notice.

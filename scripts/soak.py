@@ -335,17 +335,18 @@ def main():
     def add(item):
         ident, kind, detail = item
         if kind == "file":
-            result = daemon.cli("add", f"{base}/f/{detail}.bin", "--id", ident)
+            # --force: each item is a download of its own even where two share a source.
+            result = daemon.cli("add", f"{base}/f/{detail}.bin", "--id", ident, "--force")
             expected[ident] = ("file", source.digests[f"/f/{detail}.bin"])
         elif kind == "bundle":
             listing = os.path.join(lists, ident)
             with open(listing, "w") as f:
                 for relative, n in detail.items():
                     f.write(f"{base}/f/{n}.bin\t{relative}\n")
-            result = daemon.cli("add", "--bundle", "--from-file", listing, "--id", ident)
+            result = daemon.cli("add", "--bundle", "--from-file", listing, "--id", ident, "--force")
             expected[ident] = ("bundle", {relative: source.digests[f"/f/{n}.bin"] for relative, n in detail.items()})
         else:
-            result = daemon.cli("add", f"{base}/hls/index.m3u8", "--id", ident)
+            result = daemon.cli("add", f"{base}/hls/index.m3u8", "--id", ident, "--force")
             expected[ident] = ("hls", None)
         return result.returncode == 0
 

@@ -62,7 +62,7 @@ public struct RequestDispatcher: RequestHandler {
         case .addDownload(let request):
             let added = try await engine.add(
                 id: request.id, uri: request.uri, files: request.files, title: request.title, sha256: request.sha256, headers: request.headers,
-                hls: request.hls, drm: request.drm)
+                hls: request.hls, drm: request.drm, force: request.force)
             return .download(added.download, created: added.created)
         case .getDownload(let id):
             return .download(try await engine.get(id: id), created: false)

@@ -39,6 +39,8 @@ extension Engine {
     /// Every folder that holds a file of the download, and its asset folder.
     func watchedFolders(_ download: Download) -> [String] {
         let base = layout.assetFolder(id: download.id)
+        // Most downloads keep their files in the asset folder itself.
+        if !download.files.contains(where: { $0.path.utf8.contains(UInt8(ascii: "/")) }) { return [base] }
         var folders: Set<String> = [base]
         for file in download.files {
             // By components, not NSString's path methods (which trap on some inputs).

@@ -62,6 +62,7 @@ extension Engine {
         let partPath = layout.filePath(id: id, entry.download.files[0]) + ".part"
         stopFiles(&entry)
         logger.info("the server sent a playlist: downloading it as HLS", metadata: ["id": "\(id)"])
+        unindexContent(entry.download)
         entry.download.hls = HLSOptions()
         entry.download.forgetPackagePlan()
         entry.download.downloadedBytes = 0
@@ -76,6 +77,7 @@ extension Engine {
         }
         beginPlanning(&entry)
         entries[id] = entry
+        indexContent(entry.download)
         commits.submit(.add(entry.download), event: nil)
         schedule()
     }

@@ -89,6 +89,9 @@ public actor Engine {
     var outboxTask: Task<Void, Never>?
     /// What keeps the daemon from working fully, for GetSystemInfo.
     var warnings: [String] = []
+    /// Which download holds each content (`Engine+Dedupe`), so an add of the same URL or
+    /// files finds it without a scan.
+    var contentIndex: [String: String] = [:]
     /// inotify over the folders of complete downloads (`Engine+DiskWatch`); nil until started,
     /// or when inotify is not available.
     var diskWatch: DiskWatch?
@@ -136,6 +139,7 @@ public actor Engine {
         try FileManager.default.createDirectory(atPath: layout.assetsDir, withIntermediateDirectories: true)
         fetch.setRateLimit(config.rateLimit)
         var loaded = try registry.loadAll()
+        for download in loaded.downloads where download.state != .removing { indexContent(download) }
         for problem in loaded.problems {
             logger.warning("registry record skipped or repaired", metadata: ["problem": "\(problem)"])
         }
@@ -203,7 +207,9 @@ public actor Engine {
         }
         outbox = releases.releases
         notices.attach { [weak self] in self?.handleNoticesLater() }
-        startDiskWatch()
+        // Right after the start, not in it: the socket opens without waiting for the list of
+        // folders to watch.
+        Task { self.startDiskWatch() }
         logger.info("engine started", metadata: ["downloads": "\(entries.count)", "queued": "\(queue.waitingCount)"])
         schedule()
         licenseTick()
@@ -239,10 +245,12 @@ public actor Engine {
 
     /// Adds a download: one file from `uri`, a bundle of `files`, or an HLS stream (`hls`
     /// given, or a `uri` whose path ends in .m3u8). With an id that exists: the same request
-    /// returns the existing record (`created` false); anything else is ALREADY_EXISTS.
+    /// returns the existing record (`created` false); anything else is ALREADY_EXISTS. Content
+    /// another download already holds (`Engine+Dedupe`) returns that download without an id,
+    /// and is ALREADY_EXISTS with another one, unless `force`.
     public func add(
         id requestedID: String, uri: String, files specs: [BundleFileSpec] = [], title: String, sha256: String, headers: [HTTPHeader],
-        hls requestedHLS: HLSOptions? = nil, drm: DRMParams? = nil
+        hls requestedHLS: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false
     ) async throws -> (download: Download, created: Bool) {
         let isBundle = !specs.isEmpty
         // DRM parameters say the stream is HLS: only HLS keys come from a licence server.
@@ -268,11 +276,28 @@ public actor Engine {
         let files = hls != nil ? []
             : isBundle ? try BundleRules.files(from: specs, fileName: AssetLayout.fileName(from:))
             : [DownloadFile(url: uri, path: AssetLayout.fileName(from: uri), sha256: digest)]
+        if !requestedID.isEmpty { try DownloadRequestRules.validateID(requestedID) }
+        let contentKey = Self.contentKey(uri: uri, files: files, isBundle: isBundle, hls: hls)
+        if !force, let holder = holder(ofContent: contentKey, hls: hls, drm: drm), holder.id != requestedID,
+           requestedID.isEmpty || entries[requestedID] == nil {
+            guard requestedID.isEmpty else {
+                let what = isBundle ? "these \(files.count) files" : "\(uri.prefix(200))"
+                throw StashError(.alreadyExists, "download '\(holder.id)' already holds \(what); add with force to fetch it again as '\(requestedID)'")
+            }
+            // Answered once the holder's own add is durable (it may be in the same list, a
+            // moment earlier): commit before tell.
+            try await commits.submit(nil, event: nil).wait()
+            guard let current = entries[holder.id]?.download, current.state != .removing else {
+                // Its add failed or it was cancelled meanwhile: this add stands on its own.
+                return try await add(id: requestedID, uri: uri, files: specs, title: title, sha256: sha256, headers: headers,
+                                     hls: requestedHLS, drm: drm, force: force)
+            }
+            return (publicView(current), false)
+        }
         let id: String
         if requestedID.isEmpty {
             id = newID()
         } else {
-            try DownloadRequestRules.validateID(requestedID)
             id = requestedID
             if let existing = entries[id] {
                 let same = hls != nil ? existing.download.hls == hls && existing.download.uri == uri && existing.download.drm == drm
@@ -301,6 +326,8 @@ public actor Engine {
         entries[id] = Entry(download: download, lifecycle: DownloadLifecycle(state: .queued), seq: nextSeq)
         order.append(id)
         nextSeq += 1
+        // Indexed at once: the same URL twice in one pipelined list is one download.
+        indexContent(download)
         let ticket = commits.submit(.add(download), event: .stateChanged(eventView(download), previous: .notDownloaded))
         do {
             // Queued only once on disk: a download the registry refused (a full disk) must not
@@ -308,6 +335,7 @@ public actor Engine {
             try await ticket.wait()
         } catch {
             if entries[id]?.download.state == .queued {
+                unindexContent(download)
                 entries[id] = nil
                 order.removeAll { $0 == id }
             }
@@ -405,7 +433,19 @@ public actor Engine {
 
     /// Stops the download, deletes its files and its record.
     public func cancel(id: String) async throws {
-        guard entries[id] != nil else { throw StashError.notFound(id: id) }
+        guard let download = entries[id]?.download else { throw StashError.notFound(id: id) }
+        // A licence it holds is given back: the release goes through the outbox, committed
+        // with the cancel, so a server that cannot be reached now is told later, across restarts.
+        var release: LicenseRelease?
+        if download.state != .removing, let terms = download.license, let drm = download.drm {
+            let queued = LicenseRelease(downloadID: id, drm: drm, kids: terms.kids, requestedAt: clock.now())
+            // Queued before the cancel's own commit, so no crash leaves the record gone and the
+            // release unrecorded.
+            commits.submit(.release(queued), event: nil)
+            outbox.append(queued)
+            release = queued
+            logger.info("licence release queued by the cancel", metadata: ["id": "\(id)"])
+        }
         let change = try transition(id, .cancel) { $0.stateReason = "cancelled by a client" }
         schedule()
         do {
@@ -416,6 +456,7 @@ public actor Engine {
             logger.warning("cancel goes on with the registry full", metadata: ["id": "\(id)"])
         }
         try await finishRemoval(id)
+        if release != nil { sendOutbox() }
     }
 
     public func pauseAll() async throws -> Int {
@@ -668,6 +709,7 @@ public actor Engine {
                 throw StashError(.internal, "could not delete the keys of '\(id)': \(error)")
             }
         }
+        if let download = entries[id]?.download { unindexContent(download) }
         entries[id] = nil
         if let index = order.firstIndex(of: id) { order.remove(at: index) }
         try await commits.submit(.delete(id), event: .removed(id: id)).wait()

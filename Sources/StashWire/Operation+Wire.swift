@@ -25,6 +25,7 @@ extension Operation {
             message.files = arena.array(add.files) { Optional($0.wire(in: arena)) }
             message.hls = add.hls?.wire(in: arena)
             message.drm = add.drm?.wire(in: arena)
+            message.force = add.force ? 1 : 0
             request.op_case = STASH__V1__REQUEST__OP_ADD_DOWNLOAD
             request.add_download = arena.store(message)
         case .getDownload(let id):
@@ -204,7 +205,8 @@ extension Operation {
                 headers: try WireValue.elements(m.headers, count: m.n_headers) { try HTTPHeader(wire: $0) },
                 files: try WireValue.elements(m.files, count: m.n_files) { try BundleFileSpec(wire: $0) },
                 hls: try m.hls.map { try HLSOptions(wire: $0) },
-                drm: try m.drm.flatMap { try DRMParams.decode(wire: $0) }))
+                drm: try m.drm.flatMap { try DRMParams.decode(wire: $0) },
+                force: m.force != 0))
         case STASH__V1__REQUEST__OP_GET_DOWNLOAD:
             self = .getDownload(id: try Self.id(r.get_download, field: "Request.get_download"))
         case STASH__V1__REQUEST__OP_LIST_DOWNLOADS:

@@ -112,9 +112,12 @@ public struct AddDownloadRequest: Equatable, Sendable {
     /// An HLS download and its choice of renditions.
     public var hls: HLSOptions?
     public var drm: DRMParams?
+    /// Add it even when another download already holds the same URI (or bundle files).
+    public var force: Bool
 
     public init(id: String = "", uri: String, title: String = "", sha256: String = "", headers: [HTTPHeader] = [],
-                files: [BundleFileSpec] = [], hls: HLSOptions? = nil, drm: DRMParams? = nil) {
+                files: [BundleFileSpec] = [], hls: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false) {
+        self.force = force
         self.hls = hls
         self.drm = drm
         self.id = id

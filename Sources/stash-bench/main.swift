@@ -93,7 +93,8 @@ func ensureDownload(_ client: StashClient, _ options: Options) async throws {
     do {
         _ = try await client.getDownload(id: options.id)
     } catch let error as StashError where error.code == .notFound {
-        _ = try await client.addDownload(AddDownloadRequest(id: options.id, uri: options.uri))
+        // Forced: the probe's URL is one of the files a download of the workload holds.
+        _ = try await client.addDownload(AddDownloadRequest(id: options.id, uri: options.uri, force: true))
     }
 }
 

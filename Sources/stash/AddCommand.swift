@@ -47,6 +47,9 @@ struct AddCommand: AsyncParsableCommand {
     @Flag(help: "Wait until the downloads complete or fail, showing progress.")
     var wait = false
 
+    @Flag(help: "Add even when a download already holds the URL (or the bundle's files); without it that download is shown.")
+    var force = false
+
     @OptionGroup(title: "HLS (a URL ending in .m3u8 is HLS; any of these options makes it HLS)")
     var hls: HLSChoiceOptions
 
@@ -81,13 +84,13 @@ struct AddCommand: AsyncParsableCommand {
         let requests: [AddDownloadRequest]
         if bundle {
             let files = try fromFile.map(Self.readBundleList) ?? urls.map { BundleFileSpec(url: $0) }
-            requests = [AddDownloadRequest(id: id ?? "", uri: "", title: title ?? "", headers: parsedHeaders, files: files)]
+            requests = [AddDownloadRequest(id: id ?? "", uri: "", title: title ?? "", headers: parsedHeaders, files: files, force: force)]
         } else if let fromFile {
-            requests = try Self.readList(fromFile).map { AddDownloadRequest(uri: $0, headers: parsedHeaders) }
+            requests = try Self.readList(fromFile).map { AddDownloadRequest(uri: $0, headers: parsedHeaders, force: force) }
         } else {
             requests = [AddDownloadRequest(
                 id: id ?? "", uri: urls[0], title: title ?? "", sha256: sha256 ?? "", headers: parsedHeaders,
-                hls: try hls.options(), drm: try drm.params())]
+                hls: try hls.options(), drm: try drm.params(), force: force)]
         }
         let client = try await global.connect()
         // Subscribed before adding, so a download that finishes at once is still seen.

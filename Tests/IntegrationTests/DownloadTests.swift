@@ -141,8 +141,13 @@ final class DownloadTests: DaemonTestCase {
         await assertFails(.invalidArgument) { try await self.client.addDownload(AddDownloadRequest(id: "../x", uri: self.http.url("/a"))) }
         await assertFails(.notFound) { try await self.client.getDownload(id: "nope") }
         await assertFails(.notFound) { try await self.client.pause(id: "nope") }
-        let generated = try await client.addDownload(AddDownloadRequest(uri: http.url("/a")))
+        // Without an id, the same URL is the download that holds it; forced, a new one.
+        let held = try await client.addDownload(AddDownloadRequest(uri: http.url("/a")))
+        XCTAssertEqual(held.download.id, "same")
+        XCTAssertFalse(held.created)
+        let generated = try await client.addDownload(AddDownloadRequest(uri: http.url("/a"), force: true))
         XCTAssertFalse(generated.download.id.isEmpty)
+        XCTAssertNotEqual(generated.download.id, "same")
         let total = try await client.listDownloads().total
         XCTAssertEqual(total, 2)
     }

@@ -17,7 +17,7 @@ final class EventStreamTests: DaemonTestCase {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<count {
                 group.addTask {
-                    _ = try await client.addDownload(AddDownloadRequest(id: "burst\(index)", uri: "http://127.0.0.1:9/x", title: title))
+                    _ = try await client.addDownload(AddDownloadRequest(id: "burst\(index)", uri: "http://127.0.0.1:9/x", title: title, force: true))
                 }
             }
             try await group.waitForAll()
@@ -59,7 +59,7 @@ final class EventBacklogTests: DaemonTestCase {
         let title = String(repeating: "t", count: 1000)
         _ = try await client.setConfig([(key: "max-parallel", value: "1")])
         for index in 0..<1600 {
-            _ = try await client.addDownload(AddDownloadRequest(id: "slow\(index)", uri: "http://127.0.0.1:9/x", title: title))
+            _ = try await client.addDownload(AddDownloadRequest(id: "slow\(index)", uri: "http://127.0.0.1:9/x", title: title, force: true))
         }
 
         var lost: EventsLost?

@@ -53,7 +53,8 @@ final class LicenseTests: DaemonTestCase {
     private func add(_ id: String, drm: DRMParams? = nil) async throws -> Download {
         let stream = try serveStream()
         let params = drm ?? DRMParams(licenseServer: licenses.licenseURL)
-        return try await client.addDownload(AddDownloadRequest(id: id, uri: http.url("/skd/" + stream.masterPath), drm: params)).download
+        // Forced: a test's downloads are of the same stream and each must be its own.
+        return try await client.addDownload(AddDownloadRequest(id: id, uri: http.url("/skd/" + stream.masterPath), drm: params, force: true)).download
     }
 
     private func keyFolder(_ id: String) -> String { daemon.dataDir + "/keys/" + id }
@@ -317,6 +318,35 @@ final class LicenseTests: DaemonTestCase {
         XCTAssertTrue(again.isValid)
         XCTAssertEqual(again.state, .completed)
         XCTAssertEqual(sealedEntries("gone").count, 1)
+    }
+
+    func testCancelReleasesTheLicenceAndAServerThatIsDownIsToldLater() async throws {
+        _ = try await add("given-back")
+        _ = try await waitFor("given-back", .completed)
+        try await client.cancel(id: "given-back")
+        try await waitForRequests(action: "release", count: 1)
+        XCTAssertEqual(licenses.requests(action: "release").first?.kids, [Self.keyID])
+        XCTAssertTrue(sealedEntries("given-back").isEmpty, "its keys are gone with it")
+
+        _ = try await add("later")
+        _ = try await waitFor("later", .completed)
+        licenses.stop()
+        try await client.cancel(id: "later")
+        await assertFails(.notFound) { try await self.client.getDownload(id: "later") }
+        try await daemon.restart()
+        try await reconnect()
+        try licenses.restart()
+        // Recorded requests survive the server's restart: the first release is still counted.
+        try await waitForRequests(action: "release", count: 2)
+    }
+
+    /// Waits until the licence server has had `count` requests of `action`.
+    private func waitForRequests(action: String, count: Int) async throws {
+        let deadline = Date().addingTimeInterval(30)
+        while licenses.requests(action: action).count < count, Date() < deadline {
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        XCTAssertEqual(licenses.requests(action: action).count, count, "\(action) requests")
     }
 
     func testLicenseBeforeTheDownloadStarts() async throws {

@@ -67,7 +67,7 @@ final class StashClientTests: DaemonTestCase {
         http.serve(path: "/a", size: 1000)
         let ids = (0..<5).map { "concurrent-\($0)" }
         for id in ids {
-            _ = try await client.addDownload(AddDownloadRequest(id: id, uri: http.url("/a")))
+            _ = try await client.addDownload(AddDownloadRequest(id: id, uri: http.url("/a"), force: true))
         }
         try await withThrowingTaskGroup(of: (String, String).self) { group in
             for round in 0..<400 {
@@ -139,7 +139,7 @@ final class StashClientTests: DaemonTestCase {
         let client = try await StashClient.connect(socketPath: daemon.socketPath)
         http.serve(path: "/p", size: 100)
         for index in 0..<5 {
-            _ = try await client.addDownload(AddDownloadRequest(id: "page-\(index)", uri: http.url("/p")))
+            _ = try await client.addDownload(AddDownloadRequest(id: "page-\(index)", uri: http.url("/p"), force: true))
         }
         let first = try await client.listDownloads(pageSize: 2)
         XCTAssertEqual(first.downloads.count, 2)

@@ -3488,7 +3488,7 @@ const ProtobufCMessageDescriptor stash__v1__hello_request__descriptor =
   (ProtobufCMessageInit) stash__v1__hello_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_descriptors[8] =
+static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_descriptors[9] =
 {
   {
     "id",
@@ -3586,10 +3586,23 @@ static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "force",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__AddDownloadRequest, force),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__add_download_request__field_indices_by_name[] = {
   7,   /* field[7] = drm */
   5,   /* field[5] = files */
+  8,   /* field[8] = force */
   4,   /* field[4] = headers */
   6,   /* field[6] = hls */
   0,   /* field[0] = id */
@@ -3600,7 +3613,7 @@ static const unsigned stash__v1__add_download_request__field_indices_by_name[] =
 static const ProtobufCIntRange stash__v1__add_download_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 8 }
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
 {
@@ -3610,7 +3623,7 @@ const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
   "Stash__V1__AddDownloadRequest",
   "stash.v1",
   sizeof(Stash__V1__AddDownloadRequest),
-  8,
+  9,
   stash__v1__add_download_request__field_descriptors,
   stash__v1__add_download_request__field_indices_by_name,
   1,  stash__v1__add_download_request__number_ranges,

@@ -547,10 +547,14 @@ struct  Stash__V1__AddDownloadRequest
    * its keys come from this licence server
    */
   Stash__V1__DrmParams *drm;
+  /*
+   * add even when another download holds the same uri or files
+   */
+  protobuf_c_boolean force;
 };
 #define STASH__V1__ADD_DOWNLOAD_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__add_download_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, NULL, NULL }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, NULL, NULL, 0 }
 
 
 struct  Stash__V1__PlaybackKeyRequest

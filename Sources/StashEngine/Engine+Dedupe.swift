@@ -1,0 +1,42 @@
+import Crypto
+import Foundation
+import StashCore
+
+/// Dedupe: adding what an existing download already holds (the same URL, the same bundle file
+/// list, the same HLS stream and choice) returns that download instead of fetching it twice,
+/// unless the client says `force`.
+extension Engine {
+    /// What makes two downloads the same content. A bundle's list is hashed (it may be
+    /// thousands of files); an HLS stream's choice of renditions is compared on a match.
+    static func contentKey(uri: String, files: [DownloadFile], isBundle: Bool, hls: HLSOptions?) -> String {
+        guard isBundle else { return (hls == nil ? "file:" : "hls:") + uri }
+        var hash = SHA256()
+        for file in files {
+            // NUL cannot occur in either, so no two lists give the same bytes.
+            hash.update(data: Array(file.url.utf8) + [0] + Array(file.path.utf8) + [0])
+        }
+        return "bundle:" + hash.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func contentKey(_ download: Download) -> String {
+        contentKey(uri: download.uri, files: download.files, isBundle: download.isBundle, hls: download.hls)
+    }
+
+    /// The download that already holds this content, if one does (not one being removed).
+    func holder(ofContent key: String, hls: HLSOptions?, drm: DRMParams?) -> Download? {
+        guard let id = contentIndex[key], let download = entries[id]?.download, download.state != .removing else { return nil }
+        if download.hls != nil, download.hls != hls || download.drm != drm { return nil }
+        return download
+    }
+
+    /// Notes a download as the holder of its content (the first one stays when several do).
+    func indexContent(_ download: Download) {
+        let key = Self.contentKey(download)
+        if contentIndex[key] == nil { contentIndex[key] = download.id }
+    }
+
+    func unindexContent(_ download: Download) {
+        let key = Self.contentKey(download)
+        if contentIndex[key] == download.id { contentIndex[key] = nil }
+    }
+}
