@@ -121,6 +121,12 @@ public final class StashClient: Sendable {
         try await downloadResult(of: .pause(id: id))
     }
 
+    /// Stops a download with the app's own reason (STOPPED, the reason as its `stateReason`);
+    /// only `resume` starts it again. Returns its record after the change.
+    public func stop(id: String, reason: String) async throws -> Download {
+        try await downloadResult(of: .stop(id: id, reason: reason))
+    }
+
     /// Resumes a paused, stopped or failed download; returns its record after the change.
     public func resume(id: String) async throws -> Download {
         try await downloadResult(of: .resume(id: id))
@@ -136,7 +142,7 @@ public final class StashClient: Sendable {
         try await countResult(of: .pauseAll)
     }
 
-    /// Resumes every paused download; returns how many were.
+    /// Resumes every paused or failed download (not the stopped ones); returns how many were.
     public func resumeAll() async throws -> Int {
         try await countResult(of: .resumeAll)
     }

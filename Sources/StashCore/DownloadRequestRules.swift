@@ -55,6 +55,13 @@ public enum DownloadRequestRules {
         }
     }
 
+    /// A stop reason is shown as the download's state reason: as long as a title at most.
+    public static func validateStopReason(_ reason: String) throws {
+        guard reason.count <= maxTitleLength else {
+            throw StashError.invalidArgument("reason is \(reason.count) characters; the limit is \(maxTitleLength)")
+        }
+    }
+
     public static func validateHeaders(_ headers: [HTTPHeader]) throws {
         guard headers.count <= maxHeaders else {
             throw StashError.invalidArgument("\(headers.count) headers given; the limit is \(maxHeaders)")

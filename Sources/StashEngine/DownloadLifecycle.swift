@@ -21,6 +21,12 @@ public struct DownloadLifecycle: Equatable, Sendable {
         case transferCompleted
         case transferFailed
         case pause
+        /// A client stopped it with a reason of its own (Media3's stop reason): like a pause,
+        /// but told apart, and left alone by anything but an explicit resume.
+        case stop
+        /// A transfer starts over from byte 0 (the server ignored the range, or the file
+        /// changed on it): RESTARTING until bytes flow again.
+        case restart
         case resume
         case cancel
         /// The download was put back in the queue by the engine (lower max-parallel).
@@ -89,6 +95,22 @@ public struct DownloadLifecycle: Equatable, Sendable {
             state = .paused
             return .stopTransfer
         case (.pause, .paused):
+            return .none
+
+        case (.stop, .queued), (.stop, .paused):
+            state = .stopped
+            return .commit
+        case (.stop, let s) where s.isActive:
+            state = .stopped
+            return .stopTransfer
+        case (.stop, .stopped):
+            // Again, perhaps with another reason: the record takes it.
+            return .commit
+
+        case (.restart, .preparing), (.restart, .downloading), (.restart, .waitingForNetwork):
+            state = .restarting
+            return .commit
+        case (.restart, .restarting):
             return .none
 
         case (.resume, .paused), (.resume, .failed), (.resume, .stopped):
@@ -161,6 +183,8 @@ extension DownloadLifecycle.Input {
         case .transferCompleted: return "complete"
         case .transferFailed: return "fail"
         case .pause: return "pause"
+        case .stop: return "stop"
+        case .restart: return "restart"
         case .resume: return "resume"
         case .cancel: return "cancel"
         case .requeue: return "requeue"

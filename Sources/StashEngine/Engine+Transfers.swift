@@ -224,6 +224,8 @@ extension Engine {
             }
             var file = entry.download.files[index]
             let sizeWasUnknown = entry.download.totalBytes == nil
+            // Bytes were kept for this file, and the server's answer made them worthless.
+            let startsOver = file.downloadedBytes > 0 && info.resumedFrom == 0
             file.etag = info.etag
             file.lastModified = info.lastModified
             entry.download.downloadedBytes = entry.download.downloadedBytes.addingSaturating(info.resumedFrom.subtractingSaturating(file.downloadedBytes))
@@ -249,7 +251,14 @@ extension Engine {
                 schedule()
                 return
             }
-            if entry.lifecycle.state != .downloading {
+            if startsOver {
+                // Shown until its bytes flow again (the next progress), so a client sees why
+                // the progress went back.
+                let what = entry.download.isFolder ? "file '\(file.path)'" : "the file"
+                _ = try? transition(id, .restart) {
+                    $0.stateReason = "the server did not resume \(what) (it ignored the range, or the file changed): starting over from byte 0"
+                }
+            } else if entry.lifecycle.state != .downloading {
                 _ = try? transition(id, .transferStarted)
             }
 
@@ -258,6 +267,9 @@ extension Engine {
             entry.download.files[index].downloadedBytes = bytes
             record(&entry, delta: delta, now: now, forceEvent: false)
             entries[id] = entry
+            if entry.lifecycle.state == .restarting {
+                _ = try? transition(id, .transferStarted) { $0.stateReason = "" }
+            }
 
         case .retrying(let attempt, let delayMs, let error):
             logger.notice("transfer will retry", metadata: ["id": "\(id)", "file": "\(entry.download.files[index].path)", "attempt": "\(attempt)", "delay_ms": "\(delayMs)", "error": "\(error.message.withoutURLSecrets)"])

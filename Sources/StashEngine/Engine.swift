@@ -412,6 +412,15 @@ public actor Engine {
         return try await committed(change, id: id)
     }
 
+    /// Stops the download with the app's reason: STOPPED, told apart from PAUSED, and started
+    /// again only by a resume.
+    public func stop(id: String, reason: String) async throws -> Download {
+        try DownloadRequestRules.validateStopReason(reason)
+        let change = try transition(id, .stop) { $0.stateReason = reason.isEmpty ? "stopped by a client" : reason }
+        schedule()
+        return try await committed(change, id: id)
+    }
+
     public func resume(id: String) async throws -> Download {
         // An HLS package that failed for lost files (its playlists or keys may be among them)
         // reads its playlists again: that rewrites them and seals its keys anew, and finds the
@@ -464,7 +473,8 @@ public actor Engine {
     }
 
     public func resumeAll() async throws -> Int {
-        try await forEach(where: { $0 == .paused || $0 == .failed || $0 == .stopped }) { _ = try await self.resume(id: $0) }
+        // Not STOPPED: an app's stop, with its reason, is lifted only by a resume of that download.
+        try await forEach(where: { $0 == .paused || $0 == .failed }) { _ = try await self.resume(id: $0) }
     }
 
     public func cancelAll() async throws -> Int {

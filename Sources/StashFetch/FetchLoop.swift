@@ -16,6 +16,10 @@ final class FetchLoop {
     private var runningCount = 0
     private var appliedShare: Int64 = 0
     private var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Transfers whose file an earlier transfer still holds (being opened, or synced and
+    /// renamed after a cancel came too late to stop it), by file: each is opened once that one
+    /// has finished, so two transfers never write or rename the same part file.
+    private var waitingForFile: [String: [Transfer]] = [:]
     private var stopping = false
     /// Creating folders and opening files block in the kernel for milliseconds (inode
     /// allocation, reading a resumed part back to hash it); done here they would stall every
@@ -105,10 +109,20 @@ final class FetchLoop {
                     // Nothing to open on the disk.
                     transfer.body = MemoryBody(limit: limit, url: request.url)
                     startAttempt(transfer, counted: true)
+                } else if holdsFile(request.fileKey, other: transfer) {
+                    waitingForFile[request.fileKey, default: []].append(transfer)
                 } else {
                     opening.append(transfer)
                 }
             case .cancel(let id, let stopped):
+                if let transfer = transfers[id], let key = waitingKey(transfer) {
+                    // Never opened: nothing to wait for.
+                    waitingForFile[key]?.removeAll { $0 === transfer }
+                    if waitingForFile[key]?.isEmpty == true { waitingForFile[key] = nil }
+                    stop(transfer)
+                    stopped()
+                    continue
+                }
                 if let transfer = transfers[id], transfer.phase == .starting || transfer.phase == .committing {
                     transfer.stopRequested = true
                     transfer.cancelWaiters.append(stopped)
@@ -435,6 +449,29 @@ final class FetchLoop {
         inbox.transferFinished()
         for stopped in transfer.cancelWaiters { stopped() }
         transfer.cancelWaiters.removeAll()
+        releaseFile(of: transfer)
+    }
+
+    /// Whether a transfer other than `other` that is not itself waiting has this file.
+    private func holdsFile(_ key: String, other: Transfer) -> Bool {
+        transfers.values.contains { $0 !== other && $0.request.memoryLimit == nil && $0.request.fileKey == key && waitingKey($0) == nil }
+    }
+
+    /// The file a transfer waits for, nil when it is not waiting.
+    private func waitingKey(_ transfer: Transfer) -> String? {
+        guard transfer.request.memoryLimit == nil else { return nil }
+        let key = transfer.request.fileKey
+        return waitingForFile[key]?.contains { $0 === transfer } == true ? key : nil
+    }
+
+    /// The file's holder is done: the next transfer waiting for it is opened.
+    private func releaseFile(of transfer: Transfer) {
+        guard !stopping, transfer.request.memoryLimit == nil else { return }
+        let key = transfer.request.fileKey
+        guard var waiting = waitingForFile[key], !waiting.isEmpty, !holdsFile(key, other: transfer) else { return }
+        let next = waiting.removeFirst()
+        waitingForFile[key] = waiting.isEmpty ? nil : waiting
+        open([next])
     }
 
     private func fireTimers() {

@@ -21,6 +21,9 @@ public struct FetchRequest: Sendable {
     public var lowSpeedLimit: Int
     public var lowSpeedTime: Int
     public var durability: FileDurability
+
+    /// Names the file the transfer writes: two transfers with the same key must not overlap.
+    var fileKey: String { folder + "/" + relativePath }
     /// Fetch only this part of the resource; the file holds just these bytes.
     public var range: FetchRange?
     /// The resource's size as recorded earlier, when known: a resume whose 206 names another

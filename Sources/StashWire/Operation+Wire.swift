@@ -151,6 +151,13 @@ extension Operation {
             message.key_id = arena.cString(keyID)
             request.op_case = STASH__V1__REQUEST__OP_GET_PLAYBACK_KEY
             request.get_playback_key = arena.store(message)
+        case .stop(let id, let reason):
+            var message = Stash__V1__StopRequest()
+            stash__v1__stop_request__init(&message)
+            message.id = arena.cString(id)
+            message.reason = arena.cString(reason)
+            request.op_case = STASH__V1__REQUEST__OP_STOP
+            request.stop = arena.store(message)
         case .unknown, .invalid:
             request.op_case = STASH__V1__REQUEST__OP__NOT_SET
         }
@@ -291,6 +298,11 @@ extension Operation {
             self = .getPlaybackKey(
                 id: try WireValue.string(m.id, field: "PlaybackKeyRequest.id"),
                 keyID: try WireValue.string(m.key_id, field: "PlaybackKeyRequest.key_id"))
+        case STASH__V1__REQUEST__OP_STOP:
+            let m = try WireValue.message(r.stop, field: "Request.stop").pointee
+            self = .stop(
+                id: try WireValue.string(m.id, field: "StopRequest.id"),
+                reason: try WireValue.string(m.reason, field: "StopRequest.reason"))
         default:
             self = .unknown
         }

@@ -48,6 +48,8 @@ public enum Operation: Equatable, Sendable {
     case releaseAllLicenses
     /// `keyID`: 32 hex digits or base64url; "" for the licence's first key.
     case getPlaybackKey(id: String, keyID: String)
+    /// Stops a download with the app's reason (STOPPED); only Resume lifts it.
+    case stop(id: String, reason: String)
     case unknown
     case invalid(StashError)
 
@@ -83,6 +85,7 @@ public enum Operation: Equatable, Sendable {
         case .releaseLicense: return "ReleaseLicense"
         case .releaseAllLicenses: return "ReleaseAllLicenses"
         case .getPlaybackKey: return "GetPlaybackKey"
+        case .stop: return "Stop"
         case .unknown: return "unknown"
         case .invalid: return "invalid"
         }

@@ -4,7 +4,7 @@ import StashClient
 struct ResumeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "resume",
-        abstract: "Resume a paused, stopped or failed download, or all of them with --all.",
+        abstract: "Resume a paused, stopped or failed download, or with --all every paused and failed one.",
         discussion: "Prints the record (or with --all the number resumed).")
 
     @OptionGroup var global: GlobalOptions

@@ -26,7 +26,7 @@ final class DownloadLifecycleTests: XCTestCase {
     func testEverySideEffectIsInTheAction() {
         let inputs: [DownloadLifecycle.Input] = [
             .schedule, .transferStarted, .networkLost, .transferCompleted, .transferFailed, .pause, .resume, .cancel,
-            .requeue, .repair, .licenseExpired, .drmExpired, .licenseRestored, .recover(fileIntact: true), .recover(fileIntact: false), .filesLost,
+            .requeue, .repair, .licenseExpired, .drmExpired, .licenseRestored, .recover(fileIntact: true), .recover(fileIntact: false), .filesLost, .stop, .restart,
         ]
         for state in DownloadState.allCases {
             for input in inputs {
@@ -98,6 +98,30 @@ final class DownloadLifecycleTests: XCTestCase {
             XCTAssertEqual(try run(state, .recover(fileIntact: true)).1, .none, "\(state.name) stays while its files are whole")
             XCTAssertEqual(try run(state, .recover(fileIntact: false)).0, .failed, "\(state.name) with files missing is not complete")
         }
+    }
+
+    func testStopIsAPauseToldApartThatOnlyResumeLifts() throws {
+        for state in [DownloadState.queued, .paused] {
+            XCTAssertEqual(try run(state, .stop).0, .stopped, state.name)
+            XCTAssertEqual(try run(state, .stop).1, .commit, state.name)
+        }
+        for state in DownloadState.allCases where state.isActive {
+            XCTAssertEqual(try run(state, .stop).0, .stopped, state.name)
+            XCTAssertEqual(try run(state, .stop).1, .stopTransfer, state.name)
+        }
+        XCTAssertEqual(try run(.stopped, .stop).1, .commit, "a new reason is recorded")
+        XCTAssertThrowsError(try run(.completed, .stop))
+        XCTAssertThrowsError(try run(.failed, .stop))
+        XCTAssertThrowsError(try run(.stopped, .pause))
+        XCTAssertEqual(try run(.stopped, .resume).0, .queued)
+    }
+
+    func testARestartIsShownUntilBytesFlowAgain() throws {
+        XCTAssertEqual(try run(.downloading, .restart).0, .restarting)
+        XCTAssertEqual(try run(.downloading, .restart).1, .commit)
+        XCTAssertEqual(try run(.restarting, .restart).1, .none)
+        XCTAssertEqual(try run(.restarting, .transferStarted).0, .downloading)
+        XCTAssertThrowsError(try run(.paused, .restart))
     }
 
     func testFilesLostWhileRunningFailOnlyADownloadThatHeldThem() throws {

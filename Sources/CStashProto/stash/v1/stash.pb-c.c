@@ -772,6 +772,51 @@ void   stash__v1__id_request__free_unpacked
   assert(message->base.descriptor == &stash__v1__id_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   stash__v1__stop_request__init
+                     (Stash__V1__StopRequest         *message)
+{
+  static const Stash__V1__StopRequest init_value = STASH__V1__STOP_REQUEST__INIT;
+  *message = init_value;
+}
+size_t stash__v1__stop_request__get_packed_size
+                     (const Stash__V1__StopRequest *message)
+{
+  assert(message->base.descriptor == &stash__v1__stop_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__stop_request__pack
+                     (const Stash__V1__StopRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__stop_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__stop_request__pack_to_buffer
+                     (const Stash__V1__StopRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__stop_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__StopRequest *
+       stash__v1__stop_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__StopRequest *)
+     protobuf_c_message_unpack (&stash__v1__stop_request__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__stop_request__free_unpacked
+                     (Stash__V1__StopRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__stop_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   stash__v1__list_downloads_request__init
                      (Stash__V1__ListDownloadsRequest         *message)
 {
@@ -3885,6 +3930,57 @@ const ProtobufCMessageDescriptor stash__v1__id_request__descriptor =
   (ProtobufCMessageInit) stash__v1__id_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor stash__v1__stop_request__field_descriptors[2] =
+{
+  {
+    "id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__StopRequest, id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "reason",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__StopRequest, reason),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__stop_request__field_indices_by_name[] = {
+  0,   /* field[0] = id */
+  1,   /* field[1] = reason */
+};
+static const ProtobufCIntRange stash__v1__stop_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor stash__v1__stop_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.StopRequest",
+  "StopRequest",
+  "Stash__V1__StopRequest",
+  "stash.v1",
+  sizeof(Stash__V1__StopRequest),
+  2,
+  stash__v1__stop_request__field_descriptors,
+  stash__v1__stop_request__field_indices_by_name,
+  1,  stash__v1__stop_request__number_ranges,
+  (ProtobufCMessageInit) stash__v1__stop_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor stash__v1__list_downloads_request__field_descriptors[3] =
 {
   {
@@ -4146,7 +4242,7 @@ const ProtobufCMessageDescriptor stash__v1__verify_request__descriptor =
   (ProtobufCMessageInit) stash__v1__verify_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__request__field_descriptors[30] =
+static const ProtobufCFieldDescriptor stash__v1__request__field_descriptors[31] =
 {
   {
     "id",
@@ -4508,6 +4604,18 @@ static const ProtobufCFieldDescriptor stash__v1__request__field_descriptors[30] 
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "stop",
+    39,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Request, op_case),
+    offsetof(Stash__V1__Request, stop),
+    &stash__v1__stop_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__request__field_indices_by_name[] = {
   2,   /* field[2] = add_download */
@@ -4538,6 +4646,7 @@ static const unsigned stash__v1__request__field_indices_by_name[] = {
   7,   /* field[7] = resume */
   10,   /* field[10] = resume_all */
   16,   /* field[16] = set_config */
+  30,   /* field[30] = stop */
   12,   /* field[12] = subscribe */
   17,   /* field[17] = verify */
 };
@@ -4545,7 +4654,7 @@ static const ProtobufCIntRange stash__v1__request__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 10, 1 },
-  { 0, 30 }
+  { 0, 31 }
 };
 const ProtobufCMessageDescriptor stash__v1__request__descriptor =
 {
@@ -4555,7 +4664,7 @@ const ProtobufCMessageDescriptor stash__v1__request__descriptor =
   "Stash__V1__Request",
   "stash.v1",
   sizeof(Stash__V1__Request),
-  30,
+  31,
   stash__v1__request__field_descriptors,
   stash__v1__request__field_indices_by_name,
   2,  stash__v1__request__number_ranges,

@@ -32,6 +32,7 @@ typedef struct Stash__V1__GetManifestInfoRequest Stash__V1__GetManifestInfoReque
 typedef struct Stash__V1__SubtitlesRequest Stash__V1__SubtitlesRequest;
 typedef struct Stash__V1__ExportRequest Stash__V1__ExportRequest;
 typedef struct Stash__V1__IdRequest Stash__V1__IdRequest;
+typedef struct Stash__V1__StopRequest Stash__V1__StopRequest;
 typedef struct Stash__V1__ListDownloadsRequest Stash__V1__ListDownloadsRequest;
 typedef struct Stash__V1__EmptyRequest Stash__V1__EmptyRequest;
 typedef struct Stash__V1__SubscribeRequest Stash__V1__SubscribeRequest;
@@ -626,6 +627,20 @@ struct  Stash__V1__IdRequest
     , (char *)protobuf_c_empty_string }
 
 
+struct  Stash__V1__StopRequest
+{
+  ProtobufCMessage base;
+  char *id;
+  /*
+   * the app's own reason, kept as the download's state_reason
+   */
+  char *reason;
+};
+#define STASH__V1__STOP_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__stop_request__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
 struct  Stash__V1__ListDownloadsRequest
 {
   ProtobufCMessage base;
@@ -745,7 +760,8 @@ typedef enum {
   STASH__V1__REQUEST__OP_RENEW_LICENSE = 35,
   STASH__V1__REQUEST__OP_RELEASE_LICENSE = 36,
   STASH__V1__REQUEST__OP_RELEASE_ALL_LICENSES = 37,
-  STASH__V1__REQUEST__OP_GET_PLAYBACK_KEY = 38
+  STASH__V1__REQUEST__OP_GET_PLAYBACK_KEY = 38,
+  STASH__V1__REQUEST__OP_STOP = 39
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__REQUEST__OP__CASE)
 } Stash__V1__Request__OpCase;
 
@@ -784,6 +800,7 @@ struct  Stash__V1__Request
     Stash__V1__IdRequest *release_license;
     Stash__V1__EmptyRequest *release_all_licenses;
     Stash__V1__PlaybackKeyRequest *get_playback_key;
+    Stash__V1__StopRequest *stop;
   };
 };
 #define STASH__V1__REQUEST__INIT \
@@ -1620,6 +1637,25 @@ Stash__V1__IdRequest *
 void   stash__v1__id_request__free_unpacked
                      (Stash__V1__IdRequest *message,
                       ProtobufCAllocator *allocator);
+/* Stash__V1__StopRequest methods */
+void   stash__v1__stop_request__init
+                     (Stash__V1__StopRequest         *message);
+size_t stash__v1__stop_request__get_packed_size
+                     (const Stash__V1__StopRequest   *message);
+size_t stash__v1__stop_request__pack
+                     (const Stash__V1__StopRequest   *message,
+                      uint8_t             *out);
+size_t stash__v1__stop_request__pack_to_buffer
+                     (const Stash__V1__StopRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__StopRequest *
+       stash__v1__stop_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__stop_request__free_unpacked
+                     (Stash__V1__StopRequest *message,
+                      ProtobufCAllocator *allocator);
 /* Stash__V1__ListDownloadsRequest methods */
 void   stash__v1__list_downloads_request__init
                      (Stash__V1__ListDownloadsRequest         *message);
@@ -2281,6 +2317,9 @@ typedef void (*Stash__V1__ExportRequest_Closure)
 typedef void (*Stash__V1__IdRequest_Closure)
                  (const Stash__V1__IdRequest *message,
                   void *closure_data);
+typedef void (*Stash__V1__StopRequest_Closure)
+                 (const Stash__V1__StopRequest *message,
+                  void *closure_data);
 typedef void (*Stash__V1__ListDownloadsRequest_Closure)
                  (const Stash__V1__ListDownloadsRequest *message,
                   void *closure_data);
@@ -2405,6 +2444,7 @@ extern const ProtobufCMessageDescriptor stash__v1__get_manifest_info_request__de
 extern const ProtobufCMessageDescriptor stash__v1__subtitles_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__export_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__id_request__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__stop_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__list_downloads_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__empty_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__subscribe_request__descriptor;
