@@ -127,6 +127,12 @@ public final class StashClient: Sendable {
         try await downloadResult(of: .stop(id: id, reason: reason))
     }
 
+    /// Moves a completed download's files into the folder `moveTo` (absolute, existing) and
+    /// drops its record; returns the record as it was, its `assetPath` where the files are now.
+    public func forget(id: String, moveTo: String) async throws -> Download {
+        try await downloadResult(of: .forget(id: id, moveTo: moveTo))
+    }
+
     /// Resumes a paused, stopped or failed download; returns its record after the change.
     public func resume(id: String) async throws -> Download {
         try await downloadResult(of: .resume(id: id))

@@ -10,7 +10,7 @@ public struct RequestDispatcher: RequestHandler {
     let logger: Logger
 
     /// What this daemon offers, announced in Hello.
-    public static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe"]
+    public static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget"]
 
     public init(engine: Engine, logger: Logger) {
         self.engine = engine
@@ -73,6 +73,8 @@ public struct RequestDispatcher: RequestHandler {
             return .has(exists: answer.exists, state: answer.state)
         case .pause(let id):
             return .download(try await engine.pause(id: id), created: false)
+        case .forget(let id, let moveTo):
+            return .download(try await engine.forget(id: id, moveTo: moveTo), created: false)
         case .stop(let id, let reason):
             return .download(try await engine.stop(id: id, reason: reason), created: false)
         case .resume(let id):

@@ -72,9 +72,11 @@ struct Session {
             return .reject(error)
         case .subscribe(let request):
             return phase == .ready ? .subscribe(request) : .reject(Self.helloFirst)
-        case .getPlaybackKey where phase == .ready && peerUID != ownerUID, .export where phase == .ready && peerUID != ownerUID:
+        case .getPlaybackKey where phase == .ready && peerUID != ownerUID, .export where phase == .ready && peerUID != ownerUID,
+             .forget where phase == .ready && peerUID != ownerUID:
             // Root may manage the daemon, but a content key goes only to the user it was licensed
-            // to, and an export carries the keys (or the media they decrypt).
+            // to, an export carries the keys (or the media they decrypt), and a forget hands the
+            // files over to whoever asked.
             return .reject(StashError(
                 .permissionDenied,
                 "\(op.name) is answered only to processes of the daemon's user (uid \(ownerUID)); this peer is uid \(peerUID.map(String.init) ?? "?")"))

@@ -158,6 +158,13 @@ extension Operation {
             message.reason = arena.cString(reason)
             request.op_case = STASH__V1__REQUEST__OP_STOP
             request.stop = arena.store(message)
+        case .forget(let id, let moveTo):
+            var message = Stash__V1__ForgetRequest()
+            stash__v1__forget_request__init(&message)
+            message.id = arena.cString(id)
+            message.move_to = arena.cString(moveTo)
+            request.op_case = STASH__V1__REQUEST__OP_FORGET
+            request.forget = arena.store(message)
         case .unknown, .invalid:
             request.op_case = STASH__V1__REQUEST__OP__NOT_SET
         }
@@ -303,6 +310,11 @@ extension Operation {
             self = .stop(
                 id: try WireValue.string(m.id, field: "StopRequest.id"),
                 reason: try WireValue.string(m.reason, field: "StopRequest.reason"))
+        case STASH__V1__REQUEST__OP_FORGET:
+            let m = try WireValue.message(r.forget, field: "Request.forget").pointee
+            self = .forget(
+                id: try WireValue.string(m.id, field: "ForgetRequest.id"),
+                moveTo: try WireValue.string(m.move_to, field: "ForgetRequest.move_to"))
         default:
             self = .unknown
         }

@@ -50,6 +50,8 @@ public enum Operation: Equatable, Sendable {
     case getPlaybackKey(id: String, keyID: String)
     /// Stops a download with the app's reason (STOPPED); only Resume lifts it.
     case stop(id: String, reason: String)
+    /// Moves a completed download's files out to `moveTo` and drops its record.
+    case forget(id: String, moveTo: String)
     case unknown
     case invalid(StashError)
 
@@ -86,6 +88,7 @@ public enum Operation: Equatable, Sendable {
         case .releaseAllLicenses: return "ReleaseAllLicenses"
         case .getPlaybackKey: return "GetPlaybackKey"
         case .stop: return "Stop"
+        case .forget: return "Forget"
         case .unknown: return "unknown"
         case .invalid: return "invalid"
         }

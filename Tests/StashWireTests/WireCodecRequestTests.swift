@@ -52,6 +52,7 @@ final class WireCodecRequestTests: XCTestCase {
         .getPlaybackKey(id: "movie", keyID: "EBESExQVFhcYGRobHB0eHw"),
         .stop(id: "movie", reason: "metered network"),
         .stop(id: "", reason: ""),
+        .forget(id: "movie", moveTo: "/home/ü/Videos"),
         .addDownload(AddDownloadRequest(id: "chapter", uri: "", title: "Ch. 1", files: [
             BundleFileSpec(url: "https://h/p/1.jpg", path: "pages/001.jpg", size: 1234, sha256: String(repeating: "0f", count: 32)),
             BundleFileSpec(url: "https://h/p/2.jpg"),
@@ -60,7 +61,7 @@ final class WireCodecRequestTests: XCTestCase {
     ]
 
     func testEveryOperationRoundTrips() throws {
-        XCTAssertEqual(Set(Self.everyOperation.map(\.name)).count, 31, "every Operation case is covered")
+        XCTAssertEqual(Set(Self.everyOperation.map(\.name)).count, 32, "every Operation case is covered")
         for (index, op) in Self.everyOperation.enumerated() {
             let request = Request(id: UInt64(index) + 1, op: op)
             XCTAssertEqual(try WireTestSupport.roundTrip(request), request, "\(op.name)")

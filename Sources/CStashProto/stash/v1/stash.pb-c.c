@@ -772,6 +772,51 @@ void   stash__v1__id_request__free_unpacked
   assert(message->base.descriptor == &stash__v1__id_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   stash__v1__forget_request__init
+                     (Stash__V1__ForgetRequest         *message)
+{
+  static const Stash__V1__ForgetRequest init_value = STASH__V1__FORGET_REQUEST__INIT;
+  *message = init_value;
+}
+size_t stash__v1__forget_request__get_packed_size
+                     (const Stash__V1__ForgetRequest *message)
+{
+  assert(message->base.descriptor == &stash__v1__forget_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__forget_request__pack
+                     (const Stash__V1__ForgetRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__forget_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__forget_request__pack_to_buffer
+                     (const Stash__V1__ForgetRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__forget_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__ForgetRequest *
+       stash__v1__forget_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__ForgetRequest *)
+     protobuf_c_message_unpack (&stash__v1__forget_request__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__forget_request__free_unpacked
+                     (Stash__V1__ForgetRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__forget_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   stash__v1__stop_request__init
                      (Stash__V1__StopRequest         *message)
 {
@@ -3930,6 +3975,57 @@ const ProtobufCMessageDescriptor stash__v1__id_request__descriptor =
   (ProtobufCMessageInit) stash__v1__id_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor stash__v1__forget_request__field_descriptors[2] =
+{
+  {
+    "id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ForgetRequest, id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "move_to",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ForgetRequest, move_to),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__forget_request__field_indices_by_name[] = {
+  0,   /* field[0] = id */
+  1,   /* field[1] = move_to */
+};
+static const ProtobufCIntRange stash__v1__forget_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor stash__v1__forget_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.ForgetRequest",
+  "ForgetRequest",
+  "Stash__V1__ForgetRequest",
+  "stash.v1",
+  sizeof(Stash__V1__ForgetRequest),
+  2,
+  stash__v1__forget_request__field_descriptors,
+  stash__v1__forget_request__field_indices_by_name,
+  1,  stash__v1__forget_request__number_ranges,
+  (ProtobufCMessageInit) stash__v1__forget_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor stash__v1__stop_request__field_descriptors[2] =
 {
   {
@@ -4242,7 +4338,7 @@ const ProtobufCMessageDescriptor stash__v1__verify_request__descriptor =
   (ProtobufCMessageInit) stash__v1__verify_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__request__field_descriptors[31] =
+static const ProtobufCFieldDescriptor stash__v1__request__field_descriptors[32] =
 {
   {
     "id",
@@ -4616,6 +4712,18 @@ static const ProtobufCFieldDescriptor stash__v1__request__field_descriptors[31] 
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "forget",
+    40,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Request, op_case),
+    offsetof(Stash__V1__Request, forget),
+    &stash__v1__forget_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__request__field_indices_by_name[] = {
   2,   /* field[2] = add_download */
@@ -4625,6 +4733,7 @@ static const unsigned stash__v1__request__field_indices_by_name[] = {
   25,   /* field[25] = check_license */
   24,   /* field[24] = download_license */
   20,   /* field[20] = export */
+  31,   /* field[31] = forget */
   15,   /* field[15] = get_config */
   3,   /* field[3] = get_download */
   19,   /* field[19] = get_manifest_info */
@@ -4654,7 +4763,7 @@ static const ProtobufCIntRange stash__v1__request__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 10, 1 },
-  { 0, 31 }
+  { 0, 32 }
 };
 const ProtobufCMessageDescriptor stash__v1__request__descriptor =
 {
@@ -4664,7 +4773,7 @@ const ProtobufCMessageDescriptor stash__v1__request__descriptor =
   "Stash__V1__Request",
   "stash.v1",
   sizeof(Stash__V1__Request),
-  31,
+  32,
   stash__v1__request__field_descriptors,
   stash__v1__request__field_indices_by_name,
   2,  stash__v1__request__number_ranges,

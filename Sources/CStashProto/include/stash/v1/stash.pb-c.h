@@ -32,6 +32,7 @@ typedef struct Stash__V1__GetManifestInfoRequest Stash__V1__GetManifestInfoReque
 typedef struct Stash__V1__SubtitlesRequest Stash__V1__SubtitlesRequest;
 typedef struct Stash__V1__ExportRequest Stash__V1__ExportRequest;
 typedef struct Stash__V1__IdRequest Stash__V1__IdRequest;
+typedef struct Stash__V1__ForgetRequest Stash__V1__ForgetRequest;
 typedef struct Stash__V1__StopRequest Stash__V1__StopRequest;
 typedef struct Stash__V1__ListDownloadsRequest Stash__V1__ListDownloadsRequest;
 typedef struct Stash__V1__EmptyRequest Stash__V1__EmptyRequest;
@@ -627,6 +628,20 @@ struct  Stash__V1__IdRequest
     , (char *)protobuf_c_empty_string }
 
 
+struct  Stash__V1__ForgetRequest
+{
+  ProtobufCMessage base;
+  char *id;
+  /*
+   * an existing folder, absolute; the files go to move_to/<file name or id>
+   */
+  char *move_to;
+};
+#define STASH__V1__FORGET_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__forget_request__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
 struct  Stash__V1__StopRequest
 {
   ProtobufCMessage base;
@@ -761,7 +776,8 @@ typedef enum {
   STASH__V1__REQUEST__OP_RELEASE_LICENSE = 36,
   STASH__V1__REQUEST__OP_RELEASE_ALL_LICENSES = 37,
   STASH__V1__REQUEST__OP_GET_PLAYBACK_KEY = 38,
-  STASH__V1__REQUEST__OP_STOP = 39
+  STASH__V1__REQUEST__OP_STOP = 39,
+  STASH__V1__REQUEST__OP_FORGET = 40
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__REQUEST__OP__CASE)
 } Stash__V1__Request__OpCase;
 
@@ -801,6 +817,7 @@ struct  Stash__V1__Request
     Stash__V1__EmptyRequest *release_all_licenses;
     Stash__V1__PlaybackKeyRequest *get_playback_key;
     Stash__V1__StopRequest *stop;
+    Stash__V1__ForgetRequest *forget;
   };
 };
 #define STASH__V1__REQUEST__INIT \
@@ -1637,6 +1654,25 @@ Stash__V1__IdRequest *
 void   stash__v1__id_request__free_unpacked
                      (Stash__V1__IdRequest *message,
                       ProtobufCAllocator *allocator);
+/* Stash__V1__ForgetRequest methods */
+void   stash__v1__forget_request__init
+                     (Stash__V1__ForgetRequest         *message);
+size_t stash__v1__forget_request__get_packed_size
+                     (const Stash__V1__ForgetRequest   *message);
+size_t stash__v1__forget_request__pack
+                     (const Stash__V1__ForgetRequest   *message,
+                      uint8_t             *out);
+size_t stash__v1__forget_request__pack_to_buffer
+                     (const Stash__V1__ForgetRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__ForgetRequest *
+       stash__v1__forget_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__forget_request__free_unpacked
+                     (Stash__V1__ForgetRequest *message,
+                      ProtobufCAllocator *allocator);
 /* Stash__V1__StopRequest methods */
 void   stash__v1__stop_request__init
                      (Stash__V1__StopRequest         *message);
@@ -2317,6 +2353,9 @@ typedef void (*Stash__V1__ExportRequest_Closure)
 typedef void (*Stash__V1__IdRequest_Closure)
                  (const Stash__V1__IdRequest *message,
                   void *closure_data);
+typedef void (*Stash__V1__ForgetRequest_Closure)
+                 (const Stash__V1__ForgetRequest *message,
+                  void *closure_data);
 typedef void (*Stash__V1__StopRequest_Closure)
                  (const Stash__V1__StopRequest *message,
                   void *closure_data);
@@ -2444,6 +2483,7 @@ extern const ProtobufCMessageDescriptor stash__v1__get_manifest_info_request__de
 extern const ProtobufCMessageDescriptor stash__v1__subtitles_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__export_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__id_request__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__forget_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__stop_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__list_downloads_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__empty_request__descriptor;
