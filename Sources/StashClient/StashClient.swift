@@ -133,6 +133,12 @@ public final class StashClient: Sendable {
         try await downloadResult(of: .forget(id: id, moveTo: moveTo))
     }
 
+    /// Takes a file or folder already on disk as a COMPLETED download (moved, or hard-linked
+    /// with `link`); returns its record.
+    public func adopt(_ request: AdoptRequest) async throws -> Download {
+        try await downloadResult(of: .adopt(request))
+    }
+
     /// Resumes a paused, stopped or failed download; returns its record after the change.
     public func resume(id: String) async throws -> Download {
         try await downloadResult(of: .resume(id: id))

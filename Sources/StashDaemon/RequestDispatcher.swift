@@ -10,7 +10,7 @@ public struct RequestDispatcher: RequestHandler {
     let logger: Logger
 
     /// What this daemon offers, announced in Hello.
-    public static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget"]
+    public static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt"]
 
     public init(engine: Engine, logger: Logger) {
         self.engine = engine
@@ -73,6 +73,10 @@ public struct RequestDispatcher: RequestHandler {
             return .has(exists: answer.exists, state: answer.state)
         case .pause(let id):
             return .download(try await engine.pause(id: id), created: false)
+        case .adopt(let request):
+            return .download(
+                try await engine.adopt(path: request.path, id: request.id, url: request.url, sha256: request.sha256, link: request.link),
+                created: true)
         case .forget(let id, let moveTo):
             return .download(try await engine.forget(id: id, moveTo: moveTo), created: false)
         case .stop(let id, let reason):

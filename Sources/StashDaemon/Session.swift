@@ -73,10 +73,10 @@ struct Session {
         case .subscribe(let request):
             return phase == .ready ? .subscribe(request) : .reject(Self.helloFirst)
         case .getPlaybackKey where phase == .ready && peerUID != ownerUID, .export where phase == .ready && peerUID != ownerUID,
-             .forget where phase == .ready && peerUID != ownerUID:
+             .forget where phase == .ready && peerUID != ownerUID, .adopt where phase == .ready && peerUID != ownerUID:
             // Root may manage the daemon, but a content key goes only to the user it was licensed
-            // to, an export carries the keys (or the media they decrypt), and a forget hands the
-            // files over to whoever asked.
+            // to, an export carries the keys (or the media they decrypt), a forget hands the
+            // files over to whoever asked, and an adopt takes files from wherever it is told.
             return .reject(StashError(
                 .permissionDenied,
                 "\(op.name) is answered only to processes of the daemon's user (uid \(ownerUID)); this peer is uid \(peerUID.map(String.init) ?? "?")"))

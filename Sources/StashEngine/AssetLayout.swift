@@ -28,7 +28,12 @@ struct AssetLayout: Sendable {
     static func fileName(from uri: String) -> String {
         let path = URLComponents(string: uri)?.percentEncodedPath ?? ""
         let last = path.split(separator: "/").last.map(String.init) ?? ""
-        let decoded = last.removingPercentEncoding ?? last
+        return safeFileName(last.removingPercentEncoding ?? last)
+    }
+
+    /// A name reduced to `A-Z a-z 0-9 . _ - +`, at most 200 characters, not hidden and not
+    /// ending in `.part`; `download` when nothing is left.
+    static func safeFileName(_ decoded: String) -> String {
         // By character, as a reader counts them: a multi-byte letter becomes one `_`.
         var bytes: [UInt8] = []
         bytes.reserveCapacity(min(decoded.utf8.count, 200))

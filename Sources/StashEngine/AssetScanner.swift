@@ -97,6 +97,23 @@ enum AssetScanner {
         return info
     }
 
+    /// The SHA-256 of the file at `path` (no symlink followed), lowercase hex; `buffer` is
+    /// reused between calls.
+    static func sha256(of path: String, buffer: inout [UInt8]) throws -> String {
+        let descriptor = try SystemCallError.check("open", path) { open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
+        defer { close(descriptor) }
+        if buffer.isEmpty { buffer = [UInt8](repeating: 0, count: AssetScanner.hashReadSize) }
+        var hasher = SHA256()
+        try buffer.withUnsafeMutableBytes { bytes in
+            while true {
+                let count = try SystemCallError.check("read", path) { read(descriptor, bytes.baseAddress, bytes.count) }
+                if count == 0 { break }
+                hasher.update(bufferPointer: UnsafeRawBufferPointer(start: bytes.baseAddress, count: count))
+            }
+        }
+        return AssetScanner.hex(hasher.finalize())
+    }
+
     static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
@@ -175,18 +192,7 @@ extension AssetScanner {
         }
 
         private func sha256(of path: String) throws -> String {
-            let descriptor = try SystemCallError.check("open", path) { open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
-            defer { close(descriptor) }
-            if buffer.isEmpty { buffer = [UInt8](repeating: 0, count: AssetScanner.hashReadSize) }
-            var hasher = SHA256()
-            try buffer.withUnsafeMutableBytes { bytes in
-                while true {
-                    let count = try SystemCallError.check("read", path) { read(descriptor, bytes.baseAddress, bytes.count) }
-                    if count == 0 { break }
-                    hasher.update(bufferPointer: UnsafeRawBufferPointer(start: bytes.baseAddress, count: count))
-                }
-            }
-            return AssetScanner.hex(hasher.finalize())
+            try AssetScanner.sha256(of: path, buffer: &buffer)
         }
 
         /// One readdir of `assetsDir`; only the names nobody owns are looked at further.

@@ -165,6 +165,16 @@ extension Operation {
             message.move_to = arena.cString(moveTo)
             request.op_case = STASH__V1__REQUEST__OP_FORGET
             request.forget = arena.store(message)
+        case .adopt(let adopt):
+            var message = Stash__V1__AdoptRequest()
+            stash__v1__adopt_request__init(&message)
+            message.path = arena.cString(adopt.path)
+            message.id = arena.cString(adopt.id)
+            message.url = arena.cString(adopt.url)
+            message.sha256 = arena.cString(adopt.sha256)
+            message.link = adopt.link ? 1 : 0
+            request.op_case = STASH__V1__REQUEST__OP_ADOPT
+            request.adopt = arena.store(message)
         case .unknown, .invalid:
             request.op_case = STASH__V1__REQUEST__OP__NOT_SET
         }
@@ -315,6 +325,14 @@ extension Operation {
             self = .forget(
                 id: try WireValue.string(m.id, field: "ForgetRequest.id"),
                 moveTo: try WireValue.string(m.move_to, field: "ForgetRequest.move_to"))
+        case STASH__V1__REQUEST__OP_ADOPT:
+            let m = try WireValue.message(r.adopt, field: "Request.adopt").pointee
+            self = .adopt(AdoptRequest(
+                path: try WireValue.string(m.path, field: "AdoptRequest.path"),
+                id: try WireValue.string(m.id, field: "AdoptRequest.id"),
+                url: try WireValue.string(m.url, field: "AdoptRequest.url"),
+                sha256: try WireValue.string(m.sha256, field: "AdoptRequest.sha256"),
+                link: m.link != 0))
         default:
             self = .unknown
         }

@@ -52,6 +52,8 @@ public enum Operation: Equatable, Sendable {
     case stop(id: String, reason: String)
     /// Moves a completed download's files out to `moveTo` and drops its record.
     case forget(id: String, moveTo: String)
+    /// Takes a file or folder already on disk as a COMPLETED download.
+    case adopt(AdoptRequest)
     case unknown
     case invalid(StashError)
 
@@ -89,9 +91,30 @@ public enum Operation: Equatable, Sendable {
         case .getPlaybackKey: return "GetPlaybackKey"
         case .stop: return "Stop"
         case .forget: return "Forget"
+        case .adopt: return "Adopt"
         case .unknown: return "unknown"
         case .invalid: return "invalid"
         }
+    }
+}
+
+public struct AdoptRequest: Equatable, Sendable {
+    /// Absolute: a regular file, or a folder of regular files.
+    public var path: String
+    public var id: String
+    /// For a file: where it came from (then it is a single-file download of that URL).
+    public var url: String
+    /// For a file: its expected SHA-256, checked before it is taken.
+    public var sha256: String
+    /// Hard-link the files into the data dir instead of moving them.
+    public var link: Bool
+
+    public init(path: String, id: String, url: String = "", sha256: String = "", link: Bool = false) {
+        self.path = path
+        self.id = id
+        self.url = url
+        self.sha256 = sha256
+        self.link = link
     }
 }
 

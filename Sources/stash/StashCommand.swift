@@ -15,7 +15,7 @@ struct StashCommand: AsyncParsableCommand {
         version: StashVersion.daemon,
         subcommands: [
             AddCommand.self, ListCommand.self, ShowCommand.self, HasCommand.self,
-            PauseCommand.self, StopCommand.self, ResumeCommand.self, CancelCommand.self, ForgetCommand.self,
+            PauseCommand.self, StopCommand.self, ResumeCommand.self, CancelCommand.self, ForgetCommand.self, AdoptCommand.self,
             WaitCommand.self, WatchCommand.self, InfoCommand.self, ConfigCommand.self,
             VerifyCommand.self, PurgeCommand.self, PlanCommand.self, ExportCommand.self, SubtitlesCommand.self,
             LicenseCommand.self,

@@ -53,6 +53,8 @@ final class WireCodecRequestTests: XCTestCase {
         .stop(id: "movie", reason: "metered network"),
         .stop(id: "", reason: ""),
         .forget(id: "movie", moveTo: "/home/ü/Videos"),
+        .adopt(AdoptRequest(path: "/home/ü/ep1.mp4", id: "ep1", url: "https://h/ep1.mp4", sha256: String(repeating: "a", count: 64), link: true)),
+        .adopt(AdoptRequest(path: "", id: "")),
         .addDownload(AddDownloadRequest(id: "chapter", uri: "", title: "Ch. 1", files: [
             BundleFileSpec(url: "https://h/p/1.jpg", path: "pages/001.jpg", size: 1234, sha256: String(repeating: "0f", count: 32)),
             BundleFileSpec(url: "https://h/p/2.jpg"),
@@ -61,7 +63,7 @@ final class WireCodecRequestTests: XCTestCase {
     ]
 
     func testEveryOperationRoundTrips() throws {
-        XCTAssertEqual(Set(Self.everyOperation.map(\.name)).count, 32, "every Operation case is covered")
+        XCTAssertEqual(Set(Self.everyOperation.map(\.name)).count, 33, "every Operation case is covered")
         for (index, op) in Self.everyOperation.enumerated() {
             let request = Request(id: UInt64(index) + 1, op: op)
             XCTAssertEqual(try WireTestSupport.roundTrip(request), request, "\(op.name)")

@@ -817,6 +817,51 @@ void   stash__v1__forget_request__free_unpacked
   assert(message->base.descriptor == &stash__v1__forget_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   stash__v1__adopt_request__init
+                     (Stash__V1__AdoptRequest         *message)
+{
+  static const Stash__V1__AdoptRequest init_value = STASH__V1__ADOPT_REQUEST__INIT;
+  *message = init_value;
+}
+size_t stash__v1__adopt_request__get_packed_size
+                     (const Stash__V1__AdoptRequest *message)
+{
+  assert(message->base.descriptor == &stash__v1__adopt_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__adopt_request__pack
+                     (const Stash__V1__AdoptRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__adopt_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__adopt_request__pack_to_buffer
+                     (const Stash__V1__AdoptRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__adopt_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__AdoptRequest *
+       stash__v1__adopt_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__AdoptRequest *)
+     protobuf_c_message_unpack (&stash__v1__adopt_request__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__adopt_request__free_unpacked
+                     (Stash__V1__AdoptRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__adopt_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   stash__v1__stop_request__init
                      (Stash__V1__StopRequest         *message)
 {
@@ -4026,6 +4071,96 @@ const ProtobufCMessageDescriptor stash__v1__forget_request__descriptor =
   (ProtobufCMessageInit) stash__v1__forget_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor stash__v1__adopt_request__field_descriptors[5] =
+{
+  {
+    "path",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__AdoptRequest, path),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__AdoptRequest, id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "url",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__AdoptRequest, url),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "sha256",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__AdoptRequest, sha256),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "link",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__AdoptRequest, link),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__adopt_request__field_indices_by_name[] = {
+  1,   /* field[1] = id */
+  4,   /* field[4] = link */
+  0,   /* field[0] = path */
+  3,   /* field[3] = sha256 */
+  2,   /* field[2] = url */
+};
+static const ProtobufCIntRange stash__v1__adopt_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor stash__v1__adopt_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.AdoptRequest",
+  "AdoptRequest",
+  "Stash__V1__AdoptRequest",
+  "stash.v1",
+  sizeof(Stash__V1__AdoptRequest),
+  5,
+  stash__v1__adopt_request__field_descriptors,
+  stash__v1__adopt_request__field_indices_by_name,
+  1,  stash__v1__adopt_request__number_ranges,
+  (ProtobufCMessageInit) stash__v1__adopt_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor stash__v1__stop_request__field_descriptors[2] =
 {
   {
@@ -4338,7 +4473,7 @@ const ProtobufCMessageDescriptor stash__v1__verify_request__descriptor =
   (ProtobufCMessageInit) stash__v1__verify_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__request__field_descriptors[32] =
+static const ProtobufCFieldDescriptor stash__v1__request__field_descriptors[33] =
 {
   {
     "id",
@@ -4724,10 +4859,23 @@ static const ProtobufCFieldDescriptor stash__v1__request__field_descriptors[32] 
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "adopt",
+    41,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Request, op_case),
+    offsetof(Stash__V1__Request, adopt),
+    &stash__v1__adopt_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__request__field_indices_by_name[] = {
   2,   /* field[2] = add_download */
   21,   /* field[21] = add_subtitles */
+  32,   /* field[32] = adopt */
   8,   /* field[8] = cancel */
   11,   /* field[11] = cancel_all */
   25,   /* field[25] = check_license */
@@ -4763,7 +4911,7 @@ static const ProtobufCIntRange stash__v1__request__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 10, 1 },
-  { 0, 32 }
+  { 0, 33 }
 };
 const ProtobufCMessageDescriptor stash__v1__request__descriptor =
 {
@@ -4773,7 +4921,7 @@ const ProtobufCMessageDescriptor stash__v1__request__descriptor =
   "Stash__V1__Request",
   "stash.v1",
   sizeof(Stash__V1__Request),
-  32,
+  33,
   stash__v1__request__field_descriptors,
   stash__v1__request__field_indices_by_name,
   2,  stash__v1__request__number_ranges,

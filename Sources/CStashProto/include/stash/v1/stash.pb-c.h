@@ -33,6 +33,7 @@ typedef struct Stash__V1__SubtitlesRequest Stash__V1__SubtitlesRequest;
 typedef struct Stash__V1__ExportRequest Stash__V1__ExportRequest;
 typedef struct Stash__V1__IdRequest Stash__V1__IdRequest;
 typedef struct Stash__V1__ForgetRequest Stash__V1__ForgetRequest;
+typedef struct Stash__V1__AdoptRequest Stash__V1__AdoptRequest;
 typedef struct Stash__V1__StopRequest Stash__V1__StopRequest;
 typedef struct Stash__V1__ListDownloadsRequest Stash__V1__ListDownloadsRequest;
 typedef struct Stash__V1__EmptyRequest Stash__V1__EmptyRequest;
@@ -642,6 +643,32 @@ struct  Stash__V1__ForgetRequest
     , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
+struct  Stash__V1__AdoptRequest
+{
+  ProtobufCMessage base;
+  /*
+   * absolute: a regular file, or a folder of regular files
+   */
+  char *path;
+  char *id;
+  /*
+   * optional, for a file: where it came from
+   */
+  char *url;
+  /*
+   * optional, for a file: checked before it is taken
+   */
+  char *sha256;
+  /*
+   * hard-link into the data dir instead of moving
+   */
+  protobuf_c_boolean link;
+};
+#define STASH__V1__ADOPT_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__adopt_request__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0 }
+
+
 struct  Stash__V1__StopRequest
 {
   ProtobufCMessage base;
@@ -777,7 +804,8 @@ typedef enum {
   STASH__V1__REQUEST__OP_RELEASE_ALL_LICENSES = 37,
   STASH__V1__REQUEST__OP_GET_PLAYBACK_KEY = 38,
   STASH__V1__REQUEST__OP_STOP = 39,
-  STASH__V1__REQUEST__OP_FORGET = 40
+  STASH__V1__REQUEST__OP_FORGET = 40,
+  STASH__V1__REQUEST__OP_ADOPT = 41
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__REQUEST__OP__CASE)
 } Stash__V1__Request__OpCase;
 
@@ -818,6 +846,7 @@ struct  Stash__V1__Request
     Stash__V1__PlaybackKeyRequest *get_playback_key;
     Stash__V1__StopRequest *stop;
     Stash__V1__ForgetRequest *forget;
+    Stash__V1__AdoptRequest *adopt;
   };
 };
 #define STASH__V1__REQUEST__INIT \
@@ -1673,6 +1702,25 @@ Stash__V1__ForgetRequest *
 void   stash__v1__forget_request__free_unpacked
                      (Stash__V1__ForgetRequest *message,
                       ProtobufCAllocator *allocator);
+/* Stash__V1__AdoptRequest methods */
+void   stash__v1__adopt_request__init
+                     (Stash__V1__AdoptRequest         *message);
+size_t stash__v1__adopt_request__get_packed_size
+                     (const Stash__V1__AdoptRequest   *message);
+size_t stash__v1__adopt_request__pack
+                     (const Stash__V1__AdoptRequest   *message,
+                      uint8_t             *out);
+size_t stash__v1__adopt_request__pack_to_buffer
+                     (const Stash__V1__AdoptRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__AdoptRequest *
+       stash__v1__adopt_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__adopt_request__free_unpacked
+                     (Stash__V1__AdoptRequest *message,
+                      ProtobufCAllocator *allocator);
 /* Stash__V1__StopRequest methods */
 void   stash__v1__stop_request__init
                      (Stash__V1__StopRequest         *message);
@@ -2356,6 +2404,9 @@ typedef void (*Stash__V1__IdRequest_Closure)
 typedef void (*Stash__V1__ForgetRequest_Closure)
                  (const Stash__V1__ForgetRequest *message,
                   void *closure_data);
+typedef void (*Stash__V1__AdoptRequest_Closure)
+                 (const Stash__V1__AdoptRequest *message,
+                  void *closure_data);
 typedef void (*Stash__V1__StopRequest_Closure)
                  (const Stash__V1__StopRequest *message,
                   void *closure_data);
@@ -2484,6 +2535,7 @@ extern const ProtobufCMessageDescriptor stash__v1__subtitles_request__descriptor
 extern const ProtobufCMessageDescriptor stash__v1__export_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__id_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__forget_request__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__adopt_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__stop_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__list_downloads_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__empty_request__descriptor;

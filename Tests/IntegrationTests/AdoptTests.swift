@@ -1,0 +1,92 @@
+import Foundation
+import StashClient
+import StashCore
+import StashTestSupport
+import XCTest
+
+/// Adopt takes files already on disk as COMPLETED downloads, so they are not fetched again.
+final class AdoptTests: DaemonTestCase {
+    private func userFolder() throws -> String {
+        try DaemonProcess.makeTemporaryDirectory(prefix: "stash-adopt")
+    }
+
+    func testAFileWithItsURLIsACompletedDownloadThatVerifiesClean() async throws {
+        http.serve(path: "/had.bin", size: 40_000, seed: 8)
+        let route = http.route("/had.bin")!
+        let body = Data(route.body.slice(0..<route.body.count))
+        let folder = try userFolder()
+        let file = folder + "/my copy.bin"
+        try body.write(to: URL(fileURLWithPath: file))
+        let digest = http.route("/had.bin")!.body.sha256Hex
+
+        let adopted = try await client.adopt(AdoptRequest(path: file, id: "had", url: http.url("/had.bin"), sha256: digest))
+        XCTAssertEqual(adopted.state, .completed)
+        XCTAssertEqual(adopted.downloadedBytes, 40_000)
+        XCTAssertEqual(adopted.assetPath, daemon.dataDir + "/assets/had/had.bin")
+        XCTAssertFalse(exists(file), "moved, not copied")
+        XCTAssertEqual(try sha256Hex(ofFile: adopted.assetPath), digest)
+        XCTAssertTrue(http.requests(for: "/had.bin").isEmpty, "nothing is fetched")
+        let clean = try await client.verify(deep: true)
+        XCTAssertTrue(clean.findings.isEmpty, "\(clean.findings)")
+        // It holds its URL now: adding it is the adopted download.
+        let again = try await client.addDownload(AddDownloadRequest(uri: http.url("/had.bin")))
+        XCTAssertEqual(again.download.id, "had")
+        XCTAssertFalse(again.created)
+        // And it survives a restart as it is.
+        try await daemon.restart()
+        try await reconnect()
+        let after = try await client.getDownload(id: "had")
+        XCTAssertEqual(after.state, .completed)
+    }
+
+    func testAFolderIsABundleAndALinkLeavesTheUsersFilesInPlace() async throws {
+        let folder = try userFolder() + "/chapter-12"
+        try FileManager.default.createDirectory(atPath: folder + "/pages", withIntermediateDirectories: true)
+        for index in 0..<3 {
+            try Data(repeating: UInt8(index), count: 1000 + index).write(to: URL(fileURLWithPath: folder + "/pages/\(index).jpg"))
+        }
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: folder + "/metadata.json"))
+
+        let adopted = try await client.adopt(AdoptRequest(path: folder, id: "ch12", link: true))
+        XCTAssertEqual(adopted.state, .completed)
+        XCTAssertTrue(adopted.isBundle)
+        XCTAssertEqual(adopted.filesTotal, 4)
+        XCTAssertEqual(adopted.downloadedBytes, 1000 + 1001 + 1002 + 2)
+        XCTAssertTrue(exists(folder + "/pages/1.jpg"), "linked: the user's files stay")
+        XCTAssertTrue(exists(daemon.dataDir + "/assets/ch12/pages/1.jpg"))
+        let clean = try await client.verify()
+        XCTAssertTrue(clean.findings.isEmpty, "\(clean.findings)")
+    }
+
+    func testWhatCannotBeAdoptedIsRefusedAndLeftWhereItIs() async throws {
+        let folder = try userFolder()
+        let file = folder + "/x.bin"
+        try Data(repeating: 1, count: 100).write(to: URL(fileURLWithPath: file))
+        let mismatch = await assertFails(.invalidArgument) {
+            try await self.client.adopt(AdoptRequest(path: file, id: "x", sha256: String(repeating: "0", count: 64)))
+        }
+        XCTAssertTrue(mismatch?.message.contains("sha256") ?? false, mismatch?.message ?? "")
+        XCTAssertTrue(exists(file))
+        await assertFails(.invalidArgument) { try await self.client.adopt(AdoptRequest(path: "x.bin", id: "x")) }
+        await assertFails(.invalidArgument) { try await self.client.adopt(AdoptRequest(path: folder + "/none", id: "x")) }
+        await assertFails(.invalidArgument) { try await self.client.adopt(AdoptRequest(path: file, id: "../x")) }
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: file)
+        await assertFails(.invalidArgument) { try await self.client.adopt(AdoptRequest(path: folder + "/link", id: "x")) }
+        let withLink = await assertFails(.invalidArgument) { try await self.client.adopt(AdoptRequest(path: folder, id: "x")) }
+        XCTAssertTrue(withLink?.message.contains("symlinks") ?? false, withLink?.message ?? "")
+        XCTAssertTrue(exists(file), "a refused folder is left whole")
+        _ = try await client.adopt(AdoptRequest(path: file, id: "x"))
+        let taken = try FileManager.default.createFile(atPath: folder + "/y.bin", contents: Data([1]))
+        XCTAssertTrue(taken)
+        await assertFails(.alreadyExists) { try await self.client.adopt(AdoptRequest(path: folder + "/y.bin", id: "x")) }
+    }
+
+    func testTheCommandLineAdoptsAFile() throws {
+        let folder = try userFolder()
+        try Data(repeating: 3, count: 500).write(to: URL(fileURLWithPath: folder + "/song.mp3"))
+        let adopt = try daemon.runCLI(["adopt", folder + "/song.mp3", "--id", "song"])
+        XCTAssertEqual(adopt.status, 0, adopt.stderr)
+        XCTAssertTrue(adopt.stdout.contains("adopted song (COMPLETED)"), adopt.stdout)
+        XCTAssertTrue(exists(daemon.dataDir + "/assets/song/song.mp3"))
+    }
+}
