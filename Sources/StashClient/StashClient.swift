@@ -90,8 +90,10 @@ public final class StashClient: Sendable {
     ///   - states: only downloads in these states; empty for all.
     ///   - pageSize: 0 for the daemon's default (100); at most 1000.
     ///   - pageToken: empty for the first page, else `nextPageToken` of the previous page.
-    public func listDownloads(states: [DownloadState] = [], pageSize: Int = 0, pageToken: String = "") async throws -> DownloadPage {
-        let request = ListDownloadsRequest(states: states, pageSize: pageSize, pageToken: pageToken)
+    /// One page of downloads in the given states (all when empty) and group (with the groups
+    /// under it; all when empty), with the totals of every match.
+    public func listDownloads(states: [DownloadState] = [], pageSize: Int = 0, pageToken: String = "", group: String = "") async throws -> DownloadPage {
+        let request = ListDownloadsRequest(states: states, pageSize: pageSize, pageToken: pageToken, group: group)
         let result = try await connection.call(.listDownloads(request))
         guard case .list(let page) = result else { throw Self.unexpected(result, for: "ListDownloads") }
         return page
@@ -99,14 +101,21 @@ public final class StashClient: Sendable {
 
     /// Every download in the given states (all when empty), following page tokens.
     public func allDownloads(states: [DownloadState] = []) async throws -> [Download] {
+        try await allDownloads(states: states, group: "").downloads
+    }
+
+    /// Every download in the given states and group, following page tokens, with their totals.
+    public func allDownloads(states: [DownloadState], group: String) async throws -> (downloads: [Download], totals: GroupTotals) {
         var downloads: [Download] = []
         var token = ""
+        var totals = GroupTotals()
         repeat {
-            let page = try await listDownloads(states: states, pageSize: 1000, pageToken: token)
+            let page = try await listDownloads(states: states, pageSize: 1000, pageToken: token, group: group)
             downloads.append(contentsOf: page.downloads)
             token = page.nextPageToken
+            totals = page.totals
         } while !token.isEmpty
-        return downloads
+        return (downloads, totals)
     }
 
     /// Whether a download exists, and its state; cheaper than `getDownload`.

@@ -54,6 +54,12 @@ public struct Download: Equatable, Sendable {
     /// Such a key is sealed under `licenseKeyStoreID(kid)`, so one licence key named by
     /// several playlists is one entry.
     public var licenseKeyIDs: [String: String] = [:]
+    /// The app's own bytes (series, chapter number, lesson path), at most 64 KiB, returned as
+    /// given and never looked at.
+    public var appData: [UInt8] = []
+    /// A group path such as `one-piece/chapter-12`; empty for none. Lists filter by a group and
+    /// the groups under it.
+    public var group: String = ""
 
     public init(
         id: String, uri: String, title: String = "", state: DownloadState = .queued,

@@ -7,6 +7,8 @@ public enum DownloadRequestRules {
     public static let maxURILength = 8192
     public static let maxTitleLength = 1024
     public static let maxHeaders = 64
+    public static let maxAppDataBytes = 65_536
+    public static let maxGroupBytes = 1024
 
     /// Ids become folder names under `assets/`, so they are restricted to a safe alphabet.
     public static func validateID(_ id: String) throws {
@@ -53,6 +55,36 @@ public enum DownloadRequestRules {
         guard title.count <= maxTitleLength else {
             throw StashError.invalidArgument("title is \(title.count) characters; the limit is \(maxTitleLength)")
         }
+    }
+
+    public static func validateAppData(_ data: [UInt8]) throws {
+        guard data.count <= maxAppDataBytes else {
+            throw StashError.invalidArgument("app_data is \(data.count) bytes; the limit is \(maxAppDataBytes)")
+        }
+    }
+
+    /// A group is a path of segments of `A-Z a-z 0-9 . _ -` joined by `/`: no empty segment,
+    /// no `.` or `..`, at most 1024 bytes. Empty means no group.
+    public static func validateGroup(_ group: String, field: String = "group") throws {
+        guard !group.isEmpty else { return }
+        guard group.utf8.count <= maxGroupBytes else {
+            throw StashError.invalidArgument("\(field) is \(group.utf8.count) bytes; the limit is \(maxGroupBytes)")
+        }
+        for segment in group.split(separator: "/", omittingEmptySubsequences: false) {
+            let allowed = !segment.isEmpty && segment != "." && segment != ".." && segment.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+            }
+            guard allowed else {
+                throw StashError.invalidArgument("\(field) '\(group.prefix(200))': segment '\(segment.prefix(100))' must be 1 or more of A-Z a-z 0-9 . _ - (not . or ..), segments joined by /")
+            }
+        }
+    }
+
+    /// Whether a download of `group` is in the group `prefix` or one under it (`a/b` is in
+    /// `a`, `a-2` is not). An empty prefix takes every download.
+    public static func group(_ group: String, isIn prefix: String) -> Bool {
+        prefix.isEmpty || group == prefix || (group.hasPrefix(prefix) && group.utf8.dropFirst(prefix.utf8.count).first == UInt8(ascii: "/"))
     }
 
     /// A stop reason is shown as the download's state reason: as long as a title at most.

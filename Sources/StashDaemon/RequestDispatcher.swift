@@ -62,12 +62,12 @@ public struct RequestDispatcher: RequestHandler {
         case .addDownload(let request):
             let added = try await engine.add(
                 id: request.id, uri: request.uri, files: request.files, title: request.title, sha256: request.sha256, headers: request.headers,
-                hls: request.hls, drm: request.drm, force: request.force)
+                hls: request.hls, drm: request.drm, force: request.force, appData: request.appData, group: request.group)
             return .download(added.download, created: added.created)
         case .getDownload(let id):
             return .download(try await engine.get(id: id), created: false)
         case .listDownloads(let request):
-            return .list(try await engine.list(states: request.states, pageSize: request.pageSize, pageToken: request.pageToken))
+            return .list(try await engine.list(states: request.states, pageSize: request.pageSize, pageToken: request.pageToken, group: request.group))
         case .hasDownload(let id):
             let answer = engine.has(id: id)
             return .has(exists: answer.exists, state: answer.state)

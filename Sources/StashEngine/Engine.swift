@@ -250,7 +250,7 @@ public actor Engine {
     /// and is ALREADY_EXISTS with another one, unless `force`.
     public func add(
         id requestedID: String, uri: String, files specs: [BundleFileSpec] = [], title: String, sha256: String, headers: [HTTPHeader],
-        hls requestedHLS: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false
+        hls requestedHLS: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false, appData: [UInt8] = [], group: String = ""
     ) async throws -> (download: Download, created: Bool) {
         let isBundle = !specs.isEmpty
         // DRM parameters say the stream is HLS: only HLS keys come from a licence server.
@@ -272,6 +272,8 @@ public actor Engine {
         }
         try DownloadRequestRules.validateTitle(title)
         try DownloadRequestRules.validateHeaders(headers)
+        try DownloadRequestRules.validateAppData(appData)
+        try DownloadRequestRules.validateGroup(group)
         let digest = try DownloadRequestRules.normalizeSHA256(sha256)
         let files = hls != nil ? []
             : isBundle ? try BundleRules.files(from: specs, fileName: AssetLayout.fileName(from:))
@@ -290,7 +292,7 @@ public actor Engine {
             guard let current = entries[holder.id]?.download, current.state != .removing else {
                 // Its add failed or it was cancelled meanwhile: this add stands on its own.
                 return try await add(id: requestedID, uri: uri, files: specs, title: title, sha256: sha256, headers: headers,
-                                     hls: requestedHLS, drm: drm, force: force)
+                                     hls: requestedHLS, drm: drm, force: force, appData: appData, group: group)
             }
             return (publicView(current), false)
         }
@@ -322,6 +324,8 @@ public actor Engine {
             sha256: digest, headers: headers, isBundle: isBundle, files: files, hls: hls)
         download.drm = drm
         download.hasDRM = drm != nil
+        download.appData = appData
+        download.group = group
         download.totalBytes = Self.estimatedTotal(files)
         entries[id] = Entry(download: download, lifecycle: DownloadLifecycle(state: .queued), seq: nextSeq)
         order.append(id)
@@ -373,7 +377,8 @@ public actor Engine {
     public static let defaultPageSize = 100
     public static let maxPageSize = 1000
 
-    public func list(states: [DownloadState], pageSize: Int, pageToken: String) throws -> DownloadPage {
+    public func list(states: [DownloadState], pageSize: Int, pageToken: String, group: String = "") throws -> DownloadPage {
+        try DownloadRequestRules.validateGroup(group, field: "group filter")
         guard pageSize >= 0, pageSize <= Self.maxPageSize else {
             throw StashError.invalidArgument("page_size \(pageSize) is outside 0...\(Self.maxPageSize)")
         }
@@ -390,9 +395,12 @@ public actor Engine {
         var total = 0
         var lastSeq = -1
         var more = false
+        var totals = GroupTotals()
         for id in order {
-            guard let entry = entries[id], filter.isEmpty || filter.contains(entry.download.state) else { continue }
+            guard let entry = entries[id], filter.isEmpty || filter.contains(entry.download.state),
+                  DownloadRequestRules.group(entry.download.group, isIn: group) else { continue }
             total += 1
+            totals.add(entry.download)
             guard entry.seq > after else { continue }
             if page.count < size {
                 var view = publicView(entry.download)
@@ -403,7 +411,7 @@ public actor Engine {
                 more = true
             }
         }
-        return DownloadPage(downloads: page, nextPageToken: more ? String(lastSeq) : "", total: total)
+        return DownloadPage(downloads: page, nextPageToken: more ? String(lastSeq) : "", total: total, totals: totals)
     }
 
     public func pause(id: String) async throws -> Download {

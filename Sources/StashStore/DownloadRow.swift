@@ -10,8 +10,8 @@ enum DownloadRow {
         INSERT INTO download (
             id, uri, title, state, downloaded_bytes, total_bytes, quality, has_subtitles,
             has_drm, asset_path, error_kind, error_message, error_http_status, state_reason,
-            created_at, completed_at, sha256, headers, is_bundle, hls, drm, sequence)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+            created_at, completed_at, sha256, headers, is_bundle, hls, drm, app_data, group_path, sequence)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
             (SELECT IFNULL(MAX(sequence), 0) + 1 FROM download))
         ON CONFLICT(id) DO UPDATE SET
             uri = excluded.uri, title = excluded.title, state = excluded.state,
@@ -22,7 +22,7 @@ enum DownloadRow {
             error_http_status = excluded.error_http_status, state_reason = excluded.state_reason,
             created_at = excluded.created_at, completed_at = excluded.completed_at,
             sha256 = excluded.sha256, headers = excluded.headers, is_bundle = excluded.is_bundle,
-            hls = excluded.hls, drm = excluded.drm
+            hls = excluded.hls, drm = excluded.drm, app_data = excluded.app_data, group_path = excluded.group_path
         """
 
     static let deleteSQL = "DELETE FROM download WHERE id = ?"
@@ -31,7 +31,7 @@ enum DownloadRow {
     static let selectAllSQL = """
         SELECT id, uri, title, state, downloaded_bytes, total_bytes, quality, has_subtitles,
             has_drm, asset_path, error_kind, error_message, error_http_status, state_reason,
-            created_at, completed_at, sha256, headers, is_bundle, hls, drm
+            created_at, completed_at, sha256, headers, is_bundle, hls, drm, app_data, group_path
         FROM download ORDER BY sequence
         """
 
@@ -44,7 +44,7 @@ enum DownloadRow {
             download.stateReason, milliseconds(download.createdAt),
             download.completedAt.map(milliseconds), download.sha256,
             try encodeHeaders(download.headers), download.isBundle, try encodeHLS(download),
-            try encodeDRM(download),
+            try encodeDRM(download), download.appData.isEmpty ? nil : Data(download.appData), download.group,
         ]
         return StatementArguments(values)
     }
@@ -136,6 +136,19 @@ enum DownloadRow {
                     download.state = .paused
                     problems.append("\(label): DRM facts '\(json.prefix(200))' are unreadable; read as none, PAUSED")
                 }
+            }
+            if let data = try row.decode(Data?.self, atIndex: 21) {
+                if data.count <= DownloadRequestRules.maxAppDataBytes {
+                    download.appData = Array(data)
+                } else {
+                    problems.append("\(label): app_data of \(data.count) bytes is over the \(DownloadRequestRules.maxAppDataBytes)-byte limit; read as none")
+                }
+            }
+            let group = try row.decode(String?.self, atIndex: 22) ?? ""
+            if (try? DownloadRequestRules.validateGroup(group)) != nil {
+                download.group = group
+            } else {
+                problems.append("\(label): group '\(group.prefix(200))' is not a group path; read as none")
             }
             return download
         } catch {

@@ -86,6 +86,14 @@ enum RegistrySchema {
                 );
                 """)
         }
+        migrator.registerMigration("v5") { db in
+            // app_data: the app's own bytes for the download (NULL for none); group_path: its
+            // group ("" for none). "group" is an SQL keyword, hence the column's name.
+            try db.execute(sql: """
+                ALTER TABLE download ADD COLUMN app_data BLOB;
+                ALTER TABLE download ADD COLUMN group_path TEXT NOT NULL DEFAULT '';
+                """)
+        }
         return migrator
     }
 }

@@ -40,6 +40,8 @@ extension Download {
         if license != nil {
             message.license = LicenseStatus(self, at: Date()).wire(in: arena)
         }
+        message.app_data = arena.bytes(appData)
+        message.group = arena.cString(group)
         return arena.store(message)
     }
 
@@ -72,5 +74,7 @@ extension Download {
         license = try m.license.flatMap { try LicenseStatus(wire: $0).terms }
         filesDone = Int(m.files_done)
         filesTotal = Int(m.files_total)
+        appData = try WireValue.bytes(m.app_data, field: "Download.app_data")
+        group = try WireValue.string(m.group, field: "Download.group")
     }
 }

@@ -9,6 +9,7 @@ extension DownloadPage {
         message.downloads = arena.array(downloads) { Optional($0.wire(in: arena)) }
         message.next_page_token = arena.cString(nextPageToken)
         message.total = UInt32(clamping: total)
+        message.totals = totals.wire(in: arena)
         return arena.store(message)
     }
 
@@ -19,6 +20,7 @@ extension DownloadPage {
                 try Download(wire: try WireValue.message($0, field: "ListDownloadsResult.downloads"))
             },
             nextPageToken: try WireValue.string(m.next_page_token, field: "ListDownloadsResult.next_page_token"),
-            total: Int(m.total))
+            total: Int(m.total),
+            totals: try m.totals.map { try GroupTotals(wire: $0) } ?? GroupTotals())
     }
 }

@@ -26,6 +26,8 @@ extension Operation {
             message.hls = add.hls?.wire(in: arena)
             message.drm = add.drm?.wire(in: arena)
             message.force = add.force ? 1 : 0
+            message.app_data = arena.bytes(add.appData)
+            message.group = arena.cString(add.group)
             request.op_case = STASH__V1__REQUEST__OP_ADD_DOWNLOAD
             request.add_download = arena.store(message)
         case .getDownload(let id):
@@ -38,6 +40,7 @@ extension Operation {
             message.states = arena.array(list.states) { $0.wire }
             message.page_size = UInt32(clamping: list.pageSize)
             message.page_token = arena.cString(list.pageToken)
+            message.group = arena.cString(list.group)
             request.op_case = STASH__V1__REQUEST__OP_LIST_DOWNLOADS
             request.list_downloads = arena.store(message)
         case .hasDownload(let id):
@@ -230,7 +233,9 @@ extension Operation {
                 files: try WireValue.elements(m.files, count: m.n_files) { try BundleFileSpec(wire: $0) },
                 hls: try m.hls.map { try HLSOptions(wire: $0) },
                 drm: try m.drm.flatMap { try DRMParams.decode(wire: $0) },
-                force: m.force != 0))
+                force: m.force != 0,
+                appData: try WireValue.bytes(m.app_data, field: "AddDownloadRequest.app_data"),
+                group: try WireValue.string(m.group, field: "AddDownloadRequest.group")))
         case STASH__V1__REQUEST__OP_GET_DOWNLOAD:
             self = .getDownload(id: try Self.id(r.get_download, field: "Request.get_download"))
         case STASH__V1__REQUEST__OP_LIST_DOWNLOADS:
@@ -240,7 +245,8 @@ extension Operation {
                     try DownloadState(wire: $0, field: "ListDownloadsRequest.states")
                 },
                 pageSize: Int(m.page_size),
-                pageToken: try WireValue.string(m.page_token, field: "ListDownloadsRequest.page_token")))
+                pageToken: try WireValue.string(m.page_token, field: "ListDownloadsRequest.page_token"),
+                group: try WireValue.string(m.group, field: "ListDownloadsRequest.group")))
         case STASH__V1__REQUEST__OP_HAS_DOWNLOAD:
             self = .hasDownload(id: try Self.id(r.has_download, field: "Request.has_download"))
         case STASH__V1__REQUEST__OP_PAUSE:

@@ -143,10 +143,17 @@ public struct AddDownloadRequest: Equatable, Sendable {
     public var drm: DRMParams?
     /// Add it even when another download already holds the same URI (or bundle files).
     public var force: Bool
+    /// The app's own bytes, at most 64 KiB, returned as given.
+    public var appData: [UInt8]
+    /// A group path such as `one-piece/chapter-12`; empty for none.
+    public var group: String
 
     public init(id: String = "", uri: String, title: String = "", sha256: String = "", headers: [HTTPHeader] = [],
-                files: [BundleFileSpec] = [], hls: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false) {
+                files: [BundleFileSpec] = [], hls: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false,
+                appData: [UInt8] = [], group: String = "") {
         self.force = force
+        self.appData = appData
+        self.group = group
         self.hls = hls
         self.drm = drm
         self.id = id
@@ -177,11 +184,14 @@ public struct ListDownloadsRequest: Equatable, Sendable {
     /// 0 means the default page size (100); at most 1000.
     public var pageSize: Int
     public var pageToken: String
+    /// Empty: every download; else this group and the groups under it.
+    public var group: String
 
-    public init(states: [DownloadState] = [], pageSize: Int = 0, pageToken: String = "") {
+    public init(states: [DownloadState] = [], pageSize: Int = 0, pageToken: String = "", group: String = "") {
         self.states = states
         self.pageSize = pageSize
         self.pageToken = pageToken
+        self.group = group
     }
 }
 

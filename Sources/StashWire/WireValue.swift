@@ -21,6 +21,14 @@ enum WireValue {
         return result
     }
 
+    static func bytes(_ value: ProtobufCBinaryData, field: StaticString) throws -> [UInt8] {
+        guard value.len > 0 else { return [] }
+        guard let data = value.data else {
+            throw StashError.invalidArgument("\(field): \(value.len) bytes announced and none given")
+        }
+        return Array(UnsafeBufferPointer(start: data, count: value.len))
+    }
+
     /// The wire says "unknown" with -1.
     static func optional(_ value: Int64) -> Int64? {
         value < 0 ? nil : value

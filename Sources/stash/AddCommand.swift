@@ -38,6 +38,12 @@ struct AddCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A title to show instead of the URL.", valueName: "title"))
     var title: String?
 
+    @Option(help: ArgumentHelp("A group path for the download(s), e.g. one-piece/chapter-12.", valueName: "group"))
+    var group: String?
+
+    @Option(name: .customLong("app-data"), help: ArgumentHelp("The app's own data for the download, as text (at most 64 KiB), returned as given.", valueName: "text"))
+    var appData: String?
+
     @Option(help: ArgumentHelp("The expected SHA-256 of the file, in hex; a mismatch fails the download.", valueName: "hex"))
     var sha256: String?
 
@@ -84,13 +90,17 @@ struct AddCommand: AsyncParsableCommand {
         let requests: [AddDownloadRequest]
         if bundle {
             let files = try fromFile.map(Self.readBundleList) ?? urls.map { BundleFileSpec(url: $0) }
-            requests = [AddDownloadRequest(id: id ?? "", uri: "", title: title ?? "", headers: parsedHeaders, files: files, force: force)]
+            requests = [AddDownloadRequest(
+                id: id ?? "", uri: "", title: title ?? "", headers: parsedHeaders, files: files, force: force,
+                appData: Array((appData ?? "").utf8), group: group ?? "")]
         } else if let fromFile {
-            requests = try Self.readList(fromFile).map { AddDownloadRequest(uri: $0, headers: parsedHeaders, force: force) }
+            requests = try Self.readList(fromFile).map {
+                AddDownloadRequest(uri: $0, headers: parsedHeaders, force: force, appData: Array((appData ?? "").utf8), group: group ?? "")
+            }
         } else {
             requests = [AddDownloadRequest(
                 id: id ?? "", uri: urls[0], title: title ?? "", sha256: sha256 ?? "", headers: parsedHeaders,
-                hls: try hls.options(), drm: try drm.params(), force: force)]
+                hls: try hls.options(), drm: try drm.params(), force: force, appData: Array((appData ?? "").utf8), group: group ?? "")]
         }
         let client = try await global.connect()
         // Subscribed before adding, so a download that finishes at once is still seen.

@@ -60,6 +60,15 @@ extension Download {
             record["license"] = LicenseCommand.record(LicenseStatus(self, at: Date()))
         }
         if !stateReason.isEmpty { record["stateReason"] = stateReason }
+        if !group.isEmpty { record["group"] = group }
+        if !appData.isEmpty {
+            // As text when it is text (the usual JSON of an app), else base64.
+            if let text = String(validating: appData, as: UTF8.self) {
+                record["appData"] = text
+            } else {
+                record["appDataBase64"] = Data(appData).base64EncodedString()
+            }
+        }
         return record
     }
 

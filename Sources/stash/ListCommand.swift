@@ -5,7 +5,11 @@ struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ls",
         abstract: "List downloads.",
-        discussion: "Text: a table of ID, STATE, PROGRESS, SIZE, SPEED and TITLE/URI. --json: one record per line.")
+        discussion: """
+            Text: a table of ID, STATE, PROGRESS, SIZE, SPEED and TITLE/URI; with --group it ends \
+            with the group's totals. --json: one record per line (with --group, then one line \
+            {"totals": ...}).
+            """)
 
     @OptionGroup var global: GlobalOptions
 
@@ -14,15 +18,19 @@ struct ListCommand: AsyncParsableCommand {
         valueName: "state"))
     var state: [String] = []
 
+    @Option(help: ArgumentHelp("Only this group and the groups under it (e.g. one-piece or one-piece/chapter-12).", valueName: "group"))
+    var group: String?
+
     func validate() throws {
         _ = try parsedStates()
     }
 
     func run() async throws {
         let client = try await global.connect()
-        let downloads = try await client.allDownloads(states: try parsedStates())
+        let (downloads, totals) = try await client.allDownloads(states: try parsedStates(), group: group ?? "")
         if global.json {
             for download in downloads { Output.json(download.publicRecord) }
+            if group != nil { Output.json(["totals": totals.record]) }
             return
         }
         var rows = [["ID", "STATE", "PROGRESS", "SIZE", "SPEED", "TITLE/URI"]]
@@ -33,6 +41,11 @@ struct ListCommand: AsyncParsableCommand {
             ])
         }
         for line in Format.table(rows) { Output.line(line) }
+        if let group {
+            let states = totals.states.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value) \($0.key.name)" }
+            Output.line("group \(group): \(downloads.count) download(s), \(Format.bytes(totals.bytesDownloaded)) of \(Format.bytes(totals.bytesTotal)), "
+                + "\(totals.filesDone) of \(totals.filesTotal) file(s) done" + (states.isEmpty ? "" : "; " + states.joined(separator: ", ")))
+        }
     }
 
     private func parsedStates() throws -> [DownloadState] {

@@ -35,6 +35,8 @@ struct ShowCommand: AsyncParsableCommand {
             ("drm", download.drm.map { "\($0.kind.rawValue), licence server \($0.licenseServer)" } ?? (download.hasDRM ? "yes" : "no")),
             ("licence", download.license == nil ? "none held" : LicenseCommand.summary(LicenseStatus(download, at: Date()))),
             ("asset path", download.assetPath),
+            ("group", download.group.isEmpty ? "none" : download.group),
+            ("app data", download.appData.isEmpty ? "none" : "\(download.appData.count) bytes (--json shows them)"),
             ("error", download.error.map { $0.httpStatus > 0 ? "\($0) (HTTP \($0.httpStatus))" : "\($0)" } ?? "none"),
             ("created", download.createdAt.ISO8601Format()),
             ("completed", download.completedAt.map { $0.ISO8601Format() } ?? "not yet"),

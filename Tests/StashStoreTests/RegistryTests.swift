@@ -141,7 +141,7 @@ final class RegistryTests: XCTestCase {
         }
         let queue = try DatabaseQueue(path: databasePath)
         let migrations = try await queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-        XCTAssertEqual(migrations, ["v1", "v2", "v3", "v4"])
+        XCTAssertEqual(migrations, ["v1", "v2", "v3", "v4", "v5"])
     }
 
     func testAVersion1RegistryMigratesItsDownloadsToFiles() async throws {
@@ -270,6 +270,28 @@ final class RegistryTests: XCTestCase {
         XCTAssertNotNil(loaded.downloads[0].hls)
         XCTAssertEqual(loaded.problems.count, 1)
         XCTAssertTrue(loaded.problems[0].contains("HLS choice"), loaded.problems[0])
+    }
+
+    func testOverlongAppDataAndABadGroupReadBackAsNoneWithProblems() async throws {
+        let registry = try openRegistry()
+        var good = Self.sample("good")
+        good.appData = [0, 1, 2, 255]
+        good.group = "one-piece/chapter-12"
+        try await registry.save([good])
+        try rawSQL("""
+            INSERT INTO download (id, uri, state, created_at, sequence, app_data, group_path)
+            VALUES ('odd', 'http://h/odd', 'COMPLETED', 5, 100, zeroblob(70000), '../etc');
+            INSERT INTO download_file (download_id, idx, url, path) VALUES ('odd', 0, 'http://h/odd', 'odd');
+            """)
+        let loaded = try registry.loadAll()
+        XCTAssertEqual(loaded.downloads.map(\.id), ["good", "odd"])
+        XCTAssertEqual(loaded.downloads[0].appData, [0, 1, 2, 255])
+        XCTAssertEqual(loaded.downloads[0].group, "one-piece/chapter-12")
+        XCTAssertEqual(loaded.downloads[1].appData, [])
+        XCTAssertEqual(loaded.downloads[1].group, "")
+        XCTAssertEqual(loaded.problems.count, 2, "\(loaded.problems)")
+        XCTAssertTrue(loaded.problems.contains { $0.contains("app_data of 70000 bytes") }, "\(loaded.problems)")
+        XCTAssertTrue(loaded.problems.contains { $0.contains("group '../etc'") }, "\(loaded.problems)")
     }
 
     func testUnknownStateNameReadsAsPausedWithAProblem() async throws {

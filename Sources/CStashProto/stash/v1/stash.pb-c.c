@@ -1312,6 +1312,51 @@ void   stash__v1__list_downloads_result__free_unpacked
   assert(message->base.descriptor == &stash__v1__list_downloads_result__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   stash__v1__group_totals__init
+                     (Stash__V1__GroupTotals         *message)
+{
+  static const Stash__V1__GroupTotals init_value = STASH__V1__GROUP_TOTALS__INIT;
+  *message = init_value;
+}
+size_t stash__v1__group_totals__get_packed_size
+                     (const Stash__V1__GroupTotals *message)
+{
+  assert(message->base.descriptor == &stash__v1__group_totals__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__group_totals__pack
+                     (const Stash__V1__GroupTotals *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__group_totals__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__group_totals__pack_to_buffer
+                     (const Stash__V1__GroupTotals *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__group_totals__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__GroupTotals *
+       stash__v1__group_totals__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__GroupTotals *)
+     protobuf_c_message_unpack (&stash__v1__group_totals__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__group_totals__free_unpacked
+                     (Stash__V1__GroupTotals *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__group_totals__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   stash__v1__has_download_result__init
                      (Stash__V1__HasDownloadResult         *message)
 {
@@ -2616,7 +2661,7 @@ const ProtobufCMessageDescriptor stash__v1__bundle_file__descriptor =
   (ProtobufCMessageInit) stash__v1__bundle_file__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[26] =
+static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[28] =
 {
   {
     "id",
@@ -2930,8 +2975,33 @@ static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[26]
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "app_data",
+    27,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Download, app_data),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "group",
+    28,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Download, group),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__download__field_indices_by_name[] = {
+  26,   /* field[26] = app_data */
   12,   /* field[12] = asset_path */
   19,   /* field[19] = bundle */
   15,   /* field[15] = completed_at */
@@ -2942,6 +3012,7 @@ static const unsigned stash__v1__download__field_indices_by_name[] = {
   20,   /* field[20] = files */
   21,   /* field[21] = files_done */
   22,   /* field[22] = files_total */
+  27,   /* field[27] = group */
   11,   /* field[11] = has_drm */
   10,   /* field[10] = has_subtitles */
   17,   /* field[17] = headers */
@@ -2962,7 +3033,7 @@ static const unsigned stash__v1__download__field_indices_by_name[] = {
 static const ProtobufCIntRange stash__v1__download__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 26 }
+  { 0, 28 }
 };
 const ProtobufCMessageDescriptor stash__v1__download__descriptor =
 {
@@ -2972,7 +3043,7 @@ const ProtobufCMessageDescriptor stash__v1__download__descriptor =
   "Stash__V1__Download",
   "stash.v1",
   sizeof(Stash__V1__Download),
-  26,
+  28,
   stash__v1__download__field_descriptors,
   stash__v1__download__field_indices_by_name,
   1,  stash__v1__download__number_ranges,
@@ -3623,7 +3694,7 @@ const ProtobufCMessageDescriptor stash__v1__hello_request__descriptor =
   (ProtobufCMessageInit) stash__v1__hello_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_descriptors[9] =
+static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_descriptors[11] =
 {
   {
     "id",
@@ -3733,11 +3804,37 @@ static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "app_data",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__AddDownloadRequest, app_data),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "group",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__AddDownloadRequest, group),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__add_download_request__field_indices_by_name[] = {
+  9,   /* field[9] = app_data */
   7,   /* field[7] = drm */
   5,   /* field[5] = files */
   8,   /* field[8] = force */
+  10,   /* field[10] = group */
   4,   /* field[4] = headers */
   6,   /* field[6] = hls */
   0,   /* field[0] = id */
@@ -3748,7 +3845,7 @@ static const unsigned stash__v1__add_download_request__field_indices_by_name[] =
 static const ProtobufCIntRange stash__v1__add_download_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 9 }
+  { 0, 11 }
 };
 const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
 {
@@ -3758,7 +3855,7 @@ const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
   "Stash__V1__AddDownloadRequest",
   "stash.v1",
   sizeof(Stash__V1__AddDownloadRequest),
-  9,
+  11,
   stash__v1__add_download_request__field_descriptors,
   stash__v1__add_download_request__field_indices_by_name,
   1,  stash__v1__add_download_request__number_ranges,
@@ -4212,7 +4309,7 @@ const ProtobufCMessageDescriptor stash__v1__stop_request__descriptor =
   (ProtobufCMessageInit) stash__v1__stop_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__list_downloads_request__field_descriptors[3] =
+static const ProtobufCFieldDescriptor stash__v1__list_downloads_request__field_descriptors[4] =
 {
   {
     "states",
@@ -4250,8 +4347,21 @@ static const ProtobufCFieldDescriptor stash__v1__list_downloads_request__field_d
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "group",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ListDownloadsRequest, group),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__list_downloads_request__field_indices_by_name[] = {
+  3,   /* field[3] = group */
   1,   /* field[1] = page_size */
   2,   /* field[2] = page_token */
   0,   /* field[0] = states */
@@ -4259,7 +4369,7 @@ static const unsigned stash__v1__list_downloads_request__field_indices_by_name[]
 static const ProtobufCIntRange stash__v1__list_downloads_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor stash__v1__list_downloads_request__descriptor =
 {
@@ -4269,7 +4379,7 @@ const ProtobufCMessageDescriptor stash__v1__list_downloads_request__descriptor =
   "Stash__V1__ListDownloadsRequest",
   "stash.v1",
   sizeof(Stash__V1__ListDownloadsRequest),
-  3,
+  4,
   stash__v1__list_downloads_request__field_descriptors,
   stash__v1__list_downloads_request__field_indices_by_name,
   1,  stash__v1__list_downloads_request__number_ranges,
@@ -5043,7 +5153,7 @@ const ProtobufCMessageDescriptor stash__v1__download_result__descriptor =
   (ProtobufCMessageInit) stash__v1__download_result__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__list_downloads_result__field_descriptors[3] =
+static const ProtobufCFieldDescriptor stash__v1__list_downloads_result__field_descriptors[4] =
 {
   {
     "downloads",
@@ -5081,16 +5191,29 @@ static const ProtobufCFieldDescriptor stash__v1__list_downloads_result__field_de
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "totals",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ListDownloadsResult, totals),
+    &stash__v1__group_totals__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__list_downloads_result__field_indices_by_name[] = {
   0,   /* field[0] = downloads */
   1,   /* field[1] = next_page_token */
   2,   /* field[2] = total */
+  3,   /* field[3] = totals */
 };
 static const ProtobufCIntRange stash__v1__list_downloads_result__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor stash__v1__list_downloads_result__descriptor =
 {
@@ -5100,11 +5223,101 @@ const ProtobufCMessageDescriptor stash__v1__list_downloads_result__descriptor =
   "Stash__V1__ListDownloadsResult",
   "stash.v1",
   sizeof(Stash__V1__ListDownloadsResult),
-  3,
+  4,
   stash__v1__list_downloads_result__field_descriptors,
   stash__v1__list_downloads_result__field_indices_by_name,
   1,  stash__v1__list_downloads_result__number_ranges,
   (ProtobufCMessageInit) stash__v1__list_downloads_result__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor stash__v1__group_totals__field_descriptors[5] =
+{
+  {
+    "bytes_downloaded",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__GroupTotals, bytes_downloaded),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "bytes_total",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__GroupTotals, bytes_total),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "files_done",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__GroupTotals, files_done),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "files_total",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__GroupTotals, files_total),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "states",
+    5,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__GroupTotals, n_states),
+    offsetof(Stash__V1__GroupTotals, states),
+    &stash__v1__state_count__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__group_totals__field_indices_by_name[] = {
+  0,   /* field[0] = bytes_downloaded */
+  1,   /* field[1] = bytes_total */
+  2,   /* field[2] = files_done */
+  3,   /* field[3] = files_total */
+  4,   /* field[4] = states */
+};
+static const ProtobufCIntRange stash__v1__group_totals__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor stash__v1__group_totals__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.GroupTotals",
+  "GroupTotals",
+  "Stash__V1__GroupTotals",
+  "stash.v1",
+  sizeof(Stash__V1__GroupTotals),
+  5,
+  stash__v1__group_totals__field_descriptors,
+  stash__v1__group_totals__field_indices_by_name,
+  1,  stash__v1__group_totals__number_ranges,
+  (ProtobufCMessageInit) stash__v1__group_totals__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor stash__v1__has_download_result__field_descriptors[2] =

@@ -44,6 +44,7 @@ typedef struct Stash__V1__Request Stash__V1__Request;
 typedef struct Stash__V1__HelloResult Stash__V1__HelloResult;
 typedef struct Stash__V1__DownloadResult Stash__V1__DownloadResult;
 typedef struct Stash__V1__ListDownloadsResult Stash__V1__ListDownloadsResult;
+typedef struct Stash__V1__GroupTotals Stash__V1__GroupTotals;
 typedef struct Stash__V1__HasDownloadResult Stash__V1__HasDownloadResult;
 typedef struct Stash__V1__CountResult Stash__V1__CountResult;
 typedef struct Stash__V1__StateCount Stash__V1__StateCount;
@@ -327,10 +328,18 @@ struct  Stash__V1__Download
    * the licence held for it; unset when none was asked for
    */
   Stash__V1__LicenseStatus *license;
+  /*
+   * the app's own bytes, as given at add time (at most 64 KiB)
+   */
+  ProtobufCBinaryData app_data;
+  /*
+   * a group path such as "one-piece/chapter-12"; "" for none
+   */
+  char *group;
 };
 #define STASH__V1__DOWNLOAD__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__download__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STASH__V1__DOWNLOAD_STATE__NOT_DOWNLOADED, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, NULL, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, NULL, NULL, NULL }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STASH__V1__DOWNLOAD_STATE__NOT_DOWNLOADED, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, NULL, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, NULL, NULL, NULL, {0,NULL}, (char *)protobuf_c_empty_string }
 
 
 /*
@@ -554,10 +563,18 @@ struct  Stash__V1__AddDownloadRequest
    * add even when another download holds the same uri or files
    */
   protobuf_c_boolean force;
+  /*
+   * the app's own bytes, at most 64 KiB, returned as given
+   */
+  ProtobufCBinaryData app_data;
+  /*
+   * a group path: segments of A-Z a-z 0-9 . _ - joined by /
+   */
+  char *group;
 };
 #define STASH__V1__ADD_DOWNLOAD_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__add_download_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, NULL, NULL, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, NULL, NULL, 0, {0,NULL}, (char *)protobuf_c_empty_string }
 
 
 struct  Stash__V1__PlaybackKeyRequest
@@ -699,10 +716,14 @@ struct  Stash__V1__ListDownloadsRequest
    * from a previous ListDownloadsResult
    */
   char *page_token;
+  /*
+   * "" = every download; else this group and those under it
+   */
+  char *group;
 };
 #define STASH__V1__LIST_DOWNLOADS_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__list_downloads_request__descriptor) \
-    , 0,NULL, 0, (char *)protobuf_c_empty_string }
+    , 0,NULL, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 struct  Stash__V1__EmptyRequest
@@ -894,10 +915,35 @@ struct  Stash__V1__ListDownloadsResult
    * matching downloads over all pages
    */
   uint32_t total;
+  /*
+   * what the matching downloads hold together, over all pages
+   */
+  Stash__V1__GroupTotals *totals;
 };
 #define STASH__V1__LIST_DOWNLOADS_RESULT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__list_downloads_result__descriptor) \
-    , 0,NULL, (char *)protobuf_c_empty_string, 0 }
+    , 0,NULL, (char *)protobuf_c_empty_string, 0, NULL }
+
+
+struct  Stash__V1__GroupTotals
+{
+  ProtobufCMessage base;
+  uint64_t bytes_downloaded;
+  /*
+   * of the downloads whose size is known
+   */
+  uint64_t bytes_total;
+  uint32_t files_done;
+  uint32_t files_total;
+  /*
+   * states with at least one download, in state order
+   */
+  size_t n_states;
+  Stash__V1__StateCount **states;
+};
+#define STASH__V1__GROUP_TOTALS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__group_totals__descriptor) \
+    , 0, 0, 0, 0, 0,NULL }
 
 
 struct  Stash__V1__HasDownloadResult
@@ -1911,6 +1957,25 @@ Stash__V1__ListDownloadsResult *
 void   stash__v1__list_downloads_result__free_unpacked
                      (Stash__V1__ListDownloadsResult *message,
                       ProtobufCAllocator *allocator);
+/* Stash__V1__GroupTotals methods */
+void   stash__v1__group_totals__init
+                     (Stash__V1__GroupTotals         *message);
+size_t stash__v1__group_totals__get_packed_size
+                     (const Stash__V1__GroupTotals   *message);
+size_t stash__v1__group_totals__pack
+                     (const Stash__V1__GroupTotals   *message,
+                      uint8_t             *out);
+size_t stash__v1__group_totals__pack_to_buffer
+                     (const Stash__V1__GroupTotals   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__GroupTotals *
+       stash__v1__group_totals__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__group_totals__free_unpacked
+                     (Stash__V1__GroupTotals *message,
+                      ProtobufCAllocator *allocator);
 /* Stash__V1__HasDownloadResult methods */
 void   stash__v1__has_download_result__init
                      (Stash__V1__HasDownloadResult         *message);
@@ -2437,6 +2502,9 @@ typedef void (*Stash__V1__DownloadResult_Closure)
 typedef void (*Stash__V1__ListDownloadsResult_Closure)
                  (const Stash__V1__ListDownloadsResult *message,
                   void *closure_data);
+typedef void (*Stash__V1__GroupTotals_Closure)
+                 (const Stash__V1__GroupTotals *message,
+                  void *closure_data);
 typedef void (*Stash__V1__HasDownloadResult_Closure)
                  (const Stash__V1__HasDownloadResult *message,
                   void *closure_data);
@@ -2546,6 +2614,7 @@ extern const ProtobufCMessageDescriptor stash__v1__request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__hello_result__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__download_result__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__list_downloads_result__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__group_totals__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__has_download_result__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__count_result__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__state_count__descriptor;
