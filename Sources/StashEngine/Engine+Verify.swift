@@ -17,6 +17,9 @@ extension Engine {
         // them. Without --repair a complete download with damage is FAILED, as the disk watch
         // makes it; with it, back in the queue to fetch what is missing.
         try await handleDamaged(&report, repair: repair)?.wait()
+        // And once every change made before it is committed too (the disk watch may have
+        // failed a download it found damaged): a read after the answer sees them.
+        try await commits.submit(nil, event: nil).wait()
         report.finishedAt = clock.now()
         report.durationMs = Int(clock.now().timeIntervalSince(started) * 1000)
         lastVerify = report

@@ -16,7 +16,14 @@ struct CancelCommand: AsyncParsableCommand {
             try await client.cancel(id: id)
             if global.json { Output.json(["id": id, "cancelled": true]) } else { Output.line("cancelled \(id)") }
         } else {
-            let count = try await client.cancelAll()
+            let count: Int
+            if let group = target.group {
+                count = try await TargetOptions.forEach(inGroup: group, client: client, where: { $0 != .removing }) {
+                    try await client.cancel(id: $0)
+                }
+            } else {
+                count = try await client.cancelAll()
+            }
             if global.json { Output.json(["affected": count]) } else { Output.line("cancelled \(count) download(s)") }
         }
     }

@@ -16,7 +16,14 @@ struct PauseCommand: AsyncParsableCommand {
             let download = try await client.pause(id: id)
             if global.json { Output.json(download.publicRecord) } else { Output.line("paused \(download.id) (\(download.state.name))") }
         } else {
-            let count = try await client.pauseAll()
+            let count: Int
+            if let group = target.group {
+                count = try await TargetOptions.forEach(inGroup: group, client: client, where: { $0 == .queued || $0.isActive }) {
+                    _ = try await client.pause(id: $0)
+                }
+            } else {
+                count = try await client.pauseAll()
+            }
             if global.json { Output.json(["affected": count]) } else { Output.line("paused \(count) download(s)") }
         }
     }

@@ -16,7 +16,15 @@ struct ResumeCommand: AsyncParsableCommand {
             let download = try await client.resume(id: id)
             if global.json { Output.json(download.publicRecord) } else { Output.line("resumed \(download.id) (\(download.state.name))") }
         } else {
-            let count = try await client.resumeAll()
+            // As ResumeAll: paused and failed ones, not an app's stops.
+            let count: Int
+            if let group = target.group {
+                count = try await TargetOptions.forEach(inGroup: group, client: client, where: { $0 == .paused || $0 == .failed }) {
+                    _ = try await client.resume(id: $0)
+                }
+            } else {
+                count = try await client.resumeAll()
+            }
             if global.json { Output.json(["affected": count]) } else { Output.line("resumed \(count) download(s)") }
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
+import StashClient
 
-/// `ID` or `--all`, for pause, resume and cancel.
+/// `ID`, `--all` or `--group G`, for pause, resume and cancel.
 struct TargetOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("The download's id.", valueName: "id"))
     var id: String?
@@ -8,11 +9,32 @@ struct TargetOptions: ParsableArguments {
     @Flag(help: "Every download instead of one.")
     var all = false
 
+    @Option(help: ArgumentHelp("Every download of this group and the groups under it.", valueName: "group"))
+    var group: String?
+
     func validate() throws {
-        switch (id, all) {
-        case (nil, false): throw ValidationError("give a download id or --all")
-        case (.some, true): throw ValidationError("give either a download id or --all, not both")
-        default: break
+        let given = (id != nil ? 1 : 0) + (all ? 1 : 0) + (group != nil ? 1 : 0)
+        guard given == 1 else {
+            throw ValidationError(given == 0 ? "give a download id, --all or --group" : "give one of a download id, --all and --group")
         }
+    }
+
+    /// Applies `change` to every download of `group` whose state `applies` to, and returns how
+    /// many it changed. One whose state moved on meanwhile (or that went) is skipped, as the
+    /// daemon's own PauseAll, ResumeAll and CancelAll skip them.
+    static func forEach(
+        inGroup group: String, client: StashClient, where applies: (DownloadState) -> Bool, _ change: (String) async throws -> Void
+    ) async throws -> Int {
+        let (downloads, _) = try await client.allDownloads(states: [], group: group)
+        var changed = 0
+        for download in downloads where applies(download.state) {
+            do {
+                try await change(download.id)
+                changed += 1
+            } catch let error as StashError where error.code == .failedPrecondition || error.code == .notFound {
+                continue
+            }
+        }
+        return changed
     }
 }

@@ -68,11 +68,42 @@ final class GroupTests: DaemonTestCase {
         XCTAssertTrue(json.stdout.contains(#""group":"one-piece\/chapter-1""#) || json.stdout.contains(#""group":"one-piece/chapter-1""#), json.stdout)
     }
 
+    func testPauseResumeAndCancelTakeAGroup() async throws {
+        for (index, group) in ["s/a", "s/b", "other"].enumerated() {
+            http.serve(path: "/slow\(index)", size: 5_000_000)
+            http.update(path: "/slow\(index)") { $0.bytesPerSecond = 200_000 }
+            _ = try await client.addDownload(AddDownloadRequest(id: "s\(index)", uri: http.url("/slow\(index)"), group: group))
+        }
+        let pause = try daemon.runCLI(["pause", "--group", "s"])
+        XCTAssertEqual(pause.status, 0, pause.stderr)
+        XCTAssertEqual(pause.stdout, "paused 2 download(s)\n")
+        let states = try await (0..<3).asyncMap { try await self.client.getDownload(id: "s\($0)").state }
+        XCTAssertEqual(states[0], .paused)
+        XCTAssertEqual(states[1], .paused)
+        XCTAssertNotEqual(states[2], .paused, "another group is left alone")
+        let resume = try daemon.runCLI(["resume", "--group", "s/a"])
+        XCTAssertEqual(resume.stdout, "resumed 1 download(s)\n", resume.stderr)
+        let cancel = try daemon.runCLI(["cancel", "--group", "s"])
+        XCTAssertEqual(cancel.stdout, "cancelled 2 download(s)\n", cancel.stderr)
+        let left = try await client.listDownloads()
+        XCTAssertEqual(left.downloads.map(\.id), ["s2"])
+        let both = try daemon.runCLI(["pause", "s2", "--group", "s"])
+        XCTAssertEqual(both.status, 2, "an id and --group together are a usage error")
+    }
+
     func testTheCommandLineAddsWithAGroupAndAppData() throws {
         http.serve(path: "/cli.jpg", size: 500)
         let add = try daemon.runCLI(["add", http.url("/cli.jpg"), "--id", "c", "--group", "lessons/l1", "--app-data", #"{"lesson":1}"#, "--wait", "--json"])
         XCTAssertEqual(add.status, 0, add.stderr)
         let show = try daemon.runCLI(["show", "c", "--json"])
         XCTAssertTrue(show.stdout.contains(#""appData":"{\"lesson\":1}""#), show.stdout)
+    }
+}
+
+private extension Sequence {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var values: [T] = []
+        for element in self { values.append(try await transform(element)) }
+        return values
     }
 }
