@@ -52,18 +52,10 @@ extension Engine {
             downloadedBytes: total, totalBytes: total,
             assetPath: single ? layout.relativeFilePath(id: id, uri: url) : layout.relativeFolderPath(id: id),
             stateReason: "adopted from \(path)", completedAt: clock.now(), sha256: digest, isBundle: !single, files: files)
-        entries[id] = Entry(download: download, lifecycle: DownloadLifecycle(state: .completed), seq: nextSeq)
-        order.append(id)
-        nextSeq += 1
-        indexContent(download)
-        let ticket = commits.submit(.add(download), event: .stateChanged(eventView(download), previous: .notDownloaded))
         do {
-            try await ticket.wait()
+            try await insert(download)
         } catch {
             // Not recorded: the files go back where they were, as far as they can.
-            unindexContent(download)
-            entries[id] = nil
-            order.removeAll { $0 == id }
             if !link { try? FileManager.default.moveItem(atPath: isFile ? folder + "/" + name : folder, toPath: path) }
             try? FileManager.default.removeItem(atPath: folder)
             throw error

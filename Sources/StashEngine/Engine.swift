@@ -327,28 +327,35 @@ public actor Engine {
         download.appData = appData
         download.group = group
         download.totalBytes = Self.estimatedTotal(files)
-        entries[id] = Entry(download: download, lifecycle: DownloadLifecycle(state: .queued), seq: nextSeq)
+        // Queued only once on disk: a download the registry refused (a full disk) must not
+        // leave a transfer and a folder behind.
+        try await insert(download)
+        enqueueWaiting(id)
+        schedule()
+        // The record as committed: later states reach the client as events once they are.
+        return (publicView(download), true)
+    }
+
+    /// Enters a new download (AddDownload, Adopt) and returns once its record is committed.
+    /// It is indexed at once, so the same URL twice in one pipelined list is one download; a
+    /// record the registry refuses is taken back, unless something moved it on meanwhile.
+    func insert(_ download: Download) async throws {
+        let id = download.id
+        entries[id] = Entry(download: download, lifecycle: DownloadLifecycle(state: download.state), seq: nextSeq)
         order.append(id)
         nextSeq += 1
-        // Indexed at once: the same URL twice in one pipelined list is one download.
         indexContent(download)
         let ticket = commits.submit(.add(download), event: .stateChanged(eventView(download), previous: .notDownloaded))
         do {
-            // Queued only once on disk: a download the registry refused (a full disk) must not
-            // leave a transfer and a folder behind.
             try await ticket.wait()
         } catch {
-            if entries[id]?.download.state == .queued {
+            if entries[id]?.download.state == download.state {
                 unindexContent(download)
                 entries[id] = nil
                 order.removeAll { $0 == id }
             }
             throw error
         }
-        enqueueWaiting(id)
-        schedule()
-        // The record as committed: later states reach the client as events once they are.
-        return (publicView(download), true)
     }
 
     /// Answers from memory, on the caller's thread, unless the record lists files the cache

@@ -309,6 +309,40 @@ final class WireCodecServerMessageTests: XCTestCase {
             try WireCodec.decodeServerMessage(bytes.buffer), mentioning: ["Progress.downloaded_bytes", "\(UInt64.max)"])
     }
 
+    func testGroupTotalsAboveInt64MaxThrowAndZeroAndTheLargestDecode() throws {
+        var over = ProtobufBytes()
+        over.message(1) {
+            $0.varint(1, 7)
+            $0.message(12) { $0.message(4) { $0.varint(1, UInt64.max) } }
+        }
+        WireTestSupport.assertInvalidArgument(
+            try WireCodec.decodeServerMessage(over.buffer), mentioning: ["GroupTotals.bytes_downloaded", "\(UInt64.max)"])
+
+        for value in [UInt64(0), UInt64(Int64.max)] {
+            var edge = ProtobufBytes()
+            edge.message(1) {
+                $0.varint(1, 8)
+                $0.message(12) {
+                    $0.message(4) {
+                        $0.varint(1, value)
+                        $0.varint(2, value)
+                        $0.varint(4, UInt64(UInt32.max))
+                        // The same state twice: the counts add up.
+                        $0.message(5) { $0.varint(1, 5); $0.varint(2, UInt64(UInt32.max)) }
+                        $0.message(5) { $0.varint(1, 5); $0.varint(2, UInt64(UInt32.max)) }
+                    }
+                }
+            }
+            let message = try WireCodec.decodeServerMessage(edge.buffer)
+            guard case .response(let response) = message, case .success(.list(let page)) = response.result else {
+                return XCTFail("not a list response: \(message)")
+            }
+            XCTAssertEqual(page.totals.bytesDownloaded, Int64(value))
+            XCTAssertEqual(page.totals.filesTotal, Int(UInt32.max))
+            XCTAssertEqual(page.totals.states[DownloadState.completed], 2 * Int(UInt32.max))
+        }
+    }
+
     func testServerMessageWithNothingSetThrows() {
         WireTestSupport.assertInvalidArgument(try WireCodec.decodeServerMessage(ByteBuffer()), mentioning: ["ServerMessage"])
     }
