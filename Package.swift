@@ -14,7 +14,6 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
     ],
     targets: [
         // C libraries, each behind a C-prefixed target.
@@ -29,6 +28,9 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
 
         .target(name: "StashCore", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        // SHA-256, AES-GCM and random bytes from the system's libcrypto, for Fetch, Keys,
+        // Engine and the test servers.
+        .target(name: "StashCrypto", dependencies: ["CCrypto"]),
         .target(
             name: "StashWire",
             dependencies: ["StashCore", "CStashProto", .product(name: "NIOCore", package: "swift-nio")]),
@@ -38,20 +40,18 @@ let package = Package(
         .target(
             name: "StashFetch",
             dependencies: [
-                "StashCore", "CCurl", "CLinux",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "StashCore", "StashCrypto", "CCurl", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(name: "StashHLS", dependencies: ["StashCore"]),
         .target(
             name: "StashKeys",
-            dependencies: ["StashCore", "CCrypto", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["StashCore", "StashCrypto", "CCrypto"]),
         .target(
             name: "StashEngine",
             dependencies: [
-                "StashCore", "StashStore", "StashFetch", "StashHLS", "StashKeys", "CLinux",
+                "StashCore", "StashCrypto", "StashStore", "StashFetch", "StashHLS", "StashKeys", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(
             name: "StashDaemon",
@@ -85,7 +85,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "StashCrypto",
             ]),
 
         // The fuzz targets (`make fuzz`) and the tool that runs them.
@@ -97,6 +97,7 @@ let package = Package(
             ]),
         .executableTarget(name: "stash-fuzz", dependencies: ["StashFuzz"]),
         .testTarget(name: "StashCoreTests", dependencies: ["StashCore"]),
+        .testTarget(name: "StashCryptoTests", dependencies: ["StashCrypto"]),
         .testTarget(
             name: "StashWireTests",
             dependencies: ["StashWire", .product(name: "NIOEmbedded", package: "swift-nio")]),
@@ -109,7 +110,7 @@ let package = Package(
         .testTarget(name: "StashFuzzTests", dependencies: ["StashFuzz"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["StashClient", "StashWire", "StashTestSupport"]),
+            dependencies: ["StashClient", "StashWire", "StashTestSupport", "StashCrypto"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,4 @@
-import Crypto
+import StashCrypto
 import Foundation
 import StashCore
 
@@ -103,27 +103,17 @@ enum AssetScanner {
         let descriptor = try SystemCallError.check("open", path) { open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
         defer { close(descriptor) }
         if buffer.isEmpty { buffer = [UInt8](repeating: 0, count: AssetScanner.hashReadSize) }
-        var hasher = SHA256()
+        let hasher = SHA256()
         try buffer.withUnsafeMutableBytes { bytes in
             while true {
                 let count = try SystemCallError.check("read", path) { read(descriptor, bytes.baseAddress, bytes.count) }
                 if count == 0 { break }
-                hasher.update(bufferPointer: UnsafeRawBufferPointer(start: bytes.baseAddress, count: count))
+                hasher.update(UnsafeRawBufferPointer(start: bytes.baseAddress, count: count))
             }
         }
-        return AssetScanner.hex(hasher.finalize())
+        return hasher.finalizeHex()
     }
 
-    static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(64)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
 }
 
 extension AssetScanner {

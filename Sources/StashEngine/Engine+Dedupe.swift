@@ -1,4 +1,4 @@
-import Crypto
+import StashCrypto
 import Foundation
 import StashCore
 
@@ -10,12 +10,12 @@ extension Engine {
     /// thousands of files); an HLS stream's choice of renditions is compared on a match.
     static func contentKey(uri: String, files: [DownloadFile], isBundle: Bool, hls: HLSOptions?) -> String {
         guard isBundle else { return (hls == nil ? "file:" : "hls:") + uri }
-        var hash = SHA256()
+        let hash = SHA256()
         for file in files {
             // NUL cannot occur in either, so no two lists give the same bytes.
-            hash.update(data: Array(file.url.utf8) + [0] + Array(file.path.utf8) + [0])
+            hash.update(Array(file.url.utf8) + [0] + Array(file.path.utf8) + [0])
         }
-        return "bundle:" + hash.finalize().map { String(format: "%02x", $0) }.joined()
+        return "bundle:" + hash.finalizeHex()
     }
 
     static func contentKey(_ download: Download) -> String {

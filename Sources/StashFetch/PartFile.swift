@@ -1,5 +1,5 @@
 import CLinux
-import Crypto
+import StashCrypto
 import Foundation
 import StashCore
 
@@ -141,7 +141,7 @@ final class PartFile: TransferBody, @unchecked Sendable {
             let want = Int(min(Int64(chunk), size - offset))
             let got = try SystemCallError.check("read", path) { pread(fd, buffer.baseAddress, want, off_t(offset)) }
             if got == 0 { break }
-            hasher?.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
+            hasher?.update(UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
             offset += Int64(got)
         }
         size = offset
@@ -168,7 +168,7 @@ final class PartFile: TransferBody, @unchecked Sendable {
             }
             written += count
         }
-        hasher?.update(bufferPointer: bytes)
+        hasher?.update(bytes)
         size += Int64(bytes.count)
         writeBehind.wrote(bytes.count, descriptor: fd)
     }
@@ -176,10 +176,7 @@ final class PartFile: TransferBody, @unchecked Sendable {
     /// Lowercase hex digest of the bytes written so far; empty when not hashing.
     var sha256Hex: String {
         guard let hasher else { return "" }
-        return hasher.finalize().map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        return hasher.finalizeHex()
     }
 
     /// The commit of a file whose data a `syncfs` has made durable since its last write

@@ -1,7 +1,8 @@
 import CCrypto
+import StashCrypto
 
-/// One libcrypto EVP cipher context. Every EVP call goes through `check`, the one place a
-/// libcrypto return code becomes a Swift error.
+/// One libcrypto EVP cipher context. Every EVP call goes through `check`
+/// (`CryptoError.check`), and a failure becomes a `.cipherFailed` error.
 final class CipherContext {
     private let context: OpaquePointer
 
@@ -31,10 +32,11 @@ final class CipherContext {
         return plain
     }
 
-    /// EVP functions return 1 on success.
     private static func check(_ result: Int32, _ call: String) throws {
-        guard result == 1 else {
-            throw KeysError(.cipherFailed, "\(call) failed (libcrypto returned \(result))")
+        do {
+            try CryptoError.check(call, status: result)
+        } catch {
+            throw KeysError(.cipherFailed, "\(error)")
         }
     }
 }

@@ -1,4 +1,4 @@
-import Crypto
+import StashCrypto
 import Foundation
 import StashCore
 
@@ -23,7 +23,7 @@ public final class KeyStore: @unchecked Sendable {
     /// The keys folder this store manages.
     public let directory: String
     /// Immutable after init; every other piece of state is on disk, guarded by `lock`.
-    private let masterKey: SymmetricKey
+    private let masterKey: [UInt8]
     private let lock = NSLock()
 
     static let masterKeyFileName = "master.key"
@@ -150,13 +150,13 @@ public final class KeyStore: @unchecked Sendable {
     // MARK: - Sealing
 
     private func seal(_ key: [UInt8], asset: String, keyID: String) throws -> [UInt8] {
-        let box = try AES.GCM.seal(
-            key, using: masterKey, nonce: AES.GCM.Nonce(), authenticating: Self.authenticatedData(asset: asset, keyID: keyID))
-        guard let combined = box.combined else {
-            // Only nil for non-standard nonce sizes, and AES.GCM.Nonce() is the standard 12 bytes.
-            preconditionFailure("AES.GCM combined box missing for a 12-byte nonce")
+        let sealed: [UInt8]
+        do {
+            sealed = try AESGCM.seal(key, key: masterKey, authenticating: Self.authenticatedData(asset: asset, keyID: keyID))
+        } catch {
+            throw KeysError(.cipherFailed, "sealing the key for asset '\(asset)' failed: \(error)")
         }
-        return [Self.formatVersion] + Array(combined)
+        return [Self.formatVersion] + sealed
     }
 
     private func unseal(_ contents: [UInt8], asset: String, keyID: String, path: String) throws -> [UInt8] {
@@ -170,9 +170,7 @@ public final class KeyStore: @unchecked Sendable {
                 "\(entry) has format version \(version); this stash reads version \(Self.formatVersion)")
         }
         do {
-            let box = try AES.GCM.SealedBox(combined: contents[1...])
-            let key = try AES.GCM.open(box, using: masterKey, authenticating: Self.authenticatedData(asset: asset, keyID: keyID))
-            return Array(key)
+            return try AESGCM.open(contents[1...], key: masterKey, authenticating: Self.authenticatedData(asset: asset, keyID: keyID))
         } catch {
             // The crypto error says nothing useful beyond "authentication failed"; name the entry.
             throw KeysError(
@@ -189,14 +187,19 @@ public final class KeyStore: @unchecked Sendable {
 
     // MARK: - Master key
 
-    private static func loadOrCreateMasterKey(in directory: String) throws -> SymmetricKey {
+    private static func loadOrCreateMasterKey(in directory: String) throws -> [UInt8] {
         let path = directory + "/" + masterKeyFileName
         if let key = try readMasterKey(path) { return key }
         // Written under a temporary name and linked into place, so a crash never leaves a
         // short master.key behind (which would then be refused forever), and link(2), like
         // O_EXCL, fails rather than replace a master key another process created meanwhile.
         let temporary = directory + "/" + KeyFiles.temporaryName(for: masterKeyFileName)
-        let bytes = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
+        let bytes: [UInt8]
+        do {
+            bytes = try SecureRandom.bytes(masterKeySize)
+        } catch {
+            throw KeysError(.cipherFailed, "no random bytes for a new master key in \(directory): \(error)")
+        }
         do {
             try KeyFiles.writeNewFile(temporary, bytes)
             try SystemCallError.check("link", path) { link(temporary, path) }
@@ -212,10 +215,10 @@ public final class KeyStore: @unchecked Sendable {
         }
         try KeyFiles.removeFile(temporary)
         try KeyFiles.syncDirectory(directory)
-        return SymmetricKey(data: bytes)
+        return bytes
     }
 
-    private static func readMasterKey(_ path: String) throws -> SymmetricKey? {
+    private static func readMasterKey(_ path: String) throws -> [UInt8]? {
         let advice = "it is never replaced automatically because every sealed key depends on it; "
             + "restore it from a backup, or remove the whole keys folder to start over without the stored keys"
         let bytes: [UInt8]?
@@ -235,7 +238,7 @@ public final class KeyStore: @unchecked Sendable {
         if info.st_mode & 0o077 != 0 {
             try SystemCallError.check("chmod", path) { chmod(path, 0o600) }
         }
-        return SymmetricKey(data: bytes)
+        return bytes
     }
 
     // MARK: - Names
@@ -265,10 +268,7 @@ public final class KeyStore: @unchecked Sendable {
     }
 
     static func entryFileName(keyID: String) -> String {
-        SHA256.hash(data: Array(keyID.utf8)).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined() + ".key"
+        SHA256.hex(SHA256.hash(Array(keyID.utf8))) + ".key"
     }
 
     private func path(ofAsset asset: String) -> String { directory + "/" + asset }

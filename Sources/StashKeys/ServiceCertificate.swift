@@ -1,4 +1,4 @@
-import Crypto
+import StashCrypto
 import Foundation
 
 /// A licence server's service certificate, as far as stash uses it: its fingerprint goes in
@@ -19,10 +19,7 @@ public struct ServiceCertificate: Sendable, Equatable {
     public static func parse(_ bytes: [UInt8], at now: Date, source: String) throws -> ServiceCertificate {
         let certificate = try X509Certificate(parsing: bytes, source: source)
         let parsed = ServiceCertificate(
-            sha256: SHA256.hash(data: try certificate.der()).map { byte in
-                let hex = String(byte, radix: 16)
-                return byte < 16 ? "0" + hex : hex
-            }.joined(),
+            sha256: SHA256.hex(SHA256.hash(try certificate.der())),
             notBefore: try certificate.notBefore, notAfter: try certificate.notAfter)
         let formatter = ISO8601DateFormatter()
         guard now >= parsed.notBefore else {

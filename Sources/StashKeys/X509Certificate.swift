@@ -1,9 +1,10 @@
 import CCrypto
 import Foundation
+import StashCrypto
 
 /// One libcrypto X509 certificate, freed with the wrapper. Every libcrypto result goes
-/// through `check`, the one place a failed call becomes a Swift error, with libcrypto's
-/// reason and the source of the bytes.
+/// through `check` (`CryptoError.check`, with libcrypto's reason) and becomes an error that
+/// names the source of the bytes.
 final class X509Certificate {
     private let certificate: OpaquePointer
     /// Where the bytes came from (a URL or a path), for messages.
@@ -64,19 +65,12 @@ final class X509Certificate {
         return Date(timeIntervalSince1970: TimeInterval(timegm(&parts)))
     }
 
-    /// `value`, or a `.certificateInvalid` error saying `failure` and libcrypto's first
-    /// reason. The error queue is emptied either way, so a reason never shows up in a later,
-    /// unrelated failure on this thread.
+    /// `value`, or a `.certificateInvalid` error saying `failure` and libcrypto's first reason.
     private static func check<Value>(_ value: Value?, _ failure: @autoclosure () -> String) throws -> Value {
-        defer { ERR_clear_error() }
-        guard let value else {
-            let code = ERR_get_error()
-            guard code != 0 else { throw KeysError(.certificateInvalid, failure()) }
-            var reason = [CChar](repeating: 0, count: 256)
-            ERR_error_string_n(code, &reason, reason.count)
-            let text = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw KeysError(.certificateInvalid, "\(failure()) (libcrypto: \(text))")
+        do {
+            return try CryptoError.check("X509", value)
+        } catch {
+            throw KeysError(.certificateInvalid, error.reason.isEmpty ? failure() : "\(failure()) (libcrypto: \(error.reason))")
         }
-        return value
     }
 }

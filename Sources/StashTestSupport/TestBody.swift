@@ -1,4 +1,4 @@
-import Crypto
+import StashCrypto
 import Foundation
 
 #if canImport(Glibc)
@@ -90,7 +90,7 @@ public enum TestBody: Sendable, Equatable {
 
     /// Lowercase hex SHA-256 of the whole body.
     public var sha256Hex: String {
-        var hasher = SHA256()
+        let hasher = SHA256()
         let chunk = 1 << 20
         var offset = 0
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
@@ -99,12 +99,9 @@ public enum TestBody: Sendable, Equatable {
             let n = min(chunk, count - offset)
             let part = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<n])
             fill(part, from: offset)
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(part))
+            hasher.update(UnsafeRawBufferPointer(part))
             offset += n
         }
-        return hasher.finalize().map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        return hasher.finalizeHex()
     }
 }

@@ -1,4 +1,4 @@
-import Crypto
+import StashCrypto
 import Foundation
 import StashClient
 import StashCore
@@ -101,7 +101,7 @@ class DaemonTestCase: XCTestCase {
 
     func sha256Hex(ofFile path: String) throws -> String {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        return SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        return SHA256.hex(SHA256.hash(Array(data)))
     }
 
     func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }

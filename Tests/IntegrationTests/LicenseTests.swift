@@ -1,4 +1,4 @@
-import Crypto
+import StashCrypto
 import Foundation
 import StashClient
 import StashTestSupport
@@ -90,7 +90,7 @@ final class LicenseTests: DaemonTestCase {
         XCTAssertEqual(acquired.count, 1, "one licence request for the stream's one key")
         XCTAssertEqual(acquired.first?.kids, [Self.keyID])
         XCTAssertEqual(acquired.first?.contentID, "episode-7")
-        XCTAssertEqual(acquired.first?.certificateSHA256, SHA256.hash(data: certificate).map { String(format: "%02x", $0) }.joined(),
+        XCTAssertEqual(acquired.first?.certificateSHA256, SHA256.hex(SHA256.hash(Array(certificate))),
                        "the certificate's SHA-256 goes with the request")
         XCTAssertFalse(http.requests.contains { $0.path.hasSuffix(".key") }, "no key is fetched from the stream's server")
 

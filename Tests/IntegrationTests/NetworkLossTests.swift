@@ -1,4 +1,4 @@
-import Crypto
+import StashCrypto
 import Foundation
 import StashClient
 import StashCore
@@ -47,7 +47,7 @@ final class NetworkLossTests: XCTestCase {
     func testDownloadWaitsForTheNetworkAndResumesByItself() async throws {
         let body = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
         FileManager.default.createFile(atPath: work + "/file.bin", contents: Data(body))
-        let digest = SHA256.hash(data: Data(body)).map { String(format: "%02x", $0) }.joined()
+        let digest = SHA256.hex(SHA256.hash(body))
 
         var server = try startServer(bytesPerSecond: 500_000)
         let (daemon, client) = try await startDaemon()
@@ -74,7 +74,7 @@ final class NetworkLossTests: XCTestCase {
         let done = try await poll(client, "offline", "COMPLETED", timeout: 30) { $0.state == .completed || $0.state == .failed }
         XCTAssertEqual(done.state, .completed, "\(String(describing: done.error))")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: done.assetPath))
-        XCTAssertEqual(SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined(), digest)
+        XCTAssertEqual(SHA256.hex(SHA256.hash(Array(bytes))), digest)
 
         kill(daemon.processIdentifier, SIGTERM)
         daemon.waitUntilExit()

@@ -89,6 +89,30 @@ final class KeyStoreTests: XCTestCase {
         XCTAssertEqual(try bytes(keysDir + "/master.key"), master, "the master key is created once")
     }
 
+    /// A master key and an entry written by stash 0.6 (sealed with swift-crypto before the
+    /// move to the system's libcrypto): data dirs from then keep their keys.
+    func testAnEntrySealedByAnEarlierStashStillOpens() throws {
+        func hex(_ text: String) -> [UInt8] {
+            stride(from: 0, to: text.count, by: 2).map { offset in
+                let start = text.index(text.startIndex, offsetBy: offset)
+                return UInt8(text[start..<text.index(start, offsetBy: 2)], radix: 16)!
+            }
+        }
+        try FileManager.default.createDirectory(atPath: keysDir + "/ep1", withIntermediateDirectories: true)
+        try put(hex("c8b5eb4d1094ef3b367d5ea0656f79749c7ec72dd5c7faea5d5bdc9532ecf86b"), keysDir + "/master.key")
+        try put(
+            hex("010fdca28283bfb1948af5454f3f3cfa3e53a04eb0027a989f0cc9df52919070fff72792d6434eeda765d6baa6"),
+            keysDir + "/ep1/5735b9d863bad11676d108fa672ed97e5f400be8da2cf8ff9ab0ec1453c228d6.key")
+        let store = try KeyStore(directory: keysDir)
+        XCTAssertEqual(try store.read(asset: "ep1", keyID: "skd://key-1"), Array(0..<16))
+        assertKeysError(.unsealFailed, mentioning: ["ep1", "skd://key-2"]) {
+            try FileManager.default.copyItem(
+                atPath: keysDir + "/ep1/5735b9d863bad11676d108fa672ed97e5f400be8da2cf8ff9ab0ec1453c228d6.key",
+                toPath: store.entryPath(asset: "ep1", keyID: "skd://key-2"))
+            _ = try store.read(asset: "ep1", keyID: "skd://key-2")
+        }
+    }
+
     func testModesAreExactWhateverTheUmask() throws {
         // 0 would let group/other bits through; 0o277 would strip the owner's own write bit.
         for mask: mode_t in [0, 0o277] {
