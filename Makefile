@@ -43,7 +43,7 @@ run: release
 test: deps proto-check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-swift-testing --parallel --num-workers $(TEST_WORKERS)
-	bash scripts/fuzz.sh $(FUZZ_TEST_SECONDS)
+	FUZZ_OPTIMIZE=0 bash scripts/fuzz.sh $(FUZZ_TEST_SECONDS)
 	python3 scripts/soak.py $$($(SWIFT) build --show-bin-path) --kills 10 --downloads 30 --out .build/soak
 
 # Tests run in this many processes at once: most of an integration test's time is a daemon,
@@ -51,7 +51,8 @@ test: deps proto-check
 TEST_WORKERS ?= 4
 
 # Each fuzz target for FUZZ_SECONDS (default 60); `make test` runs each for FUZZ_TEST_SECONDS,
-# a smoke run: the seeds and past crash inputs run in the test suite itself.
+# a smoke run built without -O (half the build): the seeds and past crash inputs run in the
+# test suite itself.
 FUZZ_SECONDS ?= 60
 FUZZ_TEST_SECONDS ?= 8
 fuzz: deps
