@@ -10,7 +10,7 @@ public struct RequestDispatcher: RequestHandler {
     let logger: Logger
 
     /// What this daemon offers, announced in Hello.
-    public static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt"]
+    public static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append"]
 
     public init(engine: Engine, logger: Logger) {
         self.engine = engine
@@ -55,10 +55,29 @@ public struct RequestDispatcher: RequestHandler {
             minIntervalMs: request.minIntervalMs, replayFrom: request.replayFromSeq)
     }
 
+    /// An append names the bundle and its new files; what describes a new download is the
+    /// bundle's own already and is refused rather than ignored.
+    static func checkAppend(_ request: AddDownloadRequest) throws {
+        guard !request.id.isEmpty else {
+            throw StashError.invalidArgument("id is empty; append adds files to the bundle with this id")
+        }
+        let given = [
+            ("uri", !request.uri.isEmpty), ("title", !request.title.isEmpty), ("sha256", !request.sha256.isEmpty),
+            ("headers", !request.headers.isEmpty), ("hls", request.hls != nil), ("drm", request.drm != nil), ("force", request.force),
+            ("app_data", !request.appData.isEmpty), ("group", !request.group.isEmpty),
+        ].filter(\.1).map(\.0)
+        guard given.isEmpty else {
+            throw StashError.invalidArgument("append takes only id and files; \(given.joined(separator: ", ")) belong to a new download (bundle '\(request.id.prefix(128))' keeps its own)")
+        }
+    }
+
     private func answer(_ op: Operation) async throws -> ResponseResult {
         switch op {
         case .hello:
             return .hello(HelloResult(features: Self.features))
+        case .addDownload(let request) where request.append:
+            try Self.checkAppend(request)
+            return .download(try await engine.append(id: request.id, files: request.files), created: false)
         case .addDownload(let request):
             let added = try await engine.add(
                 id: request.id, uri: request.uri, files: request.files, title: request.title, sha256: request.sha256, headers: request.headers,

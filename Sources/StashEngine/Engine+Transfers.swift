@@ -363,6 +363,9 @@ extension Engine {
             folders.insert((layout.filePath(id: id, file) as NSString).deletingLastPathComponent)
         }
         let fetch = self.fetch
+        // Files appended meanwhile (`Engine+Append`) are not covered by this sync: their own
+        // completion syncs again, and this one's end must not complete the download.
+        let synced = download.filesTotal
         Task {
             var failure: DownloadError?
             do {
@@ -370,13 +373,14 @@ extension Engine {
             } catch {
                 failure = DownloadError(.storage, "\(error)")
             }
-            self.finishCompletion(id, failure: failure)
+            self.finishCompletion(id, failure: failure, synced: synced)
         }
     }
 
-    private func finishCompletion(_ id: String, failure: DownloadError? = nil) {
+    /// `synced`: how many files the folder sync before it covered (nil without one).
+    private func finishCompletion(_ id: String, failure: DownloadError? = nil, synced: Int? = nil) {
         guard let entry = entries[id], entry.lifecycle.state.isActive, entry.activity.transfers.isEmpty,
-              entry.download.filesDone == entry.download.filesTotal else { return }
+              entry.download.filesDone == entry.download.filesTotal, synced.map({ $0 == entry.download.filesTotal }) ?? true else { return }
         if let failure {
             _ = try? transition(id, .transferFailed) { $0.error = failure }
             schedule()

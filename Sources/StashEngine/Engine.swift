@@ -313,11 +313,7 @@ public actor Engine {
                 return (publicView(existing.download), false)
             }
         }
-        let folder = layout.assetFolder(id: id)
-        let limit = Int(PATH_MAX) - 1
-        if let index = files.indices.first(where: { folder.utf8.count + 1 + files[$0].path.utf8.count + 5 > limit }) {
-            throw StashError.invalidArgument("files[\(index)]: path '\(files[index].path.prefix(200))' is too long: under \(folder) it would exceed the file system's \(limit) bytes")
-        }
+        try checkPathLengths(files, id: id) { "files[\($0)]" }
         var download = Download(
             id: id, uri: uri, title: title, state: .queued,
             assetPath: isBundle || hls != nil ? layout.relativeFolderPath(id: id) : layout.relativeFilePath(id: id, uri: uri),
@@ -334,6 +330,16 @@ public actor Engine {
         schedule()
         // The record as committed: later states reach the client as events once they are.
         return (publicView(download), true)
+    }
+
+    /// Every file's part file (`<path>.part` under the asset folder) must fit in PATH_MAX;
+    /// `label` names the entry of the request in the error.
+    func checkPathLengths(_ files: [DownloadFile], id: String, label: (Int) -> String) throws {
+        let folder = layout.assetFolder(id: id)
+        let limit = Int(PATH_MAX) - 1
+        if let index = files.indices.first(where: { folder.utf8.count + 1 + files[$0].path.utf8.count + 5 > limit }) {
+            throw StashError.invalidArgument("\(label(index)): path '\(files[index].path.prefix(200))' is too long: under \(folder) it would exceed the file system's \(limit) bytes")
+        }
     }
 
     /// Enters a new download (AddDownload, Adopt) and returns once its record is committed.

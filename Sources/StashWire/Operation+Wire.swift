@@ -28,6 +28,7 @@ extension Operation {
             message.force = add.force ? 1 : 0
             message.app_data = arena.bytes(add.appData)
             message.group = arena.cString(add.group)
+            message.append = WireValue.bool(add.append)
             request.op_case = STASH__V1__REQUEST__OP_ADD_DOWNLOAD
             request.add_download = arena.store(message)
         case .getDownload(let id):
@@ -235,7 +236,8 @@ extension Operation {
                 drm: try m.drm.flatMap { try DRMParams.decode(wire: $0) },
                 force: m.force != 0,
                 appData: try WireValue.bytes(m.app_data, field: "AddDownloadRequest.app_data"),
-                group: try WireValue.string(m.group, field: "AddDownloadRequest.group")))
+                group: try WireValue.string(m.group, field: "AddDownloadRequest.group"),
+                append: WireValue.bool(m.append)))
         case STASH__V1__REQUEST__OP_GET_DOWNLOAD:
             self = .getDownload(id: try Self.id(r.get_download, field: "Request.get_download"))
         case STASH__V1__REQUEST__OP_LIST_DOWNLOADS:

@@ -147,10 +147,13 @@ public struct AddDownloadRequest: Equatable, Sendable {
     public var appData: [UInt8]
     /// A group path such as `one-piece/chapter-12`; empty for none.
     public var group: String
+    /// Add `files` to the existing bundle `id` instead of adding a download.
+    public var append: Bool
 
     public init(id: String = "", uri: String, title: String = "", sha256: String = "", headers: [HTTPHeader] = [],
                 files: [BundleFileSpec] = [], hls: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false,
-                appData: [UInt8] = [], group: String = "") {
+                appData: [UInt8] = [], group: String = "", append: Bool = false) {
+        self.append = append
         self.force = force
         self.appData = appData
         self.group = group

@@ -571,10 +571,14 @@ struct  Stash__V1__AddDownloadRequest
    * a group path: segments of A-Z a-z 0-9 . _ - joined by /
    */
   char *group;
+  /*
+   * add files to the existing bundle `id` instead of a new download
+   */
+  protobuf_c_boolean append;
 };
 #define STASH__V1__ADD_DOWNLOAD_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__add_download_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, NULL, NULL, 0, {0,NULL}, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, NULL, NULL, 0, {0,NULL}, (char *)protobuf_c_empty_string, 0 }
 
 
 struct  Stash__V1__PlaybackKeyRequest
