@@ -6,14 +6,22 @@ extension BundleRules {
     /// appending the same list twice adds nothing (as dedupe does for a whole list); another
     /// URL at a path it holds is refused naming the path. The limits apply to the bundle as it
     /// will be: its file count, its declared sizes together, and no path that is also another
-    /// file's folder. Returns only the new files, in the order given.
-    public static func appended(_ specs: [BundleFileSpec], to existing: [DownloadFile], fileName: (String) -> String) throws -> [DownloadFile] {
+    /// file's folder. `others` are files of the asset that are not the bundle's own (its text
+    /// tracks'): their paths are taken, but they are not counted. Returns only the new files,
+    /// in the order given.
+    public static func appended(
+        _ specs: [BundleFileSpec], to existing: [DownloadFile], alongside others: [DownloadFile] = [], fileName: (String) -> String
+    ) throws -> [DownloadFile] {
         let candidates = try files(from: specs, fileName: fileName)
         var held: [String: DownloadFile] = [:]
         held.reserveCapacity(existing.count)
         for file in existing { held[file.path] = file }
+        let taken = Set(others.map(\.path))
         var added: [DownloadFile] = []
         for (index, file) in candidates.enumerated() {
+            guard !taken.contains(file.path) else {
+                throw StashError.invalidArgument("files[\(index)]: path '\(file.path.prefix(200))' is the file of a text track of the bundle; give this file another path")
+            }
             guard let present = held[file.path] else {
                 added.append(file)
                 continue
@@ -36,12 +44,12 @@ extension BundleRules {
             throw StashError.invalidArgument("files: the sizes of the bundle's files would add up to \(declared) bytes, beyond the limit of \(maxTotalSize) for a bundle")
         }
         // A path cannot be both a file and the folder of another file, old or new.
-        let oldFolders = folders(of: existing)
+        let oldFolders = folders(of: existing + others)
         if let clash = added.first(where: { oldFolders.contains($0.path) }) {
             throw StashError.invalidArgument("files: '\(clash.path.prefix(200))' would be a file and also the folder of a file the bundle holds")
         }
         let newFolders = folders(of: added)
-        if let clash = existing.first(where: { newFolders.contains($0.path) }) {
+        if let clash = (existing + others).first(where: { newFolders.contains($0.path) }) {
             throw StashError.invalidArgument("files: '\(clash.path.prefix(200))' is a file of the bundle and would also be the folder of an appended file")
         }
         return added

@@ -22,6 +22,12 @@ struct AddCommand: AsyncParsableCommand {
             existing bundle ID: a file it already holds (the same URL at the same path) is \
             skipped, a path it holds with another URL is refused. A COMPLETED bundle fetches \
             only the new files and is COMPLETED again.
+
+            --text-track 'uri=URL,lang=es[,title=Español][,type=vtt|srt]' (repeatable) fetches \
+            a subtitle file with the download (a file, a bundle or an HLS stream) into \
+            subtitles/<lang>.<type> of its folder (a second one of a language: <lang>-2); \
+            type defaults to the URL's extension, else vtt. `stash subtitles` lists, adds and \
+            removes them.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -64,6 +70,11 @@ struct AddCommand: AsyncParsableCommand {
     @Flag(help: "With --bundle and --id: add the files to that existing bundle (those it holds are skipped).")
     var append = false
 
+    @Option(name: .customLong("text-track"), help: ArgumentHelp(
+        "A subtitle file to fetch with the download: 'uri=URL,lang=es[,title=Español][,type=vtt|srt]'; repeat for more.",
+        valueName: "track"))
+    var textTracks: [String] = []
+
     @OptionGroup(title: "HLS (a URL ending in .m3u8 is HLS; any of these options makes it HLS)")
     var hls: HLSChoiceOptions
 
@@ -84,7 +95,8 @@ struct AddCommand: AsyncParsableCommand {
             guard bundle, id != nil else {
                 throw ValidationError("--append adds files to an existing bundle: give --bundle and --id ID")
             }
-            let given = [("--title", title != nil), ("--group", group != nil), ("--app-data", appData != nil), ("--header", !headers.isEmpty), ("--force", force)]
+            let given = [("--title", title != nil), ("--group", group != nil), ("--app-data", appData != nil), ("--header", !headers.isEmpty), ("--force", force),
+                         ("--text-track (use `stash subtitles add`)", !textTracks.isEmpty)]
                 .filter(\.1).map(\.0)
             if !given.isEmpty {
                 throw ValidationError("--append takes only the files; \(given.joined(separator: ", ")) belong to a new download (the bundle keeps its own)")
@@ -95,8 +107,8 @@ struct AddCommand: AsyncParsableCommand {
                 throw ValidationError("--sha256 applies to a single file; give each file of a bundle its sha256 in the list (URL<TAB>path<TAB>size<TAB>sha256)")
             }
         } else if fromFile != nil {
-            if id != nil || title != nil || sha256 != nil {
-                throw ValidationError("--id, --title and --sha256 apply to a single URL, not to --from-file (or add --bundle)")
+            if id != nil || title != nil || sha256 != nil || !textTracks.isEmpty {
+                throw ValidationError("--id, --title, --sha256 and --text-track apply to a single URL, not to --from-file (or add --bundle)")
             }
         } else if urls.count > 1 {
             throw ValidationError("\(urls.count) URLs given; add one at a time, use --from-file, or make them one download with --bundle")
@@ -109,12 +121,13 @@ struct AddCommand: AsyncParsableCommand {
             return
         }
         let parsedHeaders = try headers.map { try HTTPHeader(parsing: $0) }
+        let tracks = try textTracks.map(TextTrack.init(spec:))
         let requests: [AddDownloadRequest]
         if bundle {
             let files = try fromFile.map(Self.readBundleList) ?? urls.map { BundleFileSpec(url: $0) }
             requests = [AddDownloadRequest(
                 id: id ?? "", uri: "", title: title ?? "", headers: parsedHeaders, files: files, force: force,
-                appData: Array((appData ?? "").utf8), group: group ?? "")]
+                appData: Array((appData ?? "").utf8), group: group ?? "", textTracks: tracks)]
         } else if let fromFile {
             requests = try Self.readList(fromFile).map {
                 AddDownloadRequest(uri: $0, headers: parsedHeaders, force: force, appData: Array((appData ?? "").utf8), group: group ?? "")
@@ -122,7 +135,8 @@ struct AddCommand: AsyncParsableCommand {
         } else {
             requests = [AddDownloadRequest(
                 id: id ?? "", uri: urls[0], title: title ?? "", sha256: sha256 ?? "", headers: parsedHeaders,
-                hls: try hls.options(), drm: try drm.params(), force: force, appData: Array((appData ?? "").utf8), group: group ?? "")]
+                hls: try hls.options(), drm: try drm.params(), force: force, appData: Array((appData ?? "").utf8), group: group ?? "",
+                textTracks: tracks)]
         }
         let client = try await global.connect()
         // Subscribed before adding, so a download that finishes at once is still seen.
