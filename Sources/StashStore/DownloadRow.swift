@@ -238,26 +238,36 @@ enum DownloadRow {
             return []
         }
         var tracks: [TextTrack] = []
+        // A row may hold any number of entries: past the limit, or past as many bad ones as
+        // the limit, the rest are summed up in one problem instead of one each.
+        var reported = 0
+        func skip(_ index: Int, _ why: String) {
+            reported += 1
+            if reported <= TextTrackRules.maxTracks { problems.append("\(label): text track \(index) skipped: \(why)") }
+        }
         for (index, entry) in stored.enumerated() {
+            guard tracks.count < TextTrackRules.maxTracks else {
+                problems.append("\(label): text tracks \(index) to \(stored.count - 1) skipped: past the limit of \(TextTrackRules.maxTracks) tracks")
+                break
+            }
             let track = TextTrack(uri: entry.uri ?? "", language: entry.lang ?? "", title: entry.title ?? "", type: entry.type ?? "", path: entry.path ?? "")
             do {
                 try TextTrackRules.validateStored(track)
             } catch let error as StashError {
-                problems.append("\(label): text track \(index) skipped: \(error.message)")
+                skip(index, error.message)
                 continue
             } catch {
-                problems.append("\(label): text track \(index) skipped: \(error)")
+                skip(index, "\(error)")
                 continue
             }
             guard !tracks.contains(where: { $0.stem.lowercased() == track.stem.lowercased() }) else {
-                problems.append("\(label): text track \(index) skipped: its file name '\(track.stem)' is another track's")
-                continue
-            }
-            guard tracks.count < TextTrackRules.maxTracks else {
-                problems.append("\(label): text track \(index) skipped: past the limit of \(TextTrackRules.maxTracks) tracks")
+                skip(index, "its file name '\(track.stem)' is another track's")
                 continue
             }
             tracks.append(track)
+        }
+        if reported > TextTrackRules.maxTracks {
+            problems.append("\(label): \(reported - TextTrackRules.maxTracks) more bad text tracks skipped")
         }
         return tracks
     }

@@ -336,9 +336,12 @@ final class RegistryTests: XCTestCase {
             INSERT INTO download (id, uri, state, created_at, sequence, asset_path, text_tracks)
             VALUES ('lost', 'http://h/lost.mp4', 'COMPLETED', 5, 3, 'assets/lost/lost.mp4', '\(many)');
             INSERT INTO download_file (download_id, idx, url, path) VALUES ('lost', 5, 'https://h/s.vtt', 'subtitles/la.vtt');
+            INSERT INTO download (id, uri, state, created_at, sequence, text_tracks)
+            VALUES ('flood', 'http://h/f.mp4', 'COMPLETED', 5, 4, '[\(Array(repeating: #"{"lang":"pt"}"#, count: 10_000).joined(separator: ","))]');
+            INSERT INTO download_file (download_id, idx, url, path) VALUES ('flood', 0, 'http://h/f.mp4', 'f.mp4');
             """)
         let loaded = try registry.loadAll()
-        XCTAssertEqual(loaded.downloads.map(\.id), ["mixed", "junk", "lost"])
+        XCTAssertEqual(loaded.downloads.map(\.id), ["mixed", "junk", "lost", "flood"])
         let mixedTracks = loaded.downloads[0].textTracks
         XCTAssertEqual(mixedTracks.map(\.path), ["subtitles/es.vtt"], "\(loaded.problems)")
         XCTAssertEqual(loaded.downloads[0].files.map(\.path), ["m.mp4", "subtitles/es.vtt"], "the track's lost file row is rebuilt")
@@ -353,6 +356,9 @@ final class RegistryTests: XCTestCase {
         XCTAssertEqual(lost.files.first?.path, "lost.mp4", "the download's own file is rebuilt, first")
         XCTAssertEqual(lost.files.count, 1 + TextTrackRules.maxTracks)
         XCTAssertEqual(lost.filesTotal, lost.files.count)
+        let flood = loaded.problems.filter { $0.contains("'flood'") }
+        XCTAssertEqual(flood.count, TextTrackRules.maxTracks + 1, "ten thousand bad entries are reported in a bounded number of problems")
+        XCTAssertTrue(flood.last?.contains("\(10_000 - TextTrackRules.maxTracks) more bad text tracks") ?? false, "\(flood.last ?? "")")
     }
 
     func testUnknownStateNameReadsAsPausedWithAProblem() async throws {
