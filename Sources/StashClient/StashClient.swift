@@ -235,16 +235,29 @@ public final class StashClient: Sendable {
         try await downloadResult(of: .addSubtitles(id: id, languages: languages))
     }
 
-    /// Removes subtitle languages from an HLS download (offline: nothing is fetched).
+    /// Adds side-loaded text tracks to any download (daemon feature `text-tracks`); only the
+    /// new tracks are fetched, a track it has is skipped.
+    public func addTextTracks(id: String, _ textTracks: [TextTrack]) async throws -> Download {
+        try await downloadResult(of: .addSubtitles(id: id, languages: [], textTracks: textTracks))
+    }
+
+    /// Removes subtitle languages from an HLS download, and text tracks (by language, or by
+    /// file name such as `es-2`) from any download; offline: nothing is fetched.
     public func removeSubtitles(id: String, languages: [String]) async throws -> Download {
         try await downloadResult(of: .removeSubtitles(id: id, languages: languages))
     }
 
     /// The subtitle renditions an HLS download keeps; `uri` is each one's playlist in the asset folder.
     public func subtitles(id: String) async throws -> [ManifestInfo.RenditionInfo] {
+        try await allSubtitles(id: id).renditions
+    }
+
+    /// Every subtitle a download keeps: an HLS download's renditions and the text tracks of any
+    /// download (`path` each one's file in the asset folder).
+    public func allSubtitles(id: String) async throws -> (renditions: [ManifestInfo.RenditionInfo], textTracks: [TextTrack]) {
         let result = try await connection.call(.getSubtitles(id: id))
-        guard case .subtitles(let renditions) = result else { throw Self.unexpected(result, for: "GetSubtitles") }
-        return renditions
+        guard case .subtitles(let renditions, let textTracks) = result else { throw Self.unexpected(result, for: "GetSubtitles") }
+        return (renditions, textTracks)
     }
 
     /// Gets a licence for a download with DRM parameters: before it starts (its playlists are

@@ -24,7 +24,6 @@ public enum BundleRules {
         var files: [DownloadFile] = []
         files.reserveCapacity(specs.count)
         var seen: [String: Int] = [:]
-        var folders: Set<String> = []
         // Each size is at most maxFileSize and the sum is checked after each, so it stays far
         // from overflowing.
         var declared: Int64 = 0
@@ -57,13 +56,10 @@ public enum BundleRules {
                 throw StashError.invalidArgument("\(label) has path '\(path)', the same as files[\(first)]; each file needs its own path")
             }
             seen[path] = index
-            let components = path.split(separator: "/")
-            for depth in 1..<max(1, components.count) {
-                folders.insert(components[0..<depth].joined(separator: "/"))
-            }
             files.append(DownloadFile(url: spec.url, path: path, size: spec.size > 0 ? spec.size : nil, sha256: digest))
         }
         // A path that is also another entry's folder cannot be both a file and a folder.
+        let folders = folders(of: files)
         if let clash = files.first(where: { folders.contains($0.path) }) {
             throw StashError.invalidArgument("files: '\(clash.path)' is a file and also the folder of another entry")
         }

@@ -60,6 +60,10 @@ public struct Download: Equatable, Sendable {
     /// A group path such as `one-piece/chapter-12`; empty for none. Lists filter by a group and
     /// the groups under it.
     public var group: String = ""
+    /// Side-loaded subtitle files (`TextTrack`). Each is also a file of `files` (at its
+    /// `path`), so it is fetched, verified and watched as the others are; an HLS download
+    /// gets those files when its playlists are read.
+    public var textTracks: [TextTrack] = []
 
     public init(
         id: String, uri: String, title: String = "", state: DownloadState = .queued,

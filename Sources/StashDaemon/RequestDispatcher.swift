@@ -10,7 +10,7 @@ public struct RequestDispatcher: RequestHandler {
     let logger: Logger
 
     /// What this daemon offers, announced in Hello.
-    public static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt"]
+    public static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks"]
 
     public init(engine: Engine, logger: Logger) {
         self.engine = engine
@@ -55,14 +55,34 @@ public struct RequestDispatcher: RequestHandler {
             minIntervalMs: request.minIntervalMs, replayFrom: request.replayFromSeq)
     }
 
+    /// An append names the bundle and its new files; what describes a new download is the
+    /// bundle's own already and is refused rather than ignored.
+    static func checkAppend(_ request: AddDownloadRequest) throws {
+        guard !request.id.isEmpty else {
+            throw StashError.invalidArgument("id is empty; append adds files to the bundle with this id")
+        }
+        let given = [
+            ("uri", !request.uri.isEmpty), ("title", !request.title.isEmpty), ("sha256", !request.sha256.isEmpty),
+            ("headers", !request.headers.isEmpty), ("hls", request.hls != nil), ("drm", request.drm != nil), ("force", request.force),
+            ("app_data", !request.appData.isEmpty), ("group", !request.group.isEmpty), ("text_tracks", !request.textTracks.isEmpty),
+        ].filter(\.1).map(\.0)
+        guard given.isEmpty else {
+            throw StashError.invalidArgument("append takes only id and files; \(given.joined(separator: ", ")) belong to a new download (bundle '\(request.id.prefix(128))' keeps its own)")
+        }
+    }
+
     private func answer(_ op: Operation) async throws -> ResponseResult {
         switch op {
         case .hello:
             return .hello(HelloResult(features: Self.features))
+        case .addDownload(let request) where request.append:
+            try Self.checkAppend(request)
+            return .download(try await engine.append(id: request.id, files: request.files), created: false)
         case .addDownload(let request):
             let added = try await engine.add(
                 id: request.id, uri: request.uri, files: request.files, title: request.title, sha256: request.sha256, headers: request.headers,
-                hls: request.hls, drm: request.drm, force: request.force, appData: request.appData, group: request.group)
+                hls: request.hls, drm: request.drm, force: request.force, appData: request.appData, group: request.group,
+                textTracks: request.textTracks)
             return .download(added.download, created: added.created)
         case .getDownload(let id):
             return .download(try await engine.get(id: id), created: false)
@@ -108,12 +128,13 @@ public struct RequestDispatcher: RequestHandler {
             return .manifestInfo(try await engine.manifestInfo(uri: uri, headers: headers))
         case .export(let request):
             return .export(try await engine.export(id: request.id, to: request.dir, decrypt: request.decrypt))
-        case .addSubtitles(let id, let languages):
-            return .download(try await engine.addSubtitles(id: id, languages: languages), created: false)
+        case .addSubtitles(let id, let languages, let textTracks):
+            return .download(try await engine.addSubtitles(id: id, languages: languages, textTracks: textTracks), created: false)
         case .removeSubtitles(let id, let languages):
             return .download(try await engine.removeSubtitles(id: id, languages: languages), created: false)
         case .getSubtitles(let id):
-            return .subtitles(try await engine.subtitles(id: id))
+            let subtitles = try await engine.subtitles(id: id)
+            return .subtitles(subtitles.renditions, textTracks: subtitles.textTracks)
         case .downloadLicense(let id):
             return .license(try await engine.downloadLicense(id: id))
         case .checkLicense(let id):

@@ -18,8 +18,9 @@ extension Engine {
         return "bundle:" + hash.finalizeHex()
     }
 
+    /// A download's text tracks are not its content: the same bundle with a track more is the same bundle.
     static func contentKey(_ download: Download) -> String {
-        contentKey(uri: download.uri, files: download.files, isBundle: download.isBundle, hls: download.hls)
+        contentKey(uri: download.uri, files: download.contentFiles, isBundle: download.isBundle, hls: download.hls)
     }
 
     /// The download that already holds this content, if one does (not one being removed).

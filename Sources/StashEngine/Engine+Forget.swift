@@ -4,7 +4,8 @@ import StashCore
 /// Forget: a completed download's files become the user's (moved out of the data dir) and
 /// its record goes, with its keys and licence released as on cancel.
 extension Engine {
-    /// Moves the files to `moveTo/<file name>` (a single file) or `moveTo/<id>` (a folder),
+    /// Moves the files to `moveTo/<file name>` (a single file) or `moveTo/<id>` (a folder, and a
+    /// single file with text tracks, which go with it as they are in its folder),
     /// then removes the download as a cancel does. Returns the record as it was, its
     /// `assetPath` where the files are now.
     public func forget(id: String, moveTo: String) async throws -> Download {
@@ -22,8 +23,12 @@ extension Engine {
         if let problem = filesLost(id, download, how: "found by forget") {
             throw StashError(.failedPrecondition, "download '\(id)' is not whole (\(problem)); it is now FAILED: resume it, then forget it")
         }
-        let source = download.isFolder ? layout.assetFolder(id: id) : layout.filePath(id: id, download.files[0])
-        let name = download.isFolder ? id : download.files[0].path
+        let whole = download.isFolder || !download.textTracks.isEmpty
+        guard whole || !download.files.isEmpty else {
+            throw StashError(.failedPrecondition, "download '\(id)' has no file to hand over")
+        }
+        let source = whole ? layout.assetFolder(id: id) : layout.filePath(id: id, download.files[0])
+        let name = whole ? id : download.files[0].path
         let target = (moveTo.hasSuffix("/") ? String(moveTo.dropLast()) : moveTo) + "/" + name
         if (try? SystemCallError.status(target, followingSymlink: false)) != nil {
             throw StashError(.alreadyExists, "\(target) exists; forget moves the files there and overwrites nothing")

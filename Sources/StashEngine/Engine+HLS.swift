@@ -5,7 +5,8 @@ import StashKeys
 
 extension Download {
     /// Drops an HLS download's segment list so its playlists are read again when it is next
-    /// scheduled; the segments on disk stay and are found complete by that planning.
+    /// scheduled; the segments on disk stay and are found complete by that planning. Its text
+    /// tracks' files go too: the planning puts them back after the segments.
     mutating func forgetPackagePlan() {
         files = []
         filesTotal = 0
@@ -103,19 +104,19 @@ extension Engine {
         entry.activity = .idle
         switch result {
         case .success(let prepared):
-            entry.download.files = prepared.files
-            entry.download.filesTotal = prepared.files.count
-            entry.download.filesDone = prepared.files.reduce(0) { $0 + ($1.done ? 1 : 0) }
-            entry.download.downloadedBytes = prepared.files.saturatingSum(\.downloadedBytes)
+            entry.download.files = prepared.files + textTrackFiles(entry.download)
+            entry.download.filesTotal = entry.download.files.count
+            entry.download.filesDone = entry.download.files.reduce(0) { $0 + ($1.done ? 1 : 0) }
+            entry.download.downloadedBytes = entry.download.files.saturatingSum(\.downloadedBytes)
             entry.download.hlsKeys = prepared.keyPaths
             entry.download.licenseKeyIDs = prepared.licenseKeyIDs
             if let license = prepared.license { entry.download.license = license }
             entry.download.hlsPlaylists = prepared.playlistPaths
             entry.download.quality = prepared.quality
-            entry.download.hasSubtitles = prepared.hasSubtitles
+            entry.download.hasSubtitles = prepared.hasSubtitles || !entry.download.textTracks.isEmpty
             entry.planEstimate = prepared.estimatedBytes
-            entry.download.totalBytes = Self.estimatedTotal(prepared.files, planned: prepared.estimatedBytes)
-            entry.download.stateReason = "fetching \(prepared.files.count - entry.download.filesDone) segments"
+            entry.download.totalBytes = Self.estimatedTotal(of: entry.download, planned: prepared.estimatedBytes)
+            entry.download.stateReason = "fetching \(entry.download.filesTotal - entry.download.filesDone) segments"
             beginFiles(&entry)
             entries[id] = entry
             logger.info("HLS package planned", metadata: [
@@ -146,6 +147,23 @@ extension Engine {
             }
         }
         schedule()
+    }
+
+    /// The files of an HLS download's text tracks, as the disk has them: a file at its final
+    /// path is whole (it is renamed there only once complete), a part file is resumed.
+    private func textTrackFiles(_ download: Download) -> [DownloadFile] {
+        download.textTracks.map { track in
+            var file = track.file
+            let path = layout.filePath(id: download.id, file)
+            if let size = fileSize(path) {
+                file.size = size
+                file.downloadedBytes = size
+                file.done = true
+            } else {
+                file.downloadedBytes = fileSize(path + ".part") ?? 0
+            }
+            return file
+        }
     }
 
     /// What the stream at `uri` offers (`stash plan`); nothing is stored.

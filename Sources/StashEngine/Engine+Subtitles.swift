@@ -3,13 +3,51 @@ import StashCore
 import StashHLS
 
 extension Engine {
-    /// The subtitle renditions an HLS download keeps, read from its package's master.
-    public func subtitles(id: String) throws -> [ManifestInfo.RenditionInfo] {
-        let download = try hlsDownload(id)
-        return try packageSubtitles(download).map { rendition in
+    /// The subtitles a download keeps: an HLS download's renditions, read from its package's
+    /// master, and the side-loaded text tracks of any download.
+    public func subtitles(id: String) throws -> (renditions: [ManifestInfo.RenditionInfo], textTracks: [TextTrack]) {
+        guard let download = entries[id]?.download else { throw StashError.notFound(id: id) }
+        guard download.hls != nil || !download.textTracks.isEmpty else {
+            throw StashError(.failedPrecondition, "download '\(id)' is not an HLS download and has no text tracks; `stash subtitles add \(id) --text-track uri=URL,lang=LANG` adds one")
+        }
+        let renditions = download.hls == nil ? [] : try packageSubtitles(download).map { rendition in
             ManifestInfo.RenditionInfo(
                 groupID: rendition.groupID, language: rendition.language ?? "", name: rendition.name,
                 isDefault: rendition.isDefault, forced: rendition.forced, uri: rendition.uri ?? "")
+        }
+        return (renditions, download.textTracks)
+    }
+
+    /// Adds subtitles to a download: languages of an HLS download's stream, or side-loaded
+    /// text tracks of any download (`addTextTracks`); one kind per request.
+    public func addSubtitles(id: String, languages: [String], textTracks: [TextTrack]) async throws -> Download {
+        guard textTracks.isEmpty else {
+            guard languages.isEmpty else {
+                throw StashError.invalidArgument("give languages (of an HLS stream) or text_tracks, not both (\(languages.count) languages and \(textTracks.count) text tracks)")
+            }
+            return try await addTextTracks(id: id, textTracks)
+        }
+        return try await addSubtitles(id: id, languages: languages)
+    }
+
+    /// Adds text tracks to a download in any state but REMOVING; a track it has is skipped.
+    /// Only the new tracks' files are fetched (`takeNewFiles`): a COMPLETED download goes back
+    /// to QUEUED for them. An HLS download whose playlists are not read yet gets their files
+    /// with its segments.
+    func addTextTracks(id: String, _ specs: [TextTrack]) async throws -> Download {
+        guard let current = entries[id]?.download else { throw StashError.notFound(id: id) }
+        guard current.state != .removing else {
+            throw StashError(.failedPrecondition, "download '\(id)' is \(current.state.name): it is being removed")
+        }
+        let tracks = try TextTrackRules.added(specs, to: current.textTracks, files: current.files)
+        if tracks.isEmpty { return try get(id: id) }
+        let files = current.hls != nil && current.files.isEmpty ? [] : tracks.map(\.file)
+        try checkPathLengths(files, id: id) { _ in "text_tracks" }
+        let names = tracks.map(\.stem).joined(separator: ",")
+        logger.info("text tracks added", metadata: ["id": "\(id)", "tracks": "\(names)"])
+        return try await takeNewFiles(id, files, reason: "fetching text tracks \(names)") { record in
+            record.textTracks += tracks
+            record.hasSubtitles = true
         }
     }
 
@@ -17,7 +55,7 @@ extension Engine {
     /// language it does not offer is refused with nothing changed; then the package is planned
     /// again with the languages added: its video and other files are on disk and are kept,
     /// only the new subtitles are fetched.
-    public func addSubtitles(id: String, languages: [String]) async throws -> Download {
+    private func addSubtitles(id: String, languages: [String]) async throws -> Download {
         let download = try hlsDownload(id)
         guard download.state == .completed else {
             throw StashError(.failedPrecondition, "download '\(id)' is \(download.state.name); add subtitles once it has COMPLETED")
@@ -58,49 +96,79 @@ extension Engine {
         return change?.download ?? publicView(planless)
     }
 
-    /// Removes subtitle languages from an HLS download that is not transferring: its master
-    /// stops naming them, the registry stops listing their files, then their folders go.
-    /// Works offline: nothing is fetched.
+    /// Removes subtitles from a download that is not transferring: an HLS download's languages
+    /// (its master stops naming them) and text tracks, named by language or by file name
+    /// (`es-2`). The registry stops listing their files, then the files go. Works offline:
+    /// nothing is fetched.
     public func removeSubtitles(id: String, languages: [String]) async throws -> Download {
-        let download = try hlsDownload(id)
+        guard let download = entries[id]?.download else { throw StashError.notFound(id: id) }
+        guard download.hls != nil || !download.textTracks.isEmpty else {
+            throw StashError(.failedPrecondition, "download '\(id)' is not an HLS download and has no text tracks; it has no subtitles to remove")
+        }
         guard !download.state.isActive, download.state != .queued, download.state != .removing else {
             throw StashError(.failedPrecondition, "download '\(id)' is \(download.state.name); pause it or let it complete before removing subtitles")
         }
-        let present = try packageSubtitles(download)
+        let present = download.hls == nil ? [] : try packageSubtitles(download)
         var removed: [Rendition] = []
+        var removedTracks: [TextTrack] = []
         for language in languages {
             let matches = LocalMasterPlaylist.matching(language, in: present)
-            guard !matches.isEmpty else {
-                let offered = present.map { $0.language ?? "und" }
-                throw StashError.invalidArgument("download '\(id)' has no subtitles '\(language)'; it has \(offered.isEmpty ? "none" : offered.joined(separator: ", "))")
+            let tracks = download.textTracks.filter { TextTrackRules.names(language, $0) }
+            guard !matches.isEmpty || !tracks.isEmpty else {
+                let offered = present.map { $0.language ?? "und" } + download.textTracks.map(\.stem)
+                throw StashError.invalidArgument("download '\(id)' has no subtitles '\(language.prefix(60))'; it has \(offered.isEmpty ? "none" : offered.joined(separator: ", "))")
             }
             removed += matches.filter { match in !removed.contains { $0.uri == match.uri } }
+            removedTracks += tracks.filter { track in !removedTracks.contains { $0.path == track.path } }
         }
         let playlistPaths = Set(removed.compactMap(\.uri))
         let folders = Set(playlistPaths.map { ($0 as NSString).deletingLastPathComponent })
-        let masterPath = layout.assetFolder(id: id) + "/" + PackagePlan.masterPath
-        let master = try readPackageText(masterPath)
-        let edited = try LocalMasterPlaylist.removing(playlistPaths, from: master)
-        try DurableFile.write(Array(edited.utf8), folder: layout.assetFolder(id: id), relativePath: PackagePlan.masterPath)
+        if !removed.isEmpty {
+            let masterPath = layout.assetFolder(id: id) + "/" + PackagePlan.masterPath
+            let master = try readPackageText(masterPath)
+            let edited = try LocalMasterPlaylist.removing(playlistPaths, from: master)
+            try DurableFile.write(Array(edited.utf8), folder: layout.assetFolder(id: id), relativePath: PackagePlan.masterPath)
+        }
 
         guard var entry = entries[id] else { throw StashError.notFound(id: id) }
         func inRemoved(_ path: String) -> Bool { folders.contains { path.hasPrefix($0 + "/") } }
-        entry.download.files.removeAll { inRemoved($0.path) }
+        let trackPaths = Set(removedTracks.map(\.path))
+        entry.download.files.removeAll { inRemoved($0.path) || trackPaths.contains($0.path) }
         entry.download.hlsPlaylists.removeAll { inRemoved($0) }
         entry.download.hlsKeys.removeAll { inRemoved($0) }
+        entry.download.textTracks.removeAll { trackPaths.contains($0.path) }
         entry.download.filesTotal = entry.download.files.count
         entry.download.filesDone = entry.download.files.reduce(0) { $0 + ($1.done ? 1 : 0) }
         entry.download.downloadedBytes = entry.download.files.saturatingSum(\.downloadedBytes)
-        if entry.download.state == .completed { entry.download.totalBytes = entry.download.downloadedBytes }
+        if entry.download.state == .completed {
+            entry.download.totalBytes = entry.download.downloadedBytes
+        } else if !removedTracks.isEmpty {
+            entry.download.totalBytes = Self.estimatedTotal(of: entry.download, planned: entry.planEstimate)
+        }
         let left = present.filter { rendition in !removed.contains { $0.uri == rendition.uri } }
-        entry.download.hasSubtitles = !left.isEmpty
+        entry.download.hasSubtitles = !left.isEmpty || !entry.download.textTracks.isEmpty
         // What is left is named exactly, so a later AddSubtitles of "all" is not a no-op.
-        entry.download.hls?.subtitles = left.compactMap(\.language)
+        if !removed.isEmpty { entry.download.hls?.subtitles = left.compactMap(\.language) }
         entries[id] = entry
         storageCache = nil
         try await commits.submit(.add(entry.download), event: .progress(ProgressUpdate(entry.download))).wait()
+        let assetFolder = layout.assetFolder(id: id)
         for folder in folders.sorted() {
-            try? FileManager.default.removeItem(atPath: layout.assetFolder(id: id) + "/" + folder)
+            try? FileManager.default.removeItem(atPath: assetFolder + "/" + folder)
+        }
+        for path in trackPaths.sorted() {
+            for file in [assetFolder + "/" + path, assetFolder + "/" + path + ".part"] {
+                do {
+                    try SystemCallError.removeFile(file)
+                } catch {
+                    // The record no longer names it: verify reports it as an orphan, and purge deletes it.
+                    logger.warning("a removed text track's file could not be deleted", metadata: ["id": "\(id)", "path": "\(file)", "error": "\(error)"])
+                }
+            }
+        }
+        if !trackPaths.isEmpty {
+            // Only when empty (an HLS package keeps its renditions' folders there).
+            _ = rmdir(assetFolder + "/" + TextTrackRules.folder)
         }
         // A licence key may also serve the video; it goes with the licence, not with a rendition.
         for keyPath in download.hlsKeys where inRemoved(keyPath) && download.licenseKeyIDs[keyPath] == nil {

@@ -146,6 +146,23 @@ extension Engine {
         estimatedTotal(files, planned: nil)
     }
 
+    /// A download's total as `estimatedTotal(_:planned:)` makes it, its text tracks' files
+    /// counted by their known sizes only: subtitles are small, and guessing one from the
+    /// average of a video would hold the download back for disk space it does not need.
+    static func estimatedTotal(of download: Download, planned: Int64? = nil) -> Int64? {
+        guard !download.textTracks.isEmpty else { return estimatedTotal(download.files, planned: planned) }
+        var content: [DownloadFile] = []
+        var tracks: Int64 = 0
+        for file in download.files {
+            if download.isTextTrackFile(file) {
+                tracks = tracks.addingSaturating(file.size ?? 0)
+            } else {
+                content.append(file)
+            }
+        }
+        return estimatedTotal(content, planned: planned).map { $0.addingSaturating(tracks) }
+    }
+
     /// With `planned`, an HLS package's size from its playlists: unknown files are guessed
     /// from the known ones of their own folder only (a subtitle segment is not a video
     /// segment), and the total is never below the playlists' figure until every size is known.
@@ -217,7 +234,8 @@ extension Engine {
         }
         switch notice.event {
         case .started(let info):
-            if HLSRules.isPlaylistContentType(info.contentType), !entry.download.isFolder {
+            // Only the download's own file: a text track's server may call it anything.
+            if HLSRules.isPlaylistContentType(info.contentType), !entry.download.isFolder, index == 0 {
                 entries[id] = entry
                 becomeHLS(id)
                 return
@@ -233,11 +251,11 @@ extension Engine {
             if let total = info.totalBytes, total != file.size {
                 file.size = total
                 entry.download.files[index] = file
-                entry.download.totalBytes = Self.estimatedTotal(entry.download.files, planned: entry.planEstimate)
+                entry.download.totalBytes = Self.estimatedTotal(of: entry.download, planned: entry.planEstimate)
             } else {
                 entry.download.files[index] = file
             }
-            if !entry.download.isFolder {
+            if !entry.download.isFolder, index == 0 {
                 entry.download.stateReason = info.resumedFrom > 0 ? "resumed at byte \(info.resumedFrom)" : ""
                 entry.speed.reset()
             }
@@ -254,7 +272,7 @@ extension Engine {
             if startsOver {
                 // Shown until its bytes flow again (the next progress), so a client sees why
                 // the progress went back.
-                let what = entry.download.isFolder ? "file '\(file.path)'" : "the file"
+                let what = entry.download.isFolder || index > 0 ? "file '\(file.path)'" : "the file"
                 _ = try? transition(id, .restart) {
                     $0.stateReason = "the server did not resume \(what) (it ignored the range, or the file changed): starting over from byte 0"
                 }
@@ -290,7 +308,7 @@ extension Engine {
             entry.download.files[index] = file
             entry.download.filesDone += 1
             if sizeChanged {
-                entry.download.totalBytes = Self.estimatedTotal(entry.download.files, planned: entry.planEstimate)
+                entry.download.totalBytes = Self.estimatedTotal(of: entry.download, planned: entry.planEstimate)
                 commits.submit(.saveFile(id: id, index: index, file: file), event: nil)
             }
             if entry.download.filesDone == entry.download.filesTotal {
@@ -363,6 +381,9 @@ extension Engine {
             folders.insert((layout.filePath(id: id, file) as NSString).deletingLastPathComponent)
         }
         let fetch = self.fetch
+        // Files appended meanwhile (`Engine+Append`) are not covered by this sync: their own
+        // completion syncs again, and this one's end must not complete the download.
+        let synced = download.filesTotal
         Task {
             var failure: DownloadError?
             do {
@@ -370,13 +391,14 @@ extension Engine {
             } catch {
                 failure = DownloadError(.storage, "\(error)")
             }
-            self.finishCompletion(id, failure: failure)
+            self.finishCompletion(id, failure: failure, synced: synced)
         }
     }
 
-    private func finishCompletion(_ id: String, failure: DownloadError? = nil) {
+    /// `synced`: how many files the folder sync before it covered (nil without one).
+    private func finishCompletion(_ id: String, failure: DownloadError? = nil, synced: Int? = nil) {
         guard let entry = entries[id], entry.lifecycle.state.isActive, entry.activity.transfers.isEmpty,
-              entry.download.filesDone == entry.download.filesTotal else { return }
+              entry.download.filesDone == entry.download.filesTotal, synced.map({ $0 == entry.download.filesTotal }) ?? true else { return }
         if let failure {
             _ = try? transition(id, .transferFailed) { $0.error = failure }
             schedule()
@@ -394,9 +416,10 @@ extension Engine {
         schedule()
     }
 
-    /// Names the file in a bundle's messages; a single file's URL is already in them.
+    /// Names the file in a bundle's messages; a single file's URL is already in them. The
+    /// files after a single file's own are its text tracks'.
     private func fileLabel(_ download: Download, _ index: Int) -> String {
-        guard download.isFolder else { return "" }
+        guard download.isFolder || index > 0 else { return "" }
         let file = download.files[index]
         return "file '\(file.path)' (\(file.url)): "
     }

@@ -247,10 +247,13 @@ public actor Engine {
     /// given, or a `uri` whose path ends in .m3u8). With an id that exists: the same request
     /// returns the existing record (`created` false); anything else is ALREADY_EXISTS. Content
     /// another download already holds (`Engine+Dedupe`) returns that download without an id,
-    /// and is ALREADY_EXISTS with another one, unless `force`.
+    /// and is ALREADY_EXISTS with another one, unless `force`. `textTracks` are side-loaded
+    /// subtitle files fetched with it (`TextTrackRules`); the download found by id or content
+    /// must hold them too.
     public func add(
         id requestedID: String, uri: String, files specs: [BundleFileSpec] = [], title: String, sha256: String, headers: [HTTPHeader],
-        hls requestedHLS: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false, appData: [UInt8] = [], group: String = ""
+        hls requestedHLS: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false, appData: [UInt8] = [], group: String = "",
+        textTracks trackSpecs: [TextTrack] = []
     ) async throws -> (download: Download, created: Bool) {
         let isBundle = !specs.isEmpty
         // DRM parameters say the stream is HLS: only HLS keys come from a licence server.
@@ -278,6 +281,7 @@ public actor Engine {
         let files = hls != nil ? []
             : isBundle ? try BundleRules.files(from: specs, fileName: AssetLayout.fileName(from:))
             : [DownloadFile(url: uri, path: AssetLayout.fileName(from: uri), sha256: digest)]
+        let tracks = try TextTrackRules.added(trackSpecs, to: [], files: files)
         if !requestedID.isEmpty { try DownloadRequestRules.validateID(requestedID) }
         let contentKey = Self.contentKey(uri: uri, files: files, isBundle: isBundle, hls: hls)
         if !force, let holder = holder(ofContent: contentKey, hls: hls, drm: drm), holder.id != requestedID,
@@ -286,13 +290,18 @@ public actor Engine {
                 let what = isBundle ? "these \(files.count) files" : "\(uri.prefix(200))"
                 throw StashError(.alreadyExists, "download '\(holder.id)' already holds \(what); add with force to fetch it again as '\(requestedID)'")
             }
+            // Returned only when it also has the tracks asked for; adding them to it is the
+            // client's call, not a side effect of an add.
+            if let lacking = Self.lacking(tracks, in: holder) {
+                throw StashError(.alreadyExists, "download '\(holder.id)' already holds \(uri.isEmpty ? "these \(files.count) files" : "\(uri.prefix(200))"), without the text track(s) \(lacking); add them to it with AddSubtitles (stash subtitles add \(holder.id) --text-track ...), or add with force")
+            }
             // Answered once the holder's own add is durable (it may be in the same list, a
             // moment earlier): commit before tell.
             try await commits.submit(nil, event: nil).wait()
             guard let current = entries[holder.id]?.download, current.state != .removing else {
                 // Its add failed or it was cancelled meanwhile: this add stands on its own.
                 return try await add(id: requestedID, uri: uri, files: specs, title: title, sha256: sha256, headers: headers,
-                                     hls: requestedHLS, drm: drm, force: force, appData: appData, group: group)
+                                     hls: requestedHLS, drm: drm, force: force, appData: appData, group: group, textTracks: trackSpecs)
             }
             return (publicView(current), false)
         }
@@ -303,30 +312,33 @@ public actor Engine {
             id = requestedID
             if let existing = entries[id] {
                 let same = hls != nil ? existing.download.hls == hls && existing.download.uri == uri && existing.download.drm == drm
-                    : isBundle ? existing.download.isBundle && existing.download.files.map { [$0.url, $0.path] } == files.map { [$0.url, $0.path] }
+                    : isBundle ? existing.download.isBundle && existing.download.contentFiles.map { [$0.url, $0.path] } == files.map { [$0.url, $0.path] }
                     : !existing.download.isBundle && existing.download.hls == nil && existing.download.uri == uri
                 guard same else {
-                    let what = existing.download.isBundle ? "a bundle of \(existing.download.filesTotal) other files"
+                    let what = existing.download.isBundle ? "a bundle of \(existing.download.contentFiles.count) other files"
                         : existing.download.hls != nil ? "HLS uri '\(existing.download.uri)' and its choice of renditions" : "uri '\(existing.download.uri)'"
                     throw StashError(.alreadyExists, "download '\(id)' already exists with \(what); use another id or cancel it first")
+                }
+                if let lacking = Self.lacking(tracks, in: existing.download) {
+                    throw StashError(.alreadyExists, "download '\(id)' already exists without the text track(s) \(lacking); add them with AddSubtitles (stash subtitles add \(id) --text-track ...)")
                 }
                 return (publicView(existing.download), false)
             }
         }
-        let folder = layout.assetFolder(id: id)
-        let limit = Int(PATH_MAX) - 1
-        if let index = files.indices.first(where: { folder.utf8.count + 1 + files[$0].path.utf8.count + 5 > limit }) {
-            throw StashError.invalidArgument("files[\(index)]: path '\(files[index].path.prefix(200))' is too long: under \(folder) it would exceed the file system's \(limit) bytes")
-        }
+        // An HLS download gets its tracks' files with the rest of its files, once its playlists are read.
+        let allFiles = hls != nil ? files : files + tracks.map(\.file)
+        try checkPathLengths(allFiles, id: id) { $0 < files.count ? "files[\($0)]" : "text_tracks" }
         var download = Download(
             id: id, uri: uri, title: title, state: .queued,
             assetPath: isBundle || hls != nil ? layout.relativeFolderPath(id: id) : layout.relativeFilePath(id: id, uri: uri),
-            sha256: digest, headers: headers, isBundle: isBundle, files: files, hls: hls)
+            sha256: digest, headers: headers, isBundle: isBundle, files: allFiles, hls: hls)
         download.drm = drm
         download.hasDRM = drm != nil
         download.appData = appData
         download.group = group
-        download.totalBytes = Self.estimatedTotal(files)
+        download.textTracks = tracks
+        download.hasSubtitles = !tracks.isEmpty
+        download.totalBytes = Self.estimatedTotal(of: download)
         // Queued only once on disk: a download the registry refused (a full disk) must not
         // leave a transfer and a folder behind.
         try await insert(download)
@@ -334,6 +346,22 @@ public actor Engine {
         schedule()
         // The record as committed: later states reach the client as events once they are.
         return (publicView(download), true)
+    }
+
+    /// The tracks `download` does not have (`TextTrack.isSame`), named for a message; nil when it has them all.
+    static func lacking(_ tracks: [TextTrack], in download: Download) -> String? {
+        let lacking = tracks.filter { track in !download.textTracks.contains { $0.isSame(as: track) } }
+        return lacking.isEmpty ? nil : lacking.map { "\($0.language) (\($0.uri.prefix(200)))" }.joined(separator: ", ")
+    }
+
+    /// Every file's part file (`<path>.part` under the asset folder) must fit in PATH_MAX;
+    /// `label` names the entry of the request in the error.
+    func checkPathLengths(_ files: [DownloadFile], id: String, label: (Int) -> String) throws {
+        let folder = layout.assetFolder(id: id)
+        let limit = Int(PATH_MAX) - 1
+        if let index = files.indices.first(where: { folder.utf8.count + 1 + files[$0].path.utf8.count + 5 > limit }) {
+            throw StashError.invalidArgument("\(label(index)): path '\(files[index].path.prefix(200))' is too long: under \(folder) it would exceed the file system's \(limit) bytes")
+        }
     }
 
     /// Enters a new download (AddDownload, Adopt) and returns once its record is committed.

@@ -10,8 +10,8 @@ enum DownloadRow {
         INSERT INTO download (
             id, uri, title, state, downloaded_bytes, total_bytes, quality, has_subtitles,
             has_drm, asset_path, error_kind, error_message, error_http_status, state_reason,
-            created_at, completed_at, sha256, headers, is_bundle, hls, drm, app_data, group_path, sequence)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+            created_at, completed_at, sha256, headers, is_bundle, hls, drm, app_data, group_path, text_tracks, sequence)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
             (SELECT IFNULL(MAX(sequence), 0) + 1 FROM download))
         ON CONFLICT(id) DO UPDATE SET
             uri = excluded.uri, title = excluded.title, state = excluded.state,
@@ -22,7 +22,8 @@ enum DownloadRow {
             error_http_status = excluded.error_http_status, state_reason = excluded.state_reason,
             created_at = excluded.created_at, completed_at = excluded.completed_at,
             sha256 = excluded.sha256, headers = excluded.headers, is_bundle = excluded.is_bundle,
-            hls = excluded.hls, drm = excluded.drm, app_data = excluded.app_data, group_path = excluded.group_path
+            hls = excluded.hls, drm = excluded.drm, app_data = excluded.app_data, group_path = excluded.group_path,
+            text_tracks = excluded.text_tracks
         """
 
     static let deleteSQL = "DELETE FROM download WHERE id = ?"
@@ -31,7 +32,7 @@ enum DownloadRow {
     static let selectAllSQL = """
         SELECT id, uri, title, state, downloaded_bytes, total_bytes, quality, has_subtitles,
             has_drm, asset_path, error_kind, error_message, error_http_status, state_reason,
-            created_at, completed_at, sha256, headers, is_bundle, hls, drm, app_data, group_path
+            created_at, completed_at, sha256, headers, is_bundle, hls, drm, app_data, group_path, text_tracks
         FROM download ORDER BY sequence
         """
 
@@ -45,6 +46,7 @@ enum DownloadRow {
             download.completedAt.map(milliseconds), download.sha256,
             try encodeHeaders(download.headers), download.isBundle, try encodeHLS(download),
             try encodeDRM(download), download.appData.isEmpty ? nil : Data(download.appData), download.group,
+            try encodeTextTracks(download.textTracks),
         ]
         return StatementArguments(values)
     }
@@ -150,6 +152,9 @@ enum DownloadRow {
             } else {
                 problems.append("\(label): group '\(group.prefix(200))' is not a group path; read as none")
             }
+            if let json = try row.decode(String?.self, atIndex: 23) {
+                download.textTracks = decodeTextTracks(json, label: label, problems: &problems)
+            }
             return download
         } catch {
             problems.append("\(label) skipped: \(error)")
@@ -202,6 +207,69 @@ enum DownloadRow {
         encoder.dateEncodingStrategy = .millisecondsSince1970
         let stored = StoredDRM(params: download.drm, license: download.license, keyIDs: download.licenseKeyIDs)
         return String(decoding: try encoder.encode(stored), as: UTF8.self)
+    }
+
+    /// A text track as stored: every field optional, so one bad entry is skipped alone.
+    private struct StoredTextTrack: Codable {
+        var uri: String?
+        var lang: String?
+        var title: String?
+        var type: String?
+        var path: String?
+    }
+
+    private static func encodeTextTracks(_ tracks: [TextTrack]) throws -> String? {
+        guard !tracks.isEmpty else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let stored = tracks.map { StoredTextTrack(uri: $0.uri, lang: $0.language, title: $0.title, type: $0.type, path: $0.path) }
+        return String(decoding: try encoder.encode(stored), as: UTF8.self)
+    }
+
+    /// The tracks of a row, each checked as a request's would be (`TextTrackRules.validateStored`);
+    /// one that fails, repeats another's file or is past the limit is skipped with a problem.
+    /// Unreadable JSON reads as no tracks: the files stay on disk, and verify names them.
+    static func decodeTextTracks(_ json: String, label: String, problems: inout [String]) -> [TextTrack] {
+        let stored: [StoredTextTrack]
+        do {
+            stored = try JSONDecoder().decode([StoredTextTrack].self, from: Data(json.utf8))
+        } catch {
+            problems.append("\(label): text tracks '\(json.prefix(200))' are not a JSON array of tracks; read as none")
+            return []
+        }
+        var tracks: [TextTrack] = []
+        // A row may hold any number of entries: past the limit, or past as many bad ones as
+        // the limit, the rest are summed up in one problem instead of one each.
+        var reported = 0
+        func skip(_ index: Int, _ why: String) {
+            reported += 1
+            if reported <= TextTrackRules.maxTracks { problems.append("\(label): text track \(index) skipped: \(why)") }
+        }
+        for (index, entry) in stored.enumerated() {
+            guard tracks.count < TextTrackRules.maxTracks else {
+                problems.append("\(label): text tracks \(index) to \(stored.count - 1) skipped: past the limit of \(TextTrackRules.maxTracks) tracks")
+                break
+            }
+            let track = TextTrack(uri: entry.uri ?? "", language: entry.lang ?? "", title: entry.title ?? "", type: entry.type ?? "", path: entry.path ?? "")
+            do {
+                try TextTrackRules.validateStored(track)
+            } catch let error as StashError {
+                skip(index, error.message)
+                continue
+            } catch {
+                skip(index, "\(error)")
+                continue
+            }
+            guard !tracks.contains(where: { $0.stem.lowercased() == track.stem.lowercased() }) else {
+                skip(index, "its file name '\(track.stem)' is another track's")
+                continue
+            }
+            tracks.append(track)
+        }
+        if reported > TextTrackRules.maxTracks {
+            problems.append("\(label): \(reported - TextTrackRules.maxTracks) more bad text tracks skipped")
+        }
+        return tracks
     }
 
     private static func decodeHeaders(_ json: String) throws -> [HTTPHeader] {

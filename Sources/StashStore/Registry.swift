@@ -72,25 +72,44 @@ public final class Registry: Sendable {
                 }
                 var skipped: [String] = []
                 result.downloads.removeAll { download in
-                    guard download.files.isEmpty, download.hls == nil, download.isBundle else { return false }
+                    guard download.contentFiles.isEmpty, download.hls == nil, download.isBundle else { return false }
                     skipped.append("download row '\(download.id)' skipped: a bundle with no files")
                     return true
                 }
                 result.problems += skipped
                 for index in result.downloads.indices {
-                    if result.downloads[index].files.isEmpty, result.downloads[index].hls == nil {
-                        // The file of a single-file download can be rebuilt from its record.
-                        let download = result.downloads[index]
-                        let name = (download.assetPath as NSString).lastPathComponent
-                        result.downloads[index].files = [
-                            DownloadFile(url: download.uri, path: name.isEmpty ? "download" : name, size: download.totalBytes, sha256: download.sha256)
-                        ]
-                        result.problems.append("download row '\(download.id)': file row missing, rebuilt from the record")
+                    if result.downloads[index].hls == nil, !result.downloads[index].isBundle {
+                        Self.placeSingleFile(&result.downloads[index], problems: &result.problems)
+                    }
+                    // A track's file row lost: it is fetched again rather than the track dropped.
+                    // An HLS download without its segment list gets them when its playlists are read.
+                    if !result.downloads[index].textTracks.isEmpty, result.downloads[index].hls == nil || !result.downloads[index].files.isEmpty {
+                        let missing = result.downloads[index].missingTextTrackFiles
+                        if !missing.isEmpty {
+                            result.downloads[index].files += missing
+                            result.problems.append("download row '\(result.downloads[index].id)': file rows of text tracks \(missing.map(\.path).joined(separator: ", ")) missing, rebuilt from the tracks")
+                        }
                     }
                     result.downloads[index].filesTotal = result.downloads[index].files.count
                 }
                 return result
             }
+        }
+    }
+
+    /// A single-file download's own file comes first, before its text tracks' (the engine
+    /// reads it there); a lost file row is rebuilt from the record.
+    private static func placeSingleFile(_ download: inout Download, problems: inout [String]) {
+        guard let own = download.files.firstIndex(where: { !download.isTextTrackFile($0) }) else {
+            let name = (download.assetPath as NSString).lastPathComponent
+            download.files.insert(
+                DownloadFile(url: download.uri, path: name.isEmpty ? "download" : name, size: download.totalBytes, sha256: download.sha256), at: 0)
+            problems.append("download row '\(download.id)': file row missing, rebuilt from the record")
+            return
+        }
+        if own != 0 {
+            download.files.insert(download.files.remove(at: own), at: 0)
+            problems.append("download row '\(download.id)': its own file came after its text tracks' files; put first")
         }
     }
 

@@ -94,6 +94,11 @@ enum RegistrySchema {
                 ALTER TABLE download ADD COLUMN group_path TEXT NOT NULL DEFAULT '';
                 """)
         }
+        migrator.registerMigration("v6") { db in
+            // text_tracks: a download's side-loaded subtitle files as a JSON array of
+            // {uri, lang, title, type, path}, NULL for none; their files are file rows as any.
+            try db.execute(sql: "ALTER TABLE download ADD COLUMN text_tracks TEXT;")
+        }
         return migrator
     }
 }

@@ -42,6 +42,8 @@ extension Download {
         }
         message.app_data = arena.bytes(appData)
         message.group = arena.cString(group)
+        message.n_text_tracks = textTracks.count
+        message.text_tracks = arena.array(textTracks) { Optional($0.wire(in: arena)) }
         return arena.store(message)
     }
 
@@ -76,5 +78,6 @@ extension Download {
         filesTotal = Int(m.files_total)
         appData = try WireValue.bytes(m.app_data, field: "Download.app_data")
         group = try WireValue.string(m.group, field: "Download.group")
+        textTracks = try WireValue.elements(m.text_tracks, count: m.n_text_tracks) { try TextTrack(wire: $0) }
     }
 }

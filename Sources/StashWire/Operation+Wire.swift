@@ -28,6 +28,9 @@ extension Operation {
             message.force = add.force ? 1 : 0
             message.app_data = arena.bytes(add.appData)
             message.group = arena.cString(add.group)
+            message.append = WireValue.bool(add.append)
+            message.n_text_tracks = add.textTracks.count
+            message.text_tracks = arena.array(add.textTracks) { Optional($0.wire(in: arena)) }
             request.op_case = STASH__V1__REQUEST__OP_ADD_DOWNLOAD
             request.add_download = arena.store(message)
         case .getDownload(let id):
@@ -123,12 +126,12 @@ extension Operation {
             message.decrypt = WireValue.bool(export.decrypt)
             request.op_case = STASH__V1__REQUEST__OP_EXPORT
             request.export = arena.store(message)
-        case .addSubtitles(let id, let languages):
+        case .addSubtitles(let id, let languages, let textTracks):
             request.op_case = STASH__V1__REQUEST__OP_ADD_SUBTITLES
-            request.add_subtitles = Self.subtitlesRequest(id, languages, in: arena)
+            request.add_subtitles = Self.subtitlesRequest(id, languages, textTracks, in: arena)
         case .removeSubtitles(let id, let languages):
             request.op_case = STASH__V1__REQUEST__OP_REMOVE_SUBTITLES
-            request.remove_subtitles = Self.subtitlesRequest(id, languages, in: arena)
+            request.remove_subtitles = Self.subtitlesRequest(id, languages, [], in: arena)
         case .getSubtitles(let id):
             request.op_case = STASH__V1__REQUEST__OP_GET_SUBTITLES
             request.get_subtitles = Self.idRequest(id, in: arena)
@@ -190,20 +193,27 @@ extension Operation {
         return arena.store(message)
     }
 
-    private static func subtitlesRequest(_ id: String, _ languages: [String], in arena: PackArena) -> UnsafeMutablePointer<Stash__V1__SubtitlesRequest> {
+    private static func subtitlesRequest(
+        _ id: String, _ languages: [String], _ textTracks: [TextTrack], in arena: PackArena
+    ) -> UnsafeMutablePointer<Stash__V1__SubtitlesRequest> {
         var message = Stash__V1__SubtitlesRequest()
         stash__v1__subtitles_request__init(&message)
         message.id = arena.cString(id)
         message.n_languages = languages.count
         message.languages = arena.array(languages) { Optional(arena.cString($0)) }
+        message.n_text_tracks = textTracks.count
+        message.text_tracks = arena.array(textTracks) { Optional($0.wire(in: arena)) }
         return arena.store(message)
     }
 
-    private static func subtitles(_ message: UnsafeMutablePointer<Stash__V1__SubtitlesRequest>?, field: StaticString) throws -> (String, [String]) {
+    private static func subtitles(
+        _ message: UnsafeMutablePointer<Stash__V1__SubtitlesRequest>?, field: StaticString
+    ) throws -> (id: String, languages: [String], textTracks: [TextTrack]) {
         let m = try WireValue.message(message, field: field).pointee
         return (
             try WireValue.string(m.id, field: "SubtitlesRequest.id"),
-            try WireValue.elements(m.languages, count: m.n_languages) { try WireValue.string($0, field: "SubtitlesRequest.languages") })
+            try WireValue.elements(m.languages, count: m.n_languages) { try WireValue.string($0, field: "SubtitlesRequest.languages") },
+            try WireValue.elements(m.text_tracks, count: m.n_text_tracks) { try TextTrack(wire: $0) })
     }
 
     private static func emptyRequest(in arena: PackArena) -> UnsafeMutablePointer<Stash__V1__EmptyRequest> {
@@ -235,7 +245,9 @@ extension Operation {
                 drm: try m.drm.flatMap { try DRMParams.decode(wire: $0) },
                 force: m.force != 0,
                 appData: try WireValue.bytes(m.app_data, field: "AddDownloadRequest.app_data"),
-                group: try WireValue.string(m.group, field: "AddDownloadRequest.group")))
+                group: try WireValue.string(m.group, field: "AddDownloadRequest.group"),
+                append: WireValue.bool(m.append),
+                textTracks: try WireValue.elements(m.text_tracks, count: m.n_text_tracks) { try TextTrack(wire: $0) }))
         case STASH__V1__REQUEST__OP_GET_DOWNLOAD:
             self = .getDownload(id: try Self.id(r.get_download, field: "Request.get_download"))
         case STASH__V1__REQUEST__OP_LIST_DOWNLOADS:
@@ -299,10 +311,14 @@ extension Operation {
                 dir: try WireValue.string(m.dir, field: "ExportRequest.dir"),
                 decrypt: WireValue.bool(m.decrypt)))
         case STASH__V1__REQUEST__OP_ADD_SUBTITLES:
-            let (id, languages) = try Self.subtitles(r.add_subtitles, field: "Request.add_subtitles")
-            self = .addSubtitles(id: id, languages: languages)
+            let (id, languages, textTracks) = try Self.subtitles(r.add_subtitles, field: "Request.add_subtitles")
+            self = .addSubtitles(id: id, languages: languages, textTracks: textTracks)
         case STASH__V1__REQUEST__OP_REMOVE_SUBTITLES:
-            let (id, languages) = try Self.subtitles(r.remove_subtitles, field: "Request.remove_subtitles")
+            let (id, languages, textTracks) = try Self.subtitles(r.remove_subtitles, field: "Request.remove_subtitles")
+            // Refused rather than ignored: a client that sends them expects them removed.
+            guard textTracks.isEmpty else {
+                throw StashError.invalidArgument("SubtitlesRequest.text_tracks: RemoveSubtitles takes languages; a text track is removed by its language or its file name (es-2)")
+            }
             self = .removeSubtitles(id: id, languages: languages)
         case STASH__V1__REQUEST__OP_GET_SUBTITLES:
             self = .getSubtitles(id: try Self.id(r.get_subtitles, field: "Request.get_subtitles"))

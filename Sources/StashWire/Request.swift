@@ -38,7 +38,8 @@ public enum Operation: Equatable, Sendable {
     /// Reads an HLS stream's playlists and says what it offers (`stash plan`).
     case getManifestInfo(uri: String, headers: [HTTPHeader])
     case export(ExportRequest)
-    case addSubtitles(id: String, languages: [String])
+    /// Languages of an HLS download's stream, or side-loaded text tracks of any download.
+    case addSubtitles(id: String, languages: [String], textTracks: [TextTrack] = [])
     case removeSubtitles(id: String, languages: [String])
     case getSubtitles(id: String)
     case downloadLicense(id: String)
@@ -147,10 +148,16 @@ public struct AddDownloadRequest: Equatable, Sendable {
     public var appData: [UInt8]
     /// A group path such as `one-piece/chapter-12`; empty for none.
     public var group: String
+    /// Add `files` to the existing bundle `id` instead of adding a download.
+    public var append: Bool
+    /// Side-loaded subtitle files fetched with the download.
+    public var textTracks: [TextTrack]
 
     public init(id: String = "", uri: String, title: String = "", sha256: String = "", headers: [HTTPHeader] = [],
                 files: [BundleFileSpec] = [], hls: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false,
-                appData: [UInt8] = [], group: String = "") {
+                appData: [UInt8] = [], group: String = "", append: Bool = false, textTracks: [TextTrack] = []) {
+        self.append = append
+        self.textTracks = textTracks
         self.force = force
         self.appData = appData
         self.group = group

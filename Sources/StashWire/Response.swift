@@ -28,8 +28,9 @@ public enum ResponseResult: Equatable, Sendable {
     case purge(PurgeResult)
     case manifestInfo(ManifestInfo)
     case export(ExportResult)
-    /// GetSubtitles: the subtitle renditions kept, `uri` their playlist inside the asset folder.
-    case subtitles([ManifestInfo.RenditionInfo])
+    /// GetSubtitles: the subtitle renditions kept, `uri` their playlist inside the asset folder,
+    /// and the side-loaded text tracks, `path` their file inside it.
+    case subtitles([ManifestInfo.RenditionInfo], textTracks: [TextTrack] = [])
     /// DownloadLicense, CheckLicense, RenewLicense, ReleaseLicense.
     case license(LicenseStatus)
     case playbackKey(PlaybackKey)

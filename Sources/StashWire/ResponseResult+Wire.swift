@@ -54,11 +54,13 @@ extension ResponseResult {
         case .export(let result):
             response.result_case = STASH__V1__RESPONSE__RESULT_EXPORT
             response.export = result.wire(in: arena)
-        case .subtitles(let renditions):
+        case .subtitles(let renditions, let textTracks):
             var message = Stash__V1__SubtitlesResult()
             stash__v1__subtitles_result__init(&message)
             message.n_subtitles = renditions.count
             message.subtitles = arena.array(renditions) { Optional($0.wire(in: arena)) }
+            message.n_text_tracks = textTracks.count
+            message.text_tracks = arena.array(textTracks) { Optional($0.wire(in: arena)) }
             response.result_case = STASH__V1__RESPONSE__RESULT_SUBTITLES
             response.subtitles = arena.store(message)
         case .license(let status):
@@ -104,9 +106,11 @@ extension ResponseResult {
             self = .manifestInfo(try ManifestInfo(wire: try WireValue.message(r.manifest_info, field: "Response.manifest_info")))
         case STASH__V1__RESPONSE__RESULT_SUBTITLES:
             let m = try WireValue.message(r.subtitles, field: "Response.subtitles").pointee
-            self = .subtitles(try WireValue.elements(m.subtitles, count: m.n_subtitles) {
-                try ManifestInfo.RenditionInfo(wire: try WireValue.message($0, field: "SubtitlesResult.subtitles"))
-            })
+            self = .subtitles(
+                try WireValue.elements(m.subtitles, count: m.n_subtitles) {
+                    try ManifestInfo.RenditionInfo(wire: try WireValue.message($0, field: "SubtitlesResult.subtitles"))
+                },
+                textTracks: try WireValue.elements(m.text_tracks, count: m.n_text_tracks) { try TextTrack(wire: $0) })
         case STASH__V1__RESPONSE__RESULT_EXPORT:
             self = .export(try ExportResult(wire: try WireValue.message(r.export, field: "Response.export")))
         case STASH__V1__RESPONSE__RESULT_LICENSE:

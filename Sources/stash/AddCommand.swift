@@ -17,6 +17,17 @@ struct AddCommand: AsyncParsableCommand {
             kept in <data-dir>/assets/<id>/. A line of the list is URL, or \
             URL<TAB>relative/path, optionally followed by <TAB>size and <TAB>sha256; without a \
             path the file is named after the URL.
+
+            With --bundle --id ID --append, the URLs (or the list's files) are added to the \
+            existing bundle ID: a file it already holds (the same URL at the same path) is \
+            skipped, a path it holds with another URL is refused. A COMPLETED bundle fetches \
+            only the new files and is COMPLETED again.
+
+            --text-track 'uri=URL,lang=es[,title=Español][,type=vtt|srt]' (repeatable) fetches \
+            a subtitle file with the download (a file, a bundle or an HLS stream) into \
+            subtitles/<lang>.<type> of its folder (a second one of a language: <lang>-2); \
+            type defaults to the URL's extension, else vtt. `stash subtitles` lists, adds and \
+            removes them.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -56,6 +67,14 @@ struct AddCommand: AsyncParsableCommand {
     @Flag(help: "Add even when a download already holds the URL (or the bundle's files); without it that download is shown.")
     var force = false
 
+    @Flag(help: "With --bundle and --id: add the files to that existing bundle (those it holds are skipped).")
+    var append = false
+
+    @Option(name: .customLong("text-track"), help: ArgumentHelp(
+        "A subtitle file to fetch with the download: 'uri=URL,lang=es[,title=Español][,type=vtt|srt]'; repeat for more.",
+        valueName: "track"))
+    var textTracks: [String] = []
+
     @OptionGroup(title: "HLS (a URL ending in .m3u8 is HLS; any of these options makes it HLS)")
     var hls: HLSChoiceOptions
 
@@ -72,13 +91,24 @@ struct AddCommand: AsyncParsableCommand {
         if hls.given || drm.given, bundle || fromFile != nil {
             throw ValidationError("HLS and DRM options apply to one stream URL, not to --bundle or --from-file")
         }
+        if append {
+            guard bundle, id != nil else {
+                throw ValidationError("--append adds files to an existing bundle: give --bundle and --id ID")
+            }
+            let given = [("--title", title != nil), ("--group", group != nil), ("--app-data", appData != nil), ("--header", !headers.isEmpty), ("--force", force),
+                         ("--text-track (use `stash subtitles add`)", !textTracks.isEmpty)]
+                .filter(\.1).map(\.0)
+            if !given.isEmpty {
+                throw ValidationError("--append takes only the files; \(given.joined(separator: ", ")) belong to a new download (the bundle keeps its own)")
+            }
+        }
         if bundle {
             if sha256 != nil {
                 throw ValidationError("--sha256 applies to a single file; give each file of a bundle its sha256 in the list (URL<TAB>path<TAB>size<TAB>sha256)")
             }
         } else if fromFile != nil {
-            if id != nil || title != nil || sha256 != nil {
-                throw ValidationError("--id, --title and --sha256 apply to a single URL, not to --from-file (or add --bundle)")
+            if id != nil || title != nil || sha256 != nil || !textTracks.isEmpty {
+                throw ValidationError("--id, --title, --sha256 and --text-track apply to a single URL, not to --from-file (or add --bundle)")
             }
         } else if urls.count > 1 {
             throw ValidationError("\(urls.count) URLs given; add one at a time, use --from-file, or make them one download with --bundle")
@@ -86,13 +116,18 @@ struct AddCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if append {
+            try await runAppend()
+            return
+        }
         let parsedHeaders = try headers.map { try HTTPHeader(parsing: $0) }
+        let tracks = try textTracks.map(TextTrack.init(spec:))
         let requests: [AddDownloadRequest]
         if bundle {
             let files = try fromFile.map(Self.readBundleList) ?? urls.map { BundleFileSpec(url: $0) }
             requests = [AddDownloadRequest(
                 id: id ?? "", uri: "", title: title ?? "", headers: parsedHeaders, files: files, force: force,
-                appData: Array((appData ?? "").utf8), group: group ?? "")]
+                appData: Array((appData ?? "").utf8), group: group ?? "", textTracks: tracks)]
         } else if let fromFile {
             requests = try Self.readList(fromFile).map {
                 AddDownloadRequest(uri: $0, headers: parsedHeaders, force: force, appData: Array((appData ?? "").utf8), group: group ?? "")
@@ -100,7 +135,8 @@ struct AddCommand: AsyncParsableCommand {
         } else {
             requests = [AddDownloadRequest(
                 id: id ?? "", uri: urls[0], title: title ?? "", sha256: sha256 ?? "", headers: parsedHeaders,
-                hls: try hls.options(), drm: try drm.params(), force: force, appData: Array((appData ?? "").utf8), group: group ?? "")]
+                hls: try hls.options(), drm: try drm.params(), force: force, appData: Array((appData ?? "").utf8), group: group ?? "",
+                textTracks: tracks)]
         }
         let client = try await global.connect()
         // Subscribed before adding, so a download that finishes at once is still seen.
@@ -118,6 +154,28 @@ struct AddCommand: AsyncParsableCommand {
         }
         if let events {
             let completed = try await DownloadWaiter.wait(for: ids, client: client, events: events, json: global.json)
+            if !completed { throw ExitCode(ExitStatus.failure) }
+        }
+    }
+
+    /// Adds the files to the bundle `--id` and says how many were new.
+    private func runAppend() async throws {
+        let id = self.id ?? ""
+        let files = try fromFile.map(Self.readBundleList) ?? urls.map { BundleFileSpec(url: $0) }
+        let client = try await global.connect()
+        let events = wait ? try await client.events(ids: [id]) : nil
+        // Only for the count shown: the answer is the record after the append.
+        let before = try? await client.getDownload(id: id)
+        let (download, _) = try await client.addDownload(AddDownloadRequest(id: id, uri: "", files: files, append: true))
+        if global.json {
+            if events == nil { Output.json(download.publicRecord) }
+        } else {
+            let added = before.map { max(0, download.filesTotal - $0.filesTotal) }
+            let what = added.map { $0 == 0 ? "nothing new (it holds these files)" : "\($0) new file(s)" } ?? "the files"
+            Output.line("appended \(what) to \(id) (\(download.state.name)): bundle of \(download.filesTotal) files")
+        }
+        if let events {
+            let completed = try await DownloadWaiter.wait(for: [id], client: client, events: events, json: global.json)
             if !completed { throw ExitCode(ExitStatus.failure) }
         }
     }

@@ -5,7 +5,8 @@ extension Download {
     /// The public record of DESIGN.md as a JSON object: exactly its keys, nulls for unknowns.
     /// A bundle adds `bundle`, `filesDone`, `filesTotal` and (from `show`) `files`; an HLS
     /// download adds `hls` (its choice), `segmentsDone` and `segmentsTotal`; one with DRM adds
-    /// `drm` (its licence server) and `license` (the licence held, as `stash license check`).
+    /// `drm` (its licence server) and `license` (the licence held, as `stash license check`);
+    /// one with side-loaded subtitles adds `textTracks`.
     var publicRecord: [String: Any] {
         var errorValue: Any = NSNull()
         if let error {
@@ -59,6 +60,7 @@ extension Download {
         if license != nil {
             record["license"] = LicenseCommand.record(LicenseStatus(self, at: Date()))
         }
+        if !textTracks.isEmpty { record["textTracks"] = textTracks.map(\.record) }
         if !stateReason.isEmpty { record["stateReason"] = stateReason }
         if !group.isEmpty { record["group"] = group }
         if !appData.isEmpty {

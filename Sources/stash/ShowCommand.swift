@@ -43,6 +43,10 @@ struct ShowCommand: AsyncParsableCommand {
         ]
         if !download.sha256.isEmpty { fields.append(("sha256", download.sha256)) }
         for header in download.headers { fields.append(("header", "\(header.name): \(header.value)")) }
+        for track in download.textTracks {
+            let title = track.title.isEmpty ? "" : " \"\(track.title)\""
+            fields.append(("text track", "\(track.language)\(title) \(track.type) \(track.path) \(track.uri)"))
+        }
         if download.isBundle {
             fields.append(("files", "\(download.filesDone) of \(download.filesTotal) done"))
             for file in download.files {

@@ -141,7 +141,7 @@ final class RegistryTests: XCTestCase {
         }
         let queue = try DatabaseQueue(path: databasePath)
         let migrations = try await queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-        XCTAssertEqual(migrations, ["v1", "v2", "v3", "v4", "v5"])
+        XCTAssertEqual(migrations, ["v1", "v2", "v3", "v4", "v5", "v6"])
     }
 
     func testAVersion1RegistryMigratesItsDownloadsToFiles() async throws {
@@ -292,6 +292,73 @@ final class RegistryTests: XCTestCase {
         XCTAssertEqual(loaded.problems.count, 2, "\(loaded.problems)")
         XCTAssertTrue(loaded.problems.contains { $0.contains("app_data of 70000 bytes") }, "\(loaded.problems)")
         XCTAssertTrue(loaded.problems.contains { $0.contains("group '../etc'") }, "\(loaded.problems)")
+    }
+
+    func testTextTracksRoundTripWithTheirFiles() async throws {
+        let registry = try openRegistry()
+        var movie = Self.sample("movie")
+        movie.textTracks = [
+            TextTrack(uri: "https://example.com/es.vtt", language: "es", title: "Español, forzados", type: "vtt", path: "subtitles/es.vtt"),
+            TextTrack(uri: "https://example.com/es.srt", language: "es", type: "srt", path: "subtitles/es-2.srt"),
+        ]
+        movie.files += movie.textTracks.map(\.file)
+        movie.filesTotal = movie.files.count
+        try await registry.save([movie, Self.sample("plain")])
+        let loaded = try registry.loadAll()
+        XCTAssertEqual(loaded.problems, [])
+        XCTAssertEqual(loaded.downloads, [movie, Self.sample("plain")])
+    }
+
+    /// Rows are outside input: a bad track is skipped alone, with a problem naming it, and the
+    /// files the tracks need are there whatever rows were lost.
+    func testHostileTextTrackRowsAreSkippedWithProblems() async throws {
+        let registry = try openRegistry()
+        func track(_ lang: String, _ path: String, uri: String = "https://h/s.vtt", type: String = "vtt") -> String {
+            #"{"lang":"\#(lang)","path":"\#(path)","title":"","type":"\#(type)","uri":"\#(uri)"}"#
+        }
+        let mixed = "[" + [
+            track("es", "subtitles/es.vtt"),
+            track("fr", "subtitles/fr.vtt", uri: "ftp://h/fr.vtt"),
+            track("de", "../de.vtt"),
+            track("e s", "subtitles/e s.vtt"),
+            track("it", "subtitles/it.ass", type: "ass"),
+            track("ES", "subtitles/ES.vtt"),
+            #"{"lang":"pt"}"#,
+        ].joined(separator: ",") + "]"
+        let many = "[" + (0..<(TextTrackRules.maxTracks + 1)).map { track("l\(String(UnicodeScalar(97 + $0 % 26)!))", "subtitles/l\(String(UnicodeScalar(97 + $0 % 26)!))\($0 >= 26 ? "-\($0)" : "").vtt") }.joined(separator: ",") + "]"
+        try rawSQL("""
+            INSERT INTO download (id, uri, state, created_at, sequence, text_tracks)
+            VALUES ('mixed', 'http://h/m.mp4', 'COMPLETED', 5, 1, '\(mixed)');
+            INSERT INTO download_file (download_id, idx, url, path) VALUES ('mixed', 0, 'http://h/m.mp4', 'm.mp4');
+            INSERT INTO download (id, uri, state, created_at, sequence, text_tracks)
+            VALUES ('junk', 'http://h/j.mp4', 'COMPLETED', 5, 2, '{"tracks":1}');
+            INSERT INTO download_file (download_id, idx, url, path) VALUES ('junk', 0, 'http://h/j.mp4', 'j.mp4');
+            INSERT INTO download (id, uri, state, created_at, sequence, asset_path, text_tracks)
+            VALUES ('lost', 'http://h/lost.mp4', 'COMPLETED', 5, 3, 'assets/lost/lost.mp4', '\(many)');
+            INSERT INTO download_file (download_id, idx, url, path) VALUES ('lost', 5, 'https://h/s.vtt', 'subtitles/la.vtt');
+            INSERT INTO download (id, uri, state, created_at, sequence, text_tracks)
+            VALUES ('flood', 'http://h/f.mp4', 'COMPLETED', 5, 4, '[\(Array(repeating: #"{"lang":"pt"}"#, count: 10_000).joined(separator: ","))]');
+            INSERT INTO download_file (download_id, idx, url, path) VALUES ('flood', 0, 'http://h/f.mp4', 'f.mp4');
+            """)
+        let loaded = try registry.loadAll()
+        XCTAssertEqual(loaded.downloads.map(\.id), ["mixed", "junk", "lost", "flood"])
+        let mixedTracks = loaded.downloads[0].textTracks
+        XCTAssertEqual(mixedTracks.map(\.path), ["subtitles/es.vtt"], "\(loaded.problems)")
+        XCTAssertEqual(loaded.downloads[0].files.map(\.path), ["m.mp4", "subtitles/es.vtt"], "the track's lost file row is rebuilt")
+        for part in ["ftp", "'../de.vtt'", "'e s'", "'ass'", "'ES' is another track's", "uri is empty"] {
+            XCTAssertTrue(loaded.problems.contains { $0.contains("'mixed'") && $0.contains(part) }, "\(part): \(loaded.problems)")
+        }
+        XCTAssertEqual(loaded.downloads[1].textTracks, [])
+        XCTAssertTrue(loaded.problems.contains { $0.contains("'junk'") && $0.contains("not a JSON array") }, "\(loaded.problems)")
+        let lost = loaded.downloads[2]
+        XCTAssertEqual(lost.textTracks.count, TextTrackRules.maxTracks)
+        XCTAssertTrue(loaded.problems.contains { $0.contains("'lost'") && $0.contains("limit of \(TextTrackRules.maxTracks)") }, "\(loaded.problems)")
+        XCTAssertEqual(lost.files.first?.path, "lost.mp4", "the download's own file is rebuilt, first")
+        XCTAssertEqual(lost.files.count, 1 + TextTrackRules.maxTracks)
+        XCTAssertEqual(lost.filesTotal, lost.files.count)
+        let flood = loaded.problems.filter { $0.contains("'flood'") }
+        XCTAssertEqual(flood.count, TextTrackRules.maxTracks + 1, "ten thousand bad entries are reported in a bounded number of problems")
+        XCTAssertTrue(flood.last?.contains("\(10_000 - TextTrackRules.maxTracks) more bad text tracks") ?? false, "\(flood.last ?? "")")
     }
 
     func testUnknownStateNameReadsAsPausedWithAProblem() async throws {

@@ -59,6 +59,7 @@ final class WireCodecRequestTests: XCTestCase {
             BundleFileSpec(url: "https://h/p/1.jpg", path: "pages/001.jpg", size: 1234, sha256: String(repeating: "0f", count: 32)),
             BundleFileSpec(url: "https://h/p/2.jpg"),
         ])),
+        .addDownload(AddDownloadRequest(id: "chapter", uri: "", files: [BundleFileSpec(url: "https://h/p/3.jpg", path: "pages/003.jpg")], append: true)),
         .unknown,
     ]
 

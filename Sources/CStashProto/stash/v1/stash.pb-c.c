@@ -232,6 +232,51 @@ void   stash__v1__download__free_unpacked
   assert(message->base.descriptor == &stash__v1__download__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   stash__v1__text_track__init
+                     (Stash__V1__TextTrack         *message)
+{
+  static const Stash__V1__TextTrack init_value = STASH__V1__TEXT_TRACK__INIT;
+  *message = init_value;
+}
+size_t stash__v1__text_track__get_packed_size
+                     (const Stash__V1__TextTrack *message)
+{
+  assert(message->base.descriptor == &stash__v1__text_track__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__text_track__pack
+                     (const Stash__V1__TextTrack *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__text_track__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__text_track__pack_to_buffer
+                     (const Stash__V1__TextTrack *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__text_track__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__TextTrack *
+       stash__v1__text_track__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__TextTrack *)
+     protobuf_c_message_unpack (&stash__v1__text_track__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__text_track__free_unpacked
+                     (Stash__V1__TextTrack *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__text_track__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   stash__v1__drm_params__init
                      (Stash__V1__DrmParams         *message)
 {
@@ -2661,7 +2706,7 @@ const ProtobufCMessageDescriptor stash__v1__bundle_file__descriptor =
   (ProtobufCMessageInit) stash__v1__bundle_file__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[28] =
+static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[29] =
 {
   {
     "id",
@@ -2999,6 +3044,18 @@ static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[28]
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "text_tracks",
+    29,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Download, n_text_tracks),
+    offsetof(Stash__V1__Download, text_tracks),
+    &stash__v1__text_track__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__download__field_indices_by_name[] = {
   26,   /* field[26] = app_data */
@@ -3026,6 +3083,7 @@ static const unsigned stash__v1__download__field_indices_by_name[] = {
   7,   /* field[7] = speed */
   3,   /* field[3] = state */
   18,   /* field[18] = state_reason */
+  28,   /* field[28] = text_tracks */
   2,   /* field[2] = title */
   6,   /* field[6] = total_bytes */
   1,   /* field[1] = uri */
@@ -3033,7 +3091,7 @@ static const unsigned stash__v1__download__field_indices_by_name[] = {
 static const ProtobufCIntRange stash__v1__download__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 28 }
+  { 0, 29 }
 };
 const ProtobufCMessageDescriptor stash__v1__download__descriptor =
 {
@@ -3043,11 +3101,101 @@ const ProtobufCMessageDescriptor stash__v1__download__descriptor =
   "Stash__V1__Download",
   "stash.v1",
   sizeof(Stash__V1__Download),
-  28,
+  29,
   stash__v1__download__field_descriptors,
   stash__v1__download__field_indices_by_name,
   1,  stash__v1__download__number_ranges,
   (ProtobufCMessageInit) stash__v1__download__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor stash__v1__text_track__field_descriptors[5] =
+{
+  {
+    "uri",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__TextTrack, uri),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "lang",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__TextTrack, lang),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "title",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__TextTrack, title),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "type",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__TextTrack, type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "path",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__TextTrack, path),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__text_track__field_indices_by_name[] = {
+  1,   /* field[1] = lang */
+  4,   /* field[4] = path */
+  2,   /* field[2] = title */
+  3,   /* field[3] = type */
+  0,   /* field[0] = uri */
+};
+static const ProtobufCIntRange stash__v1__text_track__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor stash__v1__text_track__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.TextTrack",
+  "TextTrack",
+  "Stash__V1__TextTrack",
+  "stash.v1",
+  sizeof(Stash__V1__TextTrack),
+  5,
+  stash__v1__text_track__field_descriptors,
+  stash__v1__text_track__field_indices_by_name,
+  1,  stash__v1__text_track__number_ranges,
+  (ProtobufCMessageInit) stash__v1__text_track__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor stash__v1__drm_params__field_descriptors[5] =
@@ -3694,7 +3842,7 @@ const ProtobufCMessageDescriptor stash__v1__hello_request__descriptor =
   (ProtobufCMessageInit) stash__v1__hello_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_descriptors[11] =
+static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_descriptors[13] =
 {
   {
     "id",
@@ -3828,9 +3976,34 @@ static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "append",
+    12,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__AddDownloadRequest, append),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "text_tracks",
+    13,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__AddDownloadRequest, n_text_tracks),
+    offsetof(Stash__V1__AddDownloadRequest, text_tracks),
+    &stash__v1__text_track__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__add_download_request__field_indices_by_name[] = {
   9,   /* field[9] = app_data */
+  11,   /* field[11] = append */
   7,   /* field[7] = drm */
   5,   /* field[5] = files */
   8,   /* field[8] = force */
@@ -3839,13 +4012,14 @@ static const unsigned stash__v1__add_download_request__field_indices_by_name[] =
   6,   /* field[6] = hls */
   0,   /* field[0] = id */
   3,   /* field[3] = sha256 */
+  12,   /* field[12] = text_tracks */
   2,   /* field[2] = title */
   1,   /* field[1] = uri */
 };
 static const ProtobufCIntRange stash__v1__add_download_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 11 }
+  { 0, 13 }
 };
 const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
 {
@@ -3855,7 +4029,7 @@ const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
   "Stash__V1__AddDownloadRequest",
   "stash.v1",
   sizeof(Stash__V1__AddDownloadRequest),
-  11,
+  13,
   stash__v1__add_download_request__field_descriptors,
   stash__v1__add_download_request__field_indices_by_name,
   1,  stash__v1__add_download_request__number_ranges,
@@ -3964,7 +4138,7 @@ const ProtobufCMessageDescriptor stash__v1__get_manifest_info_request__descripto
   (ProtobufCMessageInit) stash__v1__get_manifest_info_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__subtitles_request__field_descriptors[2] =
+static const ProtobufCFieldDescriptor stash__v1__subtitles_request__field_descriptors[3] =
 {
   {
     "id",
@@ -3990,15 +4164,28 @@ static const ProtobufCFieldDescriptor stash__v1__subtitles_request__field_descri
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "text_tracks",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__SubtitlesRequest, n_text_tracks),
+    offsetof(Stash__V1__SubtitlesRequest, text_tracks),
+    &stash__v1__text_track__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__subtitles_request__field_indices_by_name[] = {
   0,   /* field[0] = id */
   1,   /* field[1] = languages */
+  2,   /* field[2] = text_tracks */
 };
 static const ProtobufCIntRange stash__v1__subtitles_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor stash__v1__subtitles_request__descriptor =
 {
@@ -4008,7 +4195,7 @@ const ProtobufCMessageDescriptor stash__v1__subtitles_request__descriptor =
   "Stash__V1__SubtitlesRequest",
   "stash.v1",
   sizeof(Stash__V1__SubtitlesRequest),
-  2,
+  3,
   stash__v1__subtitles_request__field_descriptors,
   stash__v1__subtitles_request__field_indices_by_name,
   1,  stash__v1__subtitles_request__number_ranges,
@@ -6413,7 +6600,7 @@ const ProtobufCMessageDescriptor stash__v1__manifest_info_result__descriptor =
   (ProtobufCMessageInit) stash__v1__manifest_info_result__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__subtitles_result__field_descriptors[1] =
+static const ProtobufCFieldDescriptor stash__v1__subtitles_result__field_descriptors[2] =
 {
   {
     "subtitles",
@@ -6427,14 +6614,27 @@ static const ProtobufCFieldDescriptor stash__v1__subtitles_result__field_descrip
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "text_tracks",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__SubtitlesResult, n_text_tracks),
+    offsetof(Stash__V1__SubtitlesResult, text_tracks),
+    &stash__v1__text_track__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__subtitles_result__field_indices_by_name[] = {
   0,   /* field[0] = subtitles */
+  1,   /* field[1] = text_tracks */
 };
 static const ProtobufCIntRange stash__v1__subtitles_result__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor stash__v1__subtitles_result__descriptor =
 {
@@ -6444,7 +6644,7 @@ const ProtobufCMessageDescriptor stash__v1__subtitles_result__descriptor =
   "Stash__V1__SubtitlesResult",
   "stash.v1",
   sizeof(Stash__V1__SubtitlesResult),
-  1,
+  2,
   stash__v1__subtitles_result__field_descriptors,
   stash__v1__subtitles_result__field_indices_by_name,
   1,  stash__v1__subtitles_result__number_ranges,

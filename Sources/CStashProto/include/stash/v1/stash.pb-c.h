@@ -20,6 +20,7 @@ typedef struct Stash__V1__Header Stash__V1__Header;
 typedef struct Stash__V1__DownloadError Stash__V1__DownloadError;
 typedef struct Stash__V1__BundleFile Stash__V1__BundleFile;
 typedef struct Stash__V1__Download Stash__V1__Download;
+typedef struct Stash__V1__TextTrack Stash__V1__TextTrack;
 typedef struct Stash__V1__DrmParams Stash__V1__DrmParams;
 typedef struct Stash__V1__LicenseStatus Stash__V1__LicenseStatus;
 typedef struct Stash__V1__HlsOptions Stash__V1__HlsOptions;
@@ -336,10 +337,49 @@ struct  Stash__V1__Download
    * a group path such as "one-piece/chapter-12"; "" for none
    */
   char *group;
+  /*
+   * side-loaded subtitle files, fetched with the download
+   */
+  size_t n_text_tracks;
+  Stash__V1__TextTrack **text_tracks;
 };
 #define STASH__V1__DOWNLOAD__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__download__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STASH__V1__DOWNLOAD_STATE__NOT_DOWNLOADED, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, NULL, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, NULL, NULL, NULL, {0,NULL}, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STASH__V1__DOWNLOAD_STATE__NOT_DOWNLOADED, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, NULL, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, NULL, NULL, NULL, {0,NULL}, (char *)protobuf_c_empty_string, 0,NULL }
+
+
+/*
+ * A side-loaded subtitle file (the media module's TextTrack): fetched with the download into
+ * subtitles/<lang>.<type> of its asset folder. In a request: uri, lang and the optional title
+ * and type; in a record also the path the daemon gave it.
+ */
+struct  Stash__V1__TextTrack
+{
+  ProtobufCMessage base;
+  /*
+   * http(s) URL of the subtitle file
+   */
+  char *uri;
+  /*
+   * RFC 5646 tag, e.g. "es" or "pt-BR"
+   */
+  char *lang;
+  /*
+   * shown to the user; "" for none
+   */
+  char *title;
+  /*
+   * "vtt" or "srt"; "" = from the uri's extension, else vtt
+   */
+  char *type;
+  /*
+   * in a record: the file, relative to the asset folder; ignored in requests
+   */
+  char *path;
+};
+#define STASH__V1__TEXT_TRACK__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__text_track__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 /*
@@ -571,10 +611,19 @@ struct  Stash__V1__AddDownloadRequest
    * a group path: segments of A-Z a-z 0-9 . _ - joined by /
    */
   char *group;
+  /*
+   * add files to the existing bundle `id` instead of a new download
+   */
+  protobuf_c_boolean append;
+  /*
+   * side-loaded subtitle files fetched with the download
+   */
+  size_t n_text_tracks;
+  Stash__V1__TextTrack **text_tracks;
 };
 #define STASH__V1__ADD_DOWNLOAD_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__add_download_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, NULL, NULL, 0, {0,NULL}, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, NULL, NULL, 0, {0,NULL}, (char *)protobuf_c_empty_string, 0, 0,NULL }
 
 
 struct  Stash__V1__PlaybackKeyRequest
@@ -612,10 +661,15 @@ struct  Stash__V1__SubtitlesRequest
    */
   size_t n_languages;
   char **languages;
+  /*
+   * AddSubtitles: side-loaded subtitle files to fetch (any download)
+   */
+  size_t n_text_tracks;
+  Stash__V1__TextTrack **text_tracks;
 };
 #define STASH__V1__SUBTITLES_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__subtitles_request__descriptor) \
-    , (char *)protobuf_c_empty_string, 0,NULL }
+    , (char *)protobuf_c_empty_string, 0,NULL, 0,NULL }
 
 
 struct  Stash__V1__ExportRequest
@@ -1196,10 +1250,15 @@ struct  Stash__V1__SubtitlesResult
    */
   size_t n_subtitles;
   Stash__V1__RenditionInfo **subtitles;
+  /*
+   * the side-loaded subtitle files, path inside the asset folder
+   */
+  size_t n_text_tracks;
+  Stash__V1__TextTrack **text_tracks;
 };
 #define STASH__V1__SUBTITLES_RESULT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__subtitles_result__descriptor) \
-    , 0,NULL }
+    , 0,NULL, 0,NULL }
 
 
 struct  Stash__V1__ExportResult
@@ -1500,6 +1559,25 @@ Stash__V1__Download *
                       const uint8_t       *data);
 void   stash__v1__download__free_unpacked
                      (Stash__V1__Download *message,
+                      ProtobufCAllocator *allocator);
+/* Stash__V1__TextTrack methods */
+void   stash__v1__text_track__init
+                     (Stash__V1__TextTrack         *message);
+size_t stash__v1__text_track__get_packed_size
+                     (const Stash__V1__TextTrack   *message);
+size_t stash__v1__text_track__pack
+                     (const Stash__V1__TextTrack   *message,
+                      uint8_t             *out);
+size_t stash__v1__text_track__pack_to_buffer
+                     (const Stash__V1__TextTrack   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__TextTrack *
+       stash__v1__text_track__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__text_track__free_unpacked
+                     (Stash__V1__TextTrack *message,
                       ProtobufCAllocator *allocator);
 /* Stash__V1__DrmParams methods */
 void   stash__v1__drm_params__init
@@ -2430,6 +2508,9 @@ typedef void (*Stash__V1__BundleFile_Closure)
 typedef void (*Stash__V1__Download_Closure)
                  (const Stash__V1__Download *message,
                   void *closure_data);
+typedef void (*Stash__V1__TextTrack_Closure)
+                 (const Stash__V1__TextTrack *message,
+                  void *closure_data);
 typedef void (*Stash__V1__DrmParams_Closure)
                  (const Stash__V1__DrmParams *message,
                   void *closure_data);
@@ -2590,6 +2671,7 @@ extern const ProtobufCMessageDescriptor stash__v1__header__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__download_error__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__bundle_file__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__download__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__text_track__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__drm_params__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__license_status__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__hls_options__descriptor;
