@@ -13,7 +13,7 @@ enum UnixSocket {
         do {
             try SystemCallError.check("connect", path) { address.withSocketAddress { Glibc.connect(descriptor, $0, $1) } }
         } catch {
-            close(descriptor)
+            SystemCallError.close(descriptor)
             throw error
         }
         return descriptor
@@ -22,6 +22,8 @@ enum UnixSocket {
     /// Whether bytes (or a hang-up) wait to be read, without blocking.
     static func isReadable(_ descriptor: Int32) -> Bool {
         var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&request, 1, 0) != 0
+        // A failed poll counts as readable: the read that follows meets the error and says it.
+        let ready = try? SystemCallError.check("poll", "the daemon's socket") { poll(&request, 1, 0) }
+        return ready.map { $0 != 0 } ?? true
     }
 }

@@ -29,11 +29,11 @@ public final class LockFile: Sendable {
             try SystemCallError.check("flock", path) { flock(fd, LOCK_EX | LOCK_NB) }
         } catch let error as SystemCallError where error.errnoCode == EWOULDBLOCK {
             let holder = readPID(fd: fd)
-            close(fd)
+            SystemCallError.close(fd)
             let pidText = holder.map { "pid \($0)" } ?? "pid unknown"
             throw StashError(.failedPrecondition, "another stashd is already running on \(what) (\(pidText))")
         } catch {
-            close(fd)
+            SystemCallError.close(fd)
             throw error
         }
         // The pid is only for the message another stashd gives: writing it (a page on a full
@@ -52,7 +52,7 @@ public final class LockFile: Sendable {
             defer { fd = -1 }
             return fd
         }
-        if open >= 0 { close(open) }
+        if open >= 0 { SystemCallError.close(open) }
     }
 
     deinit { release() }

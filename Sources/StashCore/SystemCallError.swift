@@ -53,6 +53,33 @@ public struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertib
         return info
     }
 
+    /// Like `check`, for a call on a non-blocking descriptor: nil when it would block (EAGAIN),
+    /// which for a drained pipe or inotify queue means "nothing more for now".
+    public static func checkNonBlocking<T: BinaryInteger>(_ call: String, _ path: String, _ body: () -> T) throws -> T? {
+        do {
+            return try check(call, path, body)
+        } catch let error as SystemCallError where error.errnoCode == EAGAIN || error.errnoCode == EWOULDBLOCK {
+            return nil
+        }
+    }
+
+    /// Closes `descriptor`, once. Linux frees the descriptor even when close(2) reports an
+    /// error (EINTR, EIO), so retrying could close another thread's new descriptor; and its
+    /// error carries nothing left to act on: whatever had to be durable was fsynced first,
+    /// where a failure was thrown. Callers that need a write-back error fsync before this.
+    public static func close(_ descriptor: Int32) {
+        #if canImport(Glibc)
+        _ = Glibc.close(descriptor)
+        #else
+        _ = Darwin.close(descriptor)
+        #endif
+    }
+
+    /// Closes a folder stream from opendir/fdopendir (and its descriptor), as `close` does.
+    public static func closeFolder(_ stream: OpaquePointer) {
+        _ = closedir(stream)
+    }
+
     /// Removes the file at `path`; one that is already gone is not an error.
     public static func removeFile(_ path: String) throws {
         do {

@@ -30,7 +30,7 @@ enum DataDirectory {
         let registry = dataDir + "/" + registryFiles[0]
         // Made here, 0600, so SQLite's journals are born 0600 too.
         do {
-            close(try SystemCallError.check("open", registry) { open(registry, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) })
+            SystemCallError.close(try SystemCallError.check("open", registry) { open(registry, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) })
         } catch let error as SystemCallError where error.errnoCode == EEXIST {
             // There already: `tighten` below makes it 0600.
         }

@@ -23,7 +23,7 @@ final class DescriptorReserve: ChannelInboundHandler {
     init(listeningSocket: Int32, logger: Logger) {
         self.listeningSocket = listeningSocket
         self.logger = logger
-        self.reserve = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        self.reserve = Self.openReserve(logger: logger)
         var buffer = ByteBuffer()
         WireCodec.encode(ServerMessage.response(Response(id: 0, result: .failure(StashError(
             .resourceExhausted,
@@ -32,7 +32,7 @@ final class DescriptorReserve: ChannelInboundHandler {
     }
 
     deinit {
-        if reserve >= 0 { close(reserve) }
+        if reserve >= 0 { SystemCallError.close(reserve) }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
@@ -45,19 +45,38 @@ final class DescriptorReserve: ChannelInboundHandler {
 
     private func shed() {
         if reserve >= 0 {
-            close(reserve)
+            SystemCallError.close(reserve)
             reserve = -1
         }
         var shed = 0
         while true {
             // The listening socket is non-blocking (SwiftNIO's): this stops when none is queued.
-            let connection = accept(listeningSocket, nil, nil)
-            if connection < 0 { break }
-            _ = refusal.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
-            close(connection)
+            let listening = listeningSocket
+            guard let connection = try? SystemCallError.checkNonBlocking("accept", "the daemon's socket", { accept(listening, nil, nil) }) else {
+                break
+            }
+            // Best effort, never blocking: a peer that cannot take the refusal still loses
+            // the connection, which tells it as much.
+            _ = try? refusal.withUnsafeBytes { bytes in
+                try SystemCallError.check("send", "a refused connection") {
+                    send(connection, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+                }
+            }
+            SystemCallError.close(connection)
             shed += 1
         }
-        reserve = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        reserve = Self.openReserve(logger: logger)
         logger.warning("out of file descriptors; refused queued connections", metadata: ["refused": "\(shed)"])
+    }
+
+    /// The descriptor kept back for shedding; -1 (no reserve, so a burst at the limit is not
+    /// answered, only refused by the kernel) when even /dev/null cannot be opened.
+    private static func openReserve(logger: Logger) -> Int32 {
+        do {
+            return try SystemCallError.check("open", "/dev/null") { open("/dev/null", O_RDONLY | O_CLOEXEC) }
+        } catch {
+            logger.warning("no descriptor kept in reserve for refusing connections at the limit", metadata: ["error": "\(error)"])
+            return -1
+        }
     }
 }

@@ -15,7 +15,7 @@ enum ListeningSocket {
             try SystemCallError.check("fchmod", path) { fchmod(descriptor, 0o600) }
             try SystemCallError.check("bind", path) { address.withSocketAddress { Glibc.bind(descriptor, $0, $1) } }
         } catch {
-            close(descriptor)
+            SystemCallError.close(descriptor)
             throw error
         }
         return descriptor

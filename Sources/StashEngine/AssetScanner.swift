@@ -101,7 +101,7 @@ enum AssetScanner {
     /// reused between calls.
     static func sha256(of path: String, buffer: inout [UInt8]) throws -> String {
         let descriptor = try SystemCallError.check("open", path) { open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
-        defer { close(descriptor) }
+        defer { SystemCallError.close(descriptor) }
         if buffer.isEmpty { buffer = [UInt8](repeating: 0, count: AssetScanner.hashReadSize) }
         let hasher = SHA256()
         try buffer.withUnsafeMutableBytes { bytes in
@@ -349,7 +349,7 @@ extension AssetScanner {
         private static func adopt(_ descriptor: Int32, path: String) throws -> FolderHandle {
             guard let stream = fdopendir(descriptor) else {
                 let code = errno
-                close(descriptor)
+                SystemCallError.close(descriptor)
                 throw SystemCallError(call: "fdopendir", path: path, errnoCode: code)
             }
             return FolderHandle(stream: stream, path: path)
@@ -357,7 +357,7 @@ extension AssetScanner {
 
         /// Closes the folder (and its descriptor).
         func release() {
-            closedir(stream)
+            SystemCallError.closeFolder(stream)
         }
 
         /// The names in the folder, without "." and "..", read in full before anything is

@@ -45,7 +45,7 @@ final class DiskWatch: Sendable {
         do {
             try SystemCallError.check("pipe2", "") { pipe2(&ends, O_CLOEXEC | O_NONBLOCK) }
         } catch {
-            Glibc.close(descriptor)
+            SystemCallError.close(descriptor)
             throw error
         }
         wake = (ends[0], ends[1])
@@ -109,7 +109,10 @@ final class DiskWatch: Sendable {
             return watches
         }
         // Events already queued for these watches name no download any more and are dropped.
-        for watch in watches { _ = inotify_rm_watch(descriptor, watch) }
+        // EINVAL means the kernel dropped the watch already (its folder went): nothing to undo.
+        for watch in watches {
+            _ = try? SystemCallError.check("inotify_rm_watch", "watch \(watch)") { inotify_rm_watch(descriptor, watch) }
+        }
     }
 
     /// How many downloads are looked at by the stat pass rather than inotify.
@@ -127,8 +130,8 @@ final class DiskWatch: Sendable {
 
     private func wakeThread() {
         var byte: UInt8 = 1
-        // A full pipe already holds a wake-up; nothing is lost.
-        _ = Glibc.write(wake.write, &byte, 1)
+        // A full pipe (EAGAIN) already holds a wake-up; nothing is lost.
+        _ = try? SystemCallError.checkNonBlocking("write", "the disk watch's wake-up pipe") { Glibc.write(wake.write, &byte, 1) }
     }
 
     private func run() {
@@ -137,23 +140,26 @@ final class DiskWatch: Sendable {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: 64 * 1024, alignment: MemoryLayout<inotify_event>.alignment)
         defer {
             buffer.deallocate()
-            Glibc.close(descriptor)
-            Glibc.close(wake.read)
-            Glibc.close(wake.write)
+            SystemCallError.close(descriptor)
+            SystemCallError.close(wake.read)
+            SystemCallError.close(wake.write)
         }
         while true {
             let polling = state.withLock { !$0.unwatched.isEmpty }
             let timeout = polling ? Int32(min(max(settings.pollInterval, 0.01), 3600) * 1000) : -1
-            let ready = poll(&fds, 2, timeout)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                logger.error("the disk watch stopped", metadata: ["error": "poll failed: \(String(cString: strerror(errno)))"])
+            let ready: Int32
+            do {
+                ready = try SystemCallError.check("poll", "the disk watch's inotify queue") { poll(&fds, 2, timeout) }
+            } catch {
+                logger.error("the disk watch stopped", metadata: ["error": "\(error)"])
                 return
             }
             if state.withLock({ $0.closed }) { return }
             if fds[1].revents != 0 {
                 var drained = [UInt8](repeating: 0, count: 64)
-                while Glibc.read(wake.read, &drained, drained.count) > 0 {}
+                while let count = try? SystemCallError.checkNonBlocking("read", "the disk watch's wake-up pipe", {
+                    Glibc.read(wake.read, &drained, drained.count)
+                }), count > 0 {}
             }
             var ids = Set<String>()
             if fds[0].revents != 0 { readEvents(into: &ids, buffer: buffer) }
@@ -165,8 +171,17 @@ final class DiskWatch: Sendable {
     /// Takes every queued event and notes whose folder it was in.
     private func readEvents(into ids: inout Set<String>, buffer: UnsafeMutableRawPointer) {
         while true {
-            let count = Glibc.read(descriptor, buffer, 64 * 1024)
-            guard count > 0 else { return }
+            let count: Int
+            do {
+                // nil: the queue is drained (the descriptor is non-blocking).
+                guard let read = try SystemCallError.checkNonBlocking("read", "the disk watch's inotify queue", {
+                    Glibc.read(descriptor, buffer, 64 * 1024)
+                }), read > 0 else { return }
+                count = read
+            } catch {
+                logger.error("cannot read the disk watch's events", metadata: ["error": "\(error)"])
+                return
+            }
             var offset = 0
             var overflowed = false
             state.withLock { state in

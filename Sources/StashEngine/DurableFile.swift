@@ -15,12 +15,12 @@ enum DurableFile {
         let temp = path + ".tmp"
         do {
             let fd = try SystemCallError.check("open", temp) { open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644) }
-            defer { close(fd) }
+            defer { SystemCallError.close(fd) }
             try writeAll(bytes, to: fd, path: temp)
             try SystemCallError.check("fsync", temp) { fsync(fd) }
             try SystemCallError.check("rename", path) { rename(temp, path) }
             let dir = try SystemCallError.check("open", parent) { open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-            defer { close(dir) }
+            defer { SystemCallError.close(dir) }
             try SystemCallError.check("fsync", parent) { fsync(dir) }
         } catch let error as SystemCallError {
             throw DownloadError(.storage, "\(error)")
@@ -32,7 +32,10 @@ enum DurableFile {
         var written = 0
         while written < bytes.count {
             written += try SystemCallError.check("write", path) {
-                bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, bytes.count - written) }
+                bytes.withUnsafeBytes { buffer in
+                    guard let base = buffer.baseAddress else { return 0 }
+                    return Glibc.write(fd, base + written, buffer.count - written)
+                }
             }
         }
     }

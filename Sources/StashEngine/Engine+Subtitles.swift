@@ -167,8 +167,10 @@ extension Engine {
             }
         }
         if !trackPaths.isEmpty {
-            // Only when empty (an HLS package keeps its renditions' folders there).
-            _ = rmdir(assetFolder + "/" + TextTrackRules.folder)
+            // Only when empty (an HLS package keeps its renditions' folders there): ENOTEMPTY
+            // is the expected refusal then, not a failure.
+            let folder = assetFolder + "/" + TextTrackRules.folder
+            _ = try? SystemCallError.check("rmdir", folder) { rmdir(folder) }
         }
         // A licence key may also serve the video; it goes with the licence, not with a rendition.
         for keyPath in download.hlsKeys where inRemoved(keyPath) && download.licenseKeyIDs[keyPath] == nil {

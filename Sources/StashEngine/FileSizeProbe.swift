@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import StashCore
 
 /// Sizes of many files at once. At start the daemon stats every file of every download; on a
 /// cold cache each stat waits for the disk, so they are spread over threads to keep several
@@ -13,9 +14,10 @@ enum FileSizeProbe {
     /// opened. Relative paths make each lookup start at the folder rather than at `/`.
     static func sizes(of paths: [String], under folder: String) -> [Int64?] {
         var sizes = [Int64](repeating: -1, count: paths.count)
-        let base = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard base >= 0 else { return sizes.map { _ in nil } }
-        defer { close(base) }
+        guard let base = try? SystemCallError.check("open", folder, { open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }) else {
+            return sizes.map { _ in nil }
+        }
+        defer { SystemCallError.close(base) }
         let chunk = max(256, (paths.count + width - 1) / width)
         let chunks = (paths.count + chunk - 1) / chunk
         sizes.withUnsafeMutableBufferPointer { out in
@@ -23,7 +25,9 @@ enum FileSizeProbe {
             DispatchQueue.concurrentPerform(iterations: chunks) { part in
                 var info = stat()
                 for index in (part * chunk)..<min(paths.count, (part + 1) * chunk) {
-                    if fstatat(base, paths[index], &info, AT_SYMLINK_NOFOLLOW) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+                    // Any failure (missing, not allowed) is nil, as documented above.
+                    let found = (try? SystemCallError.check("fstatat", paths[index]) { fstatat(base, paths[index], &info, AT_SYMLINK_NOFOLLOW) }) != nil
+                    if found, (info.st_mode & S_IFMT) == S_IFREG {
                         out.buffer[index] = Int64(info.st_size)
                     }
                 }

@@ -19,7 +19,7 @@ final class FlightLog {
     }
 
     deinit {
-        if descriptor >= 0 { close(descriptor) }
+        if descriptor >= 0 { SystemCallError.close(descriptor) }
     }
 
     /// What the last run left, or nil when it exited cleanly (no log).
@@ -51,7 +51,7 @@ final class FlightLog {
     /// After a clean stop: nothing was transferring when stashd exited.
     func removeAfterCleanStop() {
         if descriptor >= 0 {
-            close(descriptor)
+            SystemCallError.close(descriptor)
             descriptor = -1
         }
         do {

@@ -136,7 +136,7 @@ struct PackageExporter: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
             let fd = try SystemCallError.check("open", path) { open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode) }
-            defer { close(fd) }
+            defer { SystemCallError.close(fd) }
             try DurableFile.writeAll(data, to: fd, path: path)
         } catch let error as SystemCallError {
             throw StashError(.internal, "cannot write \(path): \(error)")

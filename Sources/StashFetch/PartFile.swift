@@ -85,7 +85,7 @@ final class PartFile: TransferBody, @unchecked Sendable {
         for name in components {
             path += "/" + name
             let parent = directory
-            defer { close(parent) }
+            defer { SystemCallError.close(parent) }
             let here = path
             directory = try openFolder(here, open: { openat(parent, name, flags) }, make: {
                 try makeFolder(here) { mkdirat(parent, name, 0o755) }
@@ -212,11 +212,11 @@ final class PartFile: TransferBody, @unchecked Sendable {
     /// Closes the file and the folder it was opened in.
     func closeFile() {
         if descriptor >= 0 {
-            close(descriptor)
+            SystemCallError.close(descriptor)
             descriptor = -1
         }
         if directory >= 0 {
-            close(directory)
+            SystemCallError.close(directory)
             directory = -1
         }
     }

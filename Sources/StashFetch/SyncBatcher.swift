@@ -46,11 +46,12 @@ final class SyncBatcher: Sendable {
     /// folders durable (a journal commit covers directory entries as well as data).
     func sync(folders: [String]) async throws {
         var descriptors: [(Int32, dev_t, String)] = []
-        defer { for (descriptor, _, _) in descriptors { close(descriptor) } }
+        defer { for (descriptor, _, _) in descriptors { SystemCallError.close(descriptor) } }
         for folder in folders {
             let descriptor = try SystemCallError.check("open", folder) { open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
             var info = stat()
-            let device = fstat(descriptor, &info) == 0 ? info.st_dev : 0
+            // Unknown (0) only costs this folder a syncfs of its own.
+            let device = (try? SystemCallError.check("fstat", folder) { fstat(descriptor, &info) }) != nil ? info.st_dev : 0
             descriptors.append((descriptor, device, folder))
         }
         guard !descriptors.isEmpty else { return }

@@ -56,7 +56,7 @@ final class WriteBehind: @unchecked Sendable {
             } catch let failed as SystemCallError {
                 error = failed
             } catch {}
-            close(copy)
+            SystemCallError.close(copy)
             lock.withLock {
                 if failure == nil { failure = error }
                 inFlight = false

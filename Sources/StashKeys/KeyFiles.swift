@@ -39,7 +39,7 @@ enum KeyFiles {
         } catch let error as SystemCallError where error.errnoCode == ENOENT {
             return nil
         }
-        defer { close(fd) }
+        defer { SystemCallError.close(fd) }
         var info = stat()
         try SystemCallError.check("fstat", path) { fstat(fd, &info) }
         guard info.st_mode & S_IFMT == S_IFREG else {
@@ -70,7 +70,7 @@ enum KeyFiles {
             open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         }
         var closed = false
-        defer { if !closed { close(fd) } }
+        defer { if !closed { SystemCallError.close(fd) } }
         try SystemCallError.check("fchmod", path) { fchmod(fd, 0o600) }
         var written = 0
         while written < bytes.count {
@@ -89,7 +89,7 @@ enum KeyFiles {
     /// Makes the folder's entries (a create, rename or unlink in it) survive a crash.
     static func syncDirectory(_ path: String) throws {
         let fd = try SystemCallError.check("open", path) { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        defer { close(fd) }
+        defer { SystemCallError.close(fd) }
         try SystemCallError.check("fsync", path) { fsync(fd) }
     }
 
@@ -100,7 +100,7 @@ enum KeyFiles {
             if code == ENOENT { return nil }
             throw SystemCallError(call: "opendir", path: path, errnoCode: code)
         }
-        defer { closedir(dir) }
+        defer { SystemCallError.closeFolder(dir) }
         var names: [String] = []
         while true {
             errno = 0

@@ -127,7 +127,7 @@ public final class Registry: Sendable {
             let fd = open(file, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { continue }
             while read(fd, buffer, chunk) > 0 {}
-            close(fd)
+            SystemCallError.close(fd)
         }
     }
 
