@@ -9,9 +9,9 @@ import Foundation
 /// Every playlist is a VOD playlist (EXT-X-PLAYLIST-TYPE:VOD, EXT-X-ENDLIST), every URI in it
 /// is relative, and the master is written here rather than by ffmpeg so its attributes are
 /// the ones declared in `variants`.
-public struct HLSFixture: Sendable {
+public struct HLSFixture: Sendable, Codable {
     /// One variant stream of the master.
-    public struct Variant: Sendable, Equatable {
+    public struct Variant: Sendable, Equatable, Codable {
         /// Its media playlist, relative to `directory` (and to the master).
         public let path: String
         /// BANDWIDTH in the master: a peak above what any of its segments really needs.
@@ -32,7 +32,7 @@ public struct HLSFixture: Sendable {
     }
 
     /// A WebVTT subtitle rendition (EXT-X-MEDIA TYPE=SUBTITLES GROUP-ID="subs").
-    public struct Subtitle: Sendable, Equatable {
+    public struct Subtitle: Sendable, Equatable, Codable {
         public let language: String
         public let name: String
         /// Its media playlist of .vtt segments, relative to `directory`.

@@ -1,31 +1,21 @@
 import Foundation
 import StashClient
 import StashTestSupport
-import Synchronization
 import XCTest
 
 /// HLS streams made by ffmpeg, served by the test server, downloaded by a real daemon and
 /// played back from the export by ffmpeg.
 final class HLSDownloadTests: DaemonTestCase {
-    /// The streams are made once for the class: ffmpeg is the slow part.
+    /// The streams are made once for every test process (`HLSFixture.shared`): ffmpeg is the
+    /// slow part.
     private typealias Streams = (ts: HLSFixture, fmp4: HLSFixture, ranges: HLSFixture)
-    private static let made = Mutex<(streams: Streams, root: String)?>(nil)
 
     private func fixtures() throws -> Streams {
         try XCTSkipUnless(HLSFixture.isAvailable, "ffmpeg and ffprobe are needed (make deps installs them)")
-        if let made = Self.made.withLock({ $0 }) { return made.streams }
-        let root = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-hls-fixtures")
-        let made = (
-            ts: try HLSFixture.tsAES128(in: root + "/ts"),
-            fmp4: try HLSFixture.fmp4(in: root + "/fmp4"),
-            ranges: try HLSFixture.singleFileByteRange(in: root + "/ranges"))
-        Self.made.withLock { $0 = (made, root) }
-        return made
-    }
-
-    override class func tearDown() {
-        if let root = made.withLock({ $0?.root }) { try? FileManager.default.removeItem(atPath: root) }
-        super.tearDown()
+        return (
+            ts: try HLSFixture.shared("ts-aes128") { try HLSFixture.tsAES128(in: $0) },
+            fmp4: try HLSFixture.shared("fmp4") { try HLSFixture.fmp4(in: $0) },
+            ranges: try HLSFixture.shared("byte-ranges") { try HLSFixture.singleFileByteRange(in: $0) })
     }
 
     private func serve() throws -> (ts: HLSFixture, fmp4: HLSFixture, ranges: HLSFixture) {

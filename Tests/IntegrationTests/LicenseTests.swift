@@ -2,7 +2,6 @@ import StashCrypto
 import Foundation
 import StashClient
 import StashTestSupport
-import Synchronization
 import XCTest
 
 /// Protected HLS streams whose EXT-X-KEY names an `skd://` key id: a real daemon asks the test
@@ -14,7 +13,6 @@ final class LicenseTests: DaemonTestCase {
 
     private static let keyID: [UInt8] = Array(0x10..<0x20)
     private static let key: [UInt8] = [0x3a, 0x91, 0x5c, 0x07, 0xe2, 0x48, 0xbd, 0x16, 0x6f, 0xa4, 0x29, 0xd3, 0x80, 0x5e, 0xc1, 0x72]
-    private static let made = Mutex<(stream: HLSFixture, root: String)?>(nil)
 
     private var licenses: LicenseServer!
 
@@ -29,22 +27,12 @@ final class LicenseTests: DaemonTestCase {
         try await super.tearDown()
     }
 
-    override class func tearDown() {
-        if let root = made.withLock({ $0?.root }) { try? FileManager.default.removeItem(atPath: root) }
-        super.tearDown()
-    }
-
-    /// The stream is made once: ffmpeg is the slow part. Its key URI carries the IV, so the
+    /// The stream is made once for every test process (`HLSFixture.shared`): ffmpeg is the slow part. Its key URI carries the IV, so the
     /// package must write that IV into its playlist for a player to decrypt.
     private func serveStream() throws -> HLSFixture {
         try XCTSkipUnless(HLSFixture.isAvailable, "ffmpeg and ffprobe are needed (make deps installs them)")
-        let stream: HLSFixture
-        if let made = Self.made.withLock({ $0 }) {
-            stream = made.stream
-        } else {
-            let root = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-skd-fixture")
-            stream = try HLSFixture.tsSKD(in: root + "/skd", seconds: 6, keyID: Self.keyID, key: Self.key, uriIV: true)
-            Self.made.withLock { $0 = (stream, root) }
+        let stream = try HLSFixture.shared("skd-6s-uri-iv") {
+            try HLSFixture.tsSKD(in: $0, seconds: 6, keyID: Self.keyID, key: Self.key, uriIV: true)
         }
         http.serveDirectory(stream.directory, at: "/skd")
         return stream
