@@ -1,7 +1,8 @@
 import ArgumentParser
 import StashClient
 
-/// The root command; it only holds the subcommands.
+/// The root command: the subcommands, and the options they all take, so those can come
+/// before the command's name as well as after it.
 struct StashCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stash",
@@ -20,4 +21,6 @@ struct StashCommand: AsyncParsableCommand {
             VerifyCommand.self, PurgeCommand.self, PlanCommand.self, ExportCommand.self, SubtitlesCommand.self,
             LicenseCommand.self,
         ])
+
+    @OptionGroup var global: GlobalOptions
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StashClient
 import StashTestSupport
 import XCTest
 
@@ -16,6 +17,37 @@ final class StashCLITests: DaemonTestCase {
         XCTAssertEqual(result.status, 3)
         XCTAssertTrue(result.stderr.hasPrefix("stash: cannot reach stashd at \(path)"), result.stderr)
         XCTAssertTrue(result.stderr.contains("start it with `stashd`"), result.stderr)
+    }
+
+    func testGlobalOptionsGoBeforeOrAfterTheCommand() async throws {
+        http.serve(path: "/g", size: 1000)
+        _ = try await client.addDownload(AddDownloadRequest(id: "g", uri: http.url("/g")))
+        try await waitFor("g", .completed)
+        let stash = try DaemonProcess.executableURL(named: "stash")
+        let socket = daemon.socketPath
+        for arguments in [
+            ["--socket", socket, "--json", "ls"], ["--json", "ls", "--socket", socket], ["ls", "--json", "--socket=\(socket)"],
+            ["--socket", socket, "ls", "--socket", socket, "--json"],
+        ] {
+            let result = try DaemonProcess.run(executable: stash, arguments: arguments)
+            XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(try jsonLines(result.stdout).map { $0["id"] as? String }, ["g"], "\(arguments): \(result.stdout)")
+        }
+        // A command under a command group, with the options before, between and after.
+        for arguments in [
+            ["--json", "--socket", socket, "config", "get", "max-parallel"], ["config", "--json", "get", "max-parallel", "--socket", socket],
+        ] {
+            let result = try DaemonProcess.run(executable: stash, arguments: arguments)
+            XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(try jsonLines(result.stdout).first?["max-parallel"] as? Int, 3, "\(arguments): \(result.stdout)")
+        }
+        let elsewhere = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-none") + "/stashd.sock"
+        let conflict = try DaemonProcess.run(executable: stash, arguments: ["--socket", socket, "ls", "--socket", elsewhere])
+        XCTAssertEqual(conflict.status, 2, conflict.stderr)
+        XCTAssertTrue(conflict.stderr.hasPrefix("stash: --socket is given 2 times with different paths ('\(socket)', '\(elsewhere)')"), conflict.stderr)
+        let unreachable = try DaemonProcess.run(executable: stash, arguments: ["--socket", elsewhere, "ls"])
+        XCTAssertEqual(unreachable.status, 3, "the path given before the command is the one used: \(unreachable.stderr)")
+        XCTAssertTrue(unreachable.stderr.contains(elsewhere), unreachable.stderr)
     }
 
     func testUsageErrorsExit2() throws {
