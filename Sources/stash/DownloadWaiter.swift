@@ -44,7 +44,7 @@ enum DownloadWaiter {
                 }
                 if pending.isEmpty { break }
             }
-            guard pending.isEmpty else { throw StashError(.unavailable, "connection to stashd closed") }
+            guard pending.isEmpty else { throw StashError.connectionFailure("connection to stashd closed") }
         }
         reporter.finish()
         var allCompleted = true

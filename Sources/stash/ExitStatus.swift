@@ -4,9 +4,13 @@ import StashClient
 
 /// The CLI's exit statuses, and the one place errors become a message on stderr.
 enum ExitStatus {
-    /// A download failed, `has` said no, or the daemon refused the request.
+    /// A download failed, `has` said no, the daemon refused the request, or a server the
+    /// daemon needed for it (a playlist's, a licence server) failed.
     static let failure: Int32 = 1
+    /// The command line is wrong, or the daemon found a value in it invalid; stashd's usage
+    /// errors exit with the same status.
     static let usage: Int32 = 2
+    /// stashd itself cannot be reached (not running, or the connection to it was lost).
     static let unreachable: Int32 = 3
 
     /// An error from parsing the command line: help and version print and exit 0; everything
@@ -28,11 +32,8 @@ enum ExitStatus {
             return exit.rawValue
         case let stashError as StashError:
             Output.error(stashError.message)
-            switch stashError.code {
-            case .unavailable: return unreachable
-            case .invalidArgument: return usage
-            default: return failure
-            }
+            if stashError.isConnectionFailure { return unreachable }
+            return stashError.code == .invalidArgument ? usage : failure
         default:
             // ArgumentParser's own: help (a command group run bare, `stash help X`) or usage.
             switch StashCommand.exitCode(for: error) {

@@ -9,9 +9,10 @@ struct StashCommand: AsyncParsableCommand {
         abstract: "Control the stash offline-download daemon (stashd).",
         discussion: """
             Every command talks to a running stashd over its Unix socket (--socket, or \
-            $STASH_SOCKET). Exit status: 0 success; 1 a download failed, `has` found nothing, \
-            or the daemon refused the request; 2 usage error (including values the daemon \
-            rejects as invalid); 3 the daemon cannot be reached.
+            $STASH_SOCKET); --socket and --json go before or after the command. Exit status: \
+            0 success; 1 a download failed, `has` found nothing, the daemon refused the \
+            request, or a server it needed (a playlist's, a licence server) failed; 2 usage \
+            error (including values the daemon rejects as invalid); 3 stashd cannot be reached.
             """,
         version: StashVersion.daemon,
         subcommands: [

@@ -50,6 +50,6 @@ struct WatchCommand: AsyncParsableCommand {
                 reporter.show(download)
             }
         }
-        throw StashError(.unavailable, "connection to stashd closed")
+        throw StashError.connectionFailure("connection to stashd closed")
     }
 }

@@ -63,6 +63,28 @@ final class StashCLITests: DaemonTestCase {
         XCTAssertTrue(badURL.stderr.contains("ftp"), badURL.stderr)
     }
 
+    func testStashdUsageErrorsExit2AsStashsDo() throws {
+        let stashd = try DaemonProcess.executableURL(named: "stashd")
+        for arguments in [["--frobnicate"], ["--log-level", "loud"], ["--max-parallel", "0"]] {
+            let result = try DaemonProcess.run(executable: stashd, arguments: arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.hasPrefix("stashd: "), result.stderr)
+        }
+        let help = try DaemonProcess.run(executable: stashd, arguments: ["--help"])
+        XCTAssertEqual(help.status, 0, help.stderr)
+        XCTAssertTrue(help.stdout.contains("2 usage error"), help.stdout)
+    }
+
+    /// A server the daemon could not use is a failure of the command (1), not a daemon that
+    /// cannot be reached (3): nothing there says to start stashd.
+    func testARemoteFailureExits1() throws {
+        http.serve(path: "/missing.m3u8", route: { var route = TestRoute(body: .bytes([])); route.alwaysStatus = 404; return route }())
+        let plan = try daemon.runCLI(["plan", http.url("/missing.m3u8")])
+        XCTAssertEqual(plan.status, 1, plan.stderr)
+        XCTAssertTrue(plan.stderr.contains("HTTP 404"), plan.stderr)
+        XCTAssertFalse(plan.stderr.contains("stashd"), plan.stderr)
+    }
+
     func testHelpListsEveryCommandAndExits0() throws {
         let result = try DaemonProcess.run(executable: DaemonProcess.executableURL(named: "stash"), arguments: ["--help"])
         XCTAssertEqual(result.status, 0)
