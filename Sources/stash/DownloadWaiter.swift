@@ -12,6 +12,8 @@ enum DownloadWaiter {
         var wanted: [String] = []
         var seen: Set<String> = []
         for id in ids where seen.insert(id).inserted { wanted.append(id) }
+        let interrupt = InterruptNotice(ids: wanted)
+        defer { interrupt.cancel() }
         var tracker = DownloadTracker()
         let reporter = ProgressReporter(json: json)
         for id in wanted {

@@ -12,7 +12,8 @@ struct StashCommand: AsyncParsableCommand {
             $STASH_SOCKET); --socket and --json go before or after the command. Exit status: \
             0 success; 1 a download failed, `has` found nothing, the daemon refused the \
             request, or a server it needed (a playlist's, a licence server) failed; 2 usage \
-            error (including values the daemon rejects as invalid); 3 stashd cannot be reached.
+            error (including values the daemon rejects as invalid); 3 stashd cannot be reached; \
+            130 Ctrl-C ended `wait` or `add --wait` (the downloads go on).
             """,
         version: StashVersion.daemon,
         subcommands: [

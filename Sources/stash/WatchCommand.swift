@@ -44,7 +44,8 @@ struct WatchCommand: AsyncParsableCommand {
                 reporter.show(download)
             } else if case .removed(let id) = event.kind {
                 reporter.remove(id: id)
-            } else if case .progress(let update) = event.kind, let download = try? await client.getDownload(id: update.id) {
+            } else if case .progress(let update) = event.kind, tracker.records[update.id] == nil,
+                let download = try? await client.getDownload(id: update.id) {
                 // A download added after the start whose state change was not seen.
                 tracker.set(download)
                 reporter.show(download)
