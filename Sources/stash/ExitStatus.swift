@@ -30,6 +30,12 @@ enum ExitStatus {
         switch error {
         case let exit as ExitCode:
             return exit.rawValue
+        case let validation as ValidationError:
+            // Found by a command once it ran (a list file's line, a refusal to go on without
+            // --yes): the message says what to change, and the usage of the root command that
+            // ArgumentParser would add says nothing about it.
+            Output.error(validation.message)
+            return usage
         case let stashError as StashError:
             Output.error(stashError.message)
             if stashError.isConnectionFailure { return unreachable }

@@ -67,8 +67,8 @@ final class ProgressReporter {
         let completed = all.filter { $0.state == .completed }.count
         let failed = all.count - completed - unfinished.count
         var lines = unfinished.prefix(Self.maxBars).map { Self.bar(for: $0) }
-        let received = all.reduce(Int64(0)) { $0 + $1.downloadedBytes }
-        let speed = unfinished.reduce(Int64(0)) { $0 + $1.speed }
+        let received = all.saturatingSum(\.downloadedBytes)
+        let speed = unfinished.saturatingSum(\.speed)
         lines.append("\(completed)/\(all.count) completed, \(failed) failed, \(unfinished.count) to go  \(Format.bytes(received))  \(Format.speed(speed))")
         return lines
     }
