@@ -136,7 +136,7 @@ struct AddCommand: AsyncParsableCommand {
         } else {
             requests = [AddDownloadRequest(
                 id: id ?? "", uri: urls[0], title: title ?? "", sha256: sha256 ?? "", headers: parsedHeaders,
-                hls: try hls.options(), drm: try drm.params(), force: force, appData: Array((appData ?? "").utf8), group: group ?? "",
+                hls: hls.options(), drm: try drm.params(), force: force, appData: Array((appData ?? "").utf8), group: group ?? "",
                 textTracks: tracks)]
         }
         let client = try await global.connect()

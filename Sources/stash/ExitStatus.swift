@@ -19,6 +19,10 @@ enum ExitStatus {
         if StashCommand.exitCode(for: error) == .success {
             StashCommand.exit(withError: error)
         }
+        if let suggestion = CommandSuggestion.find(in: Array(CommandLine.arguments.dropFirst())) {
+            Output.error(suggestion.message)
+            return usage
+        }
         var message = StashCommand.fullMessage(for: error)
         if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
         Output.error(message)

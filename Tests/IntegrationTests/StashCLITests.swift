@@ -85,6 +85,16 @@ final class StashCLITests: DaemonTestCase {
         XCTAssertFalse(plan.stderr.contains("stashd"), plan.stderr)
     }
 
+    func testMistypedCommandsAndValuesSayWhatIsValid() throws {
+        let mistyped = try daemon.runCLI(["lst"])
+        XCTAssertEqual(mistyped.status, 2, mistyped.stderr)
+        XCTAssertEqual(mistyped.stderr, "stash: 'lst' is not a command of 'stash'; did you mean 'stash ls'? (see 'stash --help')\n")
+        let quality = try daemon.runCLI(["add", "--quality", "ultra", http.url("/a.m3u8")])
+        XCTAssertEqual(quality.status, 2, quality.stderr)
+        XCTAssertTrue(quality.stderr.hasPrefix("stash: --quality 'ultra' is not one of low, medium, high, auto\n"), quality.stderr)
+        XCTAssertTrue(quality.stderr.contains("Usage: stash add "), "the usage of add, not of stash: \(quality.stderr)")
+    }
+
     func testHelpListsEveryCommandAndExits0() throws {
         let result = try DaemonProcess.run(executable: DaemonProcess.executableURL(named: "stash"), arguments: ["--help"])
         XCTAssertEqual(result.status, 0)
