@@ -95,6 +95,17 @@ final class StashCLITests: DaemonTestCase {
         XCTAssertTrue(quality.stderr.contains("Usage: stash add "), "the usage of add, not of stash: \(quality.stderr)")
     }
 
+    func testPlanOfSomethingElseSaysItIsNotAPlaylist() throws {
+        // Bytes of a video (0xFF is never UTF-8), and a web page.
+        http.serve(path: "/movie.mp4", route: TestRoute(body: .bytes([0x00, 0x00, 0x00, 0x18, 0xFF, 0xD8] + Array(repeating: 0x41, count: 994)), contentType: "video/mp4"))
+        http.serve(path: "/page.m3u8", route: TestRoute(body: .bytes(Array("<!doctype html>\n<p>moved</p>\n".utf8)), contentType: "text/html"))
+        let video = try daemon.runCLI(["plan", http.url("/movie.mp4")])
+        XCTAssertEqual(video.status, 2, video.stderr)
+        XCTAssertEqual(video.stderr, "stash: \(http.url("/movie.mp4")) is not a playlist: it does not start with #EXTM3U (the server sent 1000 bytes of video/mp4)\n")
+        let page = try daemon.runCLI(["plan", http.url("/page.m3u8")])
+        XCTAssertEqual(page.stderr, "stash: \(http.url("/page.m3u8")) is not a playlist: its first line is '<!doctype html>', not #EXTM3U (the server sent 29 bytes of text/html)\n")
+    }
+
     func testHelpListsEveryCommandAndExits0() throws {
         let result = try DaemonProcess.run(executable: DaemonProcess.executableURL(named: "stash"), arguments: ["--help"])
         XCTAssertEqual(result.status, 0)
