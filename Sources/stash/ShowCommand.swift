@@ -47,6 +47,12 @@ struct ShowCommand: AsyncParsableCommand {
             let title = track.title.isEmpty ? "" : " \"\(track.title)\""
             fields.append(("text track", "\(track.language)\(title) \(track.type) \(track.path) \(track.uri)"))
         }
+        if let hls = download.hls {
+            fields.append(("hls", hls.summary))
+            // The segments are known once the playlists are read (PREPARING until then).
+            fields.append(("segments", download.filesTotal == 0 && download.state == .preparing
+                ? "counted once the playlists are read" : "\(download.filesDone) of \(download.filesTotal) done"))
+        }
         if download.isBundle {
             fields.append(("files", "\(download.filesDone) of \(download.filesTotal) done"))
             for file in download.files {

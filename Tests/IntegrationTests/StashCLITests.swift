@@ -1,5 +1,6 @@
 import Foundation
 import StashClient
+import StashCrypto
 import StashTestSupport
 import XCTest
 
@@ -104,6 +105,42 @@ final class StashCLITests: DaemonTestCase {
         XCTAssertEqual(video.stderr, "stash: \(http.url("/movie.mp4")) is not a playlist: it does not start with #EXTM3U (the server sent 1000 bytes of video/mp4)\n")
         let page = try daemon.runCLI(["plan", http.url("/page.m3u8")])
         XCTAssertEqual(page.stderr, "stash: \(http.url("/page.m3u8")) is not a playlist: its first line is '<!doctype html>', not #EXTM3U (the server sent 29 bytes of text/html)\n")
+    }
+
+    /// --deep reads only the files that have a digest; the summary counts those.
+    func testDeepVerifyCountsTheDigestsItChecked() throws {
+        let body = (0..<2000).map { UInt8($0 % 251) }
+        http.serve(path: "/d/0.jpg", body: body)
+        for index in 1..<4 { http.serve(path: "/d/\(index).jpg", size: 1000 + index, seed: UInt64(index)) }
+        let digest = SHA256.hex(SHA256.hash(body))
+        let list = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-list") + "/pages.txt"
+        defer { try? FileManager.default.removeItem(atPath: (list as NSString).deletingLastPathComponent) }
+        let lines = ["\(http.url("/d/0.jpg"))\t0.jpg\t2000\t\(digest)"] + (1..<4).map { http.url("/d/\($0).jpg") }
+        try lines.joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
+        let added = try daemon.runCLI(["add", "--bundle", "--id", "pages", "--from-file", list, "--wait"])
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let deep = try daemon.runCLI(["verify", "--deep"])
+        XCTAssertEqual(deep.status, 0, deep.stdout + deep.stderr)
+        XCTAssertTrue(deep.stdout.hasPrefix("0 finding(s) in 1 download(s), 4 file(s) checked, 1 of them by sha256 in "), deep.stdout)
+        let json = try daemon.runCLI(["verify", "--deep", "--json"])
+        let report = try XCTUnwrap(try jsonLines(json.stdout).first)
+        XCTAssertEqual(report["filesChecked"] as? Int, 4)
+        XCTAssertEqual(report["digestsChecked"] as? Int, 1)
+        let shallow = try daemon.runCLI(["verify"])
+        XCTAssertFalse(shallow.stdout.contains("sha256"), shallow.stdout)
+    }
+
+    func testShowPrintsAnHLSDownloadsChoiceAndSegments() throws {
+        http.serve(path: "/hls/index.m3u8", body: Array("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\nseg0.ts\n#EXTINF:2,\nseg1.ts\n#EXT-X-ENDLIST\n".utf8))
+        for index in 0..<2 { http.serve(path: "/hls/seg\(index).ts", size: 1880, seed: UInt64(index + 1)) }
+        let add = try daemon.runCLI(["add", http.url("/hls/index.m3u8"), "--id", "h", "--quality", "medium", "--max-height", "720", "--wait"])
+        XCTAssertEqual(add.status, 0, add.stderr)
+        let show = try daemon.runCLI(["show", "h"])
+        XCTAssertTrue(show.stdout.contains("\nhls: quality medium, at most 720 px high, no subtitles, default audio, 8 segments at once\n"), show.stdout)
+        XCTAssertTrue(show.stdout.contains("\nsegments: 2 of 2 done\n"), show.stdout)
+        let json = try XCTUnwrap(try jsonLines(try daemon.runCLI(["show", "h", "--json"]).stdout).first)
+        XCTAssertEqual((json["hls"] as? [String: Any])?["maxHeight"] as? Int, 720)
+        XCTAssertEqual(json["segmentsTotal"] as? Int, 2)
     }
 
     func testHelpListsEveryCommandAndExits0() throws {
