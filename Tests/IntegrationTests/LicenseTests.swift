@@ -458,6 +458,8 @@ final class LicenseTests: DaemonTestCase {
         XCTAssertEqual(get.status, 1, get.stderr)
         XCTAssertTrue(get.stderr.hasPrefix("stash: "), get.stderr)
         XCTAssertFalse(get.stderr.contains("start it with"), get.stderr)
+        XCTAssertTrue(get.stderr.hasPrefix("stash: the acquire request to the licence server failed: "), get.stderr)
+        XCTAssertEqual(get.stderr.components(separatedBy: licenses.licenseURL).count, 2, "the server's URL once: \(get.stderr)")
     }
 
     private func base64url(_ bytes: [UInt8]) -> String {

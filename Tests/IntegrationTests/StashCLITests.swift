@@ -143,6 +143,28 @@ final class StashCLITests: DaemonTestCase {
         XCTAssertEqual(json["segmentsTotal"] as? Int, 2)
     }
 
+    /// One sentence each: the URL once, curl's text once, the status once.
+    func testErrorsSayEachThingOnce() throws {
+        // Nothing listens on port 1: the connection is refused at every attempt.
+        let refusedURL = "http://127.0.0.1:1/x"
+        let refused = try daemon.runCLI(["add", refusedURL, "--id", "refused", "--wait", "--json"])
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        let network = try XCTUnwrap(try jsonLines(refused.stdout).last?["error"] as? [String: Any])
+        let message = try XCTUnwrap(network["message"] as? String)
+        XCTAssertTrue(message.hasPrefix("Failed to connect to 127.0.0.1 port 1 "), message)
+        XCTAssertTrue(message.hasSuffix(" (\(refusedURL)); gave up after 5 attempts"), message)
+        XCTAssertEqual(message.components(separatedBy: "onnect").count, 2, "curl's text once: \(message)")
+
+        http.serve(path: "/c/page.jpg", size: 500)
+        http.serve(path: "/c/gone.jpg", route: { var route = TestRoute(body: .bytes([])); route.alwaysStatus = 404; return route }())
+        let gone = http.url("/c/gone.jpg")
+        let bundle = try daemon.runCLI(["add", "--bundle", "--id", "c", http.url("/c/page.jpg"), gone, "--wait"])
+        XCTAssertEqual(bundle.status, 1, bundle.stderr)
+        XCTAssertEqual(bundle.stderr, "stash: download c ended FAILED: http error: file 'gone.jpg': HTTP 404 Not Found from \(gone)\n")
+        let show = try daemon.runCLI(["show", "c"])
+        XCTAssertTrue(show.stdout.contains("\nerror: http error: file 'gone.jpg': HTTP 404 Not Found from \(gone)\n"), show.stdout)
+    }
+
     func testHelpListsEveryCommandAndExits0() throws {
         let result = try DaemonProcess.run(executable: DaemonProcess.executableURL(named: "stash"), arguments: ["--help"])
         XCTAssertEqual(result.status, 0)
