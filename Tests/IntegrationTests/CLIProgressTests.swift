@@ -82,6 +82,17 @@ final class CLIProgressTests: DaemonTestCase {
             .last { $0.hasPrefix(label) }
     }
 
+    /// stashd going away while a command follows it is "cannot be reached" (3), as at the start.
+    func testLosingTheDaemonWhileWaitingExits3() async throws {
+        serveSlow("/away")
+        _ = try await client.addDownload(AddDownloadRequest(id: "away", uri: http.url("/away")))
+        let wait = try CLIProcess(["wait", "away", "--socket", daemon.socketPath])
+        XCTAssertTrue(wait.waitForOutput { $0.contains(#""state":"DOWNLOADING""#) }, wait.stdout + wait.stderr)
+        XCTAssertEqual(daemon.terminate(), 0)
+        XCTAssertEqual(wait.waitForExit(), 3, wait.stderr)
+        XCTAssertTrue(wait.stderr.contains("connection to stashd closed"), wait.stderr)
+    }
+
     func testCtrlCOnAddWaitSaysTheDownloadGoesOn() async throws {
         serveSlow("/long")
         let add = try CLIProcess(["add", http.url("/long"), "--id", "long", "--wait", "--socket", daemon.socketPath])
