@@ -108,6 +108,8 @@ let package = Package(
         .testTarget(name: "StashEngineTests", dependencies: ["StashEngine", "StashTestSupport"]),
         .testTarget(name: "StashDaemonTests", dependencies: ["StashDaemon"]),
         .testTarget(name: "StashFuzzTests", dependencies: ["StashFuzz"]),
+        // The command line's own logic (what wait and watch show, prompts, suggestions).
+        .testTarget(name: "stashTests", dependencies: ["stash"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["StashClient", "StashWire", "StashTestSupport", "StashCrypto"]),

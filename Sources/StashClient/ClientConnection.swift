@@ -54,8 +54,7 @@ final class ClientConnection: Sendable {
             return ClientConnection(
                 channel: channel, descriptor: descriptor, busyPollNanoseconds: UInt64(max(0, busyPollMicroseconds)) * 1000)
         } catch {
-            throw StashError(
-                .unavailable,
+            throw StashError.connectionFailure(
                 "cannot reach stashd at \(socketPath): \(Self.reason(error)); start it with `stashd` (or `make run` in the stash repo)")
         }
     }
@@ -82,7 +81,7 @@ final class ClientConnection: Sendable {
     /// one read. A lone call only waits for the loop to reach the flush, without sleeping.
     private func send(_ call: PendingCall) {
         guard channel.isActive else {
-            call.continuation.resume(throwing: StashError(.unavailable, "connection to stashd closed"))
+            call.continuation.resume(throwing: StashError.connectionFailure("connection to stashd closed"))
             return
         }
         channel.write(call, promise: nil)

@@ -58,12 +58,12 @@ final class ClientHandler: ChannelDuplexHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        failAll(StashError(.unavailable, "connection to stashd closed"))
+        failAll(StashError.connectionFailure("connection to stashd closed"))
         context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        failAll(StashError(.unavailable, "connection to stashd failed: \(error)"))
+        failAll(StashError.connectionFailure("connection to stashd failed: \(error)"))
         context.close(promise: nil)
     }
 

@@ -32,6 +32,11 @@ public struct StashError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var code: Code
     public var message: String
+    /// True when a client library made this error because it could not reach the daemon, or
+    /// lost the connection before the answer; false for a status the daemon sent. Both are
+    /// UNAVAILABLE, but only this one is a reason to start the daemon: the daemon answers
+    /// UNAVAILABLE itself when a server it needs (a playlist's, a licence server) is down.
+    public var isConnectionFailure = false
 
     public init(_ code: Code, _ message: String) {
         self.code = code
@@ -42,4 +47,12 @@ public struct StashError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public static func invalidArgument(_ message: String) -> StashError { .init(.invalidArgument, message) }
     public static func notFound(id: String) -> StashError { .init(.notFound, "no download with id '\(id)'") }
+
+    /// UNAVAILABLE made by a client: the daemon cannot be reached, or the connection to it
+    /// closed before the answer.
+    public static func connectionFailure(_ message: String) -> StashError {
+        var error = StashError(.unavailable, message)
+        error.isConnectionFailure = true
+        return error
+    }
 }

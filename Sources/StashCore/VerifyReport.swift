@@ -17,10 +17,15 @@ public struct VerifyReport: Equatable, Sendable {
     public var requeued: Int
     public var filesDeleted: Int
     public var bytesFreed: Int64
+    /// Deep verify: the files whose sha256 was computed. Only files given a digest have one to
+    /// compare, and a file missing or of the wrong size is not read, so this is often far
+    /// fewer than `filesChecked`.
+    public var digestsChecked: Int
 
     public init(
         findings: [VerifyFinding] = [], downloadsChecked: Int = 0, filesChecked: Int = 0, finishedAt: Date? = nil,
-        durationMs: Int = 0, deep: Bool = false, repaired: Bool = false, requeued: Int = 0, filesDeleted: Int = 0, bytesFreed: Int64 = 0
+        durationMs: Int = 0, deep: Bool = false, repaired: Bool = false, requeued: Int = 0, filesDeleted: Int = 0, bytesFreed: Int64 = 0,
+        digestsChecked: Int = 0
     ) {
         self.findings = findings
         self.downloadsChecked = downloadsChecked
@@ -32,6 +37,7 @@ public struct VerifyReport: Equatable, Sendable {
         self.requeued = requeued
         self.filesDeleted = filesDeleted
         self.bytesFreed = bytesFreed
+        self.digestsChecked = digestsChecked
     }
 }
 

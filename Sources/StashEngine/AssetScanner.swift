@@ -22,6 +22,8 @@ enum AssetScanner {
     struct Result: Sendable {
         var findings: [VerifyFinding] = []
         var filesChecked = 0
+        /// Files whose sha256 was computed (deep).
+        var digestsChecked = 0
         /// Calls that failed for another reason than their path going away during the scan;
         /// the scan went on without what they would have shown.
         var errors: [SystemCallError] = []
@@ -165,6 +167,7 @@ extension AssetScanner {
                 }
                 guard deep, !file.sha256.isEmpty else { continue }
                 let expected = file.sha256.lowercased()
+                result.digestsChecked += 1
                 do {
                     let actual = try sha256(of: path)
                     if actual != expected {

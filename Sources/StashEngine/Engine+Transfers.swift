@@ -291,7 +291,7 @@ extension Engine {
 
         case .retrying(let attempt, let delayMs, let error):
             logger.notice("transfer will retry", metadata: ["id": "\(id)", "file": "\(entry.download.files[index].path)", "attempt": "\(attempt)", "delay_ms": "\(delayMs)", "error": "\(error.message.withoutURLSecrets)"])
-            entry.download.stateReason = "retrying in \(delayMs) ms after attempt \(attempt): \(fileLabel(entry.download, index))\(error.message)"
+            entry.download.stateReason = "retrying in \(delayMs) ms after attempt \(attempt): \(fileLabel(entry.download, index, message: error.message))\(error.message)"
             entries[id] = entry
 
         case .waitingForNetwork:
@@ -325,7 +325,7 @@ extension Engine {
             entries[id] = entry
             logger.warning("download failed", metadata: ["id": "\(id)", "file": "\(entry.download.files[index].path)", "error": "\(error.message.withoutURLSecrets)"])
             var failure = error
-            failure.message = fileLabel(entry.download, index) + error.message
+            failure.message = fileLabel(entry.download, index, message: error.message) + error.message
             _ = try? transition(id, .transferFailed) { record in
                 record.error = failure
                 record.stateReason = ""
@@ -335,7 +335,7 @@ extension Engine {
             entries[id] = entry
             logger.warning("download paused: disk full", metadata: ["id": "\(id)", "error": "\(error.message.withoutURLSecrets)"])
             var failure = error
-            failure.message = fileLabel(entry.download, index) + error.message
+            failure.message = fileLabel(entry.download, index, message: error.message) + error.message
             _ = try? transition(id, .pause) { record in
                 record.error = failure
                 record.stateReason = "insufficient storage: the disk filled up; free space, then resume"
@@ -418,9 +418,11 @@ extension Engine {
 
     /// Names the file in a bundle's messages; a single file's URL is already in them. The
     /// files after a single file's own are its text tracks'.
-    private func fileLabel(_ download: Download, _ index: Int) -> String {
+    /// Which file of a bundle or package an error is about, before the error's message; the
+    /// URL only when that message does not name it already (a storage error names the path).
+    private func fileLabel(_ download: Download, _ index: Int, message: String) -> String {
         guard download.isFolder || index > 0 else { return "" }
         let file = download.files[index]
-        return "file '\(file.path)' (\(file.url)): "
+        return message.contains(file.url) ? "file '\(file.path)': " : "file '\(file.path)' (\(file.url)): "
     }
 }

@@ -9,7 +9,8 @@ extension Engine {
         let started = clock.now()
         let (scan, checked) = await scanAssets(deep: deep)
         var report = VerifyReport(
-            findings: scan.findings + missingKeys() + orphanKeys(), downloadsChecked: checked, filesChecked: scan.filesChecked, deep: deep, repaired: repair)
+            findings: scan.findings + missingKeys() + orphanKeys(), downloadsChecked: checked, filesChecked: scan.filesChecked, deep: deep, repaired: repair,
+            digestsChecked: scan.digestsChecked)
         if repair {
             await deleteOrphans(&report)
         }

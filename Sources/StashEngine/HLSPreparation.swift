@@ -254,8 +254,34 @@ struct HLSPreparation: Sendable {
         do {
             return (try Playlist.parse(body.bytes, baseURL: body.effectiveURL), body.bytes.count)
         } catch let error as HLSError {
+            if (error.code == .missingHeader || error.code == .notUTF8) && !Self.looksLikePlaylist(body.bytes) {
+                throw DownloadError(.validation, Self.notAPlaylist(uri, what: what, body: body))
+            }
             throw DownloadError(.validation, "\(what) \(uri): \(error.message)")
         }
+    }
+
+    /// A video or a web page given where a playlist belongs is refused for what it is, not for
+    /// the first rule of RFC 8216 it happens to break (its bytes are rarely UTF-8).
+    static func notAPlaylist(_ uri: String, what: String, body: FetchedBody) -> String {
+        let subject = what == "playlist" ? uri : "the \(what) \(uri)"
+        let sent = "the server sent \(body.bytes.count) bytes" + (body.contentType.isEmpty ? "" : " of \(body.contentType)")
+        let firstLine = body.bytes.prefix(256).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).first ?? []
+        guard let text = String(validating: firstLine, as: UTF8.self), !text.isEmpty,
+              text.unicodeScalars.allSatisfy({ $0.properties.generalCategory != .control || $0 == "\t" || $0 == "\r" })
+        else {
+            return "\(subject) is not a playlist: it does not start with #EXTM3U (\(sent))"
+        }
+        let shown = text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(60)
+        return "\(subject) is not a playlist: its first line is '\(shown)', not #EXTM3U (\(sent))"
+    }
+
+    /// Starts with an HLS tag (`#EXTM3U`, or another `#EXT` one when the header is missing),
+    /// after the UTF-8 byte-order mark some packagers write: a playlist with a fault, which
+    /// the parser's message names, rather than something else.
+    private static func looksLikePlaylist(_ bytes: [UInt8]) -> Bool {
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+        return body.starts(with: Array("#EXT".utf8))
     }
 
     /// Fetches each key once and seals it under every path a playlist names it at. The key

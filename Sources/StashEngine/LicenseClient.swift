@@ -50,17 +50,19 @@ struct LicenseClient: Sendable {
                 lowSpeedLimit: lowSpeedLimit, lowSpeedTime: lowSpeedTime, postBody: request.body()),
                 waitingForNetwork: waitingForNetwork).bytes
         } catch let error as DownloadError {
-            throw Self.failure(error, what: "the \(action.rawValue) request to the licence server \(drm.licenseServer)")
+            throw Self.failure(error, what: "the \(action.rawValue) request to the licence server", url: drm.licenseServer)
         }
     }
 
-    /// A 4xx is the server's answer; anything else did not reach one.
-    static func failure(_ error: DownloadError, what: String) -> LicenseFailure {
+    /// A 4xx is the server's answer; anything else did not reach one. The message names `url`
+    /// once: a fetch's own message names it already.
+    static func failure(_ error: DownloadError, what: String, url: String) -> LicenseFailure {
         if error.kind == .http, (400..<500).contains(error.httpStatus) {
-            return .refused("\(what) was refused with HTTP \(error.httpStatus)", httpStatus: error.httpStatus)
+            return .refused("\(what) \(url) was refused with HTTP \(error.httpStatus)", httpStatus: error.httpStatus)
         }
-        if error.kind == .validation { return .invalid("\(what) failed: \(error.message)") }
-        return .unreachable("\(what) failed: \(error.message)")
+        let subject = error.message.contains(url) ? what : "\(what) \(url)"
+        if error.kind == .validation { return .invalid("\(subject) failed: \(error.message)") }
+        return .unreachable("\(subject) failed: \(error.message)")
     }
 }
 
@@ -83,7 +85,7 @@ final class CertificateCache: Sendable {
             bytes = try await fetch.fetchBody(.inMemory(
                 url: url, headers: drm.headers, limit: LicenseClient.maxCertificateBytes, retry: retry)).bytes
         } catch let error as DownloadError {
-            throw LicenseClient.failure(error, what: "fetching the service certificate \(url)")
+            throw LicenseClient.failure(error, what: "fetching the service certificate", url: url)
         }
         let certificate: ServiceCertificate
         do {

@@ -56,8 +56,7 @@ struct FetchFailure: Error, Equatable {
     /// `reusedConnection`: the attempt ran on a pooled connection, which an earlier response
     /// may have left in a bad state; whatever the code, it is retried on a new connection.
     static func curl(_ code: CURLcode, errorText: String, url: String, reusedConnection: Bool = false) -> FetchFailure {
-        let reason = String(cString: curl_easy_strerror(code))
-        let detail = errorText.isEmpty || errorText == reason ? reason : "\(reason): \(errorText)"
+        let detail = describe(reason: String(cString: curl_easy_strerror(code)), errorText: errorText)
         if reusedConnection {
             return FetchFailure(
                 error: DownloadError(.network, "\(detail) on a connection reused from an earlier response (\(url)); retrying on a new connection"),
@@ -106,6 +105,16 @@ struct FetchFailure: Error, Equatable {
         return FetchFailure(
             error: error, retryable: retryable, connectionClass: false,
             retryAfterSeconds: status == 429 || status == 503 ? retryAfterSeconds : nil)
+    }
+
+    /// One sentence from curl's two texts. Its error buffer says what its code's text says,
+    /// for this transfer ("Could not resolve host: h" for "Couldn't resolve host name"), and
+    /// often ends with that text ("Failed to connect to h port 1 after 0 ms: Couldn't connect
+    /// to server"), which is then left out; the code's text is for an empty buffer.
+    static func describe(reason: String, errorText: String) -> String {
+        if errorText.isEmpty { return reason }
+        if errorText.hasSuffix(": " + reason) { return String(errorText.dropLast(reason.count + 2)) }
+        return errorText
     }
 
     /// HTTP/2 responses carry no reason phrase; messages still read better with one.

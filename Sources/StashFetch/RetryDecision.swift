@@ -18,7 +18,7 @@ enum RetryDecision: Equatable {
         if failure.connectionClass, !isOnline() { return .waitForNetwork }
         guard attempts < policy.maxAttempts else {
             var failure = failure
-            failure.error.message += " (gave up after \(attempts) attempt\(attempts == 1 ? "" : "s"))"
+            failure.error.message += "; gave up after \(attempts) attempt\(attempts == 1 ? "" : "s")"
             return .giveUp(failure.finalEvent)
         }
         return .retry(delayMs: policy.delayMs(afterAttempt: attempts, retryAfterSeconds: failure.retryAfterSeconds))

@@ -25,6 +25,7 @@ extension VerifyReport {
         message.requeued = UInt32(clamping: requeued)
         message.files_deleted = UInt32(clamping: filesDeleted)
         message.bytes_freed = UInt64(clamping: bytesFreed)
+        message.digests_checked = UInt32(clamping: digestsChecked)
         return arena.store(message)
     }
 
@@ -49,7 +50,8 @@ extension VerifyReport {
             repaired: WireValue.bool(m.repaired),
             requeued: Int(m.requeued),
             filesDeleted: Int(m.files_deleted),
-            bytesFreed: try WireValue.int64(m.bytes_freed, field: "VerifyReport.bytes_freed"))
+            bytesFreed: try WireValue.int64(m.bytes_freed, field: "VerifyReport.bytes_freed"),
+            digestsChecked: Int(m.digests_checked))
     }
 }
 

@@ -11,7 +11,8 @@ struct AddCommand: AsyncParsableCommand {
             that already exists with the same URL (or, for a bundle, the same files) is not an \
             error: the existing download is printed. With --wait, follows the downloads until \
             each has COMPLETED (exit 0) or FAILED (exit 1), drawing progress bars on a terminal \
-            or printing JSON records otherwise.
+            or printing JSON records otherwise; Ctrl-C stops only the waiting (exit 130), \
+            stashd goes on with the downloads.
 
             With --bundle, the URLs (or the lines of --from-file) are the files of one download, \
             kept in <data-dir>/assets/<id>/. A line of the list is URL, or \
@@ -135,7 +136,7 @@ struct AddCommand: AsyncParsableCommand {
         } else {
             requests = [AddDownloadRequest(
                 id: id ?? "", uri: urls[0], title: title ?? "", sha256: sha256 ?? "", headers: parsedHeaders,
-                hls: try hls.options(), drm: try drm.params(), force: force, appData: Array((appData ?? "").utf8), group: group ?? "",
+                hls: hls.options(), drm: try drm.params(), force: force, appData: Array((appData ?? "").utf8), group: group ?? "",
                 textTracks: tracks)]
         }
         let client = try await global.connect()

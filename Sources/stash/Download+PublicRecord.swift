@@ -44,10 +44,7 @@ extension Download {
             }
         }
         if let hls {
-            record["hls"] = [
-                "quality": hls.quality.rawValue, "subtitles": hls.subtitles, "audio": hls.audio,
-                "segmentConcurrency": hls.segmentConcurrency,
-            ] as [String: Any]
+            record["hls"] = hls.record
             record["segmentsDone"] = filesDone
             record["segmentsTotal"] = filesTotal
         }

@@ -2,29 +2,55 @@ import StashClient
 
 /// The latest record of each download being shown, kept current from events. Progress
 /// events carry only the numbers, so they are applied to the last full record.
+///
+/// What is shown never goes back in time. A record read from the daemon (a snapshot) comes
+/// over another connection than the events, so events already waiting in the stream may be
+/// older than it: after a snapshot, the stream's state changes are skipped until the one that
+/// leaves the snapshot's state (its `previous` is that state), and from there on the events
+/// apply in their sequence order.
 struct DownloadTracker {
     private(set) var records: [String: Download] = [:]
     /// First-seen order, so bars keep their lines.
     private(set) var order: [String] = []
     private(set) var removed: Set<String> = []
+    /// Downloads shown from a snapshot whose next state change has not come yet.
+    private var awaitingChange: Set<String> = []
+    /// The stream delivers events in sequence order; one at or below this was seen already.
+    private var lastSeq: UInt64 = 0
 
+    /// Shows a record read after the event stream was opened (so the change that follows it
+    /// is in the stream).
     mutating func set(_ download: Download) {
         if records[download.id] == nil { order.append(download.id) }
         records[download.id] = download
+        awaitingChange.insert(download.id)
     }
 
-    /// Applies an event; returns the updated record, or nil when the event is about a
-    /// download without a known record, or it was removed.
+    /// Applies an event; returns the updated record, or nil when there is nothing new to
+    /// show: the event is about a download without a known record, is older than what is
+    /// shown, or the download was removed.
     mutating func apply(_ event: DownloadEvent) -> Download? {
+        guard event.seq > lastSeq else { return nil }
+        lastSeq = event.seq
         switch event.kind {
-        case .stateChanged(let download, _):
-            set(download)
+        case .stateChanged(let download, let previous):
+            if awaitingChange.contains(download.id), let shown = records[download.id] {
+                // A change made before the snapshot was read: the snapshot shows its outcome.
+                guard previous == shown.state else { return nil }
+                awaitingChange.remove(download.id)
+            }
+            if records[download.id] == nil { order.append(download.id) }
+            records[download.id] = download
             return download
         case .progress(let update):
             guard var download = records[update.id] else { return nil }
+            // Bytes only grow between state changes; fewer than shown is a report from before
+            // the snapshot.
+            if awaitingChange.contains(update.id), update.downloadedBytes < download.downloadedBytes { return nil }
             download.downloadedBytes = update.downloadedBytes
             download.totalBytes = update.totalBytes
-            download.speed = update.speed
+            // A report that left before a pause arrives after it: a paused download moves nothing.
+            download.speed = download.state.isActive ? update.speed : 0
             download.filesDone = update.filesDone
             download.filesTotal = update.filesTotal
             records[update.id] = download

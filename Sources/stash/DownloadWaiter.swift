@@ -12,6 +12,8 @@ enum DownloadWaiter {
         var wanted: [String] = []
         var seen: Set<String> = []
         for id in ids where seen.insert(id).inserted { wanted.append(id) }
+        let interrupt = InterruptNotice(ids: wanted)
+        defer { interrupt.cancel() }
         var tracker = DownloadTracker()
         let reporter = ProgressReporter(json: json)
         for id in wanted {
@@ -44,7 +46,7 @@ enum DownloadWaiter {
                 }
                 if pending.isEmpty { break }
             }
-            guard pending.isEmpty else { throw StashError(.unavailable, "connection to stashd closed") }
+            guard pending.isEmpty else { throw StashError.connectionFailure("connection to stashd closed") }
         }
         reporter.finish()
         var allCompleted = true

@@ -30,16 +30,19 @@ struct HLSChoiceOptions: ParsableArguments {
         quality != nil || maxHeight != nil || bandwidth != nil || subtitles != nil || audio != nil || segments != nil || hlsStream
     }
 
+    /// Checked while parsing, so the error is `stash add`'s, with the values it takes.
+    func validate() throws {
+        if let quality, HLSOptions.Quality(rawValue: quality.lowercased()) == nil {
+            let values = HLSOptions.Quality.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("--quality '\(quality)' is not one of \(values)")
+        }
+    }
+
     /// Nil when no HLS option was given (the daemon still treats a .m3u8 URL as HLS).
-    func options() throws -> HLSOptions? {
+    func options() -> HLSOptions? {
         guard given else { return nil }
         var options = HLSOptions()
-        if let quality {
-            guard let value = HLSOptions.Quality(rawValue: quality.lowercased()) else {
-                throw ValidationError("--quality '\(quality)' is not one of low, medium, high, auto")
-            }
-            options.quality = value
-        }
+        if let quality, let value = HLSOptions.Quality(rawValue: quality.lowercased()) { options.quality = value }
         options.maxHeight = maxHeight
         options.bandwidth = bandwidth
         options.subtitles = Self.languages(subtitles)

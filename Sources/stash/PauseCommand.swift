@@ -17,10 +17,9 @@ struct PauseCommand: AsyncParsableCommand {
             if global.json { Output.json(download.publicRecord) } else { Output.line("paused \(download.id) (\(download.state.name))") }
         } else {
             let count: Int
-            if let group = target.group {
-                count = try await TargetOptions.forEach(inGroup: group, client: client, where: { $0 == .queued || $0.isActive }) {
-                    _ = try await client.pause(id: $0)
-                }
+            if target.group != nil {
+                let pausable = try await target.downloads(client: client).filter { $0.state == .queued || $0.state.isActive }
+                count = try await TargetOptions.forEach(pausable) { _ = try await client.pause(id: $0) }
             } else {
                 count = try await client.pauseAll()
             }

@@ -7,7 +7,8 @@ final class ProgressReporter {
     /// At most this many bars; with more downloads the unfinished ones are drawn, then a
     /// summary line, so thousands of downloads don't scroll the terminal away.
     static let maxBars = 20
-    /// Redraws closer together than this are skipped (the last state always shows).
+    /// Progress redraws closer together than this are skipped; a change of state is drawn at
+    /// once, as it may be the last change for a long time (a pause, a failure).
     static let redrawInterval: TimeInterval = 0.1
 
     private let bars: Bool
@@ -25,8 +26,9 @@ final class ProgressReporter {
             Output.json(download.publicRecord)
             return
         }
-        if downloads.updateValue(download, forKey: download.id) == nil { order.append(download.id) }
-        redraw(force: download.state.isTerminal)
+        let drawnState = downloads.updateValue(download, forKey: download.id)?.state
+        if drawnState == nil { order.append(download.id) }
+        redraw(force: drawnState != download.state || download.state.isTerminal)
     }
 
     /// Drops a download's bar (it was removed).
@@ -65,19 +67,24 @@ final class ProgressReporter {
         let completed = all.filter { $0.state == .completed }.count
         let failed = all.count - completed - unfinished.count
         var lines = unfinished.prefix(Self.maxBars).map { Self.bar(for: $0) }
-        let received = all.reduce(Int64(0)) { $0 + $1.downloadedBytes }
-        let speed = unfinished.reduce(Int64(0)) { $0 + $1.speed }
+        let received = all.saturatingSum(\.downloadedBytes)
+        let speed = unfinished.saturatingSum(\.speed)
         lines.append("\(completed)/\(all.count) completed, \(failed) failed, \(unfinished.count) to go  \(Format.bytes(received))  \(Format.speed(speed))")
         return lines
     }
 
+    /// The title (else the id), the bar, percent and bytes, then the speed and ETA while the
+    /// download transfers, and its state.
     static func bar(for download: Download, width: Int = 24) -> String {
         let percent = download.progressPercent
         let filled = percent * width / 100
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let size = Format.bytes(download.downloadedBytes) + "/" + (download.totalBytes.map(Format.bytes) ?? "?")
-        let name = download.id.count > 24 ? String(download.id.prefix(23)) + "~" : download.id
+        let label = download.title.isEmpty ? download.id : download.title
+        let name = label.count > 24 ? String(label.prefix(23)) + "~" : label
+        let motion = download.state.isActive
+            ? "\(Format.speed(download.speed))  ETA \(Format.duration(download.remainingTime))  " : ""
         return "\(name.padding(toLength: 24, withPad: " ", startingAt: 0)) [\(bar)] \(String(format: "%3d", percent))%  "
-            + "\(size)  \(Format.speed(download.speed))  ETA \(Format.duration(download.remainingTime))  \(download.state.name)"
+            + "\(size)  \(motion)\(download.state.name)"
     }
 }

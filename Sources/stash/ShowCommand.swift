@@ -37,7 +37,7 @@ struct ShowCommand: AsyncParsableCommand {
             ("asset path", download.assetPath),
             ("group", download.group.isEmpty ? "none" : download.group),
             ("app data", download.appData.isEmpty ? "none" : "\(download.appData.count) bytes (--json shows them)"),
-            ("error", download.error.map { $0.httpStatus > 0 ? "\($0) (HTTP \($0.httpStatus))" : "\($0)" } ?? "none"),
+            ("error", download.error.map(Self.describe) ?? "none"),
             ("created", download.createdAt.ISO8601Format()),
             ("completed", download.completedAt.map { $0.ISO8601Format() } ?? "not yet"),
         ]
@@ -46,6 +46,12 @@ struct ShowCommand: AsyncParsableCommand {
         for track in download.textTracks {
             let title = track.title.isEmpty ? "" : " \"\(track.title)\""
             fields.append(("text track", "\(track.language)\(title) \(track.type) \(track.path) \(track.uri)"))
+        }
+        if let hls = download.hls {
+            fields.append(("hls", hls.summary))
+            // The segments are known once the playlists are read (PREPARING until then).
+            fields.append(("segments", download.filesTotal == 0 && download.state == .preparing
+                ? "counted once the playlists are read" : "\(download.filesDone) of \(download.filesTotal) done"))
         }
         if download.isBundle {
             fields.append(("files", "\(download.filesDone) of \(download.filesTotal) done"))
@@ -56,5 +62,10 @@ struct ShowCommand: AsyncParsableCommand {
             }
         }
         for (key, value) in fields { Output.line("\(key): \(value)") }
+    }
+
+    /// The error with its HTTP status, unless its message says the status already.
+    static func describe(_ error: DownloadError) -> String {
+        error.httpStatus > 0 && !error.message.contains("HTTP \(error.httpStatus)") ? "\(error) (HTTP \(error.httpStatus))" : "\(error)"
     }
 }

@@ -1,16 +1,19 @@
 import ArgumentParser
 import StashClient
 
-/// The root command; it only holds the subcommands.
+/// The root command: the subcommands, and the options they all take, so those can come
+/// before the command's name as well as after it.
 struct StashCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stash",
         abstract: "Control the stash offline-download daemon (stashd).",
         discussion: """
             Every command talks to a running stashd over its Unix socket (--socket, or \
-            $STASH_SOCKET). Exit status: 0 success; 1 a download failed, `has` found nothing, \
-            or the daemon refused the request; 2 usage error (including values the daemon \
-            rejects as invalid); 3 the daemon cannot be reached.
+            $STASH_SOCKET); --socket and --json go before or after the command. Exit status: \
+            0 success; 1 a download failed, `has` found nothing, the daemon refused the \
+            request, or a server it needed (a playlist's, a licence server) failed; 2 usage \
+            error (including values the daemon rejects as invalid); 3 stashd cannot be reached; \
+            130 Ctrl-C ended `wait` or `add --wait` (the downloads go on).
             """,
         version: StashVersion.daemon,
         subcommands: [
@@ -20,4 +23,6 @@ struct StashCommand: AsyncParsableCommand {
             VerifyCommand.self, PurgeCommand.self, PlanCommand.self, ExportCommand.self, SubtitlesCommand.self,
             LicenseCommand.self,
         ])
+
+    @OptionGroup var global: GlobalOptions
 }

@@ -19,15 +19,21 @@ struct TargetOptions: ParsableArguments {
         }
     }
 
-    /// Applies `change` to every download of `group` whose state `applies` to, and returns how
-    /// many it changed. One whose state moved on meanwhile (or that went) is skipped, as the
-    /// daemon's own PauseAll, ResumeAll and CancelAll skip them.
-    static func forEach(
-        inGroup group: String, client: StashClient, where applies: (DownloadState) -> Bool, _ change: (String) async throws -> Void
-    ) async throws -> Int {
-        let (downloads, _) = try await client.allDownloads(states: [], group: group)
+    /// "--all" or "--group G": how the message of a command over many names what it covered.
+    var many: String { group.map { "--group \($0)" } ?? "--all" }
+
+    /// The downloads `--all` or `--group` covers whose state is one of `states` (every state
+    /// when empty).
+    func downloads(client: StashClient, states: [DownloadState] = []) async throws -> [Download] {
+        try await client.allDownloads(states: states, group: group ?? "").downloads
+    }
+
+    /// Applies `change` to each of `downloads`, and returns how many it changed. One whose
+    /// state moved on meanwhile (or that went) is skipped, as the daemon's own PauseAll,
+    /// ResumeAll and CancelAll skip them.
+    static func forEach(_ downloads: [Download], _ change: (String) async throws -> Void) async throws -> Int {
         var changed = 0
-        for download in downloads where applies(download.state) {
+        for download in downloads {
             do {
                 try await change(download.id)
                 changed += 1

@@ -9,6 +9,7 @@ extension VerifyReport {
             },
             "downloadsChecked": downloadsChecked,
             "filesChecked": filesChecked,
+            "digestsChecked": digestsChecked,
             "finishedAt": finishedAt.map { $0.ISO8601Format() as Any } ?? NSNull(),
             "durationMs": durationMs,
             "deep": deep,
@@ -25,7 +26,9 @@ extension VerifyReport {
             let owner = finding.id.isEmpty ? "" : " [\(finding.id)]"
             return "\(finding.kind.name)\(owner) \(finding.path): \(finding.detail)\(finding.repaired ? " (repaired)" : "")"
         }
-        var summary = "\(findings.count) finding(s) in \(downloadsChecked) download(s), \(filesChecked) file(s) checked\(deep ? " with sha256" : "") in \(durationMs) ms"
+        // With --deep, only the files that have a digest are read: say how many were.
+        let digests = deep ? ", \(digestsChecked) of them by sha256" : ""
+        var summary = "\(findings.count) finding(s) in \(downloadsChecked) download(s), \(filesChecked) file(s) checked\(digests) in \(durationMs) ms"
         if repaired {
             summary += "; repaired: \(requeued) download(s) re-queued, \(filesDeleted) file(s) deleted, \(Format.bytes(bytesFreed)) freed"
         }

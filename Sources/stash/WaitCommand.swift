@@ -9,7 +9,8 @@ struct WaitCommand: AsyncParsableCommand {
             Follows each download until it is COMPLETED or FAILED (or LICENSE_EXPIRED, \
             DRM_EXPIRED, or cancelled). On a terminal draws a progress bar per download; \
             otherwise (or with --json) prints a JSON record per download at start and per \
-            change. Exit 0 when all completed, 1 otherwise.
+            change. Exit 0 when all completed, 1 otherwise. Ctrl-C stops only the waiting \
+            (exit 130): stashd goes on with the downloads.
             """)
 
     @OptionGroup var global: GlobalOptions

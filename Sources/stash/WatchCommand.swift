@@ -44,12 +44,13 @@ struct WatchCommand: AsyncParsableCommand {
                 reporter.show(download)
             } else if case .removed(let id) = event.kind {
                 reporter.remove(id: id)
-            } else if case .progress(let update) = event.kind, let download = try? await client.getDownload(id: update.id) {
+            } else if case .progress(let update) = event.kind, tracker.records[update.id] == nil,
+                let download = try? await client.getDownload(id: update.id) {
                 // A download added after the start whose state change was not seen.
                 tracker.set(download)
                 reporter.show(download)
             }
         }
-        throw StashError(.unavailable, "connection to stashd closed")
+        throw StashError.connectionFailure("connection to stashd closed")
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 import StashClient
 
 // Runs the command and turns every way it can end into the documented exit status:
-// 0 success, 1 a download failed or a daemon error, 2 usage, 3 daemon unreachable.
+// 0 success, 1 a download failed or a daemon error, 2 usage, 3 daemon unreachable (130, Ctrl-C
+// while waiting, is InterruptNotice's).
 do {
     var command = try StashCommand.parseAsRoot()
     do {

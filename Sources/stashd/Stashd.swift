@@ -14,9 +14,34 @@ struct Stashd: AsyncParsableCommand {
         abstract: "The stash offline-download daemon.",
         discussion: """
             Runs in the foreground until SIGTERM or SIGINT, which stop transfers, persist \
-            and exit 0; the next start resumes what was downloading.
+            and exit 0; the next start resumes what was downloading. Exit status: 0 after a \
+            clean stop; 1 when it cannot start (the message says why); 2 usage error, as for \
+            the `stash` command line.
             """,
         version: StashVersion.daemon)
+
+    /// A usage error exits 2, the status `stash` uses for one, not ArgumentParser's 64
+    /// (EX_USAGE): a script that runs both reads one rule.
+    static let usageStatus: Int32 = 2
+
+    /// As ArgumentParser's `main()`, with usage errors exiting `usageStatus`.
+    static func main() async {
+        let command: Stashd
+        do {
+            command = try parse()
+        } catch {
+            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            var message = fullMessage(for: error)
+            if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
+            FileHandle.standardError.write(Data("stashd: \(message)\n".utf8))
+            Foundation.exit(usageStatus)
+        }
+        do {
+            try await command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
 
     @Option(help: ArgumentHelp("Unix socket to listen on.", valueName: "path"))
     var socket: String = StashPaths.defaultSocketPath()

@@ -83,7 +83,7 @@ final class GroupTests: DaemonTestCase {
         XCTAssertNotEqual(states[2], .paused, "another group is left alone")
         let resume = try daemon.runCLI(["resume", "--group", "s/a"])
         XCTAssertEqual(resume.stdout, "resumed 1 download(s)\n", resume.stderr)
-        let cancel = try daemon.runCLI(["cancel", "--group", "s"])
+        let cancel = try daemon.runCLI(["cancel", "--group", "s", "--yes"])
         XCTAssertEqual(cancel.stdout, "cancelled 2 download(s)\n", cancel.stderr)
         let left = try await client.listDownloads()
         XCTAssertEqual(left.downloads.map(\.id), ["s2"])

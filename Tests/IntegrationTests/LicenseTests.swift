@@ -436,6 +436,20 @@ final class LicenseTests: DaemonTestCase {
         XCTAssertTrue(get.stdout.contains("valid"), get.stdout)
     }
 
+    /// A licence server that is down is a failed command (1), not a daemon that cannot be
+    /// reached (3).
+    func testLicenseGetWithTheServerDownExits1() async throws {
+        _ = try await add("down")
+        _ = try await waitFor("down", .completed)
+        licenses.stop()
+        let get = try daemon.runCLI(["license", "get", "down"])
+        XCTAssertEqual(get.status, 1, get.stderr)
+        XCTAssertTrue(get.stderr.hasPrefix("stash: "), get.stderr)
+        XCTAssertFalse(get.stderr.contains("start it with"), get.stderr)
+        XCTAssertTrue(get.stderr.hasPrefix("stash: the acquire request to the licence server failed: "), get.stderr)
+        XCTAssertEqual(get.stderr.components(separatedBy: licenses.licenseURL).count, 2, "the server's URL once: \(get.stderr)")
+    }
+
     private func base64url(_ bytes: [UInt8]) -> String {
         Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")

@@ -16,9 +16,19 @@ final class StashClientTests: DaemonTestCase {
             XCTFail("connected to nothing")
         } catch let error as StashError {
             XCTAssertEqual(error.code, .unavailable)
+            XCTAssertTrue(error.isConnectionFailure)
             XCTAssertTrue(error.message.contains(path), error.message)
             XCTAssertTrue(error.message.contains("start it with `stashd`"), error.message)
         }
+    }
+
+    /// The daemon answers UNAVAILABLE too, for a server it could not use; that one is not a
+    /// connection failure, so a client does not tell the user to start the daemon.
+    func testUnavailableFromTheDaemonIsNoConnectionFailure() async throws {
+        let error = await assertFails(.unavailable) { try await self.client.manifestInfo(uri: self.http.url("/none.m3u8")) }
+        XCTAssertEqual(error?.isConnectionFailure, false)
+        let answer = try await client.hasDownload(id: "x")
+        XCTAssertFalse(answer.exists, "the connection is still up")
     }
 
     func testHelloAndReadOnlyCalls() async throws {
@@ -186,12 +196,14 @@ final class StashClientTests: DaemonTestCase {
             XCTFail("event stream ended without an error")
         } catch let error as StashError {
             XCTAssertEqual(error.code, .unavailable)
+            XCTAssertTrue(error.isConnectionFailure)
         }
         do {
             _ = try await client.stats()
             XCTFail("a call succeeded on a closed connection")
         } catch let error as StashError {
             XCTAssertEqual(error.code, .unavailable)
+            XCTAssertTrue(error.isConnectionFailure)
             XCTAssertEqual(error.message, "connection to stashd closed")
         }
     }

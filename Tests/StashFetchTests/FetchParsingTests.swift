@@ -53,6 +53,13 @@ final class FetchParsingTests: XCTestCase {
         let timeout = FetchFailure.curl(CURLE_OPERATION_TIMEDOUT, errorText: "Operation too slow", url: url)
         XCTAssertTrue(timeout.retryable && timeout.connectionClass)
         XCTAssertTrue(timeout.error.message.contains("Operation too slow"), timeout.error.message)
+        // curl's error buffer usually ends with its code's text: said once, then the URL.
+        let refused = FetchFailure.curl(
+            CURLE_COULDNT_CONNECT, errorText: "Failed to connect to h port 1 after 0 ms: Couldn't connect to server", url: url)
+        XCTAssertEqual(refused.error.message, "Failed to connect to h port 1 after 0 ms (http://h/x)")
+        let resolve = FetchFailure.curl(CURLE_COULDNT_RESOLVE_HOST, errorText: "Could not resolve host: h", url: url)
+        XCTAssertEqual(resolve.error.message, "Could not resolve host: h (http://h/x)")
+        XCTAssertEqual(FetchFailure.curl(CURLE_GOT_NOTHING, errorText: "", url: url).error.message, "Server returned nothing (no headers, no data) (http://h/x)")
         let scheme = FetchFailure.curl(CURLE_UNSUPPORTED_PROTOCOL, errorText: "", url: url)
         XCTAssertEqual(scheme.error.kind, .validation)
         XCTAssertFalse(scheme.retryable)

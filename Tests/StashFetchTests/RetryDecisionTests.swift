@@ -10,7 +10,7 @@ final class RetryDecisionTests: XCTestCase {
         XCTAssertEqual(RetryDecision.decide(after: timeout, attempts: 1, policy: policy) { true }, .retry(delayMs: 100))
         XCTAssertEqual(RetryDecision.decide(after: timeout, attempts: 2, policy: policy) { true }, .retry(delayMs: 200))
         XCTAssertEqual(RetryDecision.decide(after: timeout, attempts: 3, policy: policy) { true },
-                       .giveUp(.failed(DownloadError(.network, "timed out (gave up after 3 attempts)"))))
+                       .giveUp(.failed(DownloadError(.network, "timed out; gave up after 3 attempts"))))
     }
 
     func testOfflineWaitsEvenWhenAttemptsAreUsedUp() {

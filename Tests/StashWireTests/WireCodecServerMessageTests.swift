@@ -52,7 +52,7 @@ final class WireCodecServerMessageTests: XCTestCase {
             .verify(VerifyReport(
                 findings: VerifyFinding.Kind.allCases.map { VerifyFinding(kind: $0, id: "i", path: "/p/\($0.name)", detail: "d", repaired: $0.rawValue % 2 == 0) },
                 downloadsChecked: 100_000, filesChecked: 5_000_000, finishedAt: WireTestSupport.date(ms: 1), durationMs: 1500,
-                deep: true, repaired: true, requeued: 3, filesDeleted: 4, bytesFreed: Int64(1) << 40)),
+                deep: true, repaired: true, requeued: 3, filesDeleted: 4, bytesFreed: Int64(1) << 40, digestsChecked: 1234)),
             .verify(VerifyReport()),
             .purge(PurgeResult(filesDeleted: 2, bytesFreed: 1024, paths: ["/d/assets/ghost", "/d/assets/ü"])),
             .purge(PurgeResult()),

@@ -6033,7 +6033,7 @@ const ProtobufCMessageDescriptor stash__v1__finding__descriptor =
   (ProtobufCMessageInit) stash__v1__finding__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__verify_report__field_descriptors[10] =
+static const ProtobufCFieldDescriptor stash__v1__verify_report__field_descriptors[11] =
 {
   {
     "findings",
@@ -6155,10 +6155,23 @@ static const ProtobufCFieldDescriptor stash__v1__verify_report__field_descriptor
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "digests_checked",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__VerifyReport, digests_checked),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__verify_report__field_indices_by_name[] = {
   9,   /* field[9] = bytes_freed */
   5,   /* field[5] = deep */
+  10,   /* field[10] = digests_checked */
   1,   /* field[1] = downloads_checked */
   4,   /* field[4] = duration_ms */
   2,   /* field[2] = files_checked */
@@ -6171,7 +6184,7 @@ static const unsigned stash__v1__verify_report__field_indices_by_name[] = {
 static const ProtobufCIntRange stash__v1__verify_report__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 10 }
+  { 0, 11 }
 };
 const ProtobufCMessageDescriptor stash__v1__verify_report__descriptor =
 {
@@ -6181,7 +6194,7 @@ const ProtobufCMessageDescriptor stash__v1__verify_report__descriptor =
   "Stash__V1__VerifyReport",
   "stash.v1",
   sizeof(Stash__V1__VerifyReport),
-  10,
+  11,
   stash__v1__verify_report__field_descriptors,
   stash__v1__verify_report__field_indices_by_name,
   1,  stash__v1__verify_report__number_ranges,

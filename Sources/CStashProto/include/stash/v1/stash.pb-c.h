@@ -1149,10 +1149,14 @@ struct  Stash__V1__VerifyReport
   uint32_t requeued;
   uint32_t files_deleted;
   uint64_t bytes_freed;
+  /*
+   * deep: files whose sha256 was computed (those with a known digest, whole in size)
+   */
+  uint32_t digests_checked;
 };
 #define STASH__V1__VERIFY_REPORT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__verify_report__descriptor) \
-    , 0,NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+    , 0,NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 
 struct  Stash__V1__PurgeResult
