@@ -62,4 +62,10 @@ final class HLSPreparationTests: XCTestCase {
         let plain = PackageKey(uri: "https://keys.example.com/k1", path: "audio/en/key0.key")
         XCTAssertEqual(HLSPreparation.licenseKeyIDs([skd, plain]), ["video/key0.key": "AAECAwQFBgcICQoLDA0ODw"])
     }
+
+    func testTheQualityOfAVariantWithoutBandwidthSaysUnknown() {
+        XCTAssertEqual(HLSPreparation.describe(Variant(uri: "u", bandwidth: nil, resolution: Resolution(width: 640, height: 360))),
+                       "640x360, unknown bandwidth")
+        XCTAssertEqual(HLSPreparation.describe(Variant(uri: "u", bandwidth: 3_200_000)), "3.2 Mb/s")
+    }
 }
