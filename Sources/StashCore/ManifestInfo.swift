@@ -3,8 +3,9 @@ public struct ManifestInfo: Equatable, Sendable {
     public struct VariantInfo: Equatable, Sendable {
         /// The variant's media playlist, absolute.
         public var uri: String
-        /// Peak bits per second.
-        public var bandwidth: UInt64
+        /// Peak bits per second; nil when unknown (no BANDWIDTH, or a media playlist whose
+        /// segment sizes are not in it).
+        public var bandwidth: UInt64?
         public var averageBandwidth: UInt64?
         public var width: Int?
         public var height: Int?
@@ -18,7 +19,7 @@ public struct ManifestInfo: Equatable, Sendable {
         public var sizeIsExact: Bool
         public var duration: Double
 
-        public init(uri: String, bandwidth: UInt64, averageBandwidth: UInt64? = nil, width: Int? = nil, height: Int? = nil,
+        public init(uri: String, bandwidth: UInt64?, averageBandwidth: UInt64? = nil, width: Int? = nil, height: Int? = nil,
                     codecs: [String] = [], frameRate: Double? = nil, encryption: [String] = [], estimatedBytes: Int64 = 0,
                     sizeIsExact: Bool = false, duration: Double = 0) {
             self.uri = uri
@@ -59,11 +60,16 @@ public struct ManifestInfo: Equatable, Sendable {
     public var subtitles: [RenditionInfo]
     /// Seconds, from the first variant's media playlist.
     public var duration: Double
+    /// What stash read differently from RFC 8216 (a line ignored, a value filled in) or will not
+    /// download (a live playlist), one sentence each; a media playlist's start with its URI.
+    public var warnings: [String]
 
-    public init(variants: [VariantInfo] = [], audio: [RenditionInfo] = [], subtitles: [RenditionInfo] = [], duration: Double = 0) {
+    public init(variants: [VariantInfo] = [], audio: [RenditionInfo] = [], subtitles: [RenditionInfo] = [], duration: Double = 0,
+                warnings: [String] = []) {
         self.variants = variants
         self.audio = audio
         self.subtitles = subtitles
         self.duration = duration
+        self.warnings = warnings
     }
 }

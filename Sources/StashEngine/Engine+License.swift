@@ -407,12 +407,13 @@ extension Engine {
         }
     }
 
-    /// The base64url id of the requested key: "" for the licence's first, else 32 hex digits
-    /// or base64url naming one of its keys.
+    /// The base64url id of the requested key: "" for the licence's first, else 32 hex digits,
+    /// base64url, or the text of an opaque `skd://` id (`someuri`), naming one of its keys.
     static func kid(_ requested: String, in terms: LicenseTerms, id: String) throws -> String {
         if requested.isEmpty, let first = terms.kids.first { return first }
-        let candidate = SKDURI.hex(requested.filter { $0 != "-" }[...]).map(Base64URL.encode) ?? requested
-        guard terms.kids.contains(candidate) else {
+        let hex = SKDURI.hex(requested.filter { $0 != "-" }[...]).map(Base64URL.encode)
+        let candidates = [hex, requested, Base64URL.encode(Array(requested.utf8))].compactMap { $0 }
+        guard let candidate = candidates.first(where: terms.kids.contains) else {
             throw StashError(.notFound, "key id '\(requested.prefix(64))' is not one of the \(terms.kids.count) keys of the licence of '\(id)'")
         }
         return candidate

@@ -312,7 +312,7 @@ struct HLSPreparation: Sendable {
 
     /// "1280x720, 3.2 Mb/s": what the record's `quality` says was chosen.
     static func describe(_ variant: Variant) -> String {
-        let rate = String(format: "%.1f Mb/s", Double(variant.bandwidth) / 1_000_000)
+        let rate = variant.bandwidth.map { String(format: "%.1f Mb/s", Double($0) / 1_000_000) } ?? "unknown bandwidth"
         guard let resolution = variant.resolution else { return rate }
         return "\(resolution.width)x\(resolution.height), \(rate)"
     }

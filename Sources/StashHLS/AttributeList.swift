@@ -10,44 +10,50 @@ struct AttributeList {
     let line: Int
     private var values: [Substring: Value] = [:]
 
+    /// Section 4.2 allows no whitespace in a list, but packagers write `PROGRAM-ID=1, BANDWIDTH=…`
+    /// and every major player reads it; so attributes are separated by commas and spaces in any
+    /// mix, and an unquoted value ends at either (the RFC's unquoted values hold neither).
     init(_ text: Substring, tag: Substring, line: Int) throws {
         self.tag = tag
         self.line = line
-        var rest = text
+        var rest = text.drop(while: Self.isSeparator)
         while !rest.isEmpty {
-            guard let equals = rest.firstIndex(of: "=") else {
-                throw HLSError(.invalidAttribute, line: line, "\(tag) attribute '\(rest.prefix(80))' has no '='")
+            let nameEnd = rest.firstIndex { $0 == "=" || Self.isSeparator($0) } ?? rest.endIndex
+            guard nameEnd != rest.endIndex, rest[nameEnd] == "=" else {
+                throw HLSError(.invalidAttribute, line: line, "\(tag) attribute '\(rest[..<nameEnd].prefix(80))' has no '='")
             }
-            let name = rest[..<equals]
+            let name = rest[..<nameEnd]
             guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber || $0 == "-") }) else {
                 throw HLSError(.invalidAttribute, line: line, "\(tag) attribute name '\(name.prefix(80))' must be A-Z, 0-9 and '-'")
             }
-            rest = rest[rest.index(after: equals)...]
+            rest = rest[rest.index(after: nameEnd)...]
             let value: Value
             if rest.first == "\"" {
-                // A quoted string runs to the next quote; commas inside it (CODECS) are content.
+                // A quoted string runs to the next quote; commas and spaces inside it (CODECS) are content.
                 let body = rest.dropFirst()
                 guard let close = body.firstIndex(of: "\"") else {
                     throw HLSError(.invalidAttribute, line: line, "\(tag) attribute \(name) has an unterminated quoted string")
                 }
                 value = Value(text: body[..<close], quoted: true)
                 rest = body[body.index(after: close)...]
+                if let next = rest.first, !Self.isSeparator(next) {
+                    throw HLSError(.invalidAttribute, line: line, "\(tag) attribute \(name) is followed by '\(rest.prefix(20))' instead of ','")
+                }
             } else {
-                let end = rest.firstIndex(of: ",") ?? rest.endIndex
+                let end = rest.firstIndex(where: Self.isSeparator) ?? rest.endIndex
                 value = Value(text: rest[..<end], quoted: false)
                 rest = rest[end...]
             }
-            if !rest.isEmpty {
-                guard rest.first == "," else {
-                    throw HLSError(.invalidAttribute, line: line, "\(tag) attribute \(name) is followed by '\(rest.prefix(20))' instead of ','")
-                }
-                rest = rest.dropFirst()
-            }
+            rest = rest.drop(while: Self.isSeparator)
             // Section 4.2 forbids repeats; taking either copy would silently guess.
             guard values.updateValue(value, forKey: name) == nil else {
                 throw HLSError(.invalidAttribute, line: line, "\(tag) attribute \(name) appears twice")
             }
         }
+    }
+
+    private static func isSeparator(_ character: Character) -> Bool {
+        character == "," || character == " " || character == "\t"
     }
 
     func quotedString(_ name: Substring) throws -> String? {

@@ -9,17 +9,20 @@ public struct HLSError: Error, Equatable, Sendable, CustomStringConvertible {
         case notUTF8
         /// The first line is not `#EXTM3U`.
         case missingHeader
-        /// A required tag or URI line is absent (EXT-X-TARGETDURATION, a URI after EXTINF).
+        /// A required tag or URI line is absent from a package playlist on disk (a file after
+        /// EXTINF); a fetched playlist without one is read as players read it, with a warning.
         case missingTag
         /// The playlist mixes master-playlist and media-playlist tags.
         case mixedPlaylist
         /// More than `maxSegments` segments.
         case tooManySegments
-        /// A URI that does not parse or is not http(s) once resolved against the base URL.
+        /// A URI that does not parse or is not http(s) once resolved against the base URL, or an
+        /// skd:// key id that is empty or above `SKDURI.maxOpaqueKeyIDBytes`.
         case invalidURI
         /// A duration that is negative, not a number, or above `maxDurationSeconds`.
         case invalidDuration
-        /// An EXT-X-KEY IV that is not `0x` followed by 32 hex digits.
+        /// An EXT-X-KEY IV that is not `0x` followed by 32 hex digits (or an skd:// URI's IV that
+        /// is not 32 hex digits), or an IV that would be a negative sequence number.
         case invalidIV
         /// An EXT-X-BYTERANGE or MAP BYTERANGE that is malformed or has no offset to continue from.
         case invalidByteRange

@@ -1,10 +1,14 @@
 import Foundation
 
 extension MasterPlaylist {
+    /// Parses a master playlist as players read it (see `MediaPlaylist.init(parsing:)`): a URI
+    /// line without EXT-X-STREAM-INF, or an EXT-X-STREAM-INF without a URI line, is skipped and
+    /// a variant without BANDWIDTH is kept with its bandwidth unknown, each with a warning.
     init(parsing text: PlaylistText) throws {
         var variants: [Variant] = []
         var renditions: [Rendition] = []
         var independentSegments = false
+        var warnings = PlaylistWarnings()
         // An EXT-X-STREAM-INF describes the URI line that follows it.
         var pending: (line: Int, variant: Variant)?
 
@@ -12,7 +16,8 @@ extension MasterPlaylist {
             switch line {
             case .uri(let uri):
                 guard var variant = pending?.variant else {
-                    throw HLSError(.missingTag, line: number, "URI '\(uri.prefix(200))' in a master playlist is not preceded by EXT-X-STREAM-INF")
+                    warnings.add(line: number, "'\(uri.prefix(200))' is not preceded by EXT-X-STREAM-INF; it is ignored, as players ignore it")
+                    continue
                 }
                 variant.uri = try text.resolve(uri, line: number, field: "variant URI")
                 variants.append(variant)
@@ -21,10 +26,14 @@ extension MasterPlaylist {
                 switch name {
                 case "#EXT-X-STREAM-INF":
                     if let pending {
-                        throw HLSError(.missingTag, line: pending.line, "EXT-X-STREAM-INF has no URI line before the next EXT-X-STREAM-INF")
+                        warnings.add(line: pending.line, "EXT-X-STREAM-INF has no URI line before the next EXT-X-STREAM-INF (line \(number)); it is ignored")
                     }
                     let attributes = try AttributeList(value, tag: name, line: number)
-                    pending = (number, try Self.variant(attributes))
+                    let variant = try Self.variant(attributes)
+                    if variant.bandwidth == nil {
+                        warnings.add(line: number, "EXT-X-STREAM-INF has no BANDWIDTH; the variant's bandwidth is unknown, and it is chosen only when no variant with a BANDWIDTH is left")
+                    }
+                    pending = (number, variant)
                 case "#EXT-X-MEDIA":
                     let attributes = try AttributeList(value, tag: name, line: number)
                     renditions.append(try Self.rendition(attributes, text: text))
@@ -37,9 +46,9 @@ extension MasterPlaylist {
             }
         }
         if let pending {
-            throw HLSError(.missingTag, line: pending.line, "EXT-X-STREAM-INF has no URI line after it")
+            warnings.add(line: pending.line, "EXT-X-STREAM-INF has no URI line after it; it is ignored")
         }
-        self.init(variants: variants, renditions: renditions, independentSegments: independentSegments)
+        self.init(variants: variants, renditions: renditions, independentSegments: independentSegments, warnings: warnings.lines)
     }
 
     /// The variant without its URI, which the next line supplies.
@@ -49,7 +58,7 @@ extension MasterPlaylist {
         }
         return Variant(
             uri: "",
-            bandwidth: try attributes.required("BANDWIDTH", attributes.decimalInteger),
+            bandwidth: try attributes.decimalInteger("BANDWIDTH"),
             averageBandwidth: try attributes.decimalInteger("AVERAGE-BANDWIDTH"),
             resolution: try attributes.resolution("RESOLUTION"),
             codecs: codecs ?? [],

@@ -7,29 +7,38 @@ extension MasterPlaylist {
     /// height is unknown, and refusing it would refuse audio-only streams). Then `bandwidth`
     /// takes the largest BANDWIDTH not above it (the lowest if all are above); otherwise the
     /// quality preset takes the lowest variant reaching its minimum, else the highest.
+    ///
+    /// A variant without BANDWIDTH ranks after every variant with one: nothing says how it
+    /// compares, so it is chosen only when no variant with a BANDWIDTH is left, and then the
+    /// first listed (the one players start with) is.
     /// Throws `HLSError.Code.noMatch` naming what was asked and what is offered.
     public func select(_ options: HLSOptions) throws -> RenditionSelection {
         guard !variants.isEmpty else {
             throw HLSError(.noMatch, line: nil, "the master playlist lists no variants (EXT-X-STREAM-INF)")
         }
-        // Stable, so equal bandwidths keep the playlist's order.
-        let sorted = variants.enumerated().sorted { ($0.element.bandwidth, $0.offset) < ($1.element.bandwidth, $1.offset) }.map(\.element)
-        var candidates = sorted
+        var candidates = variants
         if let maxHeight = options.maxHeight {
-            candidates = sorted.filter { ($0.resolution?.height ?? 0) <= maxHeight }
+            candidates = variants.filter { ($0.resolution?.height ?? 0) <= maxHeight }
             guard !candidates.isEmpty else {
-                let smallest = sorted.compactMap(\.resolution).min { $0.height < $1.height }
+                let smallest = variants.compactMap(\.resolution).min { $0.height < $1.height }
                 let offered = smallest.map { "; the smallest is \($0.width)x\($0.height)" } ?? ""
                 throw HLSError(.noMatch, line: nil, "no variant is at most \(maxHeight) pixels high\(offered)")
             }
         }
+        // Stable, so equal bandwidths keep the playlist's order.
+        let ranked = candidates.enumerated().compactMap { index, variant in variant.bandwidth.map { ($0, index, variant) } }
+            .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
         let variant: Variant
-        if let limit = options.bandwidth {
-            variant = candidates.last { $0.bandwidth <= limit } ?? candidates[0]
-        } else if let minimum = options.quality.minimumBandwidth {
-            variant = candidates.first { $0.bandwidth >= minimum } ?? candidates[candidates.count - 1]
+        if let lowest = ranked.first, let highest = ranked.last {
+            if let limit = options.bandwidth {
+                variant = ranked.last { $0.0 <= limit }?.2 ?? lowest.2
+            } else if let minimum = options.quality.minimumBandwidth {
+                variant = ranked.first { $0.0 >= minimum }?.2 ?? highest.2
+            } else {
+                variant = highest.2
+            }
         } else {
-            variant = candidates[candidates.count - 1]
+            variant = candidates[0]
         }
 
         let subtitles = try pick(options.subtitles, from: group(.subtitles, variant.subtitlesGroup), kind: "subtitle")

@@ -5,7 +5,8 @@ public struct MediaPlaylist: Equatable, Sendable {
         case event = "EVENT"
     }
 
-    /// EXT-X-TARGETDURATION seconds.
+    /// EXT-X-TARGETDURATION seconds; when the playlist has none, its longest segment rounded up,
+    /// as players fill it.
     public var targetDuration: UInt64
     /// EXT-X-MEDIA-SEQUENCE: the first segment's sequence number.
     public var mediaSequence: UInt64
@@ -14,14 +15,17 @@ public struct MediaPlaylist: Equatable, Sendable {
     /// not an error so the caller can say why.
     public var hasEndList: Bool
     public var playlistType: PlaylistType?
+    /// What the parser ignored or filled in (`PlaylistWarnings`), "line N: …" each.
+    public var warnings: [String]
 
     public init(targetDuration: UInt64, mediaSequence: UInt64, segments: [Segment], hasEndList: Bool,
-                playlistType: PlaylistType?) {
+                playlistType: PlaylistType?, warnings: [String] = []) {
         self.targetDuration = targetDuration
         self.mediaSequence = mediaSequence
         self.segments = segments
         self.hasEndList = hasEndList
         self.playlistType = playlistType
+        self.warnings = warnings
     }
 
     /// The sum of the EXTINF durations, in seconds.

@@ -9,9 +9,15 @@ public struct MediaSummary: Sendable {
     public var bitRates: (peak: UInt64, average: UInt64)?
     /// EXT-X-KEY methods in order of first use, "NONE" for clear segments.
     public var encryption: [String]
+    /// False for a live playlist (no EXT-X-ENDLIST).
+    public var hasEndList: Bool
+    /// `MediaPlaylist.warnings`.
+    public var warnings: [String]
 
     public init(_ playlist: MediaPlaylist) {
         totalDuration = playlist.totalDuration
+        hasEndList = playlist.hasEndList
+        warnings = playlist.warnings
         exactBytes = playlist.exactBytes
         bitRates = exactBytes == nil ? nil : playlist.bitRates
         var methods: [String] = []

@@ -37,9 +37,8 @@ extension PackagePlan {
         let known = files.reduce(Int64(0)) { ByteCount.add($0, $1.size ?? 0) }
         let sizeIsExact = files.allSatisfy { $0.size != nil }
         var estimate: Int64? = sizeIsExact ? known : nil
-        if !sizeIsExact, let variant = selection?.variant {
-            let byRate = ByteCount.estimate(bitsPerSecond: variant.averageBandwidth ?? variant.bandwidth, seconds: video.totalDuration)
-            estimate = max(byRate, known)
+        if !sizeIsExact, let variant = selection?.variant, let rate = variant.averageBandwidth ?? variant.bandwidth {
+            estimate = max(ByteCount.estimate(bitsPerSecond: rate, seconds: video.totalDuration), known)
         }
         let master = PackagePlaylist(path: masterPath, text: masterText(selection?.variant, video: videoTrack, audio: audio,
                                                                          subtitles: subtitles))
@@ -96,21 +95,24 @@ extension PackagePlan {
         }
 
         var attributes: [String]
+        if let bandwidth = variant?.bandwidth {
+            attributes = ["BANDWIDTH=\(bandwidth)"]
+            if let average = variant?.averageBandwidth { attributes.append("AVERAGE-BANDWIDTH=\(average)") }
+        } else {
+            // BANDWIDTH is required (section 4.3.4.2) but the source has none (a media playlist,
+            // or a variant without it): it is computed when every size is known, else the
+            // AVERAGE-BANDWIDTH or 0, since with one variant nothing chooses by it.
+            let rates = video.playlist.exactBytes == nil ? nil : video.playlist.bitRates
+            let average = rates?.average ?? variant?.averageBandwidth
+            attributes = ["BANDWIDTH=\(rates?.peak ?? average ?? 0)"]
+            if let average { attributes.append("AVERAGE-BANDWIDTH=\(average)") }
+        }
         if let variant {
-            attributes = ["BANDWIDTH=\(variant.bandwidth)"]
-            if let average = variant.averageBandwidth { attributes.append("AVERAGE-BANDWIDTH=\(average)") }
             if let size = variant.resolution { attributes.append("RESOLUTION=\(size.width)x\(size.height)") }
             if !variant.codecs.isEmpty { attributes.append("CODECS=\(quoted(variant.codecs.joined(separator: ",")))") }
             if let rate = variant.frameRate { attributes.append("FRAME-RATE=\(PackageTrack.decimal(rate, places: 3))") }
             if !audio.isEmpty { attributes.append("AUDIO=\(quoted(audioGroup))") }
             if !subtitles.isEmpty { attributes.append("SUBTITLES=\(quoted(subtitlesGroup))") }
-        } else {
-            // A media playlist has no BANDWIDTH; it is computed when every size is known. 0
-            // otherwise: the attribute is required, and with one variant nothing chooses by it.
-            let exact = video.playlist.exactBytes != nil
-            let rates = exact ? video.playlist.bitRates : (peak: 0, average: 0)
-            attributes = ["BANDWIDTH=\(rates.peak)"]
-            if exact { attributes.append("AVERAGE-BANDWIDTH=\(rates.average)") }
         }
         lines.append("#EXT-X-STREAM-INF:" + attributes.joined(separator: ","))
         lines.append(video.playlistPath)

@@ -23,8 +23,9 @@ struct PlaylistText {
         // Lines end in LF or CRLF (section 4.1). Swift reads CRLF as one Character, so both
         // separators are named; a lone CR is not a line end.
         let raw = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
-        // Some packagers write a UTF-8 byte-order mark; it is not content, so it does not fail the header.
-        let first = raw.first.map { $0.hasPrefix("\u{FEFF}") ? $0.dropFirst() : $0 }
+        // Some packagers write a UTF-8 byte-order mark or spaces after the tag; neither is
+        // content, so neither fails the header.
+        let first = raw.first.map { Self.trimmed($0.hasPrefix("\u{FEFF}") ? $0.dropFirst() : $0) }
         guard first == "#EXTM3U" else {
             throw HLSError(.missingHeader, line: 1, "the first line is '\((first ?? "").prefix(80))'; a playlist must start with #EXTM3U")
         }

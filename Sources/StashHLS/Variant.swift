@@ -3,8 +3,9 @@
 public struct Variant: Equatable, Sendable {
     /// The media playlist, resolved to an absolute http(s) URL.
     public var uri: String
-    /// Peak bits per second (BANDWIDTH), the figure quality choice compares.
-    public var bandwidth: UInt64
+    /// Peak bits per second (BANDWIDTH), the figure quality choice compares; nil when the
+    /// playlist does not say, which ranks the variant after every one that does.
+    public var bandwidth: UInt64?
     public var averageBandwidth: UInt64?
     public var resolution: Resolution?
     /// RFC 6381 codec strings, split from CODECS.
@@ -15,7 +16,7 @@ public struct Variant: Equatable, Sendable {
     /// GROUP-ID of the EXT-X-MEDIA TYPE=SUBTITLES renditions to play with this variant.
     public var subtitlesGroup: String?
 
-    public init(uri: String, bandwidth: UInt64, averageBandwidth: UInt64? = nil, resolution: Resolution? = nil,
+    public init(uri: String, bandwidth: UInt64?, averageBandwidth: UInt64? = nil, resolution: Resolution? = nil,
                 codecs: [String] = [], frameRate: Double? = nil, audioGroup: String? = nil, subtitlesGroup: String? = nil) {
         self.uri = uri
         self.bandwidth = bandwidth

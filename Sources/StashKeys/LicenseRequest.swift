@@ -3,7 +3,8 @@ import Foundation
 /// A ClearKey licence request (W3C EME, "License Request Format") for persistent keys, with
 /// the action and the optional content id and service certificate fingerprint stash adds.
 public struct LicenseRequest: Sendable {
-    /// The key ids asked for, 16 bytes each.
+    /// The key ids asked for: 16 bytes for a hex id, the UTF-8 of an opaque `skd://` id's text
+    /// (at most 256 bytes) otherwise.
     public var kids: [[UInt8]]
     public var action: LicenseAction
     /// The content id the download was added with; nil: none.

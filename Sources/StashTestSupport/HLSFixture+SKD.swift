@@ -16,11 +16,24 @@ extension HLSFixture {
     public static func tsSKD(
         in directory: String, seconds: Int = 8, keyID: [UInt8], key: [UInt8], uriIV: Bool = false
     ) throws -> HLSFixture {
-        guard keyID.count == 16, key.count == 16 else {
-            throw HLSFixtureError("an skd:// fixture needs a 16-byte key id and key, not \(keyID.count) and \(key.count) bytes")
+        guard keyID.count == 16 else {
+            throw HLSFixtureError("an skd:// fixture needs a 16-byte key id, not \(keyID.count) bytes")
+        }
+        return try tsSKD(in: directory, seconds: seconds, uriKeyID: hex(keyID), key: key, uriIV: uriIV)
+    }
+
+    /// The same with an opaque key id, FairPlay style: URI "skd://<opaqueKeyID>" as given
+    /// (`skd://someuri`), which a licence server knows by its UTF-8 bytes.
+    public static func tsSKD(in directory: String, seconds: Int = 8, opaqueKeyID: String, key: [UInt8]) throws -> HLSFixture {
+        try tsSKD(in: directory, seconds: seconds, uriKeyID: opaqueKeyID, key: key, uriIV: false)
+    }
+
+    private static func tsSKD(in directory: String, seconds: Int, uriKeyID: String, key: [UInt8], uriIV: Bool) throws -> HLSFixture {
+        guard key.count == 16 else {
+            throw HLSFixtureError("an skd:// fixture needs a 16-byte key, not \(key.count) bytes")
         }
         let iv = uriIV ? "f0e1d2c3b4a5968778695a4b3c2d1e0f" : String(repeating: "0", count: 32)
-        var uri = "skd://" + hex(keyID)
+        var uri = "skd://" + uriKeyID
         if uriIV { uri += ":" + iv }
         // Naming ffmpeg's default IV explicitly changes no byte of its output, and has `make`
         // report it as the variant's IV.

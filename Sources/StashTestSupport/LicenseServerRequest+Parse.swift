@@ -20,8 +20,9 @@ extension LicenseServerRequest {
         }
         var kids: [[UInt8]] = []
         for (index, text) in texts.enumerated() {
-            guard let text = text as? String, let kid = Base64URL.decode(text), kid.count == 16 else {
-                return (request, "kids[\(index)] is not 16 bytes in unpadded base64url")
+            // 16 bytes for a hex key id; 1 to 256 for an opaque skd:// id's text.
+            guard let text = text as? String, let kid = Base64URL.decode(text), (1...256).contains(kid.count) else {
+                return (request, "kids[\(index)] is not 1 to 256 bytes in unpadded base64url")
             }
             kids.append(kid)
         }

@@ -12,6 +12,8 @@ extension ManifestInfo {
         message.n_subtitles = subtitles.count
         message.subtitles = arena.array(subtitles) { Optional($0.wire(in: arena)) }
         message.duration = duration
+        message.n_warnings = warnings.count
+        message.warnings = arena.array(warnings) { Optional(arena.cString($0)) }
         return arena.store(message)
     }
 
@@ -27,7 +29,8 @@ extension ManifestInfo {
             subtitles: try WireValue.elements(m.subtitles, count: m.n_subtitles) {
                 try RenditionInfo(wire: try WireValue.message($0, field: "ManifestInfoResult.subtitles"))
             },
-            duration: m.duration)
+            duration: m.duration,
+            warnings: try WireValue.elements(m.warnings, count: m.n_warnings) { try WireValue.string($0, field: "ManifestInfoResult.warnings") })
     }
 }
 
@@ -36,7 +39,7 @@ extension ManifestInfo.VariantInfo {
         var message = Stash__V1__VariantInfo()
         stash__v1__variant_info__init(&message)
         message.uri = arena.cString(uri)
-        message.bandwidth = bandwidth
+        message.bandwidth = bandwidth ?? 0
         message.average_bandwidth = averageBandwidth ?? 0
         message.width = UInt32(clamping: width ?? 0)
         message.height = UInt32(clamping: height ?? 0)
@@ -55,7 +58,7 @@ extension ManifestInfo.VariantInfo {
         let m = message.pointee
         self.init(
             uri: try WireValue.string(m.uri, field: "VariantInfo.uri"),
-            bandwidth: m.bandwidth,
+            bandwidth: m.bandwidth == 0 ? nil : m.bandwidth,
             averageBandwidth: m.average_bandwidth == 0 ? nil : m.average_bandwidth,
             width: m.width == 0 ? nil : Int(m.width),
             height: m.height == 0 ? nil : Int(m.height),

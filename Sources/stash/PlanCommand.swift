@@ -9,8 +9,10 @@ struct PlanCommand: AsyncParsableCommand {
         discussion: """
             Lists the variants (bandwidth, average bandwidth, resolution, codecs, frame rate, \
             encryption and estimated size; exact where byte ranges give it), the audio and \
-            subtitle renditions and the duration. Nothing is downloaded. --json prints one \
-            object with variants, audio, subtitles and duration.
+            subtitle renditions and the duration, then what the daemon read leniently or \
+            filled in (a line it ignored, a missing EXT-X-TARGETDURATION or BANDWIDTH) and a \
+            live playlist, as warnings. Nothing is downloaded. --json prints one object with \
+            variants, audio, subtitles, duration and warnings.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -33,7 +35,7 @@ struct PlanCommand: AsyncParsableCommand {
         var rows = [["#", "BANDWIDTH", "AVERAGE", "RESOLUTION", "FPS", "CODECS", "ENCRYPTION", "SIZE"]]
         for (index, variant) in info.variants.enumerated() {
             rows.append([
-                String(index), Self.rate(variant.bandwidth), variant.averageBandwidth.map(Self.rate) ?? "-",
+                String(index), variant.bandwidth.map(Self.rate) ?? "unknown", variant.averageBandwidth.map(Self.rate) ?? "-",
                 variant.width.flatMap { width in variant.height.map { "\(width)x\($0)" } } ?? "-",
                 variant.frameRate.map { String(format: "%.3g", $0) } ?? "-",
                 variant.codecs.isEmpty ? "-" : variant.codecs.joined(separator: ","),
@@ -52,6 +54,10 @@ struct PlanCommand: AsyncParsableCommand {
             }
             Format.table(rows).forEach(Output.line)
         }
+        if !info.warnings.isEmpty {
+            Output.line("")
+            for warning in info.warnings { Output.line("warning: " + warning) }
+        }
     }
 
     static func rate(_ bitsPerSecond: UInt64) -> String {
@@ -64,10 +70,12 @@ struct PlanCommand: AsyncParsableCommand {
             "duration": info.duration,
             "variants": info.variants.map { variant -> [String: Any] in
                 var object: [String: Any] = [
-                    "uri": variant.uri, "bandwidth": variant.bandwidth, "codecs": variant.codecs,
+                    "uri": variant.uri, "codecs": variant.codecs,
                     "encryption": variant.encryption, "estimatedBytes": variant.estimatedBytes,
                     "sizeIsExact": variant.sizeIsExact, "duration": variant.duration,
                 ]
+                // Absent when unknown, as the other optional figures are.
+                if let bandwidth = variant.bandwidth { object["bandwidth"] = bandwidth }
                 if let average = variant.averageBandwidth { object["averageBandwidth"] = average }
                 if let width = variant.width { object["width"] = width }
                 if let height = variant.height { object["height"] = height }
@@ -76,6 +84,7 @@ struct PlanCommand: AsyncParsableCommand {
             },
             "audio": info.audio.map(rendition),
             "subtitles": info.subtitles.map(rendition),
+            "warnings": info.warnings,
         ]
     }
 

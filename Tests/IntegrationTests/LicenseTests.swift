@@ -125,6 +125,37 @@ final class LicenseTests: DaemonTestCase {
         XCTAssertFalse(exists(keyFolder("film")), "removing the asset deletes its keys")
     }
 
+    /// FairPlay-style `skd://someuri`: the licence server is asked for the key by the UTF-8
+    /// bytes of "someuri" (base64url `c29tZXVyaQ`), and the key decrypts the stream.
+    func testAnOpaqueSKDKeyIDIsAskedForAsItsUTF8Bytes() async throws {
+        try XCTSkipUnless(HLSFixture.isAvailable, "ffmpeg and ffprobe are needed (make deps installs them)")
+        let root = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-skd-opaque")
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: root) }
+        let stream = try HLSFixture.tsSKD(in: root + "/skd", seconds: 4, opaqueKeyID: "someuri", key: Self.key)
+        let playlist = try String(contentsOfFile: stream.directory + "/" + stream.variants[0].path, encoding: .utf8)
+        XCTAssertTrue(playlist.contains("URI=\"skd://someuri\""), playlist)
+        http.serveDirectory(stream.directory, at: "/opaque")
+        let kid = Array("someuri".utf8)
+        licenses.addKey(kid: kid, key: Self.key)
+
+        let request = AddDownloadRequest(id: "fairplay", uri: http.url("/opaque/" + stream.masterPath), drm: DRMParams(licenseServer: licenses.licenseURL))
+        _ = try await client.addDownload(request)
+        let done = try await waitFor("fairplay", .completed)
+        XCTAssertEqual(done.license?.kids, ["c29tZXVyaQ"])
+        let acquired = try XCTUnwrap(licenses.requests(action: "acquire").last)
+        XCTAssertEqual(acquired.kids, [kid])
+        XCTAssertTrue(String(decoding: acquired.body, as: UTF8.self).contains(#""kids":["c29tZXVyaQ"]"#))
+
+        let clear = try exportDir("opaque")
+        _ = try await client.export(id: "fairplay", to: clear, decrypt: true)
+        XCTAssertEqual(try HLSFixture.decodedFrames(playlist: clear + "/master.m3u8"), stream.variants[0].frameCount)
+        for spelling in ["someuri", "c29tZXVyaQ", ""] {
+            let playback = try await client.playbackKey(id: "fairplay", keyID: spelling)
+            XCTAssertEqual(playback.key, Self.key, spelling)
+            XCTAssertEqual(playback.keyID, "c29tZXVyaQ", spelling)
+        }
+    }
+
     func testWrongHeaderIsALicenseErrorAndNoKeyIsStored() async throws {
         licenses.requiredHeader = (name: "Authorization", value: "Bearer right")
         let events = try await client.events(ids: ["denied"])

@@ -61,5 +61,28 @@ final class HLSPreparationTests: XCTestCase {
     func testLicenseKeyIDsAreBase64URLByKeyPath() {
         let plain = PackageKey(uri: "https://keys.example.com/k1", path: "audio/en/key0.key")
         XCTAssertEqual(HLSPreparation.licenseKeyIDs([skd, plain]), ["video/key0.key": "AAECAwQFBgcICQoLDA0ODw"])
+        // An opaque id (skd://someuri) is named by its text's UTF-8 bytes.
+        let opaque = PackageKey(uri: "skd://someuri", path: "audio/en/key1.key", licenseKeyID: Array("someuri".utf8))
+        XCTAssertEqual(HLSPreparation.licenseKeyIDs([opaque]), ["audio/en/key1.key": "c29tZXVyaQ"])
+    }
+
+    func testTheQualityOfAVariantWithoutBandwidthSaysUnknown() {
+        XCTAssertEqual(HLSPreparation.describe(Variant(uri: "u", bandwidth: nil, resolution: Resolution(width: 640, height: 360))),
+                       "640x360, unknown bandwidth")
+        XCTAssertEqual(HLSPreparation.describe(Variant(uri: "u", bandwidth: 3_200_000)), "3.2 Mb/s")
+    }
+
+    /// GetPlaybackKey names a key by 32 hex digits, base64url, or an opaque skd id's text.
+    func testAPlaybackKeyIsFoundByEachSpellingOfItsID() throws {
+        let terms = LicenseTerms(acquiredAt: Date(timeIntervalSince1970: 0), expiresIn: nil, playbackDuration: nil,
+                                 kids: ["AAECAwQFBgcICQoLDA0ODw", "c29tZXVyaQ"])
+        XCTAssertEqual(try Engine.kid("", in: terms, id: "d"), "AAECAwQFBgcICQoLDA0ODw")
+        XCTAssertEqual(try Engine.kid("000102030405060708090a0b0c0d0e0f", in: terms, id: "d"), "AAECAwQFBgcICQoLDA0ODw")
+        XCTAssertEqual(try Engine.kid("00010203-0405-0607-0809-0A0B0C0D0E0F", in: terms, id: "d"), "AAECAwQFBgcICQoLDA0ODw")
+        XCTAssertEqual(try Engine.kid("c29tZXVyaQ", in: terms, id: "d"), "c29tZXVyaQ")
+        XCTAssertEqual(try Engine.kid("someuri", in: terms, id: "d"), "c29tZXVyaQ")
+        XCTAssertThrowsError(try Engine.kid("otheruri", in: terms, id: "d")) { error in
+            XCTAssertTrue("\(error)".contains("'otheruri' is not one of the 2 keys"), "\(error)")
+        }
     }
 }

@@ -100,7 +100,43 @@ final class ManifestInfoTests: XCTestCase {
         XCTAssertEqual(info.duration, 30)
 
         let clear = ManifestInfo(master: nil, media: [uri("enc.m3u8"): try parseMedia(encrypted)])
-        XCTAssertEqual(clear.variants[0].bandwidth, 0)
+        XCTAssertNil(clear.variants[0].bandwidth, "unknown, not 0 b/s: no segment has a size")
         XCTAssertEqual(clear.variants[0].estimatedBytes, 0)
+    }
+    func testWarningsNameTheirPlaylistAndALivePlaylist() throws {
+        let master = try parseMaster("""
+            #EXTM3U
+            #EXT-X-STREAM-INF:RESOLUTION=640x360
+            low.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=2000000
+            live.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=3000000
+            low.m3u8
+            """)
+        let low = try parseMedia("#EXTM3U\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n", baseURL: uri("low.m3u8"))
+        let live = try parseMedia("#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n", baseURL: uri("live.m3u8"))
+        let info = ManifestInfo(master: master, media: [uri("low.m3u8"): low, uri("live.m3u8"): live])
+        XCTAssertEqual(info.warnings, [
+            "line 2: EXT-X-STREAM-INF has no BANDWIDTH; the variant's bandwidth is unknown, and it is chosen only when no variant with a BANDWIDTH is left",
+            uri("low.m3u8") + ": the media playlist has no EXT-X-TARGETDURATION; 10 s, its longest segment rounded up, is used",
+            uri("live.m3u8") + ": the media playlist has no EXT-X-ENDLIST: it is live, and stash downloads only VOD",
+        ], "the master's own lines first, then each media playlist once, named by its URI")
+
+        let alone = ManifestInfo(master: nil, media: [uri("live.m3u8"): live])
+        XCTAssertEqual(alone.warnings, ["the media playlist has no EXT-X-ENDLIST: it is live, and stash downloads only VOD"],
+                       "the playlist asked for needs no name")
+        XCTAssertEqual(ManifestInfo(master: nil, media: [uri("ranges.m3u8"): try parseMedia(ranges)]).warnings, [])
+    }
+
+    func testWarningsAreBoundedPerPlan() throws {
+        let variants = (0..<200).map { "#EXT-X-STREAM-INF:BANDWIDTH=\($0 + 1)\nv\($0).m3u8\n" }.joined()
+        let master = try parseMaster("#EXTM3U\n" + variants)
+        var media: [String: MediaPlaylist] = [:]
+        for variant in master.variants {
+            media[variant.uri] = try parseMedia("#EXTM3U\nstray.ts\n#EXTINF:1,\na.ts\n#EXT-X-ENDLIST\n", baseURL: variant.uri)
+        }
+        let info = ManifestInfo(master: master, media: media)
+        XCTAssertEqual(info.warnings.count, PlaylistWarnings.perPlan + 1)
+        XCTAssertEqual(info.warnings.last, "300 more warning(s) not shown", "two warnings for each of 200 playlists, 100 shown")
     }
 }

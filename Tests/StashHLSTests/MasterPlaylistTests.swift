@@ -60,12 +60,16 @@ final class MasterPlaylistTests: XCTestCase {
         XCTAssertEqual(master, try parseMaster(text))
     }
 
-    func testVariantWithoutBandwidthIsRefused() {
-        assertRefused("#EXTM3U\n#EXT-X-STREAM-INF:RESOLUTION=1x1\na.m3u8\n", .invalidAttribute, line: 2, mentions: "BANDWIDTH")
-    }
-
-    func testVariantWithoutURILineIsRefused() {
-        assertRefused("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n", .missingTag, line: 2, mentions: "no URI line")
+    /// Players play both; the variant's bandwidth is unknown, and a STREAM-INF without a URI
+    /// names nothing to play (LenientParsingTests has more).
+    func testVariantWithoutBandwidthOrURILineIsReadWithAWarning() throws {
+        let unknown = try parseMaster("#EXTM3U\n#EXT-X-STREAM-INF:RESOLUTION=1x1\na.m3u8\n")
+        XCTAssertEqual(unknown.variants.map(\.bandwidth), [nil])
+        XCTAssertEqual(unknown.warnings.count, 1)
+        XCTAssertTrue(unknown.warnings[0].hasPrefix("line 2: EXT-X-STREAM-INF has no BANDWIDTH"), unknown.warnings[0])
+        let dangling = try parseMaster("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n")
+        XCTAssertEqual(dangling.variants, [])
+        XCTAssertEqual(dangling.warnings, ["line 2: EXT-X-STREAM-INF has no URI line after it; it is ignored"])
     }
 
     func testSubtitlesWithoutURIAreRefused() {

@@ -54,18 +54,39 @@ final class SKDURITests: XCTestCase {
         }
     }
 
-    func testWrongLengthKeyIDsAreRefused() {
-        assertSKDRefused("skd://" + keyIDHex.dropLast(2), .invalidURI, mentions: "32 hex digits")
-        assertSKDRefused("skd://" + keyIDHex + "00", .invalidURI, mentions: "32 hex digits")
-        assertSKDRefused("skd://", .invalidURI, mentions: "key id ''")
-        // A 16-byte id with a dash missing its digit is 31 digits, not a UUID.
-        assertSKDRefused("skd://0011223-4455-6677-8899-aabbccddeeff", .invalidURI, mentions: "key id")
+    /// FairPlay streams name keys by any text (`skd://someuri`); the original platform passes
+    /// it to its key server as it is, so an id that is not 32 hex digits is its UTF-8 bytes.
+    /// (These were refused before the opaque form was read.)
+    func testAnIDThatIsNot32HexDigitsIsOpaqueText() throws {
+        for text in ["someuri", String(keyIDHex.dropLast(2)), keyIDHex + "00", String(keyIDHex.dropLast(2)) + "zz",
+                     "0x" + keyIDHex, "0011223-4455-6677-8899-aabbccddeeff", "asset-42?token=abc", "fps.example.com:443/k?id=7", "clé"] {
+            let uri = try parse("skd://" + text)
+            XCTAssertEqual(uri.keyID, Array(text.utf8), text)
+            XCTAssertNil(uri.iv, text)
+        }
+        // The hex form keeps its IV; an opaque id takes one only in the hex form of an IV.
+        let withIV = try parse("skd://someuri:0x\(ivHex)")
+        XCTAssertEqual(withIV.keyID, Array("someuri".utf8))
+        XCTAssertEqual(withIV.iv, iv)
+        XCTAssertEqual(try parse("skd://someuri:\(ivHex)").iv, iv)
     }
 
-    func testNonHexKeyIDIsRefused() {
-        assertSKDRefused("skd://" + keyIDHex.dropLast(2) + "zz", .invalidURI, mentions: "key id '\(keyIDHex.dropLast(2))zz'")
-        // 0x is for the IV; on the id it makes 34 characters, not 32 digits.
-        assertSKDRefused("skd://0x" + keyIDHex, .invalidURI, mentions: "key id")
+    func testOpaqueIDsAreLimitedAndNeverEmpty() throws {
+        let longest = String(repeating: "k", count: SKDURI.maxOpaqueKeyIDBytes)
+        XCTAssertEqual(try parse("skd://" + longest).keyID.count, 256)
+        // The message quotes the first 200 characters of a URI this long.
+        XCTAssertThrowsError(try parse("skd://" + longest + "k")) { error in
+            XCTAssertEqual((error as? HLSError)?.code, .invalidURI)
+            XCTAssertTrue("\(error)".hasSuffix("': key id is 257 bytes; the limit is 256"), "\(error)")
+        }
+        // Counted in bytes: 128 two-byte characters are 256 bytes, 129 are too many.
+        XCTAssertEqual(try parse("skd://" + String(repeating: "é", count: 128)).keyID.count, 256)
+        assertSKDRefused("skd://" + String(repeating: "é", count: 129), .invalidURI, mentions: "258 bytes")
+        assertSKDRefused("skd://", .invalidURI, mentions: "empty key id")
+        assertSKDRefused("skd://skd://", .invalidURI, mentions: "empty key id")
+        assertSKDRefused("skd://:0x\(ivHex)", .invalidURI, mentions: "empty key id")
+        // Written as an IV, so an IV of the wrong length, whatever the id.
+        assertSKDRefused("skd://someuri:0x1234", .invalidIV, mentions: "IV '0x1234'")
     }
 
     func testThreeComponentsAreRefused() {
@@ -131,8 +152,8 @@ final class SKDURITests: XCTestCase {
     }
 
     func testABadSKDURIIsRefusedWithItsLine() {
-        assertRefused("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-KEY:METHOD=AES-128,URI=\"skd://abc\"\n#EXTINF:4,\na.ts\n",
-                      .invalidURI, line: 3, mentions: "'skd://abc'")
+        assertRefused("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-KEY:METHOD=AES-128,URI=\"skd://\"\n#EXTINF:4,\na.ts\n",
+                      .invalidURI, line: 3, mentions: "'skd://'")
         assertRefused("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-KEY:METHOD=AES-128,URI=\"skd://\(keyIDHex):0x12\"\n#EXTINF:4,\na.ts\n",
                       .invalidIV, line: 3, mentions: "IV '0x12'")
     }
@@ -171,6 +192,12 @@ final class SKDURITests: XCTestCase {
         let local = try LocalMediaPlaylist.parse(body)
         XCTAssertEqual(local.segments.map(\.keyPath), ["key0.key", "key1.key"])
         XCTAssertEqual(local.segments[0].iv, iv)
+    }
+
+    func testAnOpaqueIDIsTheLicenceKeyIDOfItsKey() throws {
+        let plan = try plan("#EXT-X-KEY:METHOD=AES-128, URI=\"skd://someuri\", KEYFORMAT=\"com.apple.streamingkeydelivery\"\n#EXTINF:4,\na.ts")
+        XCTAssertEqual(plan.keys, [PackageKey(uri: "skd://someuri", path: "video/key0.key", licenseKeyID: Array("someuri".utf8))])
+        XCTAssertTrue(plan.keys[0].isSKD)
     }
 
     func testFairPlayKeyFormatIsAcceptedForLicenceKeysOnly() throws {

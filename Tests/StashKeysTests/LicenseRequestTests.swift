@@ -23,6 +23,14 @@ final class LicenseRequestTests: XCTestCase {
                 + #""type":"persistent-license"}"#)
     }
 
+    /// An opaque `skd://someuri` id is asked for as the UTF-8 bytes of its text.
+    func testAnOpaqueKeyIDIsItsUTF8InBase64URL() {
+        let body = LicenseRequest(kids: [Array("someuri".utf8), kid], action: .acquire).body()
+        XCTAssertEqual(
+            String(decoding: body, as: UTF8.self),
+            #"{"action":"acquire","kids":["c29tZXVyaQ","AAECAwQFBgcICQoLDA0ODw"],"type":"persistent-license"}"#)
+    }
+
     func testReleaseActionAndSameBytesEveryTime() {
         let request = LicenseRequest(kids: [otherKid], action: .release, contentID: "c")
         XCTAssertEqual(

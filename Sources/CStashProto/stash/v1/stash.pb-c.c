@@ -6536,7 +6536,7 @@ const ProtobufCMessageDescriptor stash__v1__rendition_info__descriptor =
   (ProtobufCMessageInit) stash__v1__rendition_info__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__manifest_info_result__field_descriptors[4] =
+static const ProtobufCFieldDescriptor stash__v1__manifest_info_result__field_descriptors[5] =
 {
   {
     "variants",
@@ -6586,17 +6586,30 @@ static const ProtobufCFieldDescriptor stash__v1__manifest_info_result__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "warnings",
+    5,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Stash__V1__ManifestInfoResult, n_warnings),
+    offsetof(Stash__V1__ManifestInfoResult, warnings),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__manifest_info_result__field_indices_by_name[] = {
   1,   /* field[1] = audio */
   3,   /* field[3] = duration */
   2,   /* field[2] = subtitles */
   0,   /* field[0] = variants */
+  4,   /* field[4] = warnings */
 };
 static const ProtobufCIntRange stash__v1__manifest_info_result__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor stash__v1__manifest_info_result__descriptor =
 {
@@ -6606,7 +6619,7 @@ const ProtobufCMessageDescriptor stash__v1__manifest_info_result__descriptor =
   "Stash__V1__ManifestInfoResult",
   "stash.v1",
   sizeof(Stash__V1__ManifestInfoResult),
-  4,
+  5,
   stash__v1__manifest_info_result__field_descriptors,
   stash__v1__manifest_info_result__field_indices_by_name,
   1,  stash__v1__manifest_info_result__number_ranges,

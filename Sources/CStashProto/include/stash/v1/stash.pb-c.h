@@ -1179,6 +1179,9 @@ struct  Stash__V1__VariantInfo
 {
   ProtobufCMessage base;
   char *uri;
+  /*
+   * 0 when unknown
+   */
   uint64_t bandwidth;
   /*
    * 0 when not given
@@ -1240,10 +1243,15 @@ struct  Stash__V1__ManifestInfoResult
   size_t n_subtitles;
   Stash__V1__RenditionInfo **subtitles;
   double duration;
+  /*
+   * lines read leniently, values filled in, a live playlist
+   */
+  size_t n_warnings;
+  char **warnings;
 };
 #define STASH__V1__MANIFEST_INFO_RESULT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__manifest_info_result__descriptor) \
-    , 0,NULL, 0,NULL, 0,NULL, 0 }
+    , 0,NULL, 0,NULL, 0,NULL, 0, 0,NULL }
 
 
 struct  Stash__V1__SubtitlesResult
