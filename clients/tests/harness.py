@@ -130,6 +130,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.write(data)
 
 
+def wait_for_state(pid, state, timeout=5):
+    """Until /proc says process `pid` is in `state` ("T": stopped): a signal is delivered
+    after kill() returns."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with open(f"/proc/{pid}/stat") as f:
+            if f.read().rsplit(")", 1)[1].split()[0] == state:
+                return
+        time.sleep(0.005)
+    raise RuntimeError(f"process {pid} did not enter state {state} within {timeout} s")
+
+
 class Fixture:
     """A stashd and an HTTP server in a scratch folder; `stop()` ends both and removes it."""
 
@@ -170,6 +182,14 @@ class Fixture:
     def environment(self):
         return dict(os.environ, STASH_TEST_SOCKET=self.socket, STASH_TEST_BASE_URL=self.base_url,
                     STASH_TEST_DAEMON_PID=str(self.daemon.pid), STASH_TEST_WORK=self.work)
+
+    def freeze(self):
+        """Stops the daemon (SIGSTOP) and returns once it is stopped, so it answers nothing."""
+        self.daemon.send_signal(signal.SIGSTOP)
+        wait_for_state(self.daemon.pid, "T")
+
+    def thaw(self):
+        self.daemon.send_signal(signal.SIGCONT)
 
     def log(self):
         with open(self.log_path, errors="replace") as f:

@@ -427,11 +427,26 @@ static void test_events_during_calls(void) {
     stash_client_close(client);
 }
 
+/* Whether /proc says the process is stopped: a signal is delivered after kill() returns. */
+static bool stopped(pid_t pid) {
+    char path[64], stat[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return false;
+    size_t n = fread(stat, 1, sizeof stat - 1, f);
+    fclose(f);
+    stat[n] = '\0';
+    const char *end = strrchr(stat, ')');
+    return end && end[1] == ' ' && end[2] == 'T';
+}
+
 /* A daemon that does not answer: the call gives up after the timeout, and the client with it. */
 static void test_timeout(pid_t daemon) {
     stash_client *client = connect_or_exit();
     stash_client_set_timeout(client, 300);
     kill(daemon, SIGSTOP);
+    for (int i = 0; i < 1000 && !stopped(daemon); i++) usleep(5000);
+    CHECK(stopped(daemon), "stashd stopped");
     CHECK_FAILS(stash_get(client, "c-file", NULL), client, STASH_UNAVAILABLE, "within 300 ms");
     kill(daemon, SIGCONT);
     CHECK_FAILS(stash_has(client, "c-file", NULL, NULL), client, STASH_UNAVAILABLE, "within 300 ms");
