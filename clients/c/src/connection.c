@@ -422,13 +422,19 @@ static char *default_socket_path(void) {
     return made < 0 ? NULL : path;
 }
 
+void hello_request(stash_client *client, Stash__V1__Request *request, Stash__V1__HelloRequest *hello) {
+    stash__v1__hello_request__init(hello);
+    hello->protocol_version = STASH_PROTOCOL_VERSION;
+    hello->client_name = client->name;
+    stash__v1__request__init(request);
+    request->op_case = STASH__V1__REQUEST__OP_HELLO;
+    request->hello = hello;
+}
+
 static stash_status say_hello(stash_client *client) {
-    Stash__V1__HelloRequest hello = STASH__V1__HELLO_REQUEST__INIT;
-    hello.protocol_version = STASH_PROTOCOL_VERSION;
-    hello.client_name = "libstash-client";
-    Stash__V1__Request request = STASH__V1__REQUEST__INIT;
-    request.op_case = STASH__V1__REQUEST__OP_HELLO;
-    request.hello = &hello;
+    Stash__V1__HelloRequest hello;
+    Stash__V1__Request request;
+    hello_request(client, &request, &hello);
     void *result;
     stash_status status = client_call(client, &request, STASH__V1__RESPONSE__RESULT_HELLO, &result);
     if (status == STASH_OK) client->hello = result;
@@ -436,12 +442,22 @@ static stash_status say_hello(stash_client *client) {
 }
 
 stash_status stash_client_connect(const char *socket_path, stash_client **out) {
+    return stash_client_connect_as(socket_path, NULL, out);
+}
+
+stash_status stash_client_connect_as(const char *socket_path, const char *client_name, stash_client **out) {
     if (!out) return STASH_INVALID_ARGUMENT;
     stash_client *client = calloc(1, sizeof *client);
     *out = client;
     if (!client) return STASH_RESOURCE_EXHAUSTED;
     client->fd = -1;
     client->next_id = 1;
+    client->name = strdup(client_name ? client_name : "libstash-client");
+    if (!client->name) {
+        free(client);
+        *out = NULL;
+        return STASH_RESOURCE_EXHAUSTED;
+    }
     char *owned_path = socket_path ? NULL : default_socket_path();
     const char *path = socket_path ? socket_path : owned_path;
     stash_status status;
@@ -482,6 +498,7 @@ void stash_client_close(stash_client *client) {
     free(client->message);
     free(client->failure);
     free(client->captured);
+    free(client->name);
     free(client);
 }
 
@@ -508,9 +525,10 @@ bool stash_client_has_feature(const stash_client *client, const char *feature) {
     return false;
 }
 
-stash_client *client_new_capture(uint64_t first_id) {
+stash_client *client_new_capture(uint64_t first_id, const char *name) {
     stash_client *client = calloc(1, sizeof *client);
     if (!client) return NULL;
+    client->name = strdup(name);
     client->fd = -1;
     client->next_id = first_id;
     client->capture = true;

@@ -36,7 +36,8 @@ struct stash_client {
     queued_event *queue_head;
     queued_event *queue_tail;
     size_t queued;
-    /* The answer to the Hello of stash_client_connect. */
+    /* The name sent in Hello, malloc'd, and the answer to the Hello of stash_client_connect. */
+    char *name;
     stash_hello_result *hello;
     /* Tests only: frames are stored here instead of sent, and calls return STASH_UNAVAILABLE. */
     uint8_t *captured;
@@ -95,6 +96,9 @@ stash_status client_call(stash_client *client, Stash__V1__Request *request, Stas
 stash_status pack_request(stash_client *client, const Stash__V1__Request *request, uint8_t **frame, size_t *length);
 
 /* Tests only: a client with no connection that keeps the last request frame it packs. */
-stash_client *client_new_capture(uint64_t first_id);
+stash_client *client_new_capture(uint64_t first_id, const char *name);
+
+/* A Hello request for this client. */
+void hello_request(stash_client *client, Stash__V1__Request *request, Stash__V1__HelloRequest *hello);
 
 #endif

@@ -155,12 +155,9 @@ stash_status stash_hello(stash_client *client, stash_hello_result **out) {
     if (!client) return STASH_INVALID_ARGUMENT;
     stash_status status = client_begin(client);
     if (status != STASH_OK) return status;
-    Stash__V1__HelloRequest hello = STASH__V1__HELLO_REQUEST__INIT;
-    hello.protocol_version = STASH_PROTOCOL_VERSION;
-    hello.client_name = "libstash-client";
-    Stash__V1__Request request = STASH__V1__REQUEST__INIT;
-    request.op_case = STASH__V1__REQUEST__OP_HELLO;
-    request.hello = &hello;
+    Stash__V1__HelloRequest hello;
+    Stash__V1__Request request;
+    hello_request(client, &request, &hello);
     void *result;
     status = client_call(client, &request, STASH__V1__RESPONSE__RESULT_HELLO, &result);
     if (status == STASH_OK) hand_over(result, (void **)out);

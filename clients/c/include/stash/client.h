@@ -246,6 +246,10 @@ typedef struct stash_client stash_client;
  * Returns STASH_UNAVAILABLE when nothing listens, or the daemon's refusal. */
 STASH_API stash_status stash_client_connect(const char *socket_path, stash_client **out);
 
+/* stash_client_connect with the name the daemon's log shows for this client (Hello's
+ * client_name; NULL: "libstash-client"). */
+STASH_API stash_status stash_client_connect_as(const char *socket_path, const char *client_name, stash_client **out);
+
 /* Closes the connection and frees the client and any event it still holds. NULL is allowed. */
 STASH_API void stash_client_close(stash_client *client);
 
