@@ -57,11 +57,14 @@ test: deps proto-check
 	$(MAKE) --no-print-directory test-clients
 
 # The C and Python clients against a real stashd (the debug build), the C library built with
-# AddressSanitizer (any leak or bad access fails).
+# AddressSanitizer (any leak or bad access fails); then the shared scenario through the Swift,
+# C and Python clients against one daemon (clients/scenario).
 test-clients: deps
 	$(MAKE) --no-print-directory -C clients/c test BUILD=$(CURDIR)/.build/clients/c PYTHON=$(CLIENT_PYTHON) \
 	  STASH_BIN_DIR=$$($(SWIFT) build --show-bin-path)
 	STASH_BIN_DIR=$$($(SWIFT) build --show-bin-path) $(CLIENT_PYTHON) -m pytest -q -p no:cacheprovider clients/python/tests
+	bin=$$($(SWIFT) build --show-bin-path) && ASAN_OPTIONS=detect_leaks=1 $(CLIENT_PYTHON) clients/scenario/run.py --bin $$bin \
+	  --swift $$bin/stash-scenario --c .build/clients/c/asan/scenario --python clients/scenario/scenario.py
 
 # Tests run in this many processes at once: most of an integration test's time is a daemon,
 # a server and a client waiting on each other, so 4 workers halve the suite on 2 cores.
