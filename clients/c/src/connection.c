@@ -146,8 +146,11 @@ static int read_more(stash_client *client, int64_t deadline, bool wait) {
                                 wanted);
         }
     }
+    /* Waiting without a deadline, a blocking read is one system call where poll and a read
+     * would be two; the answer to a call is on its way. */
+    int flags = wait && deadline < 0 ? 0 : MSG_DONTWAIT;
     for (;;) {
-        ssize_t got = recv(client->fd, client->buffer + client->end, client->capacity - client->end, MSG_DONTWAIT);
+        ssize_t got = recv(client->fd, client->buffer + client->end, client->capacity - client->end, flags);
         if (got > 0) {
             client->end += (size_t)got;
             return STASH_OK;
