@@ -371,7 +371,6 @@ _CLASSES = {
     "stash.v1.ExportResult": ExportResult,
     "stash.v1.SubtitlesResult": Subtitles,
     "stash.v1.PlaybackKeyResult": PlaybackKey,
-    "stash.v1.Progress": Progress,
 }
 _STATE_MAPS = {"stash.v1.StateCount": "count", "stash.v1.StateBytes": "bytes"}
 
