@@ -78,6 +78,9 @@ let package = Package(
         // Control-plane benchmark for `make bench` (GetDownload latency and throughput).
         .executableTarget(name: "stash-bench", dependencies: ["StashClient"]),
 
+        // The shared scenario of clients/scenario, through the Swift client.
+        .executableTarget(name: "stash-scenario", dependencies: ["StashClient"]),
+
         // A real HTTP/1 server and a daemon launcher for tests and the demo.
         .target(
             name: "StashTestSupport",

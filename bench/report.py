@@ -1,11 +1,13 @@
 """Prints the benchmark table from bench/run.sh's measurements and writes it to a file.
 
-usage: report.py TIMES_TSV CONTROL_TXT START_TXT RESULTS_TXT [HLS_TXT [CPU_TSV]]
+usage: report.py TIMES_TSV CONTROL_TXT START_TXT RESULTS_TXT [HLS_TXT [CPU_TSV [CLIENTS_TXT]]]
 TIMES_TSV lines: workload<TAB>tool<TAB>seconds<TAB>status ("ok" or why the run does not count).
 CONTROL_TXT lines: `name value` as printed by stash-bench (may be missing or empty).
 START_TXT lines: `name value`, the details of the best daemon start (may be missing or empty).
 HLS_TXT lines: `name value` about the HLS stream (seconds, segments, bytes, subtitle_segments).
 CPU_TSV lines: workload<TAB>tool<TAB>command CPU seconds<TAB>stashd CPU seconds, of the fastest run.
+CLIENTS_TXT lines: `name value`, GetDownload through each client (swift_, c_, py_) and the
+socketpair floor of the same run (pingpong_).
 Parts of the bench that did not run (BENCH_ONLY) are left out of the table.
 """
 import sys
@@ -73,6 +75,7 @@ def main():
     start = read_values(start_path)
     hls = read_values(sys.argv[5]) if len(sys.argv) > 5 else {}
     cpu = read_cpu(sys.argv[6]) if len(sys.argv) > 6 else {}
+    clients = read_values(sys.argv[7]) if len(sys.argv) > 7 else {}
     out = []
     files_ran = any(r[0] in WORKLOADS for r in rows) or bool(control)
     start_ran = any(r[0] == START_WORKLOAD for r in rows)
@@ -81,11 +84,49 @@ def main():
         classic(out, rows, control, start, cpu)
     if hls_ran:
         hls_section(out, rows, hls)
+    if clients:
+        clients_section(out, clients)
 
     text = "\n".join(out) + "\n"
     sys.stdout.write(text)
     with open(results_path, "w") as f:
         f.write(text)
+
+
+CLIENTS = (("swift", "Swift (StashClient)"), ("c", "C (libstash-client)"), ("py", "Python (stash_client)"))
+
+
+def clients_section(out, values):
+    """GetDownload through each client, as a ratio to the socketpair floor of the same run."""
+    floor = values.get("pingpong_p50_us")
+    out.append("clients: GetDownload on one daemon holding one record; latency of sequential calls on one")
+    out.append("connection, throughput from many (Swift 16 clients x 8 in flight, C 16 threads, Python asyncio 4 x 16)")
+    out.append(f"{'client':<24} {'p50 us':>8} {'p99 us':>8} {'requests/s':>11}  p50 / floor")
+    out.append("-" * 66)
+    for prefix, name in CLIENTS:
+        p50 = values.get(f"{prefix}_getdownload_p50_us")
+        if p50 is None:
+            out.append(f"{name:<24} not measured")
+            continue
+        p99 = values.get(f"{prefix}_getdownload_p99_us", 0)
+        rps = values.get(f"{prefix}_getdownload_rps", 0)
+        ratio = f"{p50 / floor:.2f}x" if floor else "-"
+        out.append(f"{name:<24} {p50:>8.1f} {p99:>8.1f} {rps:>11,.0f}  {ratio}")
+    if floor:
+        out.append(f"floor: one byte each way over a socketpair (bench/pingpong.c), p50 {floor:.1f} us")
+    out.append("")
+    out.append("targets:")
+    c_p50 = values.get("c_getdownload_p50_us")
+    label = "C client GetDownload p50 <= 1.2 x the floor:"
+    if c_p50 and floor:
+        out.append(f"  {label:<46} {verdict(c_p50 / floor <= 1.2)} ({c_p50 / floor:.2f}x)")
+    else:
+        out.append(f"  {label:<46} not measured")
+    py_p50 = values.get("py_getdownload_p50_us")
+    if py_p50 and c_p50:
+        out.append(f"  Python client: {py_p50 - c_p50:.1f} us more per call than the C one "
+                   f"({py_p50 / c_p50:.2f}x; reported, no target)")
+    out.append("")
 
 
 def hls_section(out, rows, hls):

@@ -9,7 +9,7 @@
 # Environment: STASH_BIN_DIR overrides the release build directory holding stashd, stash and
 # stash-bench (default: `swift build -c release --show-bin-path`); BENCH_REPEAT is how many
 # times each transfer is timed, the fastest counting (default 3); BENCH_ONLY, a comma-separated
-# list of parts (1GiB, 2000x64KiB, bundles, start100k, hls, memory), runs only those, e.g.
+# list of parts (1GiB, 2000x64KiB, bundles, start100k, hls, memory, clients), runs only those, e.g.
 # `BENCH_ONLY=hls bash bench/run.sh`, and saves to bench/out/results-<parts>.txt instead.
 set -euo pipefail
 
@@ -61,6 +61,10 @@ install_missing() {
     command -v aria2c >/dev/null || missing+=(aria2)
     command -v python3 >/dev/null || missing+=(python3)
     command -v sha256sum >/dev/null || missing+=(coreutils)
+    if want clients; then
+        "${CLIENT_PYTHON:-/usr/bin/python3}" -c 'import google.protobuf' 2>/dev/null || missing+=(python3-protobuf)
+        pkg-config --exists libprotobuf-c 2>/dev/null || missing+=(libprotobuf-c-dev pkg-config)
+    fi
     if want hls; then
         command -v ffmpeg >/dev/null || missing+=(ffmpeg)
         command -v ffprobe >/dev/null || missing+=(ffmpeg)
@@ -625,6 +629,39 @@ bench_hls() {
         ffmpeg -nostdin -v error -i "$BASE/hls/$HLS_VARIANT/index.m3u8" -map 0 -c copy out.ts
 }
 
+# ---------------------------------------------------------------- clients
+# bench_clients: GetDownload from the Swift (stash-bench), C (bench/client_bench.c over
+# libstash-client) and Python (bench/client_bench.py over stash_client) clients on one daemon
+# holding one record, and the socketpair floor (bench/pingpong.c) measured in the same run.
+# C links the library as an app does, through its stash-client.pc.
+CLIENT_PYTHON=${CLIENT_PYTHON:-/usr/bin/python3}
+bench_clients() {
+    local lib=$OUT/clients-c cc probe=bench-probe
+    cc=$(command -v cc || command -v clang || echo /opt/swift/usr/bin/clang)
+    : >"$OUT/clients.txt"
+    start_stashd
+    # A record that ends at once (nginx answers 404), so nothing runs behind the calls.
+    "$BIN/stash" add --socket "$SOCKET" "$BASE/$probe-missing" --id $probe >/dev/null
+    make -s -C "$ROOT/clients/c" BUILD="$lib" all >>"$OUT/clients.log" 2>&1 &&
+        "$cc" -O2 -o "$OUT/client_bench" "$ROOT/bench/client_bench.c" \
+            $(PKG_CONFIG_PATH=$lib/uninstalled pkg-config --cflags --libs stash-client) -Wl,-rpath,"$lib" -lpthread \
+            2>>"$OUT/clients.log" || log "cannot build libstash-client or bench/client_bench.c; see $OUT/clients.log"
+    if "$cc" -O2 -o "$OUT/pingpong" "$ROOT/bench/pingpong.c" 2>>"$OUT/clients.log"; then
+        "$OUT/pingpong" >>"$OUT/clients.txt" || log "pingpong failed"
+    fi
+    "$BIN/stash-bench" --socket "$SOCKET" --id $probe --clients $PARALLEL --seconds 3 2>>"$OUT/clients.log" |
+        grep '^getdownload_' | sed 's/^/swift_/' >>"$OUT/clients.txt" || log "stash-bench failed; see $OUT/clients.log"
+    [[ -x $OUT/client_bench ]] && { "$OUT/client_bench" "$SOCKET" $probe 3 $PARALLEL >>"$OUT/clients.txt" 2>>"$OUT/clients.log" ||
+        log "client_bench failed; see $OUT/clients.log"; }
+    if "$CLIENT_PYTHON" -c 'import google.protobuf' 2>/dev/null; then
+        "$CLIENT_PYTHON" "$ROOT/bench/client_bench.py" "$SOCKET" $probe 3 >>"$OUT/clients.txt" 2>>"$OUT/clients.log" ||
+            log "client_bench.py failed; see $OUT/clients.log"
+    else
+        log "no protobuf for $CLIENT_PYTHON (apt-get install python3-protobuf); the Python client is not measured"
+    fi
+    stop_stashd
+}
+
 # ---------------------------------------------------------------- main
 main() {
     local began
@@ -739,6 +776,12 @@ main() {
         bench_hls
     fi
 
+    : >"$OUT/clients.txt"
+    if want clients && [[ -n $BIN ]]; then
+        log "workload 7: GetDownload through the Swift, C and Python clients"
+        bench_clients
+    fi
+
     : >"$OUT/memory.txt"
     if want memory && [[ -n $BIN ]]; then
         log "workload 6: daemon memory under clients that never read and a plan of 64 huge variants"
@@ -747,7 +790,7 @@ main() {
     fi
 
     echo
-    python3 "$ROOT/bench/report.py" "$TIMES" "$CONTROL" "$START" "$RESULTS" "$OUT/hls.txt" "$CPU"
+    python3 "$ROOT/bench/report.py" "$TIMES" "$CONTROL" "$START" "$RESULTS" "$OUT/hls.txt" "$CPU" "$OUT/clients.txt"
     if [[ -s $OUT/memory.txt ]]; then
         { echo; echo "daemon peak RSS, MiB (bench/memory.py; bound 200):"; sed 's/^/  /' "$OUT/memory.txt"; } | tee -a "$RESULTS"
     fi

@@ -54,6 +54,8 @@ final class ClientHandler: ChannelDuplexHandler {
             }
         case .event(let event):
             events?.yield(event)
+        case .laterEvent:
+            break  // PROTOCOL.md section 7: a client skips an event kind it does not know
         }
     }
 

@@ -52,4 +52,7 @@ public struct HelloResult: Equatable, Sendable {
 public enum ServerMessage: Equatable, Sendable {
     case response(Response)
     case event(DownloadEvent)
+    /// An event of a kind this version does not know, from a later daemon: a client skips it
+    /// (PROTOCOL.md section 7). Encoded, it is an Event with its seq and no kind.
+    case laterEvent(seq: UInt64)
 }

@@ -15,6 +15,12 @@ extension WireCodec {
         case .event(let event):
             wire.msg_case = STASH__V1__SERVER_MESSAGE__MSG_EVENT
             wire.event = event.wire(in: arena)
+        case .laterEvent(let seq):
+            var event = Stash__V1__Event()
+            stash__v1__event__init(&event)
+            event.seq = seq
+            wire.msg_case = STASH__V1__SERVER_MESSAGE__MSG_EVENT
+            wire.event = arena.store(event)
         }
         writeFrame(into: &buffer, packedSize: stash__v1__server_message__get_packed_size(&wire)) {
             stash__v1__server_message__pack(&wire, $0)
@@ -24,9 +30,10 @@ extension WireCodec {
     }
 
     /// Decodes a ServerMessage payload (the frame without its length prefix). A Response with
-    /// a non-OK status is `.failure`; a message with neither a response nor an event set, bytes
-    /// that are not a ServerMessage, or an enum value this version does not know throw
-    /// `StashError` with code `.invalidArgument`.
+    /// a non-OK status is `.failure`; an Event of a kind this version does not know is
+    /// `.laterEvent`; a message with neither a response nor an event set, bytes that are not a
+    /// ServerMessage, or an enum value this version does not know throw `StashError` with code
+    /// `.invalidArgument`.
     public static func decodeServerMessage(_ payload: ByteBuffer) throws -> ServerMessage {
         try decode(
             payload, message: "stash.v1.ServerMessage",
@@ -37,7 +44,12 @@ extension WireCodec {
                 case STASH__V1__SERVER_MESSAGE__MSG_RESPONSE:
                     return .response(try Response(wire: try WireValue.message(message.pointee.response, field: "ServerMessage.response")))
                 case STASH__V1__SERVER_MESSAGE__MSG_EVENT:
-                    return .event(try DownloadEvent(wire: try WireValue.message(message.pointee.event, field: "ServerMessage.event")))
+                    let event = try WireValue.message(message.pointee.event, field: "ServerMessage.event")
+                    // protobuf-c reads a kind it has no field for as no kind at all.
+                    if event.pointee.kind_case == STASH__V1__EVENT__KIND__NOT_SET {
+                        return .laterEvent(seq: event.pointee.seq)
+                    }
+                    return .event(try DownloadEvent(wire: event))
                 default:
                     throw StashError.invalidArgument("ServerMessage.msg: neither response nor event is set")
                 }

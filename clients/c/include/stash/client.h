@@ -1,0 +1,664 @@
+/* libstash-client: the C client of stashd, the stash offline-download daemon.
+ *
+ * It speaks the frames of PROTOCOL.md (a u32 big-endian length, then one protobuf message of
+ * proto/stash/v1/stash.proto) over the daemon's Unix socket. Every operation of PROTOCOL.md is
+ * a blocking call: it sends one request and waits for its answer. Events (Subscribe) fit any
+ * main loop: watch stash_client_fd() for input (poll, epoll, a GLib or Qt socket watch), then
+ * take the events that arrived with stash_next_event() until it gives NULL.
+ *
+ * Status. Every call returns a stash_status whose values are PROTOCOL.md's status codes.
+ * STASH_OK is success; for any other, stash_client_error_message() says what went wrong
+ * (the daemon's message names the field, the value and the limit). The library itself
+ * reports a daemon it cannot reach or a connection that closed as STASH_UNAVAILABLE, a
+ * message from the daemon it cannot read as STASH_INTERNAL, and a bad argument as
+ * STASH_INVALID_ARGUMENT. After STASH_UNAVAILABLE, STASH_INTERNAL from a message it could not
+ * read, or a refusal of the whole connection, every later call on the client fails the same
+ * way: close it and connect again.
+ *
+ * Ownership. Strings and arrays passed in are only read during the call. Every pointer a call
+ * returns through an `out` parameter is owned by the caller and freed with the function named
+ * beside the call (stash_download_free, ...); everything reachable from it (its strings, arrays
+ * and nested records) belongs to it and goes with it. The free functions accept NULL. Strings
+ * in results are UTF-8 and NUL-terminated; absent strings are "" (never NULL); absent
+ * sub-records are NULL where the field says so.
+ *
+ * Threads. A stash_client is not thread-safe: use one per thread, or hold a lock around each
+ * call. The library never raises SIGPIPE and never touches signal handlers.
+ *
+ * Limits. A frame from the daemon whose length is 0 or above STASH_MAX_FRAME_LENGTH is refused
+ * before anything is allocated for it, and a message that would take more than
+ * STASH_MAX_DECODED_BYTES once decoded is refused too (both STASH_RESOURCE_EXHAUSTED, and the
+ * connection is closed). */
+#ifndef STASH_CLIENT_H
+#define STASH_CLIENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) && defined(STASH_CLIENT_BUILDING)
+#define STASH_API __attribute__((visibility("default")))
+#else
+#define STASH_API
+#endif
+
+/* The version of PROTOCOL.md this library speaks. */
+#define STASH_PROTOCOL_VERSION 1
+/* The largest payload of one frame, either way (PROTOCOL.md section 2). */
+#define STASH_MAX_FRAME_LENGTH (4u * 1024u * 1024u)
+/* The most memory one decoded message from the daemon may take. */
+#define STASH_MAX_DECODED_BYTES (64u * 1024u * 1024u)
+
+/* PROTOCOL.md section 6. */
+typedef enum stash_status {
+    STASH_OK = 0,
+    STASH_INVALID_ARGUMENT = 1,
+    STASH_NOT_FOUND = 2,
+    STASH_ALREADY_EXISTS = 3,
+    STASH_FAILED_PRECONDITION = 4,
+    STASH_PERMISSION_DENIED = 5,
+    STASH_UNIMPLEMENTED = 6,
+    STASH_INTERNAL = 7,
+    STASH_UNAVAILABLE = 8,
+    STASH_RESOURCE_EXHAUSTED = 9,
+} stash_status;
+
+/* PROTOCOL.md section 9: the 13 states, in this order. */
+typedef enum stash_state {
+    STASH_STATE_NOT_DOWNLOADED = 0,
+    STASH_STATE_PREPARING = 1,
+    STASH_STATE_QUEUED = 2,
+    STASH_STATE_DOWNLOADING = 3,
+    STASH_STATE_PAUSED = 4,
+    STASH_STATE_COMPLETED = 5,
+    STASH_STATE_FAILED = 6,
+    STASH_STATE_REMOVING = 7,
+    STASH_STATE_STOPPED = 8,
+    STASH_STATE_WAITING_FOR_NETWORK = 9,
+    STASH_STATE_LICENSE_EXPIRED = 10,
+    STASH_STATE_DRM_EXPIRED = 11,
+    STASH_STATE_RESTARTING = 12,
+} stash_state;
+
+typedef enum stash_error_kind {
+    STASH_ERROR_NONE = 0,
+    STASH_ERROR_NETWORK = 1,
+    STASH_ERROR_HTTP = 2,
+    STASH_ERROR_STORAGE = 3,
+    STASH_ERROR_VALIDATION = 4,
+    STASH_ERROR_INTERNAL = 5,
+} stash_error_kind;
+
+typedef enum stash_finding_kind {
+    STASH_FINDING_UNKNOWN = 0,
+    STASH_FINDING_MISSING_FILE = 1,
+    STASH_FINDING_WRONG_SIZE = 2,
+    STASH_FINDING_WRONG_DIGEST = 3,
+    STASH_FINDING_ORPHAN_FOLDER = 4,
+    STASH_FINDING_ORPHAN_FILE = 5,
+    STASH_FINDING_STALE_PART = 6,
+} stash_finding_kind;
+
+typedef enum stash_license_event_kind {
+    STASH_LICENSE_EVENT_UNKNOWN = 0,
+    STASH_LICENSE_EVENT_DOWNLOADED = 1,
+    STASH_LICENSE_EVENT_RENEWED = 2,
+    STASH_LICENSE_EVENT_EXPIRED = 3,
+    STASH_LICENSE_EVENT_RELEASED = 4,
+    STASH_LICENSE_EVENT_ERROR = 5,
+} stash_license_event_kind;
+
+/* The name of a status ("NOT_FOUND"), state ("COMPLETED"), error kind ("ERROR_HTTP"), finding
+ * kind or licence event kind as PROTOCOL.md spells it; "UNKNOWN" for a value outside the
+ * table. Static strings: never free them. */
+STASH_API const char *stash_status_name(stash_status status);
+STASH_API const char *stash_state_name(stash_state state);
+STASH_API const char *stash_error_kind_name(stash_error_kind kind);
+STASH_API const char *stash_finding_kind_name(stash_finding_kind kind);
+STASH_API const char *stash_license_event_kind_name(stash_license_event_kind kind);
+
+/* ------------------------------------------------------------------ records */
+
+typedef struct stash_header {
+    const char *name;
+    const char *value;
+} stash_header;
+
+/* One file of a bundle. In stash_add: url, and optionally path ("" or NULL: the URL's file
+ * name), size (0: unknown) and sha256. In a record, also downloaded_bytes and done. */
+typedef struct stash_bundle_file {
+    const char *url;
+    const char *path;
+    uint64_t size;
+    const char *sha256;
+    uint64_t downloaded_bytes;
+    bool done;
+} stash_bundle_file;
+
+/* A side-loaded subtitle file. In a request: uri, lang and the optional title and type ("vtt",
+ * "srt"; NULL or "": from the URI); path only in records (its file in the asset folder). */
+typedef struct stash_text_track {
+    const char *uri;
+    const char *lang;
+    const char *title;
+    const char *type;
+    const char *path;
+} stash_text_track;
+
+/* An HLS download's choice (PROTOCOL.md, AddDownload, "HLS streams"). */
+typedef struct stash_hls_options {
+    const char *quality; /* "low", "medium", "high", "auto"; NULL or "": auto */
+    uint32_t max_height; /* 0: no limit */
+    uint64_t bandwidth;  /* bits/s; 0: use quality */
+    const char *const *subtitles; /* languages, or "all" */
+    size_t n_subtitles;
+    const char *const *audio;
+    size_t n_audio;
+    uint32_t segment_concurrency; /* 0: 8 */
+} stash_hls_options;
+
+/* Where a protected stream's keys come from (PROTOCOL.md, "Licence exchange"). */
+typedef struct stash_drm_params {
+    const char *type; /* "clearkey" */
+    const char *license_server;
+    const stash_header *license_headers;
+    size_t n_license_headers;
+    const char *content_id;
+    const char *certificate_url;
+} stash_drm_params;
+
+typedef struct stash_license_status {
+    const char *id;
+    bool valid;
+    const char *verdict; /* valid, license_expired, playback_expired, refused, none */
+    int64_t license_seconds_left;  /* -1: never expires */
+    int64_t playback_seconds_left; /* -1: no playback window */
+    int64_t expires_at;            /* unix ms, 0: never */
+    int64_t acquired_at;
+    int64_t first_playback_at;
+    uint32_t keys;
+    stash_state state;
+    int64_t playback_duration; /* seconds, -1: none */
+    const char *const *key_ids;
+    size_t n_key_ids;
+} stash_license_status;
+
+typedef struct stash_download_error {
+    stash_error_kind kind;
+    const char *message;
+    uint32_t http_status; /* 0 when no HTTP status is involved */
+} stash_download_error;
+
+/* The public record of a download (PROTOCOL.md section 8). */
+typedef struct stash_download {
+    const char *id;
+    const char *uri; /* "" for a bundle */
+    const char *title;
+    stash_state state;
+    uint32_t progress; /* integer percent 0-100 */
+    uint64_t downloaded_bytes;
+    int64_t total_bytes; /* -1 while unknown */
+    uint64_t speed;      /* bytes per second */
+    int64_t remaining_time; /* seconds, -1 while unknown */
+    const char *quality;
+    bool has_subtitles;
+    bool has_drm;
+    const char *asset_path;
+    const stash_download_error *error; /* NULL: no error */
+    int64_t created_at;   /* unix ms */
+    int64_t completed_at; /* unix ms, 0 when not completed */
+    const char *sha256;
+    const stash_header *headers;
+    size_t n_headers;
+    const char *state_reason;
+    bool bundle;
+    const stash_bundle_file *files; /* a bundle's files (GetDownload); none in lists and events */
+    size_t n_files;
+    uint32_t files_done;
+    uint32_t files_total;
+    const stash_hls_options *hls;        /* NULL unless HLS */
+    const stash_drm_params *drm;         /* NULL unless DRM */
+    const stash_license_status *license; /* NULL when no licence is held */
+    const uint8_t *app_data; /* the app's own bytes; NULL when n_app_data is 0 */
+    size_t n_app_data;
+    const char *group;
+    const stash_text_track *text_tracks;
+    size_t n_text_tracks;
+    bool created; /* stash_add only: this call added it (false: it was there already) */
+} stash_download;
+
+/* ------------------------------------------------------------------ connection */
+
+typedef struct stash_client stash_client;
+
+/* Connects to stashd and says Hello (protocol version 1).
+ *
+ * socket_path NULL means the daemon's default: $XDG_RUNTIME_DIR/stash/stashd.sock, or
+ * /tmp/stash-$UID/stashd.sock when XDG_RUNTIME_DIR is unset or empty.
+ *
+ * On success *out is a new client; close it with stash_client_close. On failure *out is set
+ * too, so stash_client_error_message can say why (how to start the daemon, when nothing
+ * listens); close it as well. Only when memory runs out is *out NULL.
+ * Returns STASH_UNAVAILABLE when nothing listens, or the daemon's refusal. */
+STASH_API stash_status stash_client_connect(const char *socket_path, stash_client **out);
+
+/* stash_client_connect with the name the daemon's log shows for this client (Hello's
+ * client_name; NULL: "libstash-client"). */
+STASH_API stash_status stash_client_connect_as(const char *socket_path, const char *client_name, stash_client **out);
+
+/* Closes the connection and frees the client and any event it still holds. NULL is allowed. */
+STASH_API void stash_client_close(stash_client *client);
+
+/* The message of the last call that failed on this client, naming the field, the value and
+ * the limit; "" when the last call succeeded. Owned by the client: valid until the next call
+ * on it. NULL gives a message saying there is no client. */
+STASH_API const char *stash_client_error_message(const stash_client *client);
+
+/* The connection's file descriptor, for poll/epoll/a main loop's watch (wait for input).
+ * Owned by the client: do not read, write or close it. */
+STASH_API int stash_client_fd(const stash_client *client);
+
+/* How long a blocking call waits for the daemon's answer, in milliseconds; 0 (the default)
+ * waits as long as it takes. A call that times out returns STASH_UNAVAILABLE and the client
+ * is closed for further calls, since its answer may still come. */
+STASH_API void stash_client_set_timeout(stash_client *client, int timeout_ms);
+
+/* What the daemon said to this client's Hello: its version ("0.7.0") and whether it offers
+ * an optional part (PROTOCOL.md, Hello: "append", "text-tracks", ...). Owned by the client. */
+STASH_API const char *stash_client_daemon_version(const stash_client *client);
+STASH_API bool stash_client_has_feature(const stash_client *client, const char *feature);
+
+/* ------------------------------------------------------------------ operations */
+
+typedef struct stash_hello_result {
+    uint32_t protocol_version;
+    const char *daemon_version;
+    const char *const *features;
+    size_t n_features;
+} stash_hello_result;
+
+/* Hello again (stash_client_connect already said it). Free *out with stash_hello_result_free. */
+STASH_API stash_status stash_hello(stash_client *client, stash_hello_result **out);
+STASH_API void stash_hello_result_free(stash_hello_result *result);
+
+/* Everything of AddDownload beyond url, id and title. Zero it ({0}) and set what you need;
+ * NULL pointers and zero counts are "not given". */
+typedef struct stash_add_options {
+    const char *sha256; /* 64 hex digits: the file's expected digest */
+    const stash_header *headers;
+    size_t n_headers;
+    const stash_bundle_file *files; /* a bundle: give files and a NULL url */
+    size_t n_files;
+    const stash_hls_options *hls;
+    const stash_drm_params *drm;
+    bool force;  /* add even when another download holds the same content */
+    const uint8_t *app_data; /* the app's own bytes, at most 64 KiB, returned as given */
+    size_t n_app_data;
+    const char *group; /* e.g. "one-piece/chapter-12" */
+    bool append; /* add files to the existing bundle `id` (daemon feature "append") */
+    const stash_text_track *text_tracks;
+    size_t n_text_tracks;
+} stash_add_options;
+
+/* AddDownload: url (NULL for a bundle), id (NULL or "": the daemon picks one), title (NULL:
+ * none), options (NULL: none). *out (optional: NULL discards it) is the record, with created
+ * false when the same content or id was there already; free it with stash_download_free. */
+STASH_API stash_status stash_add(stash_client *client, const char *url, const char *id, const char *title,
+                                 const stash_add_options *options, stash_download **out);
+
+/* GetDownload. Free *out with stash_download_free. */
+STASH_API stash_status stash_get(stash_client *client, const char *id, stash_download **out);
+
+/* Frees a record from stash_add, stash_get, stash_pause, ...; not one inside a list or an
+ * event (those belong to it). NULL is allowed. */
+STASH_API void stash_download_free(stash_download *download);
+
+/* HasDownload: cheap; an unknown id is *exists false and STASH_STATE_NOT_DOWNLOADED. Either
+ * out pointer may be NULL. */
+STASH_API stash_status stash_has(stash_client *client, const char *id, bool *exists, stash_state *state);
+
+typedef struct stash_list_options {
+    const stash_state *states; /* only these states; none: every state */
+    size_t n_states;
+    uint32_t page_size;     /* 0: 100; at most 1000 */
+    const char *page_token; /* NULL or "": the first page; else a next_page_token */
+    const char *group;      /* NULL or "": every download; else this group and those under it */
+} stash_list_options;
+
+typedef struct stash_state_count {
+    stash_state state;
+    uint32_t count;
+} stash_state_count;
+
+typedef struct stash_group_totals {
+    uint64_t bytes_downloaded;
+    uint64_t bytes_total;
+    uint32_t files_done;
+    uint32_t files_total;
+    const stash_state_count *states;
+    size_t n_states;
+} stash_group_totals;
+
+typedef struct stash_download_list {
+    const stash_download *downloads; /* belong to the list */
+    size_t n_downloads;
+    const char *next_page_token; /* "" on the last page */
+    uint32_t total;              /* matching downloads over all pages */
+    stash_group_totals totals;   /* over all pages */
+} stash_download_list;
+
+/* ListDownloads, one page (options NULL: the first page of every download). Free *out with
+ * stash_download_list_free. */
+STASH_API stash_status stash_list(stash_client *client, const stash_list_options *options, stash_download_list **out);
+STASH_API void stash_download_list_free(stash_download_list *list);
+
+/* Pause, Resume, Stop (reason NULL: "stopped by a client"), Forget (move_to: an existing
+ * absolute folder). *out (optional) is the record after the change; free it with
+ * stash_download_free. */
+STASH_API stash_status stash_pause(stash_client *client, const char *id, stash_download **out);
+STASH_API stash_status stash_resume(stash_client *client, const char *id, stash_download **out);
+STASH_API stash_status stash_stop(stash_client *client, const char *id, const char *reason, stash_download **out);
+STASH_API stash_status stash_forget(stash_client *client, const char *id, const char *move_to, stash_download **out);
+
+/* Cancel: stops the download and deletes its files and record before it returns. */
+STASH_API stash_status stash_cancel(stash_client *client, const char *id);
+
+/* PauseAll, ResumeAll, CancelAll; *affected (optional) is how many downloads changed. */
+STASH_API stash_status stash_pause_all(stash_client *client, uint32_t *affected);
+STASH_API stash_status stash_resume_all(stash_client *client, uint32_t *affected);
+STASH_API stash_status stash_cancel_all(stash_client *client, uint32_t *affected);
+
+typedef struct stash_adopt_options {
+    const char *url;    /* a file: where it came from */
+    const char *sha256; /* a file: checked before it is taken */
+    bool link;          /* hard-link instead of moving */
+} stash_adopt_options;
+
+/* Adopt: a file or folder at the absolute `path` becomes the COMPLETED download `id`.
+ * options may be NULL. Free *out (optional) with stash_download_free. */
+STASH_API stash_status stash_adopt(stash_client *client, const char *path, const char *id,
+                                   const stash_adopt_options *options, stash_download **out);
+
+typedef struct stash_stats {
+    uint64_t speed; /* bytes per second over all downloads */
+    const stash_state_count *counts;
+    size_t n_counts;
+    uint32_t active_transfers;
+    uint64_t downloaded_bytes; /* since the daemon started */
+} stash_stats;
+
+/* GetStats. Free *out with stash_stats_free. */
+STASH_API stash_status stash_get_stats(stash_client *client, stash_stats **out);
+STASH_API void stash_stats_free(stash_stats *stats);
+
+typedef struct stash_finding {
+    stash_finding_kind kind;
+    const char *id;
+    const char *path;
+    const char *detail;
+    bool repaired;
+} stash_finding;
+
+typedef struct stash_verify_report {
+    const stash_finding *findings;
+    size_t n_findings;
+    uint32_t downloads_checked;
+    uint32_t files_checked;
+    int64_t finished_at; /* unix ms, 0: no verify ran */
+    uint32_t duration_ms;
+    bool deep;
+    bool repaired;
+    uint32_t requeued;
+    uint32_t files_deleted;
+    uint64_t bytes_freed;
+} stash_verify_report;
+
+typedef struct stash_state_bytes {
+    stash_state state;
+    uint64_t bytes;
+} stash_state_bytes;
+
+typedef struct stash_system_info {
+    const char *data_dir;
+    uint64_t disk_total;
+    uint64_t disk_free;
+    uint64_t bytes_held;
+    const char *daemon_version;
+    const char *socket_path;
+    uint32_t download_count;
+    const stash_state_bytes *bytes_by_state;
+    size_t n_bytes_by_state;
+    uint32_t asset_count;
+    const stash_verify_report *last_verify; /* NULL when the daemon sent none */
+    const char *const *warnings;
+    size_t n_warnings;
+} stash_system_info;
+
+/* GetSystemInfo (`stash info`). Free *out with stash_system_info_free. */
+STASH_API stash_status stash_get_info(stash_client *client, stash_system_info **out);
+STASH_API void stash_system_info_free(stash_system_info *info);
+
+/* Config (PROTOCOL.md section 10): plain numbers, returned by value. */
+typedef struct stash_config {
+    uint32_t max_parallel;
+    uint32_t retry_max_attempts;
+    uint32_t retry_base_delay_ms;
+    uint32_t retry_max_delay_ms;
+    uint64_t rate_limit;
+    uint32_t low_speed_limit;
+    uint32_t low_speed_time;
+    uint32_t files_per_download;
+    uint32_t max_connections;
+    uint32_t max_connections_per_host;
+    uint64_t storage_reserve;
+} stash_config;
+
+typedef struct stash_config_entry {
+    const char *key;   /* "max-parallel", ... */
+    const char *value; /* a decimal integer */
+} stash_config_entry;
+
+/* GetConfig and SetConfig (all entries or none); *out is the config after the call. */
+STASH_API stash_status stash_config_get(stash_client *client, stash_config *out);
+STASH_API stash_status stash_config_set(stash_client *client, const stash_config_entry *entries, size_t n_entries,
+                                        stash_config *out);
+
+enum {
+    STASH_VERIFY_DEEP = 1,    /* also check each file's sha256 where one was given */
+    STASH_VERIFY_REPAIR = 2,  /* re-queue damaged downloads, delete orphans */
+    STASH_VERIFY_DRY_RUN = 4, /* only report, even with REPAIR */
+};
+
+/* Verify with a mask of STASH_VERIFY_* flags. Free *out with stash_verify_report_free. */
+STASH_API stash_status stash_verify(stash_client *client, unsigned flags, stash_verify_report **out);
+STASH_API void stash_verify_report_free(stash_verify_report *report);
+
+typedef struct stash_purge_result {
+    uint32_t files_deleted;
+    uint64_t bytes_freed;
+    const char *const *paths;
+    size_t n_paths;
+} stash_purge_result;
+
+/* Purge. Free *out (optional) with stash_purge_result_free. */
+STASH_API stash_status stash_purge(stash_client *client, stash_purge_result **out);
+STASH_API void stash_purge_result_free(stash_purge_result *result);
+
+typedef struct stash_variant_info {
+    const char *uri;
+    uint64_t bandwidth;
+    uint64_t average_bandwidth; /* 0: not given */
+    uint32_t width;
+    uint32_t height;
+    const char *const *codecs;
+    size_t n_codecs;
+    double frame_rate;
+    const char *const *encryption;
+    size_t n_encryption;
+    uint64_t estimated_bytes;
+    bool size_is_exact;
+    double duration;
+} stash_variant_info;
+
+typedef struct stash_rendition_info {
+    const char *group_id;
+    const char *language;
+    const char *name;
+    bool is_default; /* the schema's `default` */
+    bool forced;
+    const char *uri;
+} stash_rendition_info;
+
+typedef struct stash_manifest_info {
+    const stash_variant_info *variants;
+    size_t n_variants;
+    const stash_rendition_info *audio;
+    size_t n_audio;
+    const stash_rendition_info *subtitles;
+    size_t n_subtitles;
+    double duration;
+} stash_manifest_info;
+
+/* GetManifestInfo (`stash plan`): what an HLS stream offers; nothing is stored. headers may be
+ * NULL. Free *out with stash_manifest_info_free. */
+STASH_API stash_status stash_plan(stash_client *client, const char *uri, const stash_header *headers, size_t n_headers,
+                                  stash_manifest_info **out);
+STASH_API void stash_manifest_info_free(stash_manifest_info *info);
+
+typedef struct stash_export_result {
+    const char *dir;
+    uint32_t files;
+    uint64_t bytes;
+    bool decrypted;
+} stash_export_result;
+
+/* Export a COMPLETED HLS download to the absolute folder `dir`. Free *out (optional) with
+ * stash_export_result_free. */
+STASH_API stash_status stash_export(stash_client *client, const char *id, const char *dir, bool decrypt,
+                                    stash_export_result **out);
+STASH_API void stash_export_result_free(stash_export_result *result);
+
+typedef struct stash_subtitles {
+    const stash_rendition_info *subtitles; /* uri: the playlist inside the asset folder */
+    size_t n_subtitles;
+    const stash_text_track *text_tracks;   /* path: the file inside the asset folder */
+    size_t n_text_tracks;
+} stash_subtitles;
+
+/* AddSubtitles (languages of an HLS download, or text tracks of any download: one kind per
+ * call), RemoveSubtitles, GetSubtitles. Free the records with stash_download_free and
+ * *out of stash_subtitles_get with stash_subtitles_free. */
+STASH_API stash_status stash_subtitles_add(stash_client *client, const char *id, const char *const *languages,
+                                           size_t n_languages, const stash_text_track *text_tracks,
+                                           size_t n_text_tracks, stash_download **out);
+STASH_API stash_status stash_subtitles_remove(stash_client *client, const char *id, const char *const *languages,
+                                              size_t n_languages, stash_download **out);
+STASH_API stash_status stash_subtitles_get(stash_client *client, const char *id, stash_subtitles **out);
+STASH_API void stash_subtitles_free(stash_subtitles *subtitles);
+
+/* DownloadLicense (`license get`), CheckLicense, RenewLicense, ReleaseLicense. Free *out
+ * (optional) with stash_license_status_free. */
+STASH_API stash_status stash_license_get(stash_client *client, const char *id, stash_license_status **out);
+STASH_API stash_status stash_license_check(stash_client *client, const char *id, stash_license_status **out);
+STASH_API stash_status stash_license_renew(stash_client *client, const char *id, stash_license_status **out);
+STASH_API stash_status stash_license_release(stash_client *client, const char *id, stash_license_status **out);
+STASH_API void stash_license_status_free(stash_license_status *status);
+/* ReleaseAllLicenses; *affected (optional) counts them. */
+STASH_API stash_status stash_license_release_all(stash_client *client, uint32_t *affected);
+
+typedef struct stash_playback_key {
+    const uint8_t *key; /* the content key: 16 bytes */
+    size_t n_key;
+    const char *key_id; /* base64url */
+    int64_t playback_seconds_left; /* -1: no playback window */
+} stash_playback_key;
+
+/* GetPlaybackKey: key_id NULL or "" for the licence's first key. Answered only to the
+ * daemon's own user. Free *out with stash_playback_key_free (which wipes the key). */
+STASH_API stash_status stash_get_playback_key(stash_client *client, const char *id, const char *key_id,
+                                              stash_playback_key **out);
+STASH_API void stash_playback_key_free(stash_playback_key *key);
+
+/* ------------------------------------------------------------------ events */
+
+typedef struct stash_subscribe_options {
+    const char *const *ids; /* none: every download */
+    size_t n_ids;
+    uint32_t min_progress_step; /* percent between progress events; 0: 1 */
+    uint32_t min_interval_ms;   /* 0: 250 */
+    uint64_t replay_from_seq;   /* 0: no replay; else first the kept events with seq >= this */
+} stash_subscribe_options;
+
+/* Subscribe: from now on the daemon sends this connection events (options NULL: every
+ * download, default pace). PROTOCOL.md advises one connection for events and another for
+ * requests; requests on a subscribed connection still work, and events that arrive while a
+ * call waits for its answer are kept (up to 1024, then one STASH_EVENT_EVENTS_LOST for the
+ * rest) for stash_next_event. */
+STASH_API stash_status stash_subscribe(stash_client *client, const stash_subscribe_options *options);
+
+typedef enum stash_event_kind {
+    STASH_EVENT_STATE_CHANGED = 10,
+    STASH_EVENT_PROGRESS = 11,
+    STASH_EVENT_REMOVED = 12,
+    STASH_EVENT_LICENSE = 13,
+    STASH_EVENT_EVENTS_LOST = 14,
+} stash_event_kind;
+
+typedef struct stash_progress {
+    const char *id;
+    uint64_t downloaded_bytes;
+    int64_t total_bytes; /* -1 while unknown */
+    uint32_t progress;   /* percent */
+    uint64_t speed;
+    int64_t remaining_time; /* -1 while unknown */
+    uint32_t files_done;
+    uint32_t files_total;
+} stash_progress;
+
+/* One event (PROTOCOL.md section 7). Only the member named by `kind` is filled; the others
+ * are zero. Kinds this library does not know are skipped, as the protocol requires. */
+typedef struct stash_event {
+    uint64_t seq;
+    int64_t time; /* unix ms */
+    stash_event_kind kind;
+    struct {
+        const stash_download *download; /* as committed; a bundle's without its files */
+        stash_state previous;
+    } state_changed;
+    stash_progress progress;
+    struct {
+        const char *id;
+    } removed;
+    struct {
+        const char *id;
+        stash_license_event_kind kind;
+        const char *message;
+        const stash_license_status *status; /* NULL for errors */
+    } license;
+    struct {
+        uint64_t first_seq;
+        uint64_t last_seq;
+        uint32_t count;
+    } events_lost; /* resync: PROTOCOL.md section 7, "Slow subscribers" */
+} stash_event;
+
+/* Takes the next event that has arrived, without blocking: *out is the event (free it with
+ * stash_event_free) or NULL when no whole event is waiting. Call it until it gives NULL each
+ * time the fd is readable, and after a blocking call on a subscribed connection (events that
+ * arrived meanwhile wait inside the client, where poll cannot see them). */
+STASH_API stash_status stash_next_event(stash_client *client, stash_event **out);
+
+/* Like stash_next_event, but waits up to timeout_ms (-1: forever) for one; *out is NULL when
+ * none came in time. */
+STASH_API stash_status stash_wait_event(stash_client *client, int timeout_ms, stash_event **out);
+STASH_API void stash_event_free(stash_event *event);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

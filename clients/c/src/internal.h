@@ -1,0 +1,104 @@
+/* What the library's files share; not installed. The tests include it to reach the codec. */
+#ifndef STASH_INTERNAL_H
+#define STASH_INTERNAL_H
+
+#include "arena.h"
+#include "stash/client.h"
+#include "stash/v1/stash.pb-c.h"
+
+#include <stdarg.h>
+
+/* Events kept while a blocking call waits for its answer; past this they are counted as lost. */
+#define STASH_EVENT_QUEUE_LIMIT 1024
+
+typedef struct queued_event {
+    struct queued_event *next;
+    stash_event *event;
+    /* The EVENTS_LOST entry that counts what was dropped past the limit (not itself counted). */
+    bool marker;
+} queued_event;
+
+struct stash_client {
+    int fd;
+    uint64_t next_id;
+    int timeout_ms;
+    /* The last failure's message, malloc'd; NULL after a success. */
+    char *message;
+    /* Once the connection is unusable: the status every later call returns, with `failure`. */
+    stash_status broken;
+    char *failure;
+    /* Received bytes not yet consumed: frames start at `start`, `end` is the fill level. */
+    uint8_t *buffer;
+    size_t start;
+    size_t end;
+    size_t capacity;
+    /* Events read while a call waited, oldest first. */
+    queued_event *queue_head;
+    queued_event *queue_tail;
+    size_t queued;
+    /* The name sent in Hello, malloc'd, and the answer to the Hello of stash_client_connect. */
+    char *name;
+    stash_hello_result *hello;
+    /* Tests only: frames are stored here instead of sent, and calls return STASH_UNAVAILABLE. */
+    uint8_t *captured;
+    size_t captured_length;
+    bool capture;
+};
+
+/* The start of every public call: a client that can still be used, and no message from an
+ * earlier call. */
+stash_status client_begin(stash_client *client);
+
+/* Records a failure on the client (printf-style message) and returns `status`. */
+stash_status client_fail(stash_client *client, stash_status status, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* A ServerMessage as the library reads it. */
+typedef struct decoded_message {
+    /* An event (owned), or NULL: a response, or an event of a kind this library skips. */
+    stash_event *event;
+    bool is_response;
+    uint64_t response_id;
+    stash_status status;
+    /* A failed response's message, malloc'd. */
+    char *message;
+    Stash__V1__Response__ResultCase result_case;
+    /* An OK response's result as its public type (owned; see decode.c), or NULL for none. */
+    void *result;
+} decoded_message;
+
+/* Decodes one frame's payload. STASH_OK, or STASH_INTERNAL (not a ServerMessage, a value this
+ * library does not know) or STASH_RESOURCE_EXHAUSTED (too large decoded) with *error set to a
+ * malloc'd message. Free what it made with decoded_message_clear. */
+stash_status decode_server_message(const uint8_t *payload, size_t length, decoded_message *out, char **error);
+void decoded_message_clear(decoded_message *message);
+
+/* The plain results, owned like the others. */
+typedef struct has_result {
+    bool exists;
+    stash_state state;
+} has_result;
+
+typedef struct count_result {
+    uint32_t affected;
+} count_result;
+
+/* The name of a result case ("download", "list"), for messages. */
+const char *result_case_name(Stash__V1__Response__ResultCase result_case);
+
+/* Sends `request` (its id is set here) and waits for its answer. With `expected` not NOT_SET,
+ * an OK answer must carry that result: *result is it (owned by the caller; NULL allowed to
+ * discard it). */
+stash_status client_call(stash_client *client, Stash__V1__Request *request, Stash__V1__Response__ResultCase expected,
+                         void **result);
+
+/* Packs a request into a frame (u32 big-endian length + payload), malloc'd. */
+stash_status pack_request(stash_client *client, const Stash__V1__Request *request, uint8_t **frame, size_t *length);
+
+/* Tests only: a client with no connection that keeps the last request frame it packs. */
+stash_client *client_new_capture(uint64_t first_id, const char *name);
+
+/* A Hello request for this client. */
+void hello_request(stash_client *client, Stash__V1__Request *request, Stash__V1__HelloRequest *hello);
+
+#endif

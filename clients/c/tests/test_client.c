@@ -1,0 +1,487 @@
+/* libstash-client against a real stashd and a real HTTP server (clients/tests/harness.py
+ * starts both and passes them in STASH_TEST_SOCKET and STASH_TEST_BASE_URL). Every operation
+ * of PROTOCOL.md is called at least once, successes and refusals; built with
+ * AddressSanitizer, so a leak or a bad access fails the run too. */
+#include "check.h"
+
+#include <signal.h>
+#include <stash/client.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+static const char *base_url;
+static const char *socket_path;
+static const char *work;
+
+static char *url(const char *path) {
+    static char buffers[8][512];
+    static int next;
+    char *out = buffers[next++ % 8];
+    snprintf(out, sizeof buffers[0], "%s%s", base_url, path);
+    return out;
+}
+
+static stash_client *connect_or_exit(void) {
+    stash_client *client = NULL;
+    stash_status status = stash_client_connect(socket_path, &client);
+    if (status != STASH_OK) {
+        fprintf(stderr, "cannot connect to %s: %s\n", socket_path, stash_client_error_message(client));
+        exit(1);
+    }
+    return client;
+}
+
+/* Takes events until `id` enters `state` (true) or timeout_ms pass (false); counts the
+ * progress events of `id` seen meanwhile into *progress_seen when given. */
+static bool wait_for_state(stash_client *events, const char *id, stash_state state, int timeout_ms, int *progress_seen) {
+    for (int waited = 0; waited < timeout_ms; waited += 100) {
+        stash_event *event;
+        stash_status status;
+        while ((status = stash_wait_event(events, 100, &event)) == STASH_OK && event) {
+            bool done = false;
+            if (event->kind == STASH_EVENT_PROGRESS && strcmp(event->progress.id, id) == 0 && progress_seen) {
+                CHECK(event->progress.progress <= 100, "progress %u", event->progress.progress);
+                (*progress_seen)++;
+            }
+            if (event->kind == STASH_EVENT_STATE_CHANGED && strcmp(event->state_changed.download->id, id) == 0) {
+                done = event->state_changed.download->state == state;
+            }
+            if (event->kind == STASH_EVENT_REMOVED && strcmp(event->removed.id, id) == 0) {
+                done = state == STASH_STATE_NOT_DOWNLOADED;
+            }
+            stash_event_free(event);
+            if (done) return true;
+        }
+        CHECK(status == STASH_OK, "events: %s", stash_client_error_message(events));
+        if (status != STASH_OK) return false;
+    }
+    return false;
+}
+
+static void test_connect_failures(void) {
+    stash_client *client = NULL;
+    char missing[256];
+    snprintf(missing, sizeof missing, "%s/nothing/here.sock", work);
+    CHECK_FAILS(stash_client_connect(missing, &client), client, STASH_UNAVAILABLE, "cannot reach stashd");
+    CHECK(client != NULL, "a failed connect still gives a client for its message");
+    /* Every later call fails the same way. */
+    CHECK_FAILS(stash_get(client, "x", NULL), client, STASH_UNAVAILABLE, "cannot reach stashd");
+    stash_client_close(client);
+
+    char long_path[300];
+    memset(long_path, 'a', sizeof long_path - 1);
+    long_path[0] = '/';
+    long_path[sizeof long_path - 1] = '\0';
+    CHECK_FAILS(stash_client_connect(long_path, &client), client, STASH_INVALID_ARGUMENT, "at most 107");
+    stash_client_close(client);
+    CHECK(stash_client_connect(NULL, NULL) == STASH_INVALID_ARGUMENT, "no out pointer");
+    stash_client_close(NULL);
+}
+
+static void test_hello(stash_client *client) {
+    CHECK(strlen(stash_client_daemon_version(client)) > 0, "daemon version");
+    CHECK(stash_client_has_feature(client, "bundles"), "feature bundles");
+    CHECK(stash_client_has_feature(client, "events"), "feature events");
+    CHECK(!stash_client_has_feature(client, "no-such-feature"), "unknown feature");
+    CHECK(stash_client_fd(client) >= 0, "fd");
+    stash_hello_result *hello = NULL;
+    CHECK_OK(stash_hello(client, &hello), client);
+    if (hello) {
+        CHECK(hello->protocol_version == STASH_PROTOCOL_VERSION, "protocol %u", hello->protocol_version);
+        CHECK(strcmp(hello->daemon_version, stash_client_daemon_version(client)) == 0, "version %s", hello->daemon_version);
+        CHECK(hello->n_features >= 2, "%zu features", hello->n_features);
+    }
+    stash_hello_result_free(hello);
+}
+
+/* A single file with every plain option; returns its id (static). */
+static const char *test_single_file(stash_client *client, stash_client *events) {
+    static const uint8_t app_data[] = {0, 1, 2, 255, 'x'};
+    stash_header headers[] = {{"X-Test", "c client"}, {"Authorization", "Bearer t"}};
+    stash_add_options options = {
+        .headers = headers, .n_headers = 2, .app_data = app_data, .n_app_data = sizeof app_data, .group = "c/tests"};
+    stash_download *added = NULL;
+    CHECK_OK(stash_add(client, url("/slow/600000/c-file.bin"), "c-file", "Épisode 1", &options, &added), client);
+    if (!added) return "c-file";
+    CHECK(added->created, "created");
+    CHECK(strcmp(added->id, "c-file") == 0, "id %s", added->id);
+    CHECK(strcmp(added->title, "Épisode 1") == 0, "title %s", added->title);
+    CHECK(added->state == STASH_STATE_QUEUED || added->state == STASH_STATE_PREPARING, "state %s",
+          stash_state_name(added->state));
+    CHECK(added->error == NULL, "no error");
+    CHECK(added->hls == NULL && added->drm == NULL && added->license == NULL, "no HLS, DRM or licence");
+    stash_download_free(added);
+
+    int progress = 0;
+    CHECK(wait_for_state(events, "c-file", STASH_STATE_COMPLETED, 20000, &progress), "c-file completed");
+    CHECK(progress > 0, "progress events: %d", progress);
+
+    stash_download *record = NULL;
+    CHECK_OK(stash_get(client, "c-file", &record), client);
+    if (record) {
+        CHECK(record->state == STASH_STATE_COMPLETED, "state %s", stash_state_name(record->state));
+        CHECK(record->progress == 100, "progress %u", record->progress);
+        CHECK(record->downloaded_bytes == 600000 && record->total_bytes == 600000, "bytes %llu of %lld",
+              (unsigned long long)record->downloaded_bytes, (long long)record->total_bytes);
+        CHECK(record->remaining_time == 0, "remaining %lld", (long long)record->remaining_time);
+        CHECK(record->n_app_data == sizeof app_data && memcmp(record->app_data, app_data, sizeof app_data) == 0,
+              "app_data of %zu bytes", record->n_app_data);
+        CHECK(strcmp(record->group, "c/tests") == 0, "group %s", record->group);
+        CHECK(record->n_headers == 2 && strcmp(record->headers[1].name, "Authorization") == 0, "%zu headers",
+              record->n_headers);
+        CHECK(record->created_at > 1700000000000 && record->completed_at >= record->created_at, "times");
+        CHECK(record->files_total == 1 && record->files_done == 1, "files %u/%u", record->files_done, record->files_total);
+        struct stat st;
+        CHECK(stat(record->asset_path, &st) == 0 && st.st_size == 600000, "file at %s", record->asset_path);
+        CHECK(!record->created, "created is for stash_add only");
+    }
+    stash_download_free(record);
+
+    /* The same URL again without an id is the download that holds it. */
+    stash_download *again = NULL;
+    CHECK_OK(stash_add(client, url("/slow/600000/c-file.bin"), NULL, NULL, NULL, &again), client);
+    CHECK(again && !again->created && strcmp(again->id, "c-file") == 0, "dedupe gives c-file");
+    stash_download_free(again);
+
+    bool exists = false;
+    stash_state state = STASH_STATE_NOT_DOWNLOADED;
+    CHECK_OK(stash_has(client, "c-file", &exists, &state), client);
+    CHECK(exists && state == STASH_STATE_COMPLETED, "has: %d %s", exists, stash_state_name(state));
+    CHECK_OK(stash_has(client, "c-nothing", &exists, &state), client);
+    CHECK(!exists && state == STASH_STATE_NOT_DOWNLOADED, "has unknown: %d %s", exists, stash_state_name(state));
+    CHECK_OK(stash_has(client, "c-file", NULL, NULL), client);
+    return "c-file";
+}
+
+static void test_bundle(stash_client *client, stash_client *events) {
+    stash_bundle_file files[] = {
+        {.url = url("/data/70000/c-b1.bin"), .path = "pages/1.bin", .size = 70000},
+        {.url = url("/data/80000/c-b2.bin"), .path = "pages/2.bin"},
+        {.url = url("/data/90000/c-b3.bin")},
+    };
+    stash_add_options options = {.files = files, .n_files = 3};
+    stash_download *added = NULL;
+    CHECK_OK(stash_add(client, NULL, "c-bundle", "Chapter 1", &options, &added), client);
+    CHECK(added && added->bundle && added->files_total == 3, "a bundle of 3");
+    stash_download_free(added);
+    CHECK(wait_for_state(events, "c-bundle", STASH_STATE_COMPLETED, 20000, NULL), "c-bundle completed");
+    stash_download *record = NULL;
+    CHECK_OK(stash_get(client, "c-bundle", &record), client);
+    if (record) {
+        CHECK(record->n_files == 3, "%zu files", record->n_files);
+        for (size_t i = 0; i < record->n_files; i++) CHECK(record->files[i].done, "file %zu done", i);
+        CHECK(record->n_files == 3 && strcmp(record->files[2].path, "c-b3.bin") == 0, "path from the URL");
+        CHECK(record->downloaded_bytes == 240000, "bytes %llu", (unsigned long long)record->downloaded_bytes);
+        CHECK(strcmp(record->uri, "") == 0, "a bundle has no uri");
+    }
+    stash_download_free(record);
+}
+
+static void test_list(stash_client *client) {
+    stash_state completed = STASH_STATE_COMPLETED;
+    stash_list_options options = {.states = &completed, .n_states = 1, .group = "c"};
+    stash_download_list *list = NULL;
+    CHECK_OK(stash_list(client, &options, &list), client);
+    if (list) {
+        CHECK(list->n_downloads == 1 && strcmp(list->downloads[0].id, "c-file") == 0, "%zu in group c",
+              list->n_downloads);
+        CHECK(list->total == 1 && strcmp(list->next_page_token, "") == 0, "one page");
+        CHECK(list->totals.bytes_downloaded == 600000, "totals %llu", (unsigned long long)list->totals.bytes_downloaded);
+        CHECK(list->totals.n_states == 1 && list->totals.states[0].state == STASH_STATE_COMPLETED &&
+                  list->totals.states[0].count == 1,
+              "state totals");
+    }
+    stash_download_list_free(list);
+
+    stash_list_options paged = {.page_size = 1};
+    CHECK_OK(stash_list(client, &paged, &list), client);
+    if (list) {
+        CHECK(list->n_downloads == 1 && list->total >= 2 && strlen(list->next_page_token) > 0, "first page of %u",
+              list->total);
+        stash_list_options next = {.page_size = 1, .page_token = list->next_page_token};
+        stash_download_list *second = NULL;
+        CHECK_OK(stash_list(client, &next, &second), client);
+        CHECK(second && second->n_downloads == 1 && strcmp(second->downloads[0].id, list->downloads[0].id) != 0,
+              "second page");
+        stash_download_list_free(second);
+    }
+    stash_download_list_free(list);
+    CHECK_OK(stash_list(client, NULL, &list), client);
+    stash_download_list_free(list);
+    stash_list_options bad = {.page_size = 5000};
+    CHECK_FAILS(stash_list(client, &bad, &list), client, STASH_INVALID_ARGUMENT, "5000");
+    CHECK(list == NULL, "no list on failure");
+}
+
+static void test_pause_resume_stop_cancel(stash_client *client, stash_client *events) {
+    CHECK_OK(stash_add(client, url("/slow/40000000/c-big.bin"), "c-big", NULL, NULL, NULL), client);
+    CHECK(wait_for_state(events, "c-big", STASH_STATE_DOWNLOADING, 20000, NULL), "c-big downloading");
+    stash_download *record = NULL;
+    CHECK_OK(stash_pause(client, "c-big", &record), client);
+    CHECK(record && record->state == STASH_STATE_PAUSED, "paused");
+    stash_download_free(record);
+    CHECK_FAILS(stash_pause(client, "c-file", NULL), client, STASH_FAILED_PRECONDITION, "COMPLETED");
+    CHECK_OK(stash_resume(client, "c-big", &record), client);
+    CHECK(record && record->state != STASH_STATE_PAUSED, "resumed: %s", record ? stash_state_name(record->state) : "-");
+    stash_download_free(record);
+    CHECK_OK(stash_stop(client, "c-big", "waiting for Wi-Fi", &record), client);
+    CHECK(record && record->state == STASH_STATE_STOPPED && strcmp(record->state_reason, "waiting for Wi-Fi") == 0,
+          "stopped with the reason");
+    stash_download_free(record);
+    CHECK_OK(stash_cancel(client, "c-big"), client);
+    CHECK(wait_for_state(events, "c-big", STASH_STATE_NOT_DOWNLOADED, 10000, NULL), "c-big removed");
+    CHECK_FAILS(stash_get(client, "c-big", &record), client, STASH_NOT_FOUND, "c-big");
+    CHECK(record == NULL, "no record on failure");
+    CHECK_FAILS(stash_cancel(client, "c-big"), client, STASH_NOT_FOUND, "c-big");
+}
+
+static void test_all_at_once(stash_client *client) {
+    CHECK_OK(stash_add(client, url("/slow/40000000/c-all-1.bin"), "c-all-1", NULL, NULL, NULL), client);
+    CHECK_OK(stash_add(client, url("/slow/40000000/c-all-2.bin"), "c-all-2", NULL, NULL, NULL), client);
+    uint32_t affected = 0;
+    CHECK_OK(stash_pause_all(client, &affected), client);
+    CHECK(affected == 2, "paused %u", affected);
+    CHECK_OK(stash_resume_all(client, &affected), client);
+    CHECK(affected == 2, "resumed %u", affected);
+    /* Every download goes, the completed ones too. */
+    CHECK_OK(stash_cancel_all(client, &affected), client);
+    CHECK(affected >= 4, "cancelled %u", affected);
+    stash_download_list *list = NULL;
+    CHECK_OK(stash_list(client, NULL, &list), client);
+    CHECK(list && list->n_downloads == 0 && list->total == 0, "nothing left");
+    stash_download_list_free(list);
+}
+
+static void test_refusals(stash_client *client) {
+    CHECK_FAILS(stash_add(client, url("/data/10/x"), "../bad", NULL, NULL, NULL), client, STASH_INVALID_ARGUMENT, "../bad");
+    CHECK_FAILS(stash_add(client, "ftp://example.org/x", NULL, NULL, NULL, NULL), client, STASH_INVALID_ARGUMENT, "ftp");
+    CHECK_FAILS(stash_add(client, url("/data/10/other"), "c-file", NULL, NULL, NULL), client, STASH_ALREADY_EXISTS,
+                "c-file");
+    stash_add_options bad_headers = {.headers = NULL, .n_headers = 3};
+    CHECK_FAILS(stash_add(client, url("/data/10/x"), NULL, NULL, &bad_headers, NULL), client, STASH_INVALID_ARGUMENT,
+                "options->headers");
+    CHECK_FAILS(stash_get(client, "c-nothing", NULL), client, STASH_NOT_FOUND, "c-nothing");
+    CHECK_FAILS(stash_get(client, NULL, NULL), client, STASH_INVALID_ARGUMENT, "id");
+    CHECK_FAILS(stash_verify(client, 64, NULL), client, STASH_INVALID_ARGUMENT, "flags");
+    /* A refusal leaves the connection usable, and a success clears the message. */
+    CHECK_OK(stash_has(client, "c-file", NULL, NULL), client);
+    CHECK(strcmp(stash_client_error_message(client), "") == 0, "message cleared: %s", stash_client_error_message(client));
+    CHECK(stash_get(NULL, "x", NULL) == STASH_INVALID_ARGUMENT, "no client");
+    CHECK(strstr(stash_client_error_message(NULL), "no client") != NULL, "message without a client");
+}
+
+static void test_config(stash_client *client) {
+    stash_config config = {0};
+    CHECK_OK(stash_config_get(client, &config), client);
+    CHECK(config.max_parallel >= 1 && config.retry_max_attempts >= 1, "config read");
+    stash_config_entry entries[] = {{"max-parallel", "4"}, {"files-per-download", "6"}};
+    CHECK_OK(stash_config_set(client, entries, 2, &config), client);
+    CHECK(config.max_parallel == 4 && config.files_per_download == 6, "config set: %u %u", config.max_parallel,
+          config.files_per_download);
+    stash_config_entry bad[] = {{"max-parallel", "0"}};
+    CHECK_FAILS(stash_config_set(client, bad, 1, NULL), client, STASH_INVALID_ARGUMENT, "max-parallel");
+    stash_config_entry unknown[] = {{"no-such-key", "1"}};
+    CHECK_FAILS(stash_config_set(client, unknown, 1, NULL), client, STASH_INVALID_ARGUMENT, "no-such-key");
+}
+
+static void test_info(stash_client *client) {
+    stash_stats *stats = NULL;
+    CHECK_OK(stash_get_stats(client, &stats), client);
+    CHECK(stats && stats->n_counts >= 1, "stats with counts");
+    stash_stats_free(stats);
+    stash_system_info *info = NULL;
+    CHECK_OK(stash_get_info(client, &info), client);
+    if (info) {
+        CHECK(strstr(info->data_dir, work) == info->data_dir, "data dir %s", info->data_dir);
+        CHECK(strcmp(info->socket_path, socket_path) == 0, "socket %s", info->socket_path);
+        CHECK(info->download_count >= 2 && info->bytes_held >= 840000, "%u downloads, %llu bytes, %u assets",
+              info->download_count, (unsigned long long)info->bytes_held, info->asset_count);
+        CHECK(info->last_verify != NULL, "the verify at start");
+    }
+    stash_system_info_free(info);
+    stash_verify_report *report = NULL;
+    CHECK_OK(stash_verify(client, STASH_VERIFY_DEEP | STASH_VERIFY_DRY_RUN, &report), client);
+    CHECK(report && report->deep && report->n_findings == 0 && report->downloads_checked >= 2, "verify: %zu findings, %u downloads",
+          report ? report->n_findings : 0, report ? report->downloads_checked : 0);
+    for (size_t i = 0; report && i < report->n_findings; i++) {
+        fprintf(stderr, "  %s %s %s\n", stash_finding_kind_name(report->findings[i].kind), report->findings[i].path, report->findings[i].detail);
+    }
+    stash_verify_report_free(report);
+
+    char orphan[512];
+    snprintf(orphan, sizeof orphan, "%s/data/assets/c-orphan", work);
+    CHECK(mkdir(orphan, 0700) == 0, "mkdir %s", orphan);
+    stash_purge_result *purge = NULL;
+    CHECK_OK(stash_purge(client, &purge), client);
+    CHECK(purge && purge->n_paths == 1 && strstr(purge->paths[0], "c-orphan"), "purged the orphan");
+    stash_purge_result_free(purge);
+}
+
+static void test_hls_subtitles_licences(stash_client *client, stash_client *events) {
+    stash_manifest_info *plan = NULL;
+    CHECK_OK(stash_plan(client, url("/hls/master.m3u8"), NULL, 0, &plan), client);
+    if (plan) {
+        CHECK(plan->n_variants == 2, "%zu variants", plan->n_variants);
+        if (plan->n_variants == 2) {
+            CHECK(plan->variants[0].height == 360 && plan->variants[1].height == 720, "heights");
+            CHECK(plan->variants[0].n_codecs == 2, "codecs");
+            CHECK(plan->variants[0].duration == 6.5, "duration %f", plan->variants[0].duration);
+        }
+    }
+    stash_manifest_info_free(plan);
+    CHECK_FAILS(stash_plan(client, "ftp://x/master.m3u8", NULL, 0, NULL), client, STASH_INVALID_ARGUMENT, "ftp");
+
+    stash_hls_options hls = {.quality = "low", .max_height = 720};
+    stash_add_options options = {.hls = &hls};
+    CHECK_OK(stash_add(client, url("/hls/master.m3u8"), "c-hls", NULL, &options, NULL), client);
+    CHECK(wait_for_state(events, "c-hls", STASH_STATE_COMPLETED, 20000, NULL), "c-hls completed");
+    stash_download *record = NULL;
+    CHECK_OK(stash_get(client, "c-hls", &record), client);
+    CHECK(record && record->hls && strcmp(record->hls->quality, "low") == 0 && record->hls->max_height == 720,
+          "HLS choice kept");
+    stash_download_free(record);
+
+    char out_dir[512];
+    snprintf(out_dir, sizeof out_dir, "%s/export", work);
+    stash_export_result *exported = NULL;
+    CHECK_OK(stash_export(client, "c-hls", out_dir, false, &exported), client);
+    CHECK(exported && exported->files >= 4 && exported->bytes > 8000 && !exported->decrypted, "export");
+    stash_export_result_free(exported);
+    CHECK_FAILS(stash_export(client, "c-file", out_dir, false, NULL), client, STASH_FAILED_PRECONDITION, "HLS");
+
+    stash_text_track track = {.uri = url("/data/300/c-en.vtt"), .lang = "en", .title = "English"};
+    CHECK_OK(stash_subtitles_add(client, "c-file", NULL, 0, &track, 1, &record), client);
+    CHECK(record && record->has_subtitles && record->n_text_tracks == 1, "a text track");
+    stash_download_free(record);
+    CHECK(wait_for_state(events, "c-file", STASH_STATE_COMPLETED, 20000, NULL), "c-file completed with its track");
+    stash_subtitles *subtitles = NULL;
+    CHECK_OK(stash_subtitles_get(client, "c-file", &subtitles), client);
+    CHECK(subtitles && subtitles->n_text_tracks == 1 && strcmp(subtitles->text_tracks[0].path, "subtitles/en.vtt") == 0,
+          "track path");
+    stash_subtitles_free(subtitles);
+    const char *en = "en";
+    CHECK_OK(stash_subtitles_remove(client, "c-file", &en, 1, &record), client);
+    CHECK(record && record->n_text_tracks == 0, "track removed");
+    stash_download_free(record);
+
+    stash_license_status *licence = NULL;
+    CHECK_FAILS(stash_license_check(client, "c-file", &licence), client, STASH_FAILED_PRECONDITION, "c-file");
+    CHECK_FAILS(stash_license_get(client, "c-file", NULL), client, STASH_FAILED_PRECONDITION, "c-file");
+    CHECK_FAILS(stash_license_renew(client, "c-file", NULL), client, STASH_FAILED_PRECONDITION, "c-file");
+    CHECK_FAILS(stash_license_release(client, "c-nothing", NULL), client, STASH_NOT_FOUND, "c-nothing");
+    uint32_t released = 99;
+    CHECK_OK(stash_license_release_all(client, &released), client);
+    CHECK(released == 0, "released %u", released);
+    stash_playback_key *key = NULL;
+    CHECK_FAILS(stash_get_playback_key(client, "c-file", NULL, &key), client, STASH_FAILED_PRECONDITION, "licence");
+    CHECK(key == NULL, "no key");
+}
+
+static void test_forget_adopt(stash_client *client) {
+    char folder[512], file[600];
+    snprintf(folder, sizeof folder, "%s/handed-over", work);
+    CHECK(mkdir(folder, 0700) == 0, "mkdir %s", folder);
+    stash_download *record = NULL;
+    CHECK_OK(stash_forget(client, "c-file", folder, &record), client);
+    CHECK(record && strstr(record->asset_path, folder) == record->asset_path, "files moved to %s",
+          record ? record->asset_path : "-");
+    snprintf(file, sizeof file, "%s", record ? record->asset_path : "-");
+    stash_download_free(record);
+    struct stat st;
+    CHECK(stat(file, &st) == 0 && st.st_size == 600000, "%s", file);
+    stash_adopt_options options = {.url = url("/slow/600000/c-file.bin")};
+    CHECK_OK(stash_adopt(client, file, "c-adopted", &options, &record), client);
+    CHECK(record && record->state == STASH_STATE_COMPLETED && record->created, "adopted");
+    stash_download_free(record);
+    CHECK_FAILS(stash_adopt(client, "relative/path", "c-x", NULL, NULL), client, STASH_INVALID_ARGUMENT, "relative/path");
+}
+
+/* Events that arrive while a call waits are kept for stash_next_event, in order. */
+static void test_events_during_calls(void) {
+    stash_client *client = connect_or_exit();
+    stash_subscribe_options options = {.ids = (const char *[]){"c-queued"}, .n_ids = 1};
+    CHECK_OK(stash_subscribe(client, &options), client);
+    CHECK_OK(stash_add(client, url("/data/5000/c-queued.bin"), "c-queued", NULL, NULL, NULL), client);
+    bool exists;
+    stash_state state = STASH_STATE_QUEUED;
+    for (int i = 0; i < 200 && state != STASH_STATE_COMPLETED; i++) {
+        CHECK_OK(stash_has(client, "c-queued", &exists, &state), client);
+        usleep(10000);
+    }
+    CHECK(state == STASH_STATE_COMPLETED, "c-queued completed");
+    stash_event *event;
+    uint64_t last_seq = 0;
+    bool completed = false;
+    while (stash_next_event(client, &event) == STASH_OK && event) {
+        CHECK(event->seq > last_seq, "seq %llu after %llu", (unsigned long long)event->seq, (unsigned long long)last_seq);
+        last_seq = event->seq;
+        if (event->kind == STASH_EVENT_STATE_CHANGED) completed = event->state_changed.download->state == STASH_STATE_COMPLETED;
+        stash_event_free(event);
+    }
+    CHECK(completed, "the events kept during the calls end with COMPLETED");
+    CHECK_OK(stash_cancel(client, "c-queued"), client);
+    /* Closing with events still waiting frees them. */
+    stash_client_close(client);
+}
+
+/* Whether /proc says the process is stopped: a signal is delivered after kill() returns. */
+static bool stopped(pid_t pid) {
+    char path[64], stat[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return false;
+    size_t n = fread(stat, 1, sizeof stat - 1, f);
+    fclose(f);
+    stat[n] = '\0';
+    const char *end = strrchr(stat, ')');
+    return end && end[1] == ' ' && end[2] == 'T';
+}
+
+/* A daemon that does not answer: the call gives up after the timeout, and the client with it. */
+static void test_timeout(pid_t daemon) {
+    stash_client *client = connect_or_exit();
+    stash_client_set_timeout(client, 300);
+    kill(daemon, SIGSTOP);
+    for (int i = 0; i < 1000 && !stopped(daemon); i++) usleep(5000);
+    CHECK(stopped(daemon), "stashd stopped");
+    CHECK_FAILS(stash_get(client, "c-file", NULL), client, STASH_UNAVAILABLE, "within 300 ms");
+    kill(daemon, SIGCONT);
+    CHECK_FAILS(stash_has(client, "c-file", NULL, NULL), client, STASH_UNAVAILABLE, "within 300 ms");
+    stash_client_close(client);
+}
+
+int main(void) {
+    socket_path = getenv("STASH_TEST_SOCKET");
+    base_url = getenv("STASH_TEST_BASE_URL");
+    work = getenv("STASH_TEST_WORK");
+    const char *pid = getenv("STASH_TEST_DAEMON_PID");
+    if (!socket_path || !base_url || !work || !pid) {
+        fprintf(stderr, "run me through clients/tests/harness.py\n");
+        return 2;
+    }
+    test_connect_failures();
+    stash_client *client = connect_or_exit();
+    stash_client *events = connect_or_exit();
+    CHECK_OK(stash_subscribe(events, NULL), events);
+    test_hello(client);
+    test_single_file(client, events);
+    test_bundle(client, events);
+    test_list(client);
+    test_pause_resume_stop_cancel(client, events);
+    test_refusals(client);
+    test_config(client);
+    test_info(client);
+    test_hls_subtitles_licences(client, events);
+    test_forget_adopt(client);
+    test_all_at_once(client);
+    stash_client_close(events);
+    stash_client_close(client);
+    test_events_during_calls();
+    test_timeout((pid_t)atol(pid));
+    if (failures) fprintf(stderr, "test_client: %d checks failed\n", failures);
+    else printf("test_client: all checks passed\n");
+    return failures ? 1 : 0;
+}

@@ -1,0 +1,475 @@
+"""The values the clients return: dataclasses named and laid out as the messages of
+proto/stash/v1/stash.proto, with enums as their names ("COMPLETED") and repeated fields as
+tuples. Times are unix milliseconds, as on the wire."""
+from dataclasses import dataclass, field, fields, replace
+from typing import Dict, Optional, Tuple, Union, get_args, get_origin
+
+from . import stash_pb2 as pb
+from .errors import StashError
+
+TERMINAL_STATES = frozenset({"COMPLETED", "FAILED", "LICENSE_EXPIRED", "DRM_EXPIRED"})
+"""States a download stays in until something is asked of it (what `Client.wait` waits for)."""
+
+
+@dataclass(frozen=True)
+class Header:
+    name: str
+    value: str
+
+
+@dataclass(frozen=True)
+class BundleFile:
+    """One file of a bundle. To add: ``url``, and optionally ``path`` (default: the URL's file
+    name), ``size`` (0: unknown) and ``sha256``. In a record also its bytes on disk and ``done``."""
+
+    url: str
+    path: str = ""
+    size: int = 0
+    sha256: str = ""
+    downloaded_bytes: int = 0
+    done: bool = False
+
+
+@dataclass(frozen=True)
+class TextTrack:
+    """A side-loaded subtitle file: ``uri``, ``lang`` and the optional ``title`` and ``type``
+    ("vtt" or "srt"); in a record also ``path``, its file in the asset folder."""
+
+    uri: str
+    lang: str
+    title: str = ""
+    type: str = ""
+    path: str = ""
+
+
+@dataclass(frozen=True)
+class HlsOptions:
+    """An HLS download's choice: ``quality`` (low, medium, high, auto), ``max_height``,
+    ``bandwidth`` (bits/s), ``subtitles`` and ``audio`` languages (or "all"), and
+    ``segment_concurrency`` (0: 8)."""
+
+    quality: str = ""
+    max_height: int = 0
+    bandwidth: int = 0
+    subtitles: Tuple[str, ...] = ()
+    audio: Tuple[str, ...] = ()
+    segment_concurrency: int = 0
+
+
+@dataclass(frozen=True)
+class DrmParams:
+    """Where a protected stream's keys come from (PROTOCOL.md, "Licence exchange")."""
+
+    type: str = "clearkey"
+    license_server: str = ""
+    license_headers: Tuple[Header, ...] = ()
+    content_id: str = ""
+    certificate_url: str = ""
+
+
+@dataclass(frozen=True)
+class LicenseStatus:
+    id: str
+    valid: bool
+    verdict: str  # valid, license_expired, playback_expired, refused, none
+    license_seconds_left: int  # -1: never expires
+    playback_seconds_left: int  # -1: no playback window
+    expires_at: int
+    acquired_at: int
+    first_playback_at: int
+    keys: int
+    state: str
+    playback_duration: int
+    key_ids: Tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DownloadError:
+    kind: str  # ERROR_NETWORK, ERROR_HTTP, ERROR_STORAGE, ERROR_VALIDATION, ERROR_INTERNAL
+    message: str
+    http_status: int  # 0 when no HTTP status is involved
+
+
+@dataclass(frozen=True)
+class Download:
+    """The public record of a download (PROTOCOL.md section 8). ``state`` is the state's name;
+    ``total_bytes`` and ``remaining_time`` are -1 while unknown; ``error``, ``hls``, ``drm`` and
+    ``license`` are None when the download has none. ``created`` is set by ``add`` only: this
+    call added it (False: the same id or content was there already)."""
+
+    id: str
+    uri: str
+    title: str
+    state: str
+    progress: int
+    downloaded_bytes: int
+    total_bytes: int
+    speed: int
+    remaining_time: int
+    quality: str
+    has_subtitles: bool
+    has_drm: bool
+    asset_path: str
+    error: Optional[DownloadError]
+    created_at: int
+    completed_at: int
+    sha256: str
+    headers: Tuple[Header, ...]
+    state_reason: str
+    bundle: bool
+    files: Tuple[BundleFile, ...]
+    files_done: int
+    files_total: int
+    hls: Optional[HlsOptions]
+    drm: Optional[DrmParams]
+    license: Optional[LicenseStatus]
+    app_data: bytes
+    group: str
+    text_tracks: Tuple[TextTrack, ...]
+    created: bool = False
+
+
+@dataclass(frozen=True)
+class GroupTotals:
+    """What the downloads of a listing hold together; ``states`` maps a state to its count."""
+
+    bytes_downloaded: int = 0
+    bytes_total: int = 0
+    files_done: int = 0
+    files_total: int = 0
+    states: Dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class DownloadPage:
+    downloads: Tuple[Download, ...]
+    next_page_token: str  # "" on the last page
+    total: int  # matching downloads over all pages
+    totals: GroupTotals = field(default_factory=GroupTotals)
+
+
+@dataclass(frozen=True)
+class HasResult:
+    """``has(id)``: true when the download exists; ``state`` is NOT_DOWNLOADED when not."""
+
+    exists: bool
+    state: str
+
+    def __bool__(self):
+        return self.exists
+
+
+@dataclass(frozen=True)
+class HelloResult:
+    protocol_version: int
+    daemon_version: str
+    features: Tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Stats:
+    speed: int
+    counts: Dict[str, int]
+    active_transfers: int
+    downloaded_bytes: int
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str  # FINDING_MISSING_FILE, ...
+    id: str
+    path: str
+    detail: str
+    repaired: bool
+
+
+@dataclass(frozen=True)
+class VerifyReport:
+    findings: Tuple[Finding, ...]
+    downloads_checked: int
+    files_checked: int
+    finished_at: int
+    duration_ms: int
+    deep: bool
+    repaired: bool
+    requeued: int
+    files_deleted: int
+    bytes_freed: int
+
+
+@dataclass(frozen=True)
+class SystemInfo:
+    data_dir: str
+    disk_total: int
+    disk_free: int
+    bytes_held: int
+    daemon_version: str
+    socket_path: str
+    download_count: int
+    bytes_by_state: Dict[str, int]
+    asset_count: int
+    last_verify: Optional[VerifyReport]
+    warnings: Tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Config:
+    max_parallel: int
+    retry_max_attempts: int
+    retry_base_delay_ms: int
+    retry_max_delay_ms: int
+    rate_limit: int
+    low_speed_limit: int
+    low_speed_time: int
+    files_per_download: int
+    max_connections: int
+    max_connections_per_host: int
+    storage_reserve: int
+
+
+@dataclass(frozen=True)
+class PurgeResult:
+    files_deleted: int
+    bytes_freed: int
+    paths: Tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class VariantInfo:
+    uri: str
+    bandwidth: int
+    average_bandwidth: int
+    width: int
+    height: int
+    codecs: Tuple[str, ...]
+    frame_rate: float
+    encryption: Tuple[str, ...]
+    estimated_bytes: int
+    size_is_exact: bool
+    duration: float
+
+
+@dataclass(frozen=True)
+class RenditionInfo:
+    group_id: str
+    language: str
+    name: str
+    default: bool
+    forced: bool
+    uri: str
+
+
+@dataclass(frozen=True)
+class ManifestInfo:
+    variants: Tuple[VariantInfo, ...]
+    audio: Tuple[RenditionInfo, ...]
+    subtitles: Tuple[RenditionInfo, ...]
+    duration: float
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    dir: str
+    files: int
+    bytes: int
+    decrypted: bool
+
+
+@dataclass(frozen=True)
+class Subtitles:
+    subtitles: Tuple[RenditionInfo, ...]
+    text_tracks: Tuple[TextTrack, ...]
+
+
+@dataclass(frozen=True)
+class PlaybackKey:
+    key: bytes
+    key_id: str
+    playback_seconds_left: int
+
+
+# ------------------------------------------------------------------ events
+
+@dataclass(frozen=True)
+class StateChanged:
+    """A download's new state, with its record as committed (a bundle's without ``files``)."""
+
+    seq: int
+    time: int
+    download: Download
+    previous: str
+
+
+@dataclass(frozen=True)
+class Progress:
+    seq: int
+    time: int
+    id: str
+    downloaded_bytes: int
+    total_bytes: int
+    progress: int
+    speed: int
+    remaining_time: int
+    files_done: int
+    files_total: int
+
+
+@dataclass(frozen=True)
+class Removed:
+    seq: int
+    time: int
+    id: str
+
+
+@dataclass(frozen=True)
+class LicenseEvent:
+    seq: int
+    time: int
+    id: str
+    kind: str  # LICENSE_EVENT_DOWNLOADED, ...
+    message: str
+    status: Optional[LicenseStatus]
+
+
+@dataclass(frozen=True)
+class EventsLost:
+    """Events first_seq..last_seq were dropped (``count`` meant for this subscriber): read the
+    records again (PROTOCOL.md section 7, "Slow subscribers")."""
+
+    seq: int
+    time: int
+    first_seq: int
+    last_seq: int
+    count: int
+
+
+# ------------------------------------------------------------------ from the wire
+
+# The dataclass of each message; StateCount and StateBytes lists become dicts.
+_CLASSES = {
+    "stash.v1.Header": Header,
+    "stash.v1.BundleFile": BundleFile,
+    "stash.v1.TextTrack": TextTrack,
+    "stash.v1.HlsOptions": HlsOptions,
+    "stash.v1.DrmParams": DrmParams,
+    "stash.v1.LicenseStatus": LicenseStatus,
+    "stash.v1.DownloadError": DownloadError,
+    "stash.v1.Download": Download,
+    "stash.v1.GroupTotals": GroupTotals,
+    "stash.v1.ListDownloadsResult": DownloadPage,
+    "stash.v1.HasDownloadResult": HasResult,
+    "stash.v1.HelloResult": HelloResult,
+    "stash.v1.StatsResult": Stats,
+    "stash.v1.Finding": Finding,
+    "stash.v1.VerifyReport": VerifyReport,
+    "stash.v1.SystemInfoResult": SystemInfo,
+    "stash.v1.Config": Config,
+    "stash.v1.PurgeResult": PurgeResult,
+    "stash.v1.VariantInfo": VariantInfo,
+    "stash.v1.RenditionInfo": RenditionInfo,
+    "stash.v1.ManifestInfoResult": ManifestInfo,
+    "stash.v1.ExportResult": ExportResult,
+    "stash.v1.SubtitlesResult": Subtitles,
+    "stash.v1.PlaybackKeyResult": PlaybackKey,
+}
+_STATE_MAPS = {"stash.v1.StateCount": "count", "stash.v1.StateBytes": "bytes"}
+
+
+def _optional(annotation):
+    return get_origin(annotation) is Union and type(None) in get_args(annotation)
+
+
+def _is_repeated(descriptor):
+    # Newer protobuf runtimes replace FieldDescriptor.label with is_repeated.
+    repeated = getattr(descriptor, "is_repeated", None)
+    return repeated if repeated is not None else descriptor.label == descriptor.LABEL_REPEATED
+
+
+def enum_name(descriptor, number, where):
+    """The name of an enum number; a number this client does not know makes the message
+    unreadable (PROTOCOL.md section 9)."""
+    value = descriptor.values_by_number.get(number)
+    if value is None:
+        known = sorted(descriptor.values_by_number)
+        raise StashError(
+            "INTERNAL",
+            f"stashd sent {where} {number}, not a {descriptor.name} this client knows ({known[0]} to {known[-1]})")
+    return value.name
+
+
+def _single(descriptor, value, where):
+    if descriptor.enum_type is not None:
+        return enum_name(descriptor.enum_type, value, where)
+    if descriptor.message_type is not None:
+        return convert(value, _CLASSES[descriptor.message_type.full_name], descriptor.message_type.name)
+    return value
+
+
+def convert(message, cls, where):
+    """A protobuf message as the dataclass `cls`, field by field of the same name."""
+    values = {}
+    by_name = message.DESCRIPTOR.fields_by_name
+    for item in fields(cls):
+        descriptor = by_name.get(item.name)
+        if descriptor is None:
+            continue  # a field of the record that the message does not carry (Download.created)
+        value = getattr(message, item.name)
+        path = f"{where}.{item.name}"
+        if _is_repeated(descriptor):
+            kind = descriptor.message_type.full_name if descriptor.message_type else None
+            if kind in _STATE_MAPS:
+                values[item.name] = {enum_name(entry.DESCRIPTOR.fields_by_name["state"].enum_type, entry.state, path + ".state"):
+                                     getattr(entry, _STATE_MAPS[kind]) for entry in value}
+            else:
+                values[item.name] = tuple(_single(descriptor, entry, path) for entry in value)
+        elif descriptor.message_type is not None and not message.HasField(item.name):
+            # An absent sub-message is None where the record says it may be, else its empty value.
+            values[item.name] = None if _optional(item.type) else _single(descriptor, value, path)
+        else:
+            values[item.name] = _single(descriptor, value, path)
+    return cls(**values)
+
+
+def download(message, created=False):
+    record = convert(message, Download, "Download")
+    return replace(record, created=True) if created else record
+
+
+def event(message):
+    """An Event as its dataclass; None for a kind this client does not know (skipped, as the
+    protocol requires)."""
+    kind = message.WhichOneof("kind")
+    seq, time = message.seq, message.time
+    if kind == "state_changed":
+        changed = message.state_changed
+        return StateChanged(seq, time, download(changed.download),
+                            enum_name(pb.DownloadState.DESCRIPTOR, changed.previous, "StateChanged.previous"))
+    if kind == "progress":
+        p = message.progress
+        return Progress(seq, time, p.id, p.downloaded_bytes, p.total_bytes, p.progress, p.speed, p.remaining_time,
+                        p.files_done, p.files_total)
+    if kind == "removed":
+        return Removed(seq, time, message.removed.id)
+    if kind == "license":
+        lic = message.license
+        status = convert(lic.status, LicenseStatus, "LicenseStatus") if lic.HasField("status") else None
+        return LicenseEvent(seq, time, lic.id, enum_name(pb.LicenseEventKind.DESCRIPTOR, lic.kind, "LicenseEvent.kind"),
+                            lic.message, status)
+    if kind == "events_lost":
+        lost = message.events_lost
+        return EventsLost(seq, time, lost.first_seq, lost.last_seq, lost.count)
+    return None
+
+
+def result(response):
+    """An OK Response's result as its dataclass (None when it carries none): the field name of
+    the result and the value."""
+    name = response.WhichOneof("result")
+    if name is None:
+        return None, None
+    message = getattr(response, name)
+    if name == "download":
+        return name, download(message.download, created=message.created)
+    if name == "count":
+        return name, message.affected
+    return name, convert(message, _CLASSES[message.DESCRIPTOR.full_name], message.DESCRIPTOR.name)

@@ -1,0 +1,281 @@
+"""PROTOCOL.md section 2 in pure Python: frames (a u32 big-endian length, then one protobuf
+message), the Requests of every operation, and what a ServerMessage means to a client. Shared
+by the blocking and the asyncio client; no I/O here."""
+import struct
+
+from . import records
+from . import stash_pb2 as pb
+from .errors import STATUS_NAMES, StashError
+
+MAX_FRAME_LENGTH = 4 * 1024 * 1024
+"""The largest payload of one frame, either way."""
+
+PROTOCOL_VERSION = 1
+PREFIX = struct.Struct(">I")
+
+
+def frame(request):
+    """A Request as the bytes of one frame."""
+    payload = request.SerializeToString()
+    if len(payload) > MAX_FRAME_LENGTH:
+        raise StashError(
+            "INVALID_ARGUMENT", f"the request is {len(payload)} bytes packed; a frame holds at most {MAX_FRAME_LENGTH}")
+    return PREFIX.pack(len(payload)) + payload
+
+
+def payload_length(prefix):
+    """The payload length a frame's 4-byte prefix announces, checked before anything is read
+    or kept for the payload: 0 and lengths above the limit end the connection."""
+    (length,) = PREFIX.unpack(prefix)
+    if length == 0:
+        raise StashError("INTERNAL", "stashd sent a frame of length 0; the smallest payload is 1 byte")
+    if length > MAX_FRAME_LENGTH:
+        raise StashError(
+            "RESOURCE_EXHAUSTED",
+            f"stashd sent a frame length of {length} bytes; the limit is {MAX_FRAME_LENGTH} (MAX_FRAME_LENGTH)")
+    return length
+
+
+class FrameBuffer:
+    """Splits received bytes into payloads: frames may arrive split over reads, and one read may
+    hold several."""
+
+    def __init__(self):
+        self._bytes = bytearray()
+
+    def feed(self, data):
+        self._bytes += data
+
+    def next_payload(self):
+        """The next whole payload, or None while it has not all arrived."""
+        if len(self._bytes) < PREFIX.size:
+            return None
+        length = payload_length(bytes(self._bytes[:PREFIX.size]))
+        if len(self._bytes) < PREFIX.size + length:
+            return None
+        payload = bytes(self._bytes[PREFIX.size:PREFIX.size + length])
+        del self._bytes[:PREFIX.size + length]
+        return payload
+
+    def pending(self):
+        """Bytes of a frame that has not all arrived."""
+        return len(self._bytes)
+
+
+class Message:
+    """A ServerMessage as a client reads it: an event (``event``, None for a kind this client
+    skips), or a response (``response_id`` not None) with either ``error`` or ``result_name``
+    and ``result``."""
+
+    __slots__ = ("event", "response_id", "error", "result_name", "result", "is_event")
+
+    def __init__(self):
+        self.is_event = False
+        self.event = None
+        self.response_id = None
+        self.error = None
+        self.result_name = None
+        self.result = None
+
+
+def decode(payload):
+    """Reads one ServerMessage payload. Raises StashError INTERNAL for bytes that are not one or
+    hold a number this client does not know: the connection cannot be trusted after it."""
+    message = pb.ServerMessage()
+    try:
+        message.ParseFromString(payload)
+    except Exception as error:  # the runtime's DecodeError, whose module differs between versions
+        raise StashError("INTERNAL", f"stashd sent {len(payload)} bytes that are not a stash.v1.ServerMessage: {error}")
+    out = Message()
+    kind = message.WhichOneof("msg")
+    if kind == "event":
+        out.is_event = True
+        out.event = records.event(message.event)
+    elif kind == "response":
+        response = message.response
+        out.response_id = response.id
+        code = response.status.code if response.HasField("status") else 0
+        if code >= len(STATUS_NAMES) or code < 0:
+            # PROTOCOL.md section 6: a code the client does not know is INTERNAL.
+            out.error = StashError(
+                "INTERNAL", f"stashd answered with status code {code}, which this client does not know: "
+                f"{response.status.message}")
+        elif code != 0:
+            out.error = StashError(STATUS_NAMES[code], response.status.message)
+        else:
+            out.result_name, out.result = records.result(response)
+    else:
+        raise StashError("INTERNAL", "stashd sent a ServerMessage with neither a response nor an event set")
+    return out
+
+
+def refused(message):
+    """Id 0 is the daemon refusing the connection itself (PROTOCOL.md section 2)."""
+    return message.response_id == 0 and message.error is not None
+
+
+def checked_result(message, op, expected):
+    """The result of the answer to `op`, or the error it carries."""
+    if message.error is not None:
+        raise message.error
+    if expected is not None and message.result_name != expected:
+        raise StashError("INTERNAL", f"stashd answered {op} with the result '{message.result_name or 'none'}', "
+                                     f"expected '{expected}'")
+    return message.result
+
+
+# ------------------------------------------------------------------ requests
+
+def _headers(headers, field):
+    """Headers as a dict, or pairs, or Header records."""
+    if headers is None:
+        return []
+    items = headers.items() if isinstance(headers, dict) else headers
+    out = []
+    for index, item in enumerate(items):
+        if isinstance(item, records.Header):
+            out.append(pb.Header(name=item.name, value=item.value))
+        elif isinstance(item, (tuple, list)) and len(item) == 2:
+            out.append(pb.Header(name=item[0], value=item[1]))
+        else:
+            raise StashError("INVALID_ARGUMENT", f"{field}[{index}]: {item!r} is not a header (name, value)")
+    return out
+
+
+def _record_args(item, cls, field, index):
+    if isinstance(item, cls):
+        return {f: getattr(item, f) for f in cls.__dataclass_fields__}
+    if isinstance(item, dict):
+        return item
+    raise StashError("INVALID_ARGUMENT", f"{field}[{index}]: {item!r} is not a {cls.__name__} or a dict")
+
+
+def _bundle_files(files):
+    out = []
+    for index, item in enumerate(files or ()):
+        if isinstance(item, str):
+            item = {"url": item}
+        args = _record_args(item, records.BundleFile, "files", index)
+        out.append(pb.BundleFile(url=args.get("url", ""), path=args.get("path", ""), size=args.get("size", 0),
+                                 sha256=args.get("sha256", "")))
+    return out
+
+
+def _text_tracks(tracks):
+    out = []
+    for index, item in enumerate(tracks or ()):
+        args = _record_args(item, records.TextTrack, "text_tracks", index)
+        out.append(pb.TextTrack(uri=args.get("uri", ""), lang=args.get("lang", ""), title=args.get("title", ""),
+                                type=args.get("type", "")))
+    return out
+
+
+def _hls(hls):
+    args = _record_args(hls, records.HlsOptions, "hls", 0)
+    return pb.HlsOptions(quality=args.get("quality", ""), max_height=args.get("max_height", 0),
+                         bandwidth=args.get("bandwidth", 0), subtitles=list(args.get("subtitles", ())),
+                         audio=list(args.get("audio", ())), segment_concurrency=args.get("segment_concurrency", 0))
+
+
+def _drm(drm):
+    args = _record_args(drm, records.DrmParams, "drm", 0)
+    return pb.DrmParams(type=args.get("type", ""), license_server=args.get("license_server", ""),
+                        license_headers=_headers(args.get("license_headers"), "drm.license_headers"),
+                        content_id=args.get("content_id", ""), certificate_url=args.get("certificate_url", ""))
+
+
+def _states(state):
+    names = [state] if isinstance(state, str) else list(state or ())
+    out = []
+    for name in names:
+        value = pb.DownloadState.DESCRIPTOR.values_by_name.get(name)
+        if value is None:
+            raise StashError("INVALID_ARGUMENT", f"state: '{name}' is not a state (one of "
+                             f"{', '.join(pb.DownloadState.keys())})")
+        out.append(value.number)
+    return out
+
+
+_ADD_OPTIONS = {"sha256", "headers", "files", "hls", "drm", "force", "app_data", "group", "append", "text_tracks"}
+
+
+def hello(client_name):
+    return pb.Request(hello=pb.HelloRequest(protocol_version=PROTOCOL_VERSION, client_name=client_name))
+
+
+def add(url, id, title, options):
+    unknown = sorted(set(options) - _ADD_OPTIONS)
+    if unknown:
+        raise StashError("INVALID_ARGUMENT", f"add: unknown option {', '.join(unknown)} (known: "
+                         f"{', '.join(sorted(_ADD_OPTIONS))})")
+    body = pb.AddDownloadRequest(
+        id=id or "", uri=url or "", title=title or "", sha256=options.get("sha256") or "",
+        headers=_headers(options.get("headers"), "headers"), files=_bundle_files(options.get("files")),
+        force=bool(options.get("force")), app_data=bytes(options.get("app_data") or b""),
+        group=options.get("group") or "", append=bool(options.get("append")),
+        text_tracks=_text_tracks(options.get("text_tracks")))
+    if options.get("hls") is not None:
+        body.hls.CopyFrom(_hls(options["hls"]))
+    if options.get("drm") is not None:
+        body.drm.CopyFrom(_drm(options["drm"]))
+    return pb.Request(add_download=body)
+
+
+def by_id(op, id):
+    """The operations that take one id (IdRequest)."""
+    if not isinstance(id, str):
+        raise StashError("INVALID_ARGUMENT", f"id: {id!r} is not a string")
+    return pb.Request(**{op: pb.IdRequest(id=id)})
+
+
+def empty(op):
+    return pb.Request(**{op: pb.EmptyRequest()})
+
+
+def list_downloads(state, group, page_size, page_token):
+    return pb.Request(list_downloads=pb.ListDownloadsRequest(
+        states=_states(state), group=group or "", page_size=page_size, page_token=page_token or ""))
+
+
+def subscribe(ids, min_progress_step, min_interval_ms, replay_from_seq):
+    return pb.Request(subscribe=pb.SubscribeRequest(
+        ids=list(ids or ()), min_progress_step=min_progress_step, min_interval_ms=min_interval_ms,
+        replay_from_seq=replay_from_seq))
+
+
+def set_config(entries):
+    return pb.Request(set_config=pb.SetConfigRequest(
+        entries=[pb.ConfigEntry(key=key, value=str(value)) for key, value in entries.items()]))
+
+
+def verify(deep, repair, dry_run):
+    return pb.Request(verify=pb.VerifyRequest(deep=deep, repair=repair, dry_run=dry_run))
+
+
+def plan(uri, headers):
+    return pb.Request(get_manifest_info=pb.GetManifestInfoRequest(uri=uri, headers=_headers(headers, "headers")))
+
+
+def export(id, dir, decrypt):
+    return pb.Request(export=pb.ExportRequest(id=id, dir=dir, decrypt=decrypt))
+
+
+def subtitles(op, id, languages, text_tracks):
+    return pb.Request(**{op: pb.SubtitlesRequest(id=id, languages=list(languages or ()),
+                                                 text_tracks=_text_tracks(text_tracks))})
+
+
+def playback_key(id, key_id):
+    return pb.Request(get_playback_key=pb.PlaybackKeyRequest(id=id, key_id=key_id or ""))
+
+
+def stop(id, reason):
+    return pb.Request(stop=pb.StopRequest(id=id, reason=reason or ""))
+
+
+def forget(id, move_to):
+    return pb.Request(forget=pb.ForgetRequest(id=id, move_to=move_to))
+
+
+def adopt(path, id, url, sha256, link):
+    return pb.Request(adopt=pb.AdoptRequest(path=path, id=id, url=url or "", sha256=sha256 or "", link=link))

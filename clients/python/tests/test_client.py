@@ -1,0 +1,254 @@
+"""Client and AsyncClient against a real stashd and HTTP server: every operation, successes
+and refusals, events, wait, and a daemon that stops answering."""
+import asyncio
+import os
+
+import pytest
+
+from stash_client import (
+    AsyncClient, BundleFile, Client, Download, EventsLost, HlsOptions, Progress, Removed, StashError, StateChanged,
+    TextTrack)
+
+
+@pytest.fixture
+def client(daemon):
+    with Client(daemon.socket, timeout=30) as c:
+        yield c
+
+
+def url(daemon, path):
+    return daemon.base_url + path
+
+
+def refused(code, part, call, *args, **kwargs):
+    with pytest.raises(StashError) as failure:
+        call(*args, **kwargs)
+    assert failure.value.code == code, failure.value.message
+    assert part in failure.value.message
+    return failure.value
+
+
+def test_hello(client):
+    assert client.daemon_version
+    assert "bundles" in client.features and "events" in client.features
+    hello = client.hello()
+    assert hello.protocol_version == 1 and hello.daemon_version == client.daemon_version
+
+
+def test_nothing_listening_is_unavailable(daemon):
+    refused("UNAVAILABLE", "cannot reach stashd", Client, os.path.join(daemon.work, "nothing.sock"))
+
+
+def test_a_file_with_its_options_and_progress_until_completed(daemon, client):
+    with client.events(ids=["py-file"]) as events:
+        added = client.add(url(daemon, "/slow/600000/py-file.bin"), id="py-file", title="Épisode 1",
+                           headers={"X-Test": "python"}, app_data=b"\x00\x01\xff", group="py/tests")
+        assert added.created and added.state in ("QUEUED", "PREPARING")
+        progress = []
+        for event in events:
+            if isinstance(event, Progress):
+                progress.append(event.progress)
+            if isinstance(event, StateChanged) and event.download.state == "COMPLETED":
+                break
+    assert progress and all(0 <= p <= 100 for p in progress)
+    record = client.get("py-file")
+    assert isinstance(record, Download)
+    assert (record.state, record.progress, record.downloaded_bytes, record.total_bytes) == ("COMPLETED", 100, 600000,
+                                                                                          600000)
+    assert record.title == "Épisode 1" and record.group == "py/tests" and record.app_data == b"\x00\x01\xff"
+    assert [(h.name, h.value) for h in record.headers] == [("X-Test", "python")]
+    assert record.error is None and record.hls is None and not record.created
+    assert os.path.getsize(record.asset_path) == 600000
+    assert client.has("py-file") and client.has("py-file").state == "COMPLETED"
+    assert not client.has("py-nothing") and client.has("py-nothing").state == "NOT_DOWNLOADED"
+    again = client.add(url(daemon, "/slow/600000/py-file.bin"))
+    assert again.id == "py-file" and not again.created
+
+
+def test_a_bundle(daemon, client):
+    files = [BundleFile(url(daemon, "/data/70000/py-b1.bin"), path="pages/1.bin", size=70000),
+             {"url": url(daemon, "/data/80000/py-b2.bin"), "path": "pages/2.bin"},
+             url(daemon, "/data/90000/py-b3.bin")]
+    added = client.add(id="py-bundle", title="Chapter 1", files=files)
+    assert added.bundle and added.files_total == 3
+    record = client.wait("py-bundle", timeout=20)
+    assert record.state == "COMPLETED"
+    record = client.get("py-bundle")
+    assert [f.path for f in record.files] == ["pages/1.bin", "pages/2.bin", "py-b3.bin"]
+    assert all(f.done for f in record.files) and record.downloaded_bytes == 240000
+
+
+def test_list_and_pages(daemon, client):
+    client.add(url(daemon, "/data/1000/py-l1.bin"), id="py-l1", group="py-list/a")
+    client.add(url(daemon, "/data/2000/py-l2.bin"), id="py-l2", group="py-list/b")
+    for id in ("py-l1", "py-l2"):
+        client.wait(id, timeout=20)
+    listed = client.list(state="COMPLETED", group="py-list")
+    assert sorted(d.id for d in listed) == ["py-l1", "py-l2"]
+    page = client.list_page(group="py-list", page_size=1)
+    assert len(page.downloads) == 1 and page.total == 2 and page.next_page_token
+    assert page.totals.bytes_downloaded == 3000 and page.totals.states == {"COMPLETED": 2}
+    rest = client.list_page(group="py-list", page_size=1, page_token=page.next_page_token)
+    assert rest.downloads[0].id != page.downloads[0].id and not rest.next_page_token
+    assert client.list(state=["FAILED", "STOPPED"], group="py-list") == []
+    refused("INVALID_ARGUMENT", "5000", client.list_page, page_size=5000)
+    refused("INVALID_ARGUMENT", "'DONE' is not a state", client.list, state="DONE")
+
+
+def test_pause_resume_stop_cancel(daemon, client):
+    with client.events(ids=["py-big"]) as events:
+        client.add(url(daemon, "/slow/40000000/py-big.bin"), id="py-big")
+        for event in events:
+            if isinstance(event, StateChanged) and event.download.state == "DOWNLOADING":
+                break
+        assert client.pause("py-big").state == "PAUSED"
+        assert client.resume("py-big").state != "PAUSED"
+        stopped = client.stop("py-big", reason="waiting for Wi-Fi")
+        assert (stopped.state, stopped.state_reason) == ("STOPPED", "waiting for Wi-Fi")
+        assert client.cancel("py-big") is None
+        assert any(isinstance(event, Removed) for event in events)
+    refused("NOT_FOUND", "py-big", client.get, "py-big")
+    refused("NOT_FOUND", "py-big", client.cancel, "py-big")
+
+
+def test_refusals_name_the_field_and_keep_the_connection(daemon, client):
+    error = refused("INVALID_ARGUMENT", "../bad", client.add, url(daemon, "/data/10/x"), id="../bad")
+    assert error.status == 1 and str(error).startswith("INVALID_ARGUMENT: ")
+    refused("INVALID_ARGUMENT", "ftp", client.add, "ftp://example.org/x")
+    client.add(url(daemon, "/data/10/py-taken.bin"), id="py-taken")
+    refused("ALREADY_EXISTS", "py-taken", client.add, url(daemon, "/data/10/other.bin"), id="py-taken")
+    refused("INVALID_ARGUMENT", "unknown option tittle", client.add, url(daemon, "/data/10/x"), tittle="x")
+    refused("NOT_FOUND", "py-nothing", client.get, "py-nothing")
+    refused("INVALID_ARGUMENT", "id", client.get, None)
+    client.wait("py-taken", timeout=20)
+    refused("FAILED_PRECONDITION", "COMPLETED", client.pause, "py-taken")
+    assert client.has("py-taken")
+
+
+def test_config(client):
+    assert client.config_get().max_parallel >= 1
+    config = client.config_set({"max-parallel": 4, "files-per-download": 6})
+    assert (config.max_parallel, config.files_per_download) == (4, 6)
+    assert client.config_get("max-parallel") == 4
+    assert client.config_set("max-parallel", 3).max_parallel == 3
+    refused("INVALID_ARGUMENT", "max-parallel", client.config_set, "max-parallel", 0)
+    refused("INVALID_ARGUMENT", "no-such-key", client.config_set, "no-such-key", 1)
+    refused("INVALID_ARGUMENT", "no-such-key", client.config_get, "no-such-key")
+
+
+def test_info_stats_verify_purge(daemon, client):
+    client.add(url(daemon, "/data/5000/py-info.bin"), id="py-info")
+    client.wait("py-info", timeout=20)
+    info = client.info()
+    assert info.data_dir.startswith(daemon.work) and info.socket_path == daemon.socket
+    assert info.last_verify is not None and isinstance(info.bytes_by_state, dict)
+    stats = client.stats()
+    assert stats.counts.get("COMPLETED", 0) >= 1
+    report = client.verify(deep=True, dry_run=True)
+    assert report.deep and report.findings == () and report.downloads_checked >= 1
+    os.mkdir(os.path.join(daemon.work, "data", "assets", "py-orphan"))
+    purged = client.purge()
+    assert any("py-orphan" in path for path in purged.paths)
+
+
+def test_hls_plan_export_subtitles_and_licences(daemon, client):
+    plan = client.plan(url(daemon, "/hls/master.m3u8"))
+    assert [v.height for v in plan.variants] == [360, 720]
+    assert plan.variants[0].codecs == ("avc1.4d401e", "mp4a.40.2") and plan.variants[0].duration == 6.5
+    refused("INVALID_ARGUMENT", "ftp", client.plan, "ftp://x/master.m3u8")
+    client.add(url(daemon, "/hls/master.m3u8"), id="py-hls", hls=HlsOptions(quality="low", max_height=720))
+    assert client.wait("py-hls", timeout=20).hls == HlsOptions(quality="low", max_height=720, segment_concurrency=8)
+    exported = client.export("py-hls", os.path.join(daemon.work, "py-export"))
+    assert exported.files >= 4 and not exported.decrypted
+
+    client.add(url(daemon, "/data/4000/py-sub.bin"), id="py-sub")
+    client.wait("py-sub", timeout=20)
+    record = client.subtitles_add("py-sub", text_tracks=[TextTrack(url(daemon, "/data/300/py-en.vtt"), "en", "English")])
+    assert record.has_subtitles and len(record.text_tracks) == 1
+    client.wait("py-sub", timeout=20)
+    assert client.get("py-sub").state == "COMPLETED"
+    assert [t.path for t in client.subtitles_get("py-sub").text_tracks] == ["subtitles/en.vtt"]
+    assert client.subtitles_remove("py-sub", ["en"]).text_tracks == ()
+
+    refused("FAILED_PRECONDITION", "py-sub", client.license_check, "py-sub")
+    refused("FAILED_PRECONDITION", "py-sub", client.license_get, "py-sub")
+    refused("FAILED_PRECONDITION", "py-sub", client.license_renew, "py-sub")
+    refused("NOT_FOUND", "py-nothing", client.license_release, "py-nothing")
+    assert client.license_release_all() == 0
+    refused("FAILED_PRECONDITION", "licence", client.playback_key, "py-sub")
+
+
+def test_forget_and_adopt(daemon, client):
+    client.add(url(daemon, "/data/7000/py-forget.bin"), id="py-forget")
+    client.wait("py-forget", timeout=20)
+    folder = os.path.join(daemon.work, "py-handed-over")
+    os.mkdir(folder)
+    moved = client.forget("py-forget", folder)
+    assert moved.asset_path.startswith(folder) and os.path.getsize(moved.asset_path) == 7000
+    adopted = client.adopt(moved.asset_path, "py-adopted", url=url(daemon, "/data/7000/py-forget.bin"))
+    assert adopted.state == "COMPLETED" and adopted.created
+    refused("INVALID_ARGUMENT", "relative/path", client.adopt, "relative/path", "py-x")
+
+
+def test_wait_times_out_and_sees_a_cancel(daemon, client):
+    client.add(url(daemon, "/slow/40000000/py-wait.bin"), id="py-wait")
+    with pytest.raises(TimeoutError, match="py-wait"):
+        client.wait("py-wait", timeout=0.3)
+    with Client(daemon.socket) as other:
+        timer = __import__("threading").Timer(0.3, other.cancel, ["py-wait"])
+        timer.start()
+        refused("NOT_FOUND", "cancelled", client.wait, "py-wait", timeout=20)
+        timer.join()
+
+
+def test_async_client(daemon):
+    async def scenario():
+        async with await AsyncClient.connect(daemon.socket, timeout=30) as client:
+            assert client.daemon_version and "events" in client.features
+            added = await client.add(url(daemon, "/slow/300000/py-async.bin"), id="py-async")
+            assert added.created
+            # Calls in flight together on one connection, answered by id.
+            record, has, stats = await asyncio.gather(client.get("py-async"), client.has("py-async"), client.stats())
+            assert record.id == "py-async" and has.exists and stats.active_transfers >= 0
+            assert (await client.wait("py-async", timeout=20)).state == "COMPLETED"
+            assert [d.id for d in await client.list(group="")].count("py-async") == 1
+            assert await client.config_get("max-parallel") >= 1
+            async with client.events(ids=["py-async"]) as events:
+                await client.cancel("py-async")
+                kinds = []
+                async for event in events:
+                    kinds.append(type(event).__name__)
+                    if isinstance(event, Removed):
+                        break
+            assert kinds[-1] == "Removed" and "StateChanged" in kinds
+            with pytest.raises(StashError) as failure:
+                await client.get("py-async")
+            assert failure.value.code == "NOT_FOUND"
+        with pytest.raises(StashError) as failure:
+            await AsyncClient.connect(os.path.join(daemon.work, "nothing.sock"))
+        assert failure.value.code == "UNAVAILABLE"
+    asyncio.run(scenario())
+
+
+def test_every_download_at_once(fresh_daemon):
+    with Client(fresh_daemon.socket) as client:
+        client.add(url(fresh_daemon, "/slow/40000000/py-all-1.bin"), id="py-all-1")
+        client.add(url(fresh_daemon, "/slow/40000000/py-all-2.bin"), id="py-all-2")
+        assert client.pause_all() == 2
+        assert client.resume_all() == 2
+        assert client.cancel_all() == 2
+        assert client.list() == []
+
+
+def test_a_daemon_that_stops_answering(fresh_daemon):
+    with Client(fresh_daemon.socket, timeout=0.3) as client:
+        fresh_daemon.freeze()
+        try:
+            refused("UNAVAILABLE", "no answer from stashd within 0.3 s", client.get, "x")
+        finally:
+            fresh_daemon.thaw()
+        refused("UNAVAILABLE", "no answer", client.has, "x")
+
+
+def test_events_lost_is_a_record():
+    assert EventsLost(seq=9, time=1, first_seq=3, last_seq=8, count=6).count == 6

@@ -1,0 +1,138 @@
+"""The framing and decoding of stash_client.wire, byte for byte, and the client against a
+hostile peer on a real Unix socket: lengths past the limit, garbage, numbers it does not know."""
+import os
+import socket
+import struct
+import tempfile
+import threading
+
+import pytest
+
+from stash_client import Client, StashError, stash_pb2 as pb, wire
+
+
+def server_message(**fields):
+    return pb.ServerMessage(**fields).SerializeToString()
+
+
+def test_the_example_frame_of_protocol_md():
+    request = pb.Request(id=5, get_download=pb.IdRequest(id="a"))
+    assert wire.frame(request) == bytes.fromhex("00000007 0805 62030a0161")
+
+
+def test_a_length_is_checked_before_the_payload_is_waited_for():
+    buffer = wire.FrameBuffer()
+    buffer.feed(struct.pack(">I", wire.MAX_FRAME_LENGTH + 1))
+    with pytest.raises(StashError) as refused:
+        buffer.next_payload()
+    assert refused.value.code == "RESOURCE_EXHAUSTED"
+    assert str(wire.MAX_FRAME_LENGTH + 1) in refused.value.message and str(wire.MAX_FRAME_LENGTH) in refused.value.message
+    buffer = wire.FrameBuffer()
+    buffer.feed(b"\0\0\0\0")
+    with pytest.raises(StashError, match="length 0") as empty:
+        buffer.next_payload()
+    assert empty.value.code == "INTERNAL"
+
+
+def test_frames_split_and_joined_anyhow():
+    one = server_message(response=pb.Response(id=1))
+    two = server_message(response=pb.Response(id=2))
+    stream = struct.pack(">I", len(one)) + one + struct.pack(">I", len(two)) + two
+    buffer = wire.FrameBuffer()
+    payloads = []
+    for byte in stream:
+        buffer.feed(bytes([byte]))
+        payload = buffer.next_payload()
+        if payload is not None:
+            payloads.append(payload)
+    assert payloads == [one, two]
+    assert buffer.pending() == 0
+
+
+def test_what_the_client_cannot_read_is_internal():
+    with pytest.raises(StashError, match="not a stash.v1.ServerMessage") as garbage:
+        wire.decode(b"\xff\xff\xff\xff\x0f")
+    assert garbage.value.code == "INTERNAL"
+    unknown_state = server_message(response=pb.Response(
+        id=3, download=pb.DownloadResult(download=pb.Download(id="x", state=99))))
+    with pytest.raises(StashError, match="Download.state 99"):
+        wire.decode(unknown_state)
+    with pytest.raises(StashError, match="neither a response nor an event"):
+        wire.decode(b"\x18\x01")
+
+
+def test_an_unknown_status_code_is_internal_and_keeps_the_text():
+    message = wire.decode(server_message(response=pb.Response(
+        id=4, status=pb.Status(code=42, message="from a later version"))))
+    assert message.error.code == "INTERNAL"
+    assert "42" in message.error.message and "from a later version" in message.error.message
+
+
+def test_an_event_of_a_later_kind_is_skipped_and_unknown_fields_ignored():
+    later_kind = bytes.fromhex("1206" "08f403" "f80601")  # Event{seq 500, field 111 = 1}
+    message = wire.decode(later_kind)
+    assert message.is_event and message.event is None
+    with_extra = server_message(response=pb.Response(id=9)) + bytes.fromhex("f80601")
+    assert wire.decode(with_extra).response_id == 9
+
+
+def test_requests_are_refused_past_the_frame_limit():
+    with pytest.raises(StashError, match=str(wire.MAX_FRAME_LENGTH)) as refused:
+        wire.frame(wire.add("https://example.org/a", None, None, {"app_data": b"x" * (wire.MAX_FRAME_LENGTH + 1)}))
+    assert refused.value.code == "INVALID_ARGUMENT"
+    with pytest.raises(StashError, match="unknown option tittle"):
+        wire.add("https://example.org/a", None, None, {"tittle": "x"})
+    with pytest.raises(StashError, match="'DONE' is not a state"):
+        wire.list_downloads("DONE", None, 0, None)
+
+
+def framed(payload):
+    return wire.PREFIX.pack(len(payload)) + payload
+
+
+class HostilePeer:
+    """A thread on a real Unix socket that answers the client's Hello with `answer`, then closes."""
+
+    def __init__(self, answer):
+        self.folder = tempfile.mkdtemp(prefix="stash-hostile-")
+        self.path = os.path.join(self.folder, "peer.sock")
+        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.listener.bind(self.path)
+        self.listener.listen(1)
+        self.answer = answer
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+
+    def serve(self):
+        connection, _ = self.listener.accept()
+        with connection:
+            length = struct.unpack(">I", connection.recv(4))[0]
+            connection.recv(length)
+            connection.sendall(self.answer)
+            connection.shutdown(socket.SHUT_WR)
+            while connection.recv(4096):
+                pass
+
+    def close(self):
+        self.thread.join(5)
+        self.listener.close()
+        os.unlink(self.path)
+        os.rmdir(self.folder)
+
+
+@pytest.mark.parametrize("answer, code, part", [
+    (b"\xff\xff\xff\xff", "RESOURCE_EXHAUSTED", "4294967295"),
+    (b"\0\0\0\x0a\x0a\x02", "UNAVAILABLE", "middle of a frame"),
+    (b"", "UNAVAILABLE", "closed the connection"),
+    (framed(server_message(response=pb.Response(status=pb.Status(
+        code=pb.PERMISSION_DENIED, message="uid 1234 is not the daemon's")))), "PERMISSION_DENIED", "uid 1234"),
+])
+def test_a_hostile_peer_ends_in_a_status_naming_the_value(answer, code, part):
+    peer = HostilePeer(answer)
+    try:
+        with pytest.raises(StashError) as refused:
+            Client(peer.path)
+        assert refused.value.code == code
+        assert part in refused.value.message
+    finally:
+        peer.close()
