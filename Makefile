@@ -60,6 +60,7 @@ test: deps proto-check
 # AddressSanitizer (any leak or bad access fails); then the shared scenario through the Swift,
 # C and Python clients against one daemon (clients/scenario).
 test-clients: deps
+	$(CLIENT_PYTHON) Tests/GoldenFrames/generate.py --check
 	$(MAKE) --no-print-directory -C clients/c test BUILD=$(CURDIR)/.build/clients/c PYTHON=$(CLIENT_PYTHON) \
 	  STASH_BIN_DIR=$$($(SWIFT) build --show-bin-path)
 	STASH_BIN_DIR=$$($(SWIFT) build --show-bin-path) $(CLIENT_PYTHON) -m pytest -q -p no:cacheprovider clients/python/tests
