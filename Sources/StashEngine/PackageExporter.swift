@@ -5,8 +5,9 @@ import StashKeys
 
 /// Copies an HLS download's package to a folder a player opens without the daemon: the
 /// playlists and segments as they are with each key written next to the playlist that names
-/// it, or (`decrypt`) clear segments and playlists without EXT-X-KEY. Reads the package's
-/// own playlists, so it needs nothing but the folder and the key store.
+/// it, or (`decrypt`) clear segments and playlists without EXT-X-KEY, and the side-loaded text
+/// tracks beside them. Reads the package's own playlists, so it needs nothing but the folder
+/// and the key store.
 struct PackageExporter: Sendable {
     let keys: KeyStore
     let asset: String
@@ -15,6 +16,9 @@ struct PackageExporter: Sendable {
     let playlists: [String]
     /// The key store id of each key path (a licence key is stored under its key id).
     let keyIDs: [String: String]
+    /// The side-loaded text tracks' files (`subtitles/es.vtt`), relative to `folder`: a player
+    /// is given them on its own (`mpv --sub-file`), so they are copied as they are.
+    let textTrackPaths: [String]
 
     func export(to dir: String, decrypt: Bool) throws -> ExportResult {
         guard dir.hasPrefix("/") else {
@@ -93,6 +97,9 @@ struct PackageExporter: Sendable {
                     try emit(try key(inFolder(keyPath)), inFolder(keyPath), mode: 0o600)
                 }
             }
+        }
+        for path in textTrackPaths {
+            try emit(try readFile(path), path)
         }
         return ExportResult(dir: dir, files: files, bytes: bytes, decrypted: decrypt)
     }

@@ -219,6 +219,12 @@ final class TextTrackTests: DaemonTestCase {
         XCTAssertEqual(listed.textTracks.map(\.language), ["es"])
         let report = try await client.verify()
         XCTAssertTrue(report.findings.isEmpty, "\(report.findings)")
+        // The export a player opens offline carries the track beside the package.
+        let exported = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-export-tracks") + "/show"
+        let result = try await client.export(id: "show", to: exported, decrypt: false)
+        XCTAssertEqual(try String(contentsOfFile: exported + "/subtitles/es.vtt", encoding: .utf8), Self.spanish)
+        XCTAssertTrue(exists(exported + "/master.m3u8"))
+        XCTAssertEqual(result.files, 5, "master, media playlist, two segments and the track")
 
         try await daemon.restart()
         try await reconnect()
