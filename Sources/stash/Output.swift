@@ -1,4 +1,5 @@
 import Foundation
+import StashCore
 
 /// Writes to stdout and stderr unbuffered, a whole line (or drawing) per write, so piped JSON
 /// lines arrive as they happen; straight to the descriptors, as stdio's buffers are shared
@@ -13,20 +14,19 @@ enum Output {
         write("stash: \(message)\n", to: STDERR_FILENO)
     }
 
-    /// All of `text`, however many writes it takes; a closed pipe (EPIPE) ends it quietly.
+    /// All of `text`, however many writes it takes; a closed pipe (EPIPE) or any other failure
+    /// ends it quietly: there is nowhere left to say it.
     static func write(_ text: String, to descriptor: Int32) {
         var text = text
         text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
             var offset = 0
             while offset < bytes.count {
-                let written = bytes.baseAddress.map { Foundation.write(descriptor, $0 + offset, bytes.count - offset) } ?? 0
-                if written > 0 {
-                    offset += written
-                } else if written < 0, errno == EINTR {
-                    continue
-                } else {
-                    return
-                }
+                let what = descriptor == STDERR_FILENO ? "standard error" : "standard output"
+                guard let written = try? SystemCallError.check("write", what, { Foundation.write(descriptor, base + offset, bytes.count - offset) }),
+                    written > 0
+                else { return }
+                offset += written
             }
         }
     }
