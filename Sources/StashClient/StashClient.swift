@@ -173,6 +173,25 @@ public final class StashClient: Sendable {
         try await countResult(of: .cancelAll)
     }
 
+    /// Pauses what can be paused of `group` and the groups under it (`one-piece` takes
+    /// `one-piece/chapter-12`, not `one-piece-2`); returns how many were. Needs a daemon that
+    /// announces `group-ops`; an older one answers UNIMPLEMENTED.
+    public func pauseGroup(_ group: String) async throws -> Int {
+        try await countResult(of: .pauseGroup(GroupRequest(group: group)))
+    }
+
+    /// Resumes the PAUSED downloads of `group` and the groups under it, the FAILED ones too
+    /// with `includeFailed`, never the STOPPED ones; returns how many were (`group-ops`).
+    public func resumeGroup(_ group: String, includeFailed: Bool = false) async throws -> Int {
+        try await countResult(of: .resumeGroup(GroupRequest(group: group, includeFailed: includeFailed)))
+    }
+
+    /// Cancels every download of `group` and the groups under it, deleting their files;
+    /// returns how many were (`group-ops`).
+    public func cancelGroup(_ group: String) async throws -> Int {
+        try await countResult(of: .cancelGroup(GroupRequest(group: group)))
+    }
+
     /// Traffic and downloads per state.
     public func stats() async throws -> DownloadStats {
         let result = try await connection.call(.getStats)

@@ -81,6 +81,15 @@ public enum DownloadRequestRules {
         }
     }
 
+    /// The group a group operation acts on: a group path, and not empty, since an empty
+    /// group would take every download and `every` (PauseAll, ...) is the operation for that.
+    public static func validateTargetGroup(_ group: String, every: String) throws {
+        guard !group.isEmpty else {
+            throw StashError.invalidArgument("group '' is empty: give a group path such as one-piece/chapter-12; use \(every) for every download")
+        }
+        try validateGroup(group)
+    }
+
     /// Whether a download of `group` is in the group `prefix` or one under it (`a/b` is in
     /// `a`, `a-2` is not). An empty prefix takes every download.
     public static func group(_ group: String, isIn prefix: String) -> Bool {

@@ -10,7 +10,7 @@ public struct RequestDispatcher: RequestHandler {
     let logger: Logger
 
     /// What this daemon offers, announced in Hello.
-    public static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks"]
+    public static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks", "group-ops"]
 
     public init(engine: Engine, logger: Logger) {
         self.engine = engine
@@ -71,6 +71,14 @@ public struct RequestDispatcher: RequestHandler {
         }
     }
 
+    /// include_failed chooses which downloads ResumeGroup takes; sent with another group
+    /// operation it is refused rather than ignored, as the client meant something by it.
+    static func refuseIncludeFailed(_ request: GroupRequest, in operation: String) throws {
+        guard !request.includeFailed else {
+            throw StashError.invalidArgument("include_failed is true; only ResumeGroup takes it, \(operation) acts on the group's downloads in every state it applies to")
+        }
+    }
+
     private func answer(_ op: Operation) async throws -> ResponseResult {
         switch op {
         case .hello:
@@ -112,6 +120,14 @@ public struct RequestDispatcher: RequestHandler {
             return .count(affected: try await engine.resumeAll())
         case .cancelAll:
             return .count(affected: try await engine.cancelAll())
+        case .pauseGroup(let request):
+            try Self.refuseIncludeFailed(request, in: "PauseGroup")
+            return .count(affected: try await engine.pauseGroup(request.group))
+        case .resumeGroup(let request):
+            return .count(affected: try await engine.resumeGroup(request.group, includeFailed: request.includeFailed))
+        case .cancelGroup(let request):
+            try Self.refuseIncludeFailed(request, in: "CancelGroup")
+            return .count(affected: try await engine.cancelGroup(request.group))
         case .getStats:
             return .stats(await engine.stats())
         case .getSystemInfo:

@@ -181,6 +181,15 @@ extension Operation {
             message.link = adopt.link ? 1 : 0
             request.op_case = STASH__V1__REQUEST__OP_ADOPT
             request.adopt = arena.store(message)
+        case .pauseGroup(let group):
+            request.op_case = STASH__V1__REQUEST__OP_PAUSE_GROUP
+            request.pause_group = group.wire(in: arena)
+        case .resumeGroup(let group):
+            request.op_case = STASH__V1__REQUEST__OP_RESUME_GROUP
+            request.resume_group = group.wire(in: arena)
+        case .cancelGroup(let group):
+            request.op_case = STASH__V1__REQUEST__OP_CANCEL_GROUP
+            request.cancel_group = group.wire(in: arena)
         case .unknown, .invalid:
             request.op_case = STASH__V1__REQUEST__OP__NOT_SET
         }
@@ -355,6 +364,12 @@ extension Operation {
                 url: try WireValue.string(m.url, field: "AdoptRequest.url"),
                 sha256: try WireValue.string(m.sha256, field: "AdoptRequest.sha256"),
                 link: m.link != 0))
+        case STASH__V1__REQUEST__OP_PAUSE_GROUP:
+            self = .pauseGroup(try GroupRequest(wire: r.pause_group, field: "Request.pause_group"))
+        case STASH__V1__REQUEST__OP_RESUME_GROUP:
+            self = .resumeGroup(try GroupRequest(wire: r.resume_group, field: "Request.resume_group"))
+        case STASH__V1__REQUEST__OP_CANCEL_GROUP:
+            self = .cancelGroup(try GroupRequest(wire: r.cancel_group, field: "Request.cancel_group"))
         default:
             self = .unknown
         }

@@ -55,6 +55,12 @@ public enum Operation: Equatable, Sendable {
     case forget(id: String, moveTo: String)
     /// Takes a file or folder already on disk as a COMPLETED download.
     case adopt(AdoptRequest)
+    /// Pauses what of a group can be paused (daemon feature `group-ops`).
+    case pauseGroup(GroupRequest)
+    /// Resumes a group's PAUSED downloads, and its FAILED ones with `includeFailed`; never STOPPED ones.
+    case resumeGroup(GroupRequest)
+    /// Cancels every download of a group, deleting their files.
+    case cancelGroup(GroupRequest)
     case unknown
     case invalid(StashError)
 
@@ -93,6 +99,9 @@ public enum Operation: Equatable, Sendable {
         case .stop: return "Stop"
         case .forget: return "Forget"
         case .adopt: return "Adopt"
+        case .pauseGroup: return "PauseGroup"
+        case .resumeGroup: return "ResumeGroup"
+        case .cancelGroup: return "CancelGroup"
         case .unknown: return "unknown"
         case .invalid: return "invalid"
         }

@@ -25,7 +25,14 @@ struct CancelCommand: AsyncParsableCommand {
             if global.json { Output.json(["id": id, "cancelled": true]) } else { Output.line("cancelled \(id)") }
             return
         }
-        let doomed = try await target.downloads(client: client).filter { $0.state != .removing }
+        // The downloads are listed to ask about them, and for a daemon without CancelGroup,
+        // which is sent one Cancel per download.
+        let oneByOne = target.group != nil && !TargetOptions.daemonActsOnGroups(client)
+        let doomed: [Download] = if !yes || oneByOne {
+            try await target.downloads(client: client).filter { $0.state != .removing }
+        } else {
+            []
+        }
         if !yes, !doomed.isEmpty {
             let what = Self.describe(doomed)
             switch Confirmation.ask("Cancel \(what) and delete their files?") {
@@ -40,8 +47,12 @@ struct CancelCommand: AsyncParsableCommand {
             }
         }
         let count: Int
-        if target.group != nil {
-            count = try await TargetOptions.forEach(doomed) { try await client.cancel(id: $0) }
+        if let group = target.group {
+            count = if oneByOne {
+                try await TargetOptions.forEach(doomed) { try await client.cancel(id: $0) }
+            } else {
+                try await client.cancelGroup(group)
+            }
         } else {
             count = try await client.cancelAll()
         }

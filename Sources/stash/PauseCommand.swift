@@ -17,7 +17,9 @@ struct PauseCommand: AsyncParsableCommand {
             if global.json { Output.json(download.publicRecord) } else { Output.line("paused \(download.id) (\(download.state.name))") }
         } else {
             let count: Int
-            if target.group != nil {
+            if let group = target.group, TargetOptions.daemonActsOnGroups(client) {
+                count = try await client.pauseGroup(group)
+            } else if target.group != nil {
                 let pausable = try await target.downloads(client: client).filter { $0.state == .queued || $0.state.isActive }
                 count = try await TargetOptions.forEach(pausable) { _ = try await client.pause(id: $0) }
             } else {

@@ -32,7 +32,9 @@ struct ResumeCommand: AsyncParsableCommand {
             return
         }
         let count: Int
-        if failed, target.group == nil {
+        if let group = target.group, TargetOptions.daemonActsOnGroups(client) {
+            count = try await client.resumeGroup(group, includeFailed: failed)
+        } else if failed, target.group == nil {
             // The daemon's ResumeAll takes exactly these: PAUSED and FAILED, not STOPPED.
             count = try await client.resumeAll()
         } else {

@@ -17,6 +17,16 @@ struct TargetOptions: ParsableArguments {
         guard given == 1 else {
             throw ValidationError(given == 0 ? "give a download id, --all or --group" : "give one of a download id, --all and --group")
         }
+        // An empty group would match every download (as a list filter does): --all says that.
+        if group == "" {
+            throw ValidationError("--group '' is empty; give a group path such as one-piece/chapter-12, or --all for every download")
+        }
+    }
+
+    /// Whether the daemon pauses, resumes and cancels a group in one request (PauseGroup,
+    /// ResumeGroup, CancelGroup); an older one is sent one request per download of the group.
+    static func daemonActsOnGroups(_ client: StashClient) -> Bool {
+        client.daemonInfo.features.contains("group-ops")
     }
 
     /// "--all" or "--group G": how the message of a command over many names what it covered.
@@ -30,7 +40,7 @@ struct TargetOptions: ParsableArguments {
 
     /// Applies `change` to each of `downloads`, and returns how many it changed. One whose
     /// state moved on meanwhile (or that went) is skipped, as the daemon's own PauseAll,
-    /// ResumeAll and CancelAll skip them.
+    /// ResumeAll and CancelAll (and PauseGroup, ResumeGroup, CancelGroup) skip them.
     static func forEach(_ downloads: [Download], _ change: (String) async throws -> Void) async throws -> Int {
         var changed = 0
         for download in downloads {

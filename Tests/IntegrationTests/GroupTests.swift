@@ -2,6 +2,7 @@ import Foundation
 import StashClient
 import StashCore
 import StashTestSupport
+import StashWire
 import XCTest
 
 /// App data travels with a download as given; groups filter lists and add up.
@@ -89,6 +90,123 @@ final class GroupTests: DaemonTestCase {
         XCTAssertEqual(left.downloads.map(\.id), ["s2"])
         let both = try daemon.runCLI(["pause", "s2", "--group", "s"])
         XCTAssertEqual(both.status, 2, "an id and --group together are a usage error")
+        let empty = try daemon.runCLI(["cancel", "--group", "", "--yes"])
+        XCTAssertEqual(empty.status, 2, "an empty group is a usage error, not every download")
+        XCTAssertTrue(empty.stderr.contains("--all for every download"), empty.stderr)
+        let remaining = try await client.listDownloads()
+        XCTAssertEqual(remaining.total, 1)
+    }
+
+    /// Slow downloads in `s`, under it, next to it (`s-2`, which `s` does not take) and elsewhere.
+    private func addSlowGroupDownloads() async throws {
+        for (id, group) in [("top", "s"), ("under", "s/a"), ("next", "s-2"), ("other", "other")] {
+            http.serve(path: "/\(id)", size: 5_000_000)
+            http.update(path: "/\(id)") { $0.bytesPerSecond = 200_000 }
+            _ = try await client.addDownload(AddDownloadRequest(id: id, uri: http.url("/\(id)"), group: group))
+        }
+    }
+
+    private func states(_ ids: [String]) async throws -> [DownloadState] {
+        try await ids.asyncMap { try await self.client.getDownload(id: $0).state }
+    }
+
+    func testGroupOperationsOverTheWireChangeExactlyTheGroupAndThoseUnderIt() async throws {
+        XCTAssertTrue(client.daemonInfo.features.contains("group-ops"), "\(client.daemonInfo.features)")
+        try await addSlowGroupDownloads()
+        let top = try await waitUntil("top") { $0.downloadedBytes > 0 }
+
+        let paused = try await client.pauseGroup("s")
+        XCTAssertEqual(paused, 2)
+        let afterPause = try await states(["top", "under", "next", "other"])
+        XCTAssertEqual(Array(afterPause[0...1]), [.paused, .paused])
+        XCTAssertFalse(afterPause[2...].contains(.paused), "s-2 and other are left alone: \(afterPause)")
+        let again = try await client.pauseGroup("s")
+        XCTAssertEqual(again, 0, "nothing of s is left to pause")
+
+        let resumed = try await client.resumeGroup("s/a")
+        XCTAssertEqual(resumed, 1)
+        let afterResume = try await states(["top", "under"])
+        XCTAssertEqual(afterResume[0], .paused, "s is above s/a, not under it")
+        XCTAssertNotEqual(afterResume[1], .paused)
+
+        XCTAssertTrue(exists(top.assetPath + ".part"), "a paused download keeps its bytes")
+        let folders = ["top", "under"].map { daemon.dataDir + "/assets/" + $0 }
+        let cancelled = try await client.cancelGroup("s")
+        XCTAssertEqual(cancelled, 2)
+        for folder in folders { XCTAssertFalse(exists(folder), "\(folder) is deleted with its download") }
+        for id in ["top", "under"] {
+            await assertFails(.notFound) { try await self.client.getDownload(id: id) }
+        }
+        let left = try await client.listDownloads()
+        XCTAssertEqual(left.downloads.map(\.id), ["next", "other"])
+        let none = try await client.cancelGroup("s")
+        XCTAssertEqual(none, 0, "a group with no download is not an error")
+    }
+
+    func testResumeGroupTakesFailedOnlyWhenAskedAndNeverStopped() async throws {
+        http.serve(path: "/held", size: 5_000_000)
+        http.update(path: "/held") { $0.bytesPerSecond = 100_000 }
+        http.serve(path: "/stopped", size: 5_000_000)
+        http.update(path: "/stopped") { $0.bytesPerSecond = 100_000 }
+        _ = try await client.addDownload(AddDownloadRequest(id: "held", uri: http.url("/held"), group: "lessons/l1"))
+        _ = try await client.addDownload(AddDownloadRequest(id: "stopped", uri: http.url("/stopped"), group: "lessons/l2"))
+        // No route: the server answers 404 and the download fails.
+        _ = try await client.addDownload(AddDownloadRequest(id: "broken", uri: http.url("/nowhere"), group: "lessons"))
+        _ = try await waitFor("broken", .failed)
+        _ = try await client.pause(id: "held")
+        _ = try await client.stop(id: "stopped", reason: "metered network")
+
+        let paused = try await client.resumeGroup("lessons")
+        XCTAssertEqual(paused, 1, "only the PAUSED one")
+        let first = try await states(["held", "broken", "stopped"])
+        XCTAssertNotEqual(first[0], .paused)
+        XCTAssertEqual(first[1], .failed)
+        XCTAssertEqual(first[2], .stopped)
+
+        let failed = try await client.resumeGroup("lessons", includeFailed: true)
+        XCTAssertEqual(failed, 1, "the FAILED one now")
+        let stopped = try await client.getDownload(id: "stopped")
+        XCTAssertEqual(stopped.state, .stopped, "only its own resume lifts a stop")
+        XCTAssertEqual(stopped.stateReason, "metered network")
+    }
+
+    func testBadEmptyGroupsAndMisplacedIncludeFailedAreRefusedNamingFieldAndValue() async throws {
+        for (operation, every) in [("pause", "PauseAll"), ("resume", "ResumeAll"), ("cancel", "CancelAll")] {
+            let error = await assertFails(.invalidArgument) {
+                switch operation {
+                case "pause": return try await self.client.pauseGroup("")
+                case "resume": return try await self.client.resumeGroup("", includeFailed: true)
+                default: return try await self.client.cancelGroup("")
+                }
+            }
+            let message = error?.message ?? ""
+            XCTAssertTrue(message.contains("group ''") && message.contains("use \(every) for every download"), message)
+        }
+        for bad in ["a//b", "../x", "sp ace", String(repeating: "g", count: 1025)] {
+            let error = await assertFails(.invalidArgument) { try await self.client.cancelGroup(bad) }
+            let message = error?.message ?? ""
+            XCTAssertTrue(message.contains("group"), message)
+            XCTAssertTrue(bad.count > 1024 ? message.contains("1025") && message.contains("1024") : message.contains("'\(bad)'"), message)
+        }
+
+        // The Swift client sends include_failed only with ResumeGroup; another client may not.
+        http.serve(path: "/kept", size: 1000)
+        _ = try await client.addDownload(AddDownloadRequest(id: "kept", uri: http.url("/kept"), group: "g"))
+        _ = try await waitFor("kept", .completed)
+        let socket = try RawSocket(path: daemon.socketPath)
+        socket.send(Request(id: 1, op: .hello(HelloRequest(clientName: "raw"))))
+        XCTAssertNil(try socket.readResponse().result.failure)
+        for (id, op) in [(UInt64(2), StashWire.Operation.pauseGroup(GroupRequest(group: "g", includeFailed: true))),
+                         (3, .cancelGroup(GroupRequest(group: "g", includeFailed: true)))] {
+            socket.send(Request(id: id, op: op))
+            let response = try socket.readResponse()
+            XCTAssertEqual(response.id, id)
+            let error = try XCTUnwrap(response.result.failure, op.name)
+            XCTAssertEqual(error.code, .invalidArgument)
+            XCTAssertTrue(error.message.contains("include_failed is true") && error.message.contains(op.name), error.message)
+        }
+        let kept = try await client.getDownload(id: "kept")
+        XCTAssertEqual(kept.state, .completed, "a refused CancelGroup cancels nothing")
     }
 
     func testTheCommandLineAddsWithAGroupAndAppData() throws {

@@ -149,6 +149,9 @@ final class GoldenFrameTests: XCTestCase {
         case "resume": operation = .resume(id: str(b, "id"))
         case "cancel": operation = .cancel(id: str(b, "id"))
         case "pause_all": operation = .pauseAll
+        case "pause_group": operation = .pauseGroup(GroupRequest(group: str(b, "group"), includeFailed: bool(b, "include_failed")))
+        case "resume_group": operation = .resumeGroup(GroupRequest(group: str(b, "group"), includeFailed: bool(b, "include_failed")))
+        case "cancel_group": operation = .cancelGroup(GroupRequest(group: str(b, "group"), includeFailed: bool(b, "include_failed")))
         case "stop": operation = .stop(id: str(b, "id"), reason: str(b, "reason"))
         case "list_downloads":
             operation = .listDownloads(ListDownloadsRequest(

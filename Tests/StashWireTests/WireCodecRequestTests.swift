@@ -24,6 +24,10 @@ final class WireCodecRequestTests: XCTestCase {
         .pauseAll,
         .resumeAll,
         .cancelAll,
+        .pauseGroup(GroupRequest(group: "one-piece/chapter-12")),
+        .resumeGroup(GroupRequest(group: "seder", includeFailed: true)),
+        .resumeGroup(GroupRequest(group: "")),
+        .cancelGroup(GroupRequest(group: "a.b_c-d")),
         .subscribe(SubscribeRequest(ids: ["a", "", "ß"], minProgressStep: 5, minIntervalMs: 1000, replayFromSeq: UInt64.max)),
         .subscribe(SubscribeRequest()),
         .getStats,
@@ -64,7 +68,7 @@ final class WireCodecRequestTests: XCTestCase {
     ]
 
     func testEveryOperationRoundTrips() throws {
-        XCTAssertEqual(Set(Self.everyOperation.map(\.name)).count, 33, "every Operation case is covered")
+        XCTAssertEqual(Set(Self.everyOperation.map(\.name)).count, 36, "every Operation case is covered")
         for (index, op) in Self.everyOperation.enumerated() {
             let request = Request(id: UInt64(index) + 1, op: op)
             XCTAssertEqual(try WireTestSupport.roundTrip(request), request, "\(op.name)")

@@ -138,14 +138,39 @@ static stash_status empty_call(stash_client *client, Stash__V1__Request__OpCase 
     return status;
 }
 
-static stash_status count_call(stash_client *client, Stash__V1__Request__OpCase op, uint32_t *affected) {
-    count_result *result;
-    stash_status status = empty_call(client, op, STASH__V1__RESPONSE__RESULT_COUNT, (void **)&result);
+/* Reads a CountResult into the optional *affected and frees it. `result` is read only after the
+ * call that fills it returned: an argument next to that call would be read before it. */
+static stash_status take_count(stash_status status, count_result *result, uint32_t *affected) {
     if (status == STASH_OK) {
         if (affected) *affected = result->affected;
         owned_free(result);
     }
     return status;
+}
+
+static stash_status count_call(stash_client *client, Stash__V1__Request__OpCase op, uint32_t *affected) {
+    count_result *result;
+    stash_status status = empty_call(client, op, STASH__V1__RESPONSE__RESULT_COUNT, (void **)&result);
+    return take_count(status, result, affected);
+}
+
+/* Operations on a group (GroupRequest), answered with a count. They share one union member type
+ * in Stash__V1__Request. */
+static stash_status group_call(stash_client *client, Stash__V1__Request__OpCase op, const char *group, bool include_failed,
+                               uint32_t *affected) {
+    if (!client) return STASH_INVALID_ARGUMENT;
+    stash_status status = client_begin(client);
+    if (status != STASH_OK) return status;
+    REQUIRE(client, group, "group");
+    Stash__V1__GroupRequest body = STASH__V1__GROUP_REQUEST__INIT;
+    body.group = text(group);
+    body.include_failed = include_failed;
+    Stash__V1__Request request = STASH__V1__REQUEST__INIT;
+    request.op_case = op;
+    request.pause_group = &body;
+    count_result *result;
+    status = client_call(client, &request, STASH__V1__RESPONSE__RESULT_COUNT, (void **)&result);
+    return take_count(status, result, affected);
 }
 
 /* ------------------------------------------------------------------ operations */
@@ -360,6 +385,18 @@ stash_status stash_resume_all(stash_client *client, uint32_t *affected) {
 
 stash_status stash_cancel_all(stash_client *client, uint32_t *affected) {
     return count_call(client, STASH__V1__REQUEST__OP_CANCEL_ALL, affected);
+}
+
+stash_status stash_pause_group(stash_client *client, const char *group, uint32_t *affected) {
+    return group_call(client, STASH__V1__REQUEST__OP_PAUSE_GROUP, group, false, affected);
+}
+
+stash_status stash_resume_group(stash_client *client, const char *group, bool include_failed, uint32_t *affected) {
+    return group_call(client, STASH__V1__REQUEST__OP_RESUME_GROUP, group, include_failed, affected);
+}
+
+stash_status stash_cancel_group(stash_client *client, const char *group, uint32_t *affected) {
+    return group_call(client, STASH__V1__REQUEST__OP_CANCEL_GROUP, group, false, affected);
 }
 
 stash_status stash_subscribe(stash_client *client, const stash_subscribe_options *options) {

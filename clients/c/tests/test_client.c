@@ -255,6 +255,35 @@ static void test_all_at_once(stash_client *client) {
     stash_download_list_free(list);
 }
 
+/* A group and the one under it change in one request each; the group next to it ("c-grp-2")
+ * does not. */
+static void test_groups(stash_client *client) {
+    stash_add_options top = {.group = "c-grp"}, under = {.group = "c-grp/sub"}, next = {.group = "c-grp-2"};
+    CHECK_OK(stash_add(client, url("/slow/40000000/c-grp-top.bin"), "c-grp-top", NULL, &top, NULL), client);
+    CHECK_OK(stash_add(client, url("/slow/40000000/c-grp-sub.bin"), "c-grp-sub", NULL, &under, NULL), client);
+    CHECK_OK(stash_add(client, url("/slow/40000000/c-grp-next.bin"), "c-grp-next", NULL, &next, NULL), client);
+    uint32_t affected = 0;
+    CHECK_OK(stash_pause_group(client, "c-grp", &affected), client);
+    CHECK(affected == 2, "paused %u", affected);
+    stash_download *record = NULL;
+    CHECK_OK(stash_get(client, "c-grp-next", &record), client);
+    CHECK(record && record->state != STASH_STATE_PAUSED, "c-grp-2 left alone: %s", record ? stash_state_name(record->state) : "-");
+    stash_download_free(record);
+    CHECK_OK(stash_resume_group(client, "c-grp/sub", false, &affected), client);
+    CHECK(affected == 1, "resumed %u under c-grp/sub", affected);
+    CHECK_OK(stash_resume_group(client, "c-grp", true, &affected), client);
+    CHECK(affected == 1, "resumed %u: c-grp-top, still paused", affected);
+    CHECK_OK(stash_cancel_group(client, "c-grp", &affected), client);
+    CHECK(affected == 2, "cancelled %u", affected);
+    CHECK_FAILS(stash_get(client, "c-grp-sub", &record), client, STASH_NOT_FOUND, "c-grp-sub");
+    CHECK_OK(stash_cancel_group(client, "c-grp-2", &affected), client);
+    CHECK(affected == 1, "cancelled %u of c-grp-2", affected);
+
+    CHECK_FAILS(stash_pause_group(client, "", &affected), client, STASH_INVALID_ARGUMENT, "PauseAll");
+    CHECK_FAILS(stash_cancel_group(client, "a//b", &affected), client, STASH_INVALID_ARGUMENT, "'a//b'");
+    CHECK_FAILS(stash_resume_group(client, NULL, false, &affected), client, STASH_INVALID_ARGUMENT, "group");
+}
+
 static void test_refusals(stash_client *client) {
     CHECK_FAILS(stash_add(client, url("/data/10/x"), "../bad", NULL, NULL, NULL), client, STASH_INVALID_ARGUMENT, "../bad");
     CHECK_FAILS(stash_add(client, "ftp://example.org/x", NULL, NULL, NULL, NULL), client, STASH_INVALID_ARGUMENT, "ftp");
@@ -471,6 +500,7 @@ int main(void) {
     test_bundle(client, events);
     test_list(client);
     test_pause_resume_stop_cancel(client, events);
+    test_groups(client);
     test_refusals(client);
     test_config(client);
     test_info(client);

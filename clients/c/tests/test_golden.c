@@ -170,6 +170,12 @@ static bool call(stash_client *c, const char *op, const json *b) {
         stash_stop(c, id, json_text(b, "reason", NULL), NULL);
     } else if (strcmp(op, "pause_all") == 0) {
         stash_pause_all(c, NULL);
+    } else if (strcmp(op, "pause_group") == 0) {
+        stash_pause_group(c, json_text(b, "group", NULL), NULL);
+    } else if (strcmp(op, "resume_group") == 0) {
+        stash_resume_group(c, json_text(b, "group", NULL), json_bool(b, "include_failed"), NULL);
+    } else if (strcmp(op, "cancel_group") == 0) {
+        stash_cancel_group(c, json_text(b, "group", NULL), NULL);
     } else if (strcmp(op, "list_downloads") == 0) {
         stash_state states[16];
         const json *names = json_get(b, "states");

@@ -78,6 +78,22 @@ class Operations:
         """Cancels every download; returns how many."""
         return self._call(wire.empty("cancel_all"), "count")
 
+    def pause_group(self, group):
+        """Pauses what can be paused of ``group`` and the groups under it ("one-piece" takes
+        "one-piece/ch-12", not "one-piece-2") in one request; returns how many. Needs a daemon
+        with the feature "group-ops" (an older one answers UNIMPLEMENTED)."""
+        return self._call(wire.group("pause_group", group), "count")
+
+    def resume_group(self, group, include_failed=False):
+        """Resumes the PAUSED downloads of ``group`` and those under it, the FAILED ones too with
+        ``include_failed``, never the STOPPED ones; returns how many ("group-ops")."""
+        return self._call(wire.group("resume_group", group, include_failed), "count")
+
+    def cancel_group(self, group):
+        """Cancels every download of ``group`` and those under it, deleting their files; returns
+        how many ("group-ops")."""
+        return self._call(wire.group("cancel_group", group), "count")
+
     def stats(self):
         """Speed, downloads per state, transfers running, bytes received since the start."""
         return self._call(wire.empty("get_stats"), "stats")

@@ -232,6 +232,13 @@ def empty(op):
     return pb.Request(**{op: pb.EmptyRequest()})
 
 
+def group(op, group, include_failed=False):
+    """The operations on a group (GroupRequest)."""
+    if not isinstance(group, str):
+        raise StashError("INVALID_ARGUMENT", f"group: {group!r} is not a string")
+    return pb.Request(**{op: pb.GroupRequest(group=group, include_failed=include_failed)})
+
+
 def list_downloads(state, group, page_size, page_token):
     return pb.Request(list_downloads=pb.ListDownloadsRequest(
         states=_states(state), group=group or "", page_size=page_size, page_token=page_token or ""))

@@ -240,6 +240,30 @@ def test_every_download_at_once(fresh_daemon):
         assert client.list() == []
 
 
+def test_a_group_in_one_request(fresh_daemon):
+    with Client(fresh_daemon.socket, timeout=30) as client:
+        assert "group-ops" in client.features
+        # First, before the slow ones take every transfer slot.
+        client.add(url(fresh_daemon, "/nowhere"), id="py-broken", group="py/sub")
+        assert client.wait("py-broken", timeout=20).state == "FAILED", "no route: the server answers 404"
+        for id, group in (("py-top", "py"), ("py-sub", "py/sub"), ("py-next", "py-2")):
+            client.add(url(fresh_daemon, f"/slow/40000000/{id}.bin"), id=id, group=group)
+        assert client.pause_group("py") == 2
+        assert client.get("py-next").state != "PAUSED", "py-2 is another group"
+        assert client.resume_group("py/sub") == 1, "the PAUSED one, not the FAILED one"
+        assert client.get("py-broken").state == "FAILED"
+        assert client.resume_group("py", include_failed=True) == 2, "py-top (PAUSED) and py-broken (FAILED)"
+
+        async def cancel():
+            async with await AsyncClient.connect(fresh_daemon.socket) as aclient:
+                return await aclient.cancel_group("py")
+        assert asyncio.run(cancel()) == 3
+        assert [d.id for d in client.list()] == ["py-next"]
+        refused("INVALID_ARGUMENT", "use PauseAll for every download", client.pause_group, "")
+        refused("INVALID_ARGUMENT", "'a//b'", client.resume_group, "a//b", include_failed=True)
+        refused("INVALID_ARGUMENT", "group", client.cancel_group, None)
+
+
 def test_a_daemon_that_stops_answering(fresh_daemon):
     with Client(fresh_daemon.socket, timeout=0.3) as client:
         fresh_daemon.freeze()

@@ -75,6 +75,8 @@ def build(value):
         request = wire.by_id(op, body["id"])
     elif op == "pause_all":
         request = wire.empty(op)
+    elif op in ("pause_group", "resume_group", "cancel_group"):
+        request = wire.group(op, body["group"], body.get("include_failed", False))
     elif op == "list_downloads":
         request = wire.list_downloads(body.get("states"), body.get("group"), body.get("page_size", 0), body.get("page_token"))
     elif op == "stop":

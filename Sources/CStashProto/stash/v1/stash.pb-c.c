@@ -1042,6 +1042,51 @@ void   stash__v1__empty_request__free_unpacked
   assert(message->base.descriptor == &stash__v1__empty_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   stash__v1__group_request__init
+                     (Stash__V1__GroupRequest         *message)
+{
+  static const Stash__V1__GroupRequest init_value = STASH__V1__GROUP_REQUEST__INIT;
+  *message = init_value;
+}
+size_t stash__v1__group_request__get_packed_size
+                     (const Stash__V1__GroupRequest *message)
+{
+  assert(message->base.descriptor == &stash__v1__group_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__group_request__pack
+                     (const Stash__V1__GroupRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__group_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__group_request__pack_to_buffer
+                     (const Stash__V1__GroupRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__group_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__GroupRequest *
+       stash__v1__group_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__GroupRequest *)
+     protobuf_c_message_unpack (&stash__v1__group_request__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__group_request__free_unpacked
+                     (Stash__V1__GroupRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__group_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   stash__v1__subscribe_request__init
                      (Stash__V1__SubscribeRequest         *message)
 {
@@ -4591,6 +4636,57 @@ const ProtobufCMessageDescriptor stash__v1__empty_request__descriptor =
   (ProtobufCMessageInit) stash__v1__empty_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor stash__v1__group_request__field_descriptors[2] =
+{
+  {
+    "group",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__GroupRequest, group),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "include_failed",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__GroupRequest, include_failed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__group_request__field_indices_by_name[] = {
+  0,   /* field[0] = group */
+  1,   /* field[1] = include_failed */
+};
+static const ProtobufCIntRange stash__v1__group_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor stash__v1__group_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.GroupRequest",
+  "GroupRequest",
+  "Stash__V1__GroupRequest",
+  "stash.v1",
+  sizeof(Stash__V1__GroupRequest),
+  2,
+  stash__v1__group_request__field_descriptors,
+  stash__v1__group_request__field_indices_by_name,
+  1,  stash__v1__group_request__number_ranges,
+  (ProtobufCMessageInit) stash__v1__group_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor stash__v1__subscribe_request__field_descriptors[4] =
 {
   {
@@ -4770,7 +4866,7 @@ const ProtobufCMessageDescriptor stash__v1__verify_request__descriptor =
   (ProtobufCMessageInit) stash__v1__verify_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__request__field_descriptors[33] =
+static const ProtobufCFieldDescriptor stash__v1__request__field_descriptors[36] =
 {
   {
     "id",
@@ -5168,6 +5264,42 @@ static const ProtobufCFieldDescriptor stash__v1__request__field_descriptors[33] 
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "pause_group",
+    42,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Request, op_case),
+    offsetof(Stash__V1__Request, pause_group),
+    &stash__v1__group_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "resume_group",
+    43,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Request, op_case),
+    offsetof(Stash__V1__Request, resume_group),
+    &stash__v1__group_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "cancel_group",
+    44,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Request, op_case),
+    offsetof(Stash__V1__Request, cancel_group),
+    &stash__v1__group_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__request__field_indices_by_name[] = {
   2,   /* field[2] = add_download */
@@ -5175,6 +5307,7 @@ static const unsigned stash__v1__request__field_indices_by_name[] = {
   32,   /* field[32] = adopt */
   8,   /* field[8] = cancel */
   11,   /* field[11] = cancel_all */
+  35,   /* field[35] = cancel_group */
   25,   /* field[25] = check_license */
   24,   /* field[24] = download_license */
   20,   /* field[20] = export */
@@ -5192,6 +5325,7 @@ static const unsigned stash__v1__request__field_indices_by_name[] = {
   4,   /* field[4] = list_downloads */
   6,   /* field[6] = pause */
   9,   /* field[9] = pause_all */
+  33,   /* field[33] = pause_group */
   18,   /* field[18] = purge */
   28,   /* field[28] = release_all_licenses */
   27,   /* field[27] = release_license */
@@ -5199,6 +5333,7 @@ static const unsigned stash__v1__request__field_indices_by_name[] = {
   26,   /* field[26] = renew_license */
   7,   /* field[7] = resume */
   10,   /* field[10] = resume_all */
+  34,   /* field[34] = resume_group */
   16,   /* field[16] = set_config */
   30,   /* field[30] = stop */
   12,   /* field[12] = subscribe */
@@ -5208,7 +5343,7 @@ static const ProtobufCIntRange stash__v1__request__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 10, 1 },
-  { 0, 33 }
+  { 0, 36 }
 };
 const ProtobufCMessageDescriptor stash__v1__request__descriptor =
 {
@@ -5218,7 +5353,7 @@ const ProtobufCMessageDescriptor stash__v1__request__descriptor =
   "Stash__V1__Request",
   "stash.v1",
   sizeof(Stash__V1__Request),
-  33,
+  36,
   stash__v1__request__field_descriptors,
   stash__v1__request__field_indices_by_name,
   2,  stash__v1__request__number_ranges,

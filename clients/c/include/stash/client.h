@@ -372,6 +372,16 @@ STASH_API stash_status stash_pause_all(stash_client *client, uint32_t *affected)
 STASH_API stash_status stash_resume_all(stash_client *client, uint32_t *affected);
 STASH_API stash_status stash_cancel_all(stash_client *client, uint32_t *affected);
 
+/* PauseGroup, ResumeGroup, CancelGroup: the same for the downloads of `group` and the groups
+ * under it ("one-piece" takes "one-piece/chapter-12", not "one-piece-2"), in one request.
+ * ResumeGroup resumes the PAUSED ones, the FAILED ones too with include_failed, never a STOPPED
+ * one. An empty group is INVALID_ARGUMENT (the *_all calls take every download). Needs a daemon
+ * that announces "group-ops"; an older one answers STASH_UNIMPLEMENTED and changes nothing.
+ * *affected (optional) is how many downloads changed. */
+STASH_API stash_status stash_pause_group(stash_client *client, const char *group, uint32_t *affected);
+STASH_API stash_status stash_resume_group(stash_client *client, const char *group, bool include_failed, uint32_t *affected);
+STASH_API stash_status stash_cancel_group(stash_client *client, const char *group, uint32_t *affected);
+
 typedef struct stash_adopt_options {
     const char *url;    /* a file: where it came from */
     const char *sha256; /* a file: checked before it is taken */

@@ -38,6 +38,7 @@ typedef struct Stash__V1__AdoptRequest Stash__V1__AdoptRequest;
 typedef struct Stash__V1__StopRequest Stash__V1__StopRequest;
 typedef struct Stash__V1__ListDownloadsRequest Stash__V1__ListDownloadsRequest;
 typedef struct Stash__V1__EmptyRequest Stash__V1__EmptyRequest;
+typedef struct Stash__V1__GroupRequest Stash__V1__GroupRequest;
 typedef struct Stash__V1__SubscribeRequest Stash__V1__SubscribeRequest;
 typedef struct Stash__V1__SetConfigRequest Stash__V1__SetConfigRequest;
 typedef struct Stash__V1__VerifyRequest Stash__V1__VerifyRequest;
@@ -789,6 +790,27 @@ struct  Stash__V1__EmptyRequest
      }
 
 
+/*
+ * PauseGroup, ResumeGroup, CancelGroup: the downloads of a group and of the groups under it,
+ * in one request (an older daemon answers UNIMPLEMENTED instead of acting on every download).
+ */
+struct  Stash__V1__GroupRequest
+{
+  ProtobufCMessage base;
+  /*
+   * a group path as in AddDownload; "" is refused
+   */
+  char *group;
+  /*
+   * ResumeGroup only: the FAILED downloads too, not only the PAUSED
+   */
+  protobuf_c_boolean include_failed;
+};
+#define STASH__V1__GROUP_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__group_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
+
+
 struct  Stash__V1__SubscribeRequest
 {
   ProtobufCMessage base;
@@ -880,7 +902,10 @@ typedef enum {
   STASH__V1__REQUEST__OP_GET_PLAYBACK_KEY = 38,
   STASH__V1__REQUEST__OP_STOP = 39,
   STASH__V1__REQUEST__OP_FORGET = 40,
-  STASH__V1__REQUEST__OP_ADOPT = 41
+  STASH__V1__REQUEST__OP_ADOPT = 41,
+  STASH__V1__REQUEST__OP_PAUSE_GROUP = 42,
+  STASH__V1__REQUEST__OP_RESUME_GROUP = 43,
+  STASH__V1__REQUEST__OP_CANCEL_GROUP = 44
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__REQUEST__OP__CASE)
 } Stash__V1__Request__OpCase;
 
@@ -922,6 +947,9 @@ struct  Stash__V1__Request
     Stash__V1__StopRequest *stop;
     Stash__V1__ForgetRequest *forget;
     Stash__V1__AdoptRequest *adopt;
+    Stash__V1__GroupRequest *pause_group;
+    Stash__V1__GroupRequest *resume_group;
+    Stash__V1__GroupRequest *cancel_group;
   };
 };
 #define STASH__V1__REQUEST__INIT \
@@ -1914,6 +1942,25 @@ Stash__V1__EmptyRequest *
 void   stash__v1__empty_request__free_unpacked
                      (Stash__V1__EmptyRequest *message,
                       ProtobufCAllocator *allocator);
+/* Stash__V1__GroupRequest methods */
+void   stash__v1__group_request__init
+                     (Stash__V1__GroupRequest         *message);
+size_t stash__v1__group_request__get_packed_size
+                     (const Stash__V1__GroupRequest   *message);
+size_t stash__v1__group_request__pack
+                     (const Stash__V1__GroupRequest   *message,
+                      uint8_t             *out);
+size_t stash__v1__group_request__pack_to_buffer
+                     (const Stash__V1__GroupRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__GroupRequest *
+       stash__v1__group_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__group_request__free_unpacked
+                     (Stash__V1__GroupRequest *message,
+                      ProtobufCAllocator *allocator);
 /* Stash__V1__SubscribeRequest methods */
 void   stash__v1__subscribe_request__init
                      (Stash__V1__SubscribeRequest         *message);
@@ -2574,6 +2621,9 @@ typedef void (*Stash__V1__ListDownloadsRequest_Closure)
 typedef void (*Stash__V1__EmptyRequest_Closure)
                  (const Stash__V1__EmptyRequest *message,
                   void *closure_data);
+typedef void (*Stash__V1__GroupRequest_Closure)
+                 (const Stash__V1__GroupRequest *message,
+                  void *closure_data);
 typedef void (*Stash__V1__SubscribeRequest_Closure)
                  (const Stash__V1__SubscribeRequest *message,
                   void *closure_data);
@@ -2701,6 +2751,7 @@ extern const ProtobufCMessageDescriptor stash__v1__adopt_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__stop_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__list_downloads_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__empty_request__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__group_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__subscribe_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__set_config_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__verify_request__descriptor;
