@@ -122,6 +122,12 @@ extension Engine {
             logger.info("HLS package planned", metadata: [
                 "id": "\(id)", "files": "\(prepared.files.count)", "quality": "\(prepared.quality)", "keys": "\(prepared.keyPaths.count)",
             ])
+            if !prepared.warnings.isEmpty {
+                // The plan shows these before an add; a download added without a plan says them here.
+                logger.notice("HLS playlists read leniently", metadata: [
+                    "id": "\(id)", "warnings": "\(prepared.warnings.map(\.withoutURLSecrets).joined(separator: "; "))",
+                ])
+            }
             // The file list is committed before any segment lands, so a restart resumes it.
             commits.submit(.add(entry.download), event: .progress(ProgressUpdate(entry.download)))
             if prepared.license != nil {

@@ -46,6 +46,8 @@ struct HLSPreparation: Sendable {
         var licenseKeyIDs: [String: String]
         /// The licence acquired while planning; nil when the one held already covers the keys.
         var license: LicenseTerms?
+        /// What the playlists needed filled in or had ignored (as a plan shows them), for the log.
+        var warnings: [String] = []
     }
 
     /// The licence a download holds when it is planned (again), so its keys are not asked for twice.
@@ -62,23 +64,28 @@ struct HLSPreparation: Sendable {
     }
 
     /// Reads the playlist at `uri` and chooses by `options`: the selection (nil for a media
-    /// playlist, which is the only choice) and the media playlist when `uri` is one.
-    func choose(uri: String, headers: [HTTPHeader], options: HLSOptions) async throws -> (selection: RenditionSelection?, media: MediaPlaylist?) {
+    /// playlist, which is the only choice), the media playlist when `uri` is one, and the
+    /// master's warnings.
+    func choose(uri: String, headers: [HTTPHeader], options: HLSOptions) async throws
+        -> (selection: RenditionSelection?, media: MediaPlaylist?, warnings: [String])
+    {
         switch try await playlist(uri, headers: headers, what: "playlist") {
         case .master(let master):
             do {
-                return (try master.select(options), nil)
+                return (try master.select(options), nil, master.warnings)
             } catch let error as HLSError {
                 throw DownloadError(.validation, "\(uri): \(error.message)")
             }
         case .media(let playlist):
-            return (nil, playlist)
+            return (nil, playlist, [])
         }
     }
 
     /// Reads the playlists and lays out the package, writing nothing.
-    func plan(uri: String, headers: [HTTPHeader], options: HLSOptions) async throws -> (plan: PackagePlan, selection: RenditionSelection?) {
-        let (selection, single) = try await choose(uri: uri, headers: headers, options: options)
+    func plan(uri: String, headers: [HTTPHeader], options: HLSOptions) async throws
+        -> (plan: PackagePlan, selection: RenditionSelection?, warnings: [String])
+    {
+        let (selection, single, masterWarnings) = try await choose(uri: uri, headers: headers, options: options)
         var media: [String: MediaPlaylist] = [:]
         if let selection {
             let wanted = [selection.variant.uri] + selection.audio.compactMap(\.uri) + selection.subtitles.compactMap(\.uri)
@@ -86,8 +93,11 @@ struct HLSPreparation: Sendable {
         } else if let single {
             media[uri] = single
         }
+        // Each playlist keeps at most PlaylistWarnings.perPlaylist; the whole at most perPlan.
+        let mediaWarnings = media.sorted { $0.key < $1.key }.flatMap { uri, playlist in playlist.warnings.map { uri + ": " + $0 } }
+        let warnings = Array((masterWarnings + mediaWarnings).prefix(PlaylistWarnings.perPlan))
         do {
-            return (try PackagePlan.make(masterURI: uri, selection: selection, media: media), selection)
+            return (try PackagePlan.make(masterURI: uri, selection: selection, media: media), selection, warnings)
         } catch let error as HLSError {
             throw DownloadError(.validation, error.message)
         }
@@ -95,7 +105,7 @@ struct HLSPreparation: Sendable {
 
     func prepare(id: String, uri: String, headers: [HTTPHeader], options: HLSOptions, folder: String,
                  held: HeldLicense = HeldLicense()) async throws -> Prepared {
-        let (plan, selection) = try await self.plan(uri: uri, headers: headers, options: options)
+        let (plan, selection, warnings) = try await self.plan(uri: uri, headers: headers, options: options)
         try Task.checkCancellation()
         let (plain, licensed) = try Self.sortKeys(plan.keys, drm: held.drm)
         try await sealKeys(plain, asset: id, headers: headers)
@@ -126,7 +136,7 @@ struct HLSPreparation: Sendable {
             files: files, keyPaths: plan.keys.map(\.path), playlistPaths: plan.playlists.map(\.path),
             quality: selection.map { Self.describe($0.variant) } ?? "",
             hasSubtitles: !(selection?.subtitles.isEmpty ?? true), estimatedBytes: plan.estimatedBytes,
-            licenseKeyIDs: Self.licenseKeyIDs(licensed), license: license)
+            licenseKeyIDs: Self.licenseKeyIDs(licensed), license: license, warnings: warnings)
     }
 
     /// Splits a package's keys into those fetched from their URI and those a licence server

@@ -84,6 +84,9 @@ final class HLSQuirksTests: DaemonTestCase {
         XCTAssertEqual(done.quality, "\(chosen.width)x\(chosen.height), unknown bandwidth")
         XCTAssertTrue(done.hasSubtitles)
         XCTAssertEqual(done.downloadedBytes, done.totalBytes)
+        let log = daemon.log()
+        XCTAssertTrue(log.contains("HLS playlists read leniently") && log.contains("EXT-X-STREAM-INF has no BANDWIDTH"),
+                      "a download added without a plan logs what was filled in")
         let local = try String(contentsOfFile: daemon.dataDir + "/assets/quirky/video/index.m3u8", encoding: .utf8)
         XCTAssertTrue(local.contains("#EXT-X-TARGETDURATION:2\n"), "the package's playlist has the value players filled in:\n\(local)")
 
