@@ -131,9 +131,14 @@ class Client(Operations):
         with self._lock:
             request.id = self._next_id
             self._next_id += 1
+            # The timeout bounds the whole call: a peer that sends a byte now and then must not
+            # hold it forever, as a timeout of each read alone would allow.
+            deadline = None if self.timeout is None else time.monotonic() + self.timeout
             self._connection.send(request)
             while True:
-                message = self._connection.receive()
+                message = self._connection.receive(deadline)
+                if message is None:
+                    self._connection.fail(StashError("UNAVAILABLE", f"no answer from stashd within {self.timeout} s"))
                 if message.response_id == request.id:
                     break
                 if wire.refused(message):

@@ -5,6 +5,7 @@ import socket
 import struct
 import tempfile
 import threading
+import time
 
 import pytest
 
@@ -118,6 +119,37 @@ class HostilePeer:
         self.listener.close()
         os.unlink(self.path)
         os.rmdir(self.folder)
+
+
+class DribblingPeer(HostilePeer):
+    """Answers the Hello with a frame that never ends, one byte every 0.1 s."""
+
+    def serve(self):
+        connection, _ = self.listener.accept()
+        with connection:
+            length = struct.unpack(">I", connection.recv(4))[0]
+            connection.recv(length)
+            try:
+                connection.sendall(b"\0\0\0\x40")
+                while True:
+                    connection.sendall(b"\x0a")
+                    time.sleep(0.1)
+            except OSError:
+                pass
+
+
+def test_the_timeout_bounds_the_whole_call_not_each_read():
+    peer = DribblingPeer(b"")
+    try:
+        started = time.monotonic()
+        with pytest.raises(StashError) as refused:
+            Client(peer.path, timeout=1)
+        assert refused.value.code == "UNAVAILABLE"
+        assert "within 1 s" in refused.value.message
+        # Each read got a byte well within the second; only the call's deadline ends it.
+        assert time.monotonic() - started < 5
+    finally:
+        peer.close()
 
 
 @pytest.mark.parametrize("answer, code, part", [
