@@ -14,11 +14,11 @@ struct Stashd: AsyncParsableCommand {
         abstract: "The stash offline-download daemon.",
         discussion: """
             Runs in the foreground until SIGTERM or SIGINT, which stop transfers, persist \
-            and exit 0; the next start resumes what was downloading. Started by a systemd \
-            socket unit (LISTEN_FDS), it serves the socket it is given; with NOTIFY_SOCKET it \
-            sends READY=1, STATUS=, STOPPING=1 and, with WATCHDOG_USEC, WATCHDOG=1. Exit \
-            status: 0 after a clean stop; 1 when it cannot start (the message says why); 2 \
-            usage error, as for the `stash` command line.
+            and exit 0; the next start resumes what was downloading. Exit status: 0 after a \
+            clean stop; 1 when it cannot start (the message says why); 2 usage error, as for \
+            the `stash` command line. Started by a systemd socket unit (LISTEN_FDS), it serves \
+            the socket it is given; with NOTIFY_SOCKET it sends READY=1, STATUS=, STOPPING=1 \
+            and, with WATCHDOG_USEC, WATCHDOG=1.
             """,
         version: StashVersion.daemon)
 
