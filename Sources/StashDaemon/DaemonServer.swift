@@ -8,7 +8,7 @@ import StashWire
 /// The IPC server: listens on the Unix socket, frames and decodes requests, enforces the
 /// connection rules (peer uid, Hello first, frame limits) and hands each request to a
 /// `RequestHandler`.
-// @unchecked Sendable: `running` and `connections` are used only under `lock`; NIO's
+// @unchecked Sendable: `running`, `connections` and `quietSince` are used only under `lock`; NIO's
 // channels and event loop group are thread-safe; the other fields are constants.
 public final class DaemonServer: @unchecked Sendable {
     public let socketPath: String
