@@ -6,16 +6,17 @@ GEN_H := Sources/CStashProto/include/stash/v1/stash.pb-c.h
 GEN_C := Sources/CStashProto/stash/v1/stash.pb-c.c
 GEN_PY := clients/python/stash_client/stash_pb2.py
 APT_PKGS := protobuf-c-compiler libprotobuf-c-dev libcurl4-openssl-dev libsqlite3-dev libssl-dev openssl pkg-config ffmpeg \
-	gcc protobuf-compiler python3-protobuf python3-pytest
+	gcc protobuf-compiler python3-protobuf python3-pytest systemd
 # The clients' tests run on Debian's python3, which sees the apt packages above (a python3
 # earlier on PATH, such as pyenv's, would not).
 CLIENT_PYTHON ?= /usr/bin/python3
 
-.PHONY: deps proto proto-check build release run test test-clients fuzz soak bench demo clean
+.PHONY: deps proto proto-check build release run install uninstall test test-install test-clients fuzz soak bench demo clean
 
 deps:
 	@if ! command -v pkg-config >/dev/null || ! command -v protoc-c >/dev/null || ! command -v ffmpeg >/dev/null || ! command -v openssl >/dev/null \
 	    || ! command -v gcc >/dev/null || ! command -v protoc >/dev/null || ! $(CLIENT_PYTHON) -c 'import google.protobuf, pytest' 2>/dev/null \
+	    || ! command -v systemd-socket-activate >/dev/null || ! command -v systemd-analyze >/dev/null \
 	    || ! pkg-config --exists libprotobuf-c libcurl sqlite3 libcrypto; then \
 	  echo "installing $(APT_PKGS)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PKGS) >/dev/null; \
@@ -49,9 +50,72 @@ release: deps
 run: release
 	$$($(SWIFT) build -c release --show-bin-path)/stashd
 
+# Installs stash, stashd, the systemd user units, bash/zsh/fish completions, the man pages
+# stash(1) and stashd(8) and libstash-client (library, header, .pc) under $(DESTDIR)$(PREFIX).
+# PREFIX=$$HOME/.local needs no root: its units go where the user manager reads them
+# (~/.local/share/systemd/user). The binaries are a release build made here, or those in
+# INSTALL_BIN_DIR when it is set (make test installs its debug build that way).
+PREFIX ?= /usr/local
+DESTDIR ?=
+INSTALL_BIN_DIR ?=
+BINDIR := $(PREFIX)/bin
+MANDIR := $(PREFIX)/share/man
+USER_UNIT_DIR ?= $(if $(filter /usr /usr/local,$(PREFIX)),$(PREFIX)/lib/systemd/user,$(PREFIX)/share/systemd/user)
+BASH_COMPLETION_DIR := $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETION_DIR := $(PREFIX)/share/zsh/site-functions
+FISH_COMPLETION_DIR := $(PREFIX)/share/fish/vendor_completions.d
+# Everything install writes but the C library's files, which clients/c's install lists.
+INSTALLED := $(BINDIR)/stash $(BINDIR)/stashd $(USER_UNIT_DIR)/stashd.socket $(USER_UNIT_DIR)/stashd.service \
+	$(BASH_COMPLETION_DIR)/stash $(ZSH_COMPLETION_DIR)/_stash $(FISH_COMPLETION_DIR)/stash.fish \
+	$(MANDIR)/man1/stash.1 $(MANDIR)/man8/stashd.8 \
+	$(PREFIX)/include/stash/client.h $(PREFIX)/lib/libstash-client.so.0.1.0 $(PREFIX)/lib/libstash-client.so.0 \
+	$(PREFIX)/lib/libstash-client.so $(PREFIX)/lib/libstash-client.a $(PREFIX)/lib/pkgconfig/stash-client.pc
+# The man pages are swift-argument-parser's generate-manual run on the built binaries. It is
+# the tool of the package's GenerateManual plugin: `swift package plugin generate-manual --help`
+# builds it (in the debug folder, as a host tool) without the release build of the whole
+# package that running the plugin makes, which would undo the --static-swift-stdlib one.
+GENERATE_MANUAL = $$($(SWIFT) build --show-bin-path)/generate-manual-tool
+MAN_DATE = $$(git log -1 --format=%cs 2>/dev/null || date +%F)
+
+install: deps
+	@if [ -z "$(INSTALL_BIN_DIR)" ]; then $(SWIFT) build -c release --static-swift-stdlib; fi
+	@bin="$(INSTALL_BIN_DIR)"; if [ -z "$$bin" ]; then bin=$$($(SWIFT) build -c release --show-bin-path); fi; \
+	  set -e; \
+	  out=$$($(SWIFT) package plugin generate-manual --help 2>&1) || { echo "$$out" >&2; exit 1; }; \
+	  install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(USER_UNIT_DIR) $(DESTDIR)$(BASH_COMPLETION_DIR) $(DESTDIR)$(ZSH_COMPLETION_DIR) \
+	    $(DESTDIR)$(FISH_COMPLETION_DIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8; \
+	  install -m 755 $$bin/stash $$bin/stashd $(DESTDIR)$(BINDIR)/; \
+	  install -m 644 systemd/stashd.socket $(DESTDIR)$(USER_UNIT_DIR)/stashd.socket; \
+	  sed 's|@BINDIR@|$(BINDIR)|g' systemd/stashd.service.in >$(DESTDIR)$(USER_UNIT_DIR)/stashd.service; \
+	  chmod 644 $(DESTDIR)$(USER_UNIT_DIR)/stashd.service; \
+	  $$bin/stash --generate-completion-script bash >$(DESTDIR)$(BASH_COMPLETION_DIR)/stash; \
+	  $$bin/stash --generate-completion-script zsh >$(DESTDIR)$(ZSH_COMPLETION_DIR)/_stash; \
+	  $$bin/stash --generate-completion-script fish >$(DESTDIR)$(FISH_COMPLETION_DIR)/stash.fish; \
+	  man=$$(mktemp -d); \
+	  $(GENERATE_MANUAL) $$bin/stash --section 1 --date $(MAN_DATE) --output-directory $$man; \
+	  $(GENERATE_MANUAL) $$bin/stashd --section 8 --date $(MAN_DATE) --output-directory $$man; \
+	  install -m 644 $$man/stash.1 $(DESTDIR)$(MANDIR)/man1/stash.1; \
+	  install -m 644 $$man/stashd.8 $(DESTDIR)$(MANDIR)/man8/stashd.8; \
+	  rm -rf $$man
+	@# The .pc names the prefix: made again for this one.
+	@rm -f $(CURDIR)/.build/clients/c/stash-client.pc
+	@$(MAKE) --no-print-directory -s -C clients/c install BUILD=$(CURDIR)/.build/clients/c PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) >/dev/null
+	@echo "installed stash under $(DESTDIR)$(PREFIX); the Python client: python3 -m pip install ./clients/python"
+	@echo "run it as a service: systemctl --user enable --now stashd.socket"
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	-rmdir $(DESTDIR)$(PREFIX)/include/stash 2>/dev/null
+
+# make install into a temporary DESTDIR lists exactly scripts/install-manifest.txt and make
+# uninstall removes it; the installed units pass systemd-analyze verify. Uses the debug build.
+test-install: deps
+	bash scripts/test-install.sh $$($(SWIFT) build --show-bin-path)
+
 test: deps proto-check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-swift-testing --parallel --num-workers $(TEST_WORKERS)
+	$(MAKE) --no-print-directory test-install
 	FUZZ_OPTIMIZE=0 bash scripts/fuzz.sh $(FUZZ_TEST_SECONDS)
 	python3 scripts/soak.py $$($(SWIFT) build --show-bin-path) --kills 10 --downloads 30 --out .build/soak
 	$(MAKE) --no-print-directory test-clients

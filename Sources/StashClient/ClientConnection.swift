@@ -34,7 +34,8 @@ final class ClientConnection: Sendable {
         loopExecutor as! EventLoopTaskExecutor
     }
 
-    /// Connects; a daemon that is not there is UNAVAILABLE with a hint on how to start it.
+    /// Connects; a daemon that is not there is UNAVAILABLE naming the socket tried and how to
+    /// start stashd (`DaemonStartHint`).
     static func open(
         socketPath: String, events: AsyncThrowingStream<DownloadEvent, Error>.Continuation? = nil,
         busyPollMicroseconds: Int = 0
@@ -55,7 +56,7 @@ final class ClientConnection: Sendable {
                 channel: channel, descriptor: descriptor, busyPollNanoseconds: UInt64(max(0, busyPollMicroseconds)) * 1000)
         } catch {
             throw StashError.connectionFailure(
-                "cannot reach stashd at \(socketPath): \(Self.reason(error)); start it with `stashd` (or `make run` in the stash repo)")
+                "cannot reach stashd at \(socketPath): \(Self.reason(error)); \(DaemonStartHint.text(socketPath: socketPath))")
         }
     }
 

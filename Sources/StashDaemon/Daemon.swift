@@ -26,10 +26,12 @@ public final class Daemon: Sendable {
     /// Locks the data dir (one daemon per data dir), opens the registry, reconciles it with
     /// the disk, resumes queued work, then listens. `overrides` (config keys and values, from flags)
     /// replace the stored settings for this run; `busyPollMicroseconds` is how long a CPU is kept
-    /// awake after each request (`IdleSpinner`, 0: never).
+    /// awake after each request (`IdleSpinner`, 0: never). `passedDescriptor` is a socket
+    /// bound to `socketPath` by a service manager (`SocketActivation`), served instead of one
+    /// stashd binds.
     public static func start(
-        socketPath: String, dataDir: String, overrides: [(key: String, value: String)] = [], busyPollMicroseconds: Int = 0,
-        logger: Logger
+        socketPath: String, passedDescriptor: Int32? = nil, dataDir: String, overrides: [(key: String, value: String)] = [],
+        busyPollMicroseconds: Int = 0, logger: Logger
     ) async throws -> Daemon {
         try DataDirectory.prepare(dataDir, logger: logger)
         let lock: LockFile
@@ -50,8 +52,9 @@ public final class Daemon: Sendable {
         let fetch = FetchWorkers(logger: logger)
         let engine = Engine(dataDir: dataDir, socketPath: socketPath, registry: registry, fetch: fetch, keys: keys, config: config, logger: logger)
         try await engine.start()
-        let server = DaemonServer(socketPath: socketPath, handler: RequestDispatcher(engine: engine, logger: logger), logger: logger,
-            busyPollMicroseconds: busyPollMicroseconds)
+        let server = DaemonServer(
+            socketPath: socketPath, passedDescriptor: passedDescriptor, handler: RequestDispatcher(engine: engine, logger: logger),
+            logger: logger, busyPollMicroseconds: busyPollMicroseconds)
         do {
             try await server.start()
         } catch {

@@ -8,7 +8,7 @@ import StashWire
 /// The IPC server: listens on the Unix socket, frames and decodes requests, enforces the
 /// connection rules (peer uid, Hello first, frame limits) and hands each request to a
 /// `RequestHandler`.
-// @unchecked Sendable: `running` and `connections` are used only under `lock`; NIO's
+// @unchecked Sendable: `running`, `connections` and `quietSince` are used only under `lock`; NIO's
 // channels and event loop group are thread-safe; the other fields are constants.
 public final class DaemonServer: @unchecked Sendable {
     public let socketPath: String
@@ -17,9 +17,15 @@ public final class DaemonServer: @unchecked Sendable {
     private let maxFrameLength: Int
     private let spinner: IdleSpinner?
 
+    /// A socket a service manager bound and passed (`SocketActivation`): served as it is, and
+    /// left in place at a stop, since the manager listens on it again for the next start.
+    private let passedDescriptor: Int32?
+
     private let lock = NSLock()
     private var running: Running?
     private var connections: [ObjectIdentifier: Channel] = [:]
+    /// When the last connection closed (or the server started): `--exit-when-idle` counts from it.
+    private var quietSince = ContinuousClock.now
 
     private struct Running {
         var group: MultiThreadedEventLoopGroup
@@ -29,14 +35,17 @@ public final class DaemonServer: @unchecked Sendable {
 
     /// - Parameters:
     ///   - socketPath: where to listen; its directory is created 0700 when missing.
+    ///   - passedDescriptor: a listening socket bound to `socketPath` by a service manager,
+    ///     served instead of binding one.
     ///   - handler: answers every request.
     ///   - maxFrameLength: larger frames are refused before anything is allocated for them.
     ///   - busyPollMicroseconds: how long a CPU is kept awake after a request (`IdleSpinner`); 0 never.
     public init(
-        socketPath: String, handler: any RequestHandler, logger: Logger, maxFrameLength: Int = WireCodec.defaultMaxFrameLength,
-        busyPollMicroseconds: Int = 0
+        socketPath: String, passedDescriptor: Int32? = nil, handler: any RequestHandler, logger: Logger,
+        maxFrameLength: Int = WireCodec.defaultMaxFrameLength, busyPollMicroseconds: Int = 0
     ) {
         self.socketPath = socketPath
+        self.passedDescriptor = passedDescriptor
         self.handler = handler
         self.logger = logger
         self.maxFrameLength = maxFrameLength
@@ -55,7 +64,8 @@ public final class DaemonServer: @unchecked Sendable {
         do {
             try SocketDirectory.prepare(forSocket: socketPath, logger: logger)
             socketLock = try LockFile.acquire(path: socketPath + ".lock", what: socketPath)
-            try removeStaleSocket()
+            // A passed socket is live, not stale: its manager bound it a moment ago.
+            if passedDescriptor == nil { try removeStaleSocket() }
         } catch let error as StashError {
             throw error
         } catch {
@@ -66,10 +76,11 @@ public final class DaemonServer: @unchecked Sendable {
         do {
             let listener = try await bind(group: group)
             lock.withLock { running = Running(group: group, listener: listener, socketLock: socketLock) }
-            logger.info("listening", metadata: ["socket": "\(socketPath)", "threads": "\(System.coreCount)"])
+            logger.info("listening", metadata: [
+                "socket": "\(socketPath)", "threads": "\(System.coreCount)", "passed_by_service_manager": "\(passedDescriptor != nil)"])
         } catch {
             try? await group.shutdownGracefully()
-            removeSocketFile()
+            if passedDescriptor == nil { removeSocketFile() }
             socketLock.release()
             throw StashError(.failedPrecondition, "cannot listen on \(socketPath): \(error)")
         }
@@ -88,11 +99,16 @@ public final class DaemonServer: @unchecked Sendable {
         for channel in open {
             try? await channel.close()
         }
-        removeSocketFile()
+        if passedDescriptor == nil { removeSocketFile() }
         spinner?.stop()
         try? await stopping.group.shutdownGracefully()
         stopping.socketLock.release()
         logger.info("stopped", metadata: ["socket": "\(socketPath)"])
+    }
+
+    /// How long no client has been connected; zero while one is.
+    public var quietDuration: Duration {
+        lock.withLock { connections.isEmpty ? ContinuousClock.now - quietSince : .zero }
     }
 
     // MARK: - Private
@@ -120,7 +136,7 @@ public final class DaemonServer: @unchecked Sendable {
         let maxFrameLength = self.maxFrameLength
         let spinner = self.spinner
         let ownerUID = UInt32(geteuid())
-        let descriptor = try ListeningSocket.bind(path: socketPath)
+        let descriptor = try passedDescriptor ?? ListeningSocket.bind(path: socketPath)
         // SwiftNIO listens on the socket it is handed with its default backlog, 128 connections
         // not yet accepted.
         let bootstrap = ServerBootstrap(group: group)
@@ -148,9 +164,10 @@ public final class DaemonServer: @unchecked Sendable {
         lock.unlock()
         channel.closeFuture.whenComplete { [weak self] _ in
             guard let self else { return }
-            self.lock.lock()
-            self.connections[key] = nil
-            self.lock.unlock()
+            self.lock.withLock {
+                self.connections[key] = nil
+                if self.connections.isEmpty { self.quietSince = .now }
+            }
         }
     }
 }

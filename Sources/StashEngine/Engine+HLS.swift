@@ -146,7 +146,6 @@ extension Engine {
                 commits.submit(nil, event: .license(LicenseEvent(id: id, kind: .error, message: licensing.message)))
             }
             let failure = (error as? LicenseFailure)?.downloadError ?? error as? DownloadError ?? DownloadError(.internal, "\(error)")
-            logger.warning("HLS download failed while reading its playlists", metadata: ["id": "\(id)", "error": "\(failure.message.withoutURLSecrets)"])
             _ = try? transition(id, .transferFailed) { record in
                 record.error = failure
                 record.stateReason = ""

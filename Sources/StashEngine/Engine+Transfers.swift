@@ -323,7 +323,6 @@ extension Engine {
 
         case .failed(let error):
             entries[id] = entry
-            logger.warning("download failed", metadata: ["id": "\(id)", "file": "\(entry.download.files[index].path)", "error": "\(error.message.withoutURLSecrets)"])
             var failure = error
             failure.message = fileLabel(entry.download, index, message: error.message) + error.message
             _ = try? transition(id, .transferFailed) { record in

@@ -342,6 +342,9 @@ public actor Engine {
         // Queued only once on disk: a download the registry refused (a full disk) must not
         // leave a transfer and a folder behind.
         try await insert(download)
+        logger.info("download added", metadata: [
+            "id": "\(id)", "uri": "\((download.uri.isEmpty ? uri : download.uri).withoutURLSecrets)", "files": "\(download.files.count)",
+            "hls": "\(download.hls != nil)", "drm": "\(download.hasDRM)"])
         enqueueWaiting(id)
         schedule()
         // The record as committed: later states reach the client as events once they are.
@@ -631,8 +634,30 @@ public actor Engine {
         // A licence that ran out while the download ran applies from the moment it completes.
         if entry.download.state == .completed, entry.download.license != nil { armLicenseTimer() }
         followDiskWatch(entry.download, from: previous)
+        logTransition(entry.download, from: previous, action: action)
         let ticket = commits.submit(.save(entry.download), event: .stateChanged(eventView(entry.download), previous: previous))
         return Change(ticket: ticket, download: publicView(entry.download))
+    }
+
+    /// The journal's line for each start, completion and failure: one per event, with the id,
+    /// whichever path (a transfer, a playlist, a licence) led to it.
+    private func logTransition(_ download: Download, from previous: DownloadState, action: DownloadLifecycle.Action) {
+        let id = download.id
+        if action == .startTransfer {
+            logger.info("download started", metadata: ["id": "\(id)", "from": "\(previous.name)"])
+        }
+        guard download.state != previous else { return }
+        switch download.state {
+        case .completed:
+            logger.info("download completed", metadata: ["id": "\(id)", "bytes": "\(download.downloadedBytes)", "files": "\(download.files.count)"])
+        case .failed:
+            // A warning (journal priority 4) so `journalctl -p warning` lists failures.
+            logger.warning("download failed", metadata: [
+                "id": "\(id)", "kind": "\(download.error?.kind.name ?? "none")",
+                "error": "\((download.error?.message ?? download.stateReason).withoutURLSecrets)"])
+        default:
+            break
+        }
     }
 
     /// Waits for a change to be durable and returns the record as committed; without a change,
@@ -802,5 +827,6 @@ public actor Engine {
         entries[id] = nil
         if let index = order.firstIndex(of: id) { order.remove(at: index) }
         try await commits.submit(.delete(id), event: .removed(id: id)).wait()
+        logger.info("download removed", metadata: ["id": "\(id)"])
     }
 }

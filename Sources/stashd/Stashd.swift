@@ -16,7 +16,9 @@ struct Stashd: AsyncParsableCommand {
             Runs in the foreground until SIGTERM or SIGINT, which stop transfers, persist \
             and exit 0; the next start resumes what was downloading. Exit status: 0 after a \
             clean stop; 1 when it cannot start (the message says why); 2 usage error, as for \
-            the `stash` command line.
+            the `stash` command line. Started by a systemd socket unit (LISTEN_FDS), it serves \
+            the socket it is given; with NOTIFY_SOCKET it sends READY=1, STATUS=, STOPPING=1 \
+            and, with WATCHDOG_USEC, WATCHDOG=1.
             """,
         version: StashVersion.daemon)
 
@@ -83,12 +85,23 @@ struct Stashd: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel: String = "info"
 
+    @Option(
+        name: .customLong("exit-when-idle"),
+        help: ArgumentHelp(
+            "Exit 0 (state persisted) after this many seconds with no client connected and no download preparing, queued or transferring, nor a licence renewal due (1 to \(Self.maxIdleSeconds); default: never). Meant for a socket unit, which starts stashd again on the next connection.",
+            valueName: "seconds"))
+    var exitWhenIdle: Int?
+    static let maxIdleSeconds = 86_400 * 365
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level '\(logLevel)' is not one of trace, debug, info, notice, warning, error, critical")
         }
         guard (0...Self.maxBusyPoll).contains(busyPollMicroseconds) else {
             throw ValidationError("--busy-poll-us \(busyPollMicroseconds) is outside 0...\(Self.maxBusyPoll)")
+        }
+        if let exitWhenIdle, !(1...Self.maxIdleSeconds).contains(exitWhenIdle) {
+            throw ValidationError("--exit-when-idle \(exitWhenIdle) is outside 1...\(Self.maxIdleSeconds)")
         }
         var config = DaemonConfig()
         for (key, value) in overrides {
@@ -103,26 +116,64 @@ struct Stashd: AsyncParsableCommand {
     func run() async throws {
         HeapArenas.limit()
         let level = Logger.Level(rawValue: logLevel) ?? .info
+        let journal = JournalLogHandler.stderrIsJournal()
         LoggingSystem.bootstrap { label in
+            if journal {
+                var handler = JournalLogHandler(label: label)
+                handler.logLevel = level
+                return handler
+            }
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
         }
         let logger = Logger(label: "stashd")
+        let notifier = ServiceNotifier(logger: logger)
         // Installed before the socket exists, so no client can see a daemon that would miss
         // its SIGTERM.
         let termination = TerminationSignals(SIGTERM, SIGINT)
         let daemon: Daemon
         do {
+            var socketPath = absolute(socket)
+            var passed: Int32?
+            switch try SocketActivation.take() {
+            case .none:
+                break
+            case .otherProcess(let pid):
+                logger.notice("LISTEN_PID names another process; binding --socket", metadata: ["LISTEN_PID": "\(pid)", "socket": "\(socketPath)"])
+            case .socket(let descriptor, let path):
+                if path != socketPath {
+                    logger.debug("serving the socket passed by the service manager, not --socket", metadata: ["socket": "\(path)"])
+                }
+                socketPath = path
+                passed = descriptor
+            }
             daemon = try await Daemon.start(
-                socketPath: absolute(socket), dataDir: absolute(dataDir), overrides: overrides,
+                socketPath: socketPath, passedDescriptor: passed, dataDir: absolute(dataDir), overrides: overrides,
                 busyPollMicroseconds: busyPollMicroseconds, logger: logger)
         } catch let error as StashError {
             FileHandle.standardError.write(Data("stashd: \(error.message)\n".utf8))
+            notifier.status("cannot start: \(error.message)")
             throw ExitCode(1)
         }
-        let signal = await termination.next()
-        logger.notice("stopping", metadata: ["signal": "\(signal)"])
+        notifier.ready(status: await daemon.status().text)
+        var services: [Task<Void, Never>] = []
+        if notifier.isActive {
+            services.append(Task { await daemon.reportStatus(to: notifier) })
+            if let interval = notifier.watchdogInterval {
+                services.append(Task { await daemon.feedWatchdog(notifier, every: interval) })
+            }
+        }
+        if let exitWhenIdle {
+            services.append(Task {
+                await daemon.waitUntilIdle(for: exitWhenIdle)
+                if !Task.isCancelled { termination.fire(.idle(seconds: exitWhenIdle)) }
+            })
+        }
+        let reason = await termination.next()
+        notifier.stopping()
+        for service in services { service.cancel() }
+        logger.notice("stopping", metadata: ["reason": "\(reason)"])
         await daemon.stop()
         logger.notice("stopped")
     }

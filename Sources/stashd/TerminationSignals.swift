@@ -2,12 +2,13 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Turns SIGTERM and SIGINT into an awaitable event. The handlers are in place from `init`,
-/// so a signal that arrives before anyone awaits is remembered, not lost.
+/// Turns SIGTERM and SIGINT (and stashd's own decision to exit when idle) into an awaitable
+/// event. The handlers are in place from `init`, so a signal that arrives before anyone awaits
+/// is remembered, not lost.
 final class TerminationSignals: Sendable {
     private struct State {
-        var received: Int32?
-        var waiter: CheckedContinuation<Int32, Never>?
+        var received: StopReason?
+        var waiter: CheckedContinuation<StopReason, Never>?
     }
 
     private let state = Mutex(State())
@@ -20,20 +21,20 @@ final class TerminationSignals: Sendable {
             // Dispatch sees the signal only when its default action (exit) is off.
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { [weak self] in self?.fire(number) }
+            source.setEventHandler { [weak self] in self?.fire(.signal(number)) }
             source.resume()
             sources.append(source)
         }
     }
 
-    /// Returns the first signal received, waiting for it if none has come yet.
-    func next() async -> Int32 {
+    /// Returns the first reason to stop, waiting for one if none has come yet.
+    func next() async -> StopReason {
         await withCheckedContinuation { continuation in
             park(continuation)
         }
     }
 
-    private func park(_ continuation: CheckedContinuation<Int32, Never>) {
+    private func park(_ continuation: CheckedContinuation<StopReason, Never>) {
         let received = state.withLock { state in
             if state.received == nil { state.waiter = continuation }
             return state.received
@@ -41,13 +42,14 @@ final class TerminationSignals: Sendable {
         if let received { continuation.resume(returning: received) }
     }
 
-    private func fire(_ number: Int32) {
-        let waiter = state.withLock { state -> CheckedContinuation<Int32, Never>? in
+    /// Stops as a signal would; the first reason wins.
+    func fire(_ reason: StopReason) {
+        let waiter = state.withLock { state -> CheckedContinuation<StopReason, Never>? in
             guard state.received == nil else { return nil }
-            state.received = number
+            state.received = reason
             defer { state.waiter = nil }
             return state.waiter
         }
-        waiter?.resume(returning: number)
+        waiter?.resume(returning: reason)
     }
 }

@@ -17,7 +17,36 @@ final class StashCLITests: DaemonTestCase {
         let result = try DaemonProcess.run(executable: DaemonProcess.executableURL(named: "stash"), arguments: ["ls", "--socket", path])
         XCTAssertEqual(result.status, 3)
         XCTAssertTrue(result.stderr.hasPrefix("stash: cannot reach stashd at \(path)"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("start it with `stashd`"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("start it with `stashd --socket \(path)`"), result.stderr)
+    }
+
+    /// At the default socket, the hint is the socket unit where the user units are installed
+    /// (here ~/.config/systemd/user), and plain `stashd` where they are not.
+    func testUnreachableDaemonNamesTheSocketUnitWhereItIsInstalled() throws {
+        let home = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-home")
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let runtime = home + "/run"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        // No system folder of this machine counts: XDG_DATA_DIRS points into the test's home.
+        let environment = [
+            "HOME": home, "XDG_RUNTIME_DIR": runtime, "XDG_CONFIG_HOME": "", "XDG_DATA_HOME": "", "XDG_DATA_DIRS": home + "/share",
+            "STASH_SOCKET": "",
+        ]
+        let stash = try DaemonProcess.executableURL(named: "stash")
+        let socket = runtime + "/stash/stashd.sock"
+        // A machine with the units installed system-wide has no plain case to show.
+        if !["/etc/systemd/user", "/usr/local/lib/systemd/user", "/usr/lib/systemd/user"].contains(where: { exists($0 + "/stashd.socket") }) {
+            let plain = try DaemonProcess.run(executable: stash, arguments: ["ls"], environment: environment)
+            XCTAssertEqual(plain.status, 3, plain.stderr)
+            XCTAssertTrue(plain.stderr.contains("cannot reach stashd at \(socket)"), plain.stderr)
+            XCTAssertTrue(plain.stderr.contains("start it with `stashd`"), plain.stderr)
+        }
+        try FileManager.default.createDirectory(atPath: home + "/.config/systemd/user", withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: home + "/.config/systemd/user/stashd.socket", contents: Data()))
+        let unit = try DaemonProcess.run(executable: stash, arguments: ["ls"], environment: environment)
+        XCTAssertEqual(unit.status, 3, unit.stderr)
+        XCTAssertTrue(unit.stderr.contains("cannot reach stashd at \(socket)"), unit.stderr)
+        XCTAssertTrue(unit.stderr.contains("start it with `systemctl --user start stashd.socket`"), unit.stderr)
     }
 
     func testGlobalOptionsGoBeforeOrAfterTheCommand() async throws {

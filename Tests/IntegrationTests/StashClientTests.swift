@@ -18,7 +18,7 @@ final class StashClientTests: DaemonTestCase {
             XCTAssertEqual(error.code, .unavailable)
             XCTAssertTrue(error.isConnectionFailure)
             XCTAssertTrue(error.message.contains(path), error.message)
-            XCTAssertTrue(error.message.contains("start it with `stashd`"), error.message)
+            XCTAssertTrue(error.message.contains("start it with `stashd --socket \(path)`"), error.message)
         }
     }
 
