@@ -482,7 +482,7 @@ stash_status stash_client_connect_as(const char *socket_path, const char *client
         if (connected != 0) {
             int error = errno;
             status = client_break(client, STASH_UNAVAILABLE, "cannot reach stashd at %s: %s%s", path, strerror(error),
-                                  error == ENOENT || error == ECONNREFUSED ? " (is it running? start it with `stashd`)" : "");
+                                  error == ENOENT || error == ECONNREFUSED ? " (is it running? start it with `systemctl --user start stashd.socket` where stash is installed as a service, else `stashd`)" : "");
         } else {
             status = say_hello(client);
         }

@@ -14,7 +14,7 @@ async def _open(path):
     try:
         return await asyncio.open_unix_connection(path)
     except OSError as error:
-        hint = " (is it running? start it with `stashd`)" if isinstance(
+        hint = " (is it running? start it with `systemctl --user start stashd.socket` where stash is installed as a service, else `stashd`)" if isinstance(
             error, (FileNotFoundError, ConnectionRefusedError)) else ""
         raise StashError("UNAVAILABLE", f"cannot reach stashd at {path}: {error.strerror or error}{hint}") from None
 

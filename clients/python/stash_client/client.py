@@ -32,7 +32,7 @@ class _Connection:
             self.sock.connect(path)
         except OSError as error:
             self.sock.close()
-            hint = " (is it running? start it with `stashd`)" if isinstance(
+            hint = " (is it running? start it with `systemctl --user start stashd.socket` where stash is installed as a service, else `stashd`)" if isinstance(
                 error, (FileNotFoundError, ConnectionRefusedError)) else ""
             raise StashError("UNAVAILABLE", f"cannot reach stashd at {path}: {error.strerror or error}{hint}") from None
 
