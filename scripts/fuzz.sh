@@ -3,7 +3,8 @@
 # target (frames, m3u8, license, headers; see Sources/StashFuzz) for SECONDS seconds, starting
 # from the seeds in fuzz/corpus/TARGET and the corpus earlier runs grew in .build-fuzz/corpus.
 #
-# usage: scripts/fuzz.sh [SECONDS] (default: $FUZZ_SECONDS, else 60)
+# usage: scripts/fuzz.sh [SECONDS] (default: $FUZZ_SECONDS, else 60); FUZZ_JOBS targets at once
+# (default: one per core)
 #
 # FUZZ_OPTIMIZE=0 builds without -O, in .build-fuzz/smoke: half the build time for a few
 # times fewer executions a second, the trade `make test`'s short smoke run wants. The corpus
@@ -43,18 +44,29 @@ BIN=$BUILD/debug/stash-fuzz
 
 mkdir -p "$OUT" "$CRASHES"
 : >"$OUT/summary.txt"
+
+# One target per core at once: libFuzzer runs a target on one thread, so on 2 cores two
+# targets take the time of one and each still gets a core's executions.
+JOBS=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+run_target() {
+    local target=$1 corpus=$SCRATCH/corpus/$1 code=0
+    mkdir -p "$corpus"
+    STASH_FUZZ_TARGET=$target "$BIN" -max_total_time="$EACH" -print_final_stats=1 -rss_limit_mb=2048 \
+        -timeout=10 -artifact_prefix="$CRASHES/$target-" "$corpus" "$ROOT/fuzz/corpus/$target" >"$OUT/$target.log" 2>&1 || code=$?
+    echo "$code" >"$OUT/$target.code"
+}
+for target in "${TARGETS[@]}"; do
+    while (($(jobs -rp | wc -l) >= JOBS)); do wait -n || true; done
+    log "$target: ${EACH} s"
+    run_target "$target" &
+done
+wait
+
 status=0
 for target in "${TARGETS[@]}"; do
-    corpus=$SCRATCH/corpus/$target
-    mkdir -p "$corpus"
-    log "$target: ${EACH} s"
-    set +e
-    STASH_FUZZ_TARGET=$target "$BIN" -max_total_time="$EACH" -print_final_stats=1 -rss_limit_mb=2048 \
-        -timeout=10 -artifact_prefix="$CRASHES/$target-" "$corpus" "$ROOT/fuzz/corpus/$target" >"$OUT/$target.log" 2>&1
-    code=$?
-    set -e
+    code=$(cat "$OUT/$target.code" 2>/dev/null || echo 1)
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$OUT/$target.log" | tail -1)
-    size=$(find "$corpus" -type f | wc -l)
+    size=$(find "$SCRATCH/corpus/$target" -type f | wc -l)
     crashes=0
     if ((code != 0)); then
         crashes=1
