@@ -26,6 +26,35 @@ final class LenientParsingTests: XCTestCase {
         XCTAssertEqual(try media("#EXTM3U\n#EXT-X-ENDLIST\n").targetDuration, 0, "nothing to fill it from; planning refuses the empty playlist")
     }
 
+    /// The values these leniencies read are hostile too: Int64's ends, 0 and -1 in the
+    /// media sequence, and the largest EXTINF, with no target duration to fill from.
+    func testExtremeValuesInTheLenientPathsAreReadOrRefusedByName() throws {
+        func sequence(_ value: String) throws -> MediaPlaylist {
+            try media("#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:\(value)\n#EXTINF:5,\na.ts\n#EXTINF:5,\nb.ts\n#EXT-X-ENDLIST\n")
+        }
+        for negative in ["-9223372036854775808", "-1"] {
+            XCTAssertEqual(try sequence(negative).mediaSequence, 0, negative)
+            XCTAssertTrue(try sequence(negative).warnings.contains { $0.contains("'\(negative)' is negative") }, negative)
+        }
+        XCTAssertEqual(try sequence("0").mediaSequence, 0)
+        XCTAssertEqual(try sequence("9223372036854775807").mediaSequence, 9_223_372_036_854_775_807)
+        for outside in ["-99999999999999999999", "99999999999999999999"] {
+            assertRefused("#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:\(outside)\n#EXTINF:5,\na.ts\n", .invalidAttribute, line: 2, mentions: "'\(outside)'")
+        }
+        assertRefused("#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:18446744073709551615\n#EXTINF:5,\na.ts\n#EXTINF:5,\nb.ts\n",
+                      .invalidAttribute, line: 6, mentions: "18446744073709551615 plus 1 segments exceeds 2^64")
+
+        func longest(_ duration: String) throws -> MediaPlaylist {
+            try media("#EXTM3U\n#EXTINF:\(duration),\na.ts\n#EXTINF:1,\nb.ts\n#EXT-X-ENDLIST\n")
+        }
+        XCTAssertEqual(try longest("86400").targetDuration, 86_400, "the longest allowed segment fills it")
+        XCTAssertEqual(try longest("0").targetDuration, 1, "the other segment's 1 s")
+        assertRefused("#EXTM3U\n#EXTINF:86400.5,\na.ts\n", .invalidDuration, line: 2, mentions: "limit of 86400 s")
+        assertRefused("#EXTM3U\n#EXTINF:9223372036854775807,\na.ts\n", .invalidDuration, line: 2, mentions: "limit of 86400 s")
+        assertRefused("#EXTM3U\n#EXTINF:1e308,\na.ts\n", .invalidDuration, line: 2, mentions: "'1e308'")
+        assertRefused("#EXTM3U\n#EXTINF:-1,\na.ts\n", .invalidDuration, line: 2, mentions: "negative")
+    }
+
     func testADecimalTargetDurationIsRoundedUp() throws {
         for (text, seconds) in [("6.006", UInt64(7)), ("10.0", 10), (" 4.5", 5)] {
             let playlist = try media("#EXTM3U\n#EXT-X-TARGETDURATION:\(text)\n#EXTINF:4,\na.ts\n#EXT-X-ENDLIST\n")
