@@ -19,12 +19,13 @@ from .records import (
     Finding, GroupTotals, HasResult, Header, HelloResult, HlsOptions, LicenseEvent, LicenseStatus, ManifestInfo,
     PlaybackKey, Progress, PurgeResult, Removed, RenditionInfo, StateChanged, Stats, Subtitles, SystemInfo, TextTrack,
     VariantInfo, VerifyReport)
+from .budget import MAX_DECODED_BYTES
 from .wire import MAX_FRAME_LENGTH, PROTOCOL_VERSION
 
 __all__ = [
     "AsyncClient", "AsyncEventStream", "BundleFile", "Client", "Config", "Download", "DownloadError", "DownloadPage",
     "DrmParams", "EventStream", "EventsLost", "ExportResult", "Finding", "GroupTotals", "HasResult", "Header",
-    "HelloResult", "HlsOptions", "LicenseEvent", "LicenseStatus", "MAX_FRAME_LENGTH", "ManifestInfo",
+    "HelloResult", "HlsOptions", "LicenseEvent", "LicenseStatus", "MAX_DECODED_BYTES", "MAX_FRAME_LENGTH", "ManifestInfo",
     "PROTOCOL_VERSION", "PlaybackKey", "Progress", "PurgeResult", "Removed", "RenditionInfo", "StashError",
     "StateChanged", "Stats", "Subtitles", "SystemInfo", "TERMINAL_STATES", "TextTrack", "VariantInfo", "VerifyReport",
     "default_socket_path",

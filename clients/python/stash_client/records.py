@@ -379,7 +379,7 @@ def _optional(annotation):
     return get_origin(annotation) is Union and type(None) in get_args(annotation)
 
 
-def _is_repeated(descriptor):
+def is_repeated(descriptor):
     # Newer protobuf runtimes replace FieldDescriptor.label with is_repeated.
     repeated = getattr(descriptor, "is_repeated", None)
     return repeated if repeated is not None else descriptor.label == descriptor.LABEL_REPEATED
@@ -415,7 +415,7 @@ def convert(message, cls, where):
             continue  # a field of the record that the message does not carry (Download.created)
         value = getattr(message, item.name)
         path = f"{where}.{item.name}"
-        if _is_repeated(descriptor):
+        if is_repeated(descriptor):
             kind = descriptor.message_type.full_name if descriptor.message_type else None
             if kind in _STATE_MAPS:
                 values[item.name] = {enum_name(entry.DESCRIPTOR.fields_by_name["state"].enum_type, entry.state, path + ".state"):

@@ -4,11 +4,14 @@ by the blocking and the asyncio client; no I/O here."""
 import struct
 
 from . import records
+from .budget import MAX_DECODED_BYTES, DecodeBudget
 from . import stash_pb2 as pb
 from .errors import STATUS_NAMES, StashError
 
 MAX_FRAME_LENGTH = 4 * 1024 * 1024
 """The largest payload of one frame, either way."""
+
+_BUDGET = DecodeBudget(pb.ServerMessage.DESCRIPTOR, MAX_DECODED_BYTES)
 
 PROTOCOL_VERSION = 1
 PREFIX = struct.Struct(">I")
@@ -80,7 +83,9 @@ class Message:
 
 def decode(payload):
     """Reads one ServerMessage payload. Raises StashError INTERNAL for bytes that are not one or
-    hold a number this client does not know: the connection cannot be trusted after it."""
+    hold a number this client does not know: the connection cannot be trusted after it. Raises
+    RESOURCE_EXHAUSTED, before decoding, for one that would take more than MAX_DECODED_BYTES."""
+    _BUDGET.check(payload)
     message = pb.ServerMessage()
     try:
         message.ParseFromString(payload)

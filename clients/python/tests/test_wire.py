@@ -9,7 +9,8 @@ import time
 
 import pytest
 
-from stash_client import Client, StashError, stash_pb2 as pb, wire
+from stash_client import MAX_DECODED_BYTES, Client, StashError, stash_pb2 as pb, wire
+from stash_client.budget import DecodeBudget
 
 
 def server_message(**fields):
@@ -87,6 +88,61 @@ def test_requests_are_refused_past_the_frame_limit():
         wire.list_downloads("DONE", None, 0, None)
 
 
+def length_delimited(field, payload):
+    """`payload` as field `field` of a message, by hand: protobuf's own encoder would not write
+    the hostile shapes below without first building millions of objects."""
+    key, length, prefix = (field << 3) | 2, len(payload), bytearray()
+    prefix.append(key)
+    while length >= 0x80:
+        prefix.append((length & 0x7F) | 0x80)
+        length >>= 7
+    prefix.append(length)
+    return bytes(prefix) + payload
+
+
+def list_of_empty_downloads(count):
+    """A ServerMessage answering ListDownloads with `count` Downloads of 2 bytes each."""
+    return length_delimited(1, length_delimited(12, b"\x0a\x00" * count))
+
+
+def test_a_message_that_would_take_too_much_memory_decoded_is_refused_before_decoding():
+    # 4 MiB of empty Downloads: 2 million records, which took 620 MiB in protobuf alone.
+    hostile = list_of_empty_downloads(2 * 1024 * 1024 - 8)
+    assert len(hostile) <= wire.MAX_FRAME_LENGTH
+    with pytest.raises(StashError) as refused:
+        wire.decode(hostile)
+    assert refused.value.code == "RESOURCE_EXHAUSTED"
+    assert str(len(hostile)) in refused.value.message and str(MAX_DECODED_BYTES) in refused.value.message
+    # Fields this client does not know are kept by the runtime one by one too.
+    unknown = length_delimited(1, length_delimited(12, b"\xf8\x06\x01" * (1024 * 1024)))
+    with pytest.raises(StashError, match="MAX_DECODED_BYTES"):
+        wire.decode(unknown)
+
+
+def test_the_budget_counts_each_repeated_element():
+    # 256 + 64 per field of Download (29 fields): 2,112 bytes an element, plus the payload.
+    budget = DecodeBudget(pb.ServerMessage.DESCRIPTOR, limit=10_000)
+    budget.check(list_of_empty_downloads(4))
+    with pytest.raises(StashError, match="more than 10000 bytes decoded"):
+        budget.check(list_of_empty_downloads(5))
+    # Bytes that are not a message stop the walk; the parser refuses them with its own words.
+    budget.check(b"\xff" * 100)
+    with pytest.raises(StashError, match="not a stash.v1.ServerMessage"):
+        wire.decode(b"\x0a\xff\xff\xff\x0f" + b"\x00" * 100_000)
+
+
+def test_the_largest_bundle_the_daemon_holds_still_decodes():
+    files = [pb.BundleFile(url=f"https://cdn.example.org/one-piece/ch12/p{index:05}.jpg", path=f"p{index:05}.jpg",
+                           size=123456, sha256="ab" * 32, downloaded_bytes=123456, done=True)
+             for index in range(10_000)]
+    answer = server_message(response=pb.Response(id=1, download=pb.DownloadResult(
+        download=pb.Download(id="chapter", state=pb.COMPLETED, bundle=True, files=files))))
+    assert len(answer) > wire._BUDGET.unchecked_length, "the walk is exercised"
+    decoded = wire.decode(answer)
+    assert len(decoded.result.files) == 10_000
+    assert decoded.result.files[-1].path == "p09999.jpg"
+
+
 def framed(payload):
     return wire.PREFIX.pack(len(payload)) + payload
 
@@ -156,6 +212,7 @@ def test_the_timeout_bounds_the_whole_call_not_each_read():
     (b"\xff\xff\xff\xff", "RESOURCE_EXHAUSTED", "4294967295"),
     (b"\0\0\0\x0a\x0a\x02", "UNAVAILABLE", "middle of a frame"),
     (b"", "UNAVAILABLE", "closed the connection"),
+    (framed(list_of_empty_downloads(2 * 1024 * 1024 - 8)), "RESOURCE_EXHAUSTED", "MAX_DECODED_BYTES"),
     (framed(server_message(response=pb.Response(status=pb.Status(
         code=pb.PERMISSION_DENIED, message="uid 1234 is not the daemon's")))), "PERMISSION_DENIED", "uid 1234"),
 ])
