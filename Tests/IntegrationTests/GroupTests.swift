@@ -209,6 +209,52 @@ final class GroupTests: DaemonTestCase {
         XCTAssertEqual(kept.state, .completed, "a refused CancelGroup cancels nothing")
     }
 
+    /// Against a daemon from before `group-ops`, the command line sends one request per
+    /// download of the group and says the same as with one that has them.
+    func testTheCommandLineFallsBackToOneRequestPerDownloadOnAnOlderDaemon() async throws {
+        let groupOps: @Sendable (StashWire.Operation) -> Bool = {
+            switch $0 {
+            case .pauseGroup, .resumeGroup, .cancelGroup: true
+            default: false
+            }
+        }
+        let older = try OlderDaemonProxy(
+            upstream: daemon.socketPath, socketPath: (daemon.socketPath as NSString).deletingLastPathComponent + "/older.sock",
+            hiddenFeatures: ["group-ops"], unknownOps: groupOps)
+        defer { older.stop() }
+
+        // What an older daemon is: no group-ops in Hello, and PauseGroup answered UNIMPLEMENTED.
+        let socket = try RawSocket(path: older.socketPath)
+        socket.send(Request(id: 1, op: .hello(HelloRequest(clientName: "raw"))))
+        guard case .success(.hello(let hello)) = try socket.readResponse().result else { return XCTFail("no Hello answer") }
+        XCTAssertFalse(hello.features.contains("group-ops"), "\(hello.features)")
+        XCTAssertTrue(hello.features.contains("downloads"), "\(hello.features)")
+        socket.send(Request(id: 2, op: .pauseGroup(GroupRequest(group: "s"))))
+        XCTAssertEqual(try socket.readResponse().result.failure?.code, .unimplemented)
+
+        try await addSlowGroupDownloads()
+        let run = { (arguments: [String]) in
+            try DaemonProcess.run(executable: DaemonProcess.executableURL(named: "stash"), arguments: arguments + ["--socket", older.socketPath])
+        }
+        let pause = try run(["pause", "--group", "s"])
+        XCTAssertEqual(pause.status, 0, pause.stderr)
+        XCTAssertEqual(pause.stdout, "paused 2 download(s)\n", pause.stderr)
+        let paused = try await states(["top", "under", "next", "other"])
+        XCTAssertEqual(Array(paused[0...1]), [.paused, .paused])
+        XCTAssertFalse(paused[2...].contains(.paused), "s-2 and other are left alone: \(paused)")
+
+        let resume = try run(["resume", "--group", "s/a"])
+        XCTAssertEqual(resume.stdout, "resumed 1 download(s)\n", resume.stderr)
+        let resumed = try await states(["top", "under"])
+        XCTAssertEqual(resumed[0], .paused, "s is above s/a, not under it")
+        XCTAssertNotEqual(resumed[1], .paused)
+
+        let cancel = try run(["cancel", "--group", "s", "--yes"])
+        XCTAssertEqual(cancel.stdout, "cancelled 2 download(s)\n", cancel.stderr)
+        let left = try await client.listDownloads()
+        XCTAssertEqual(left.downloads.map(\.id), ["next", "other"])
+    }
+
     func testTheCommandLineAddsWithAGroupAndAppData() throws {
         http.serve(path: "/cli.jpg", size: 500)
         let add = try daemon.runCLI(["add", http.url("/cli.jpg"), "--id", "c", "--group", "lessons/l1", "--app-data", #"{"lesson":1}"#, "--wait", "--json"])
