@@ -1,8 +1,9 @@
 /* GetDownload through libstash-client, for `make bench`: the latency of sequential calls on
  * one connection, and the requests per second of THREADS threads with a connection each.
  *
- * usage: client_bench SOCKET ID [SECONDS [THREADS]]
+ * usage: client_bench SOCKET ID [SECONDS [THREADS [BUSY_POLL_US]]]
  * prints `c_getdownload_p50_us X`, `c_getdownload_p99_us Y`, `c_getdownload_rps Z`, `c_threads N`.
+ * BUSY_POLL_US (default 0) is given to stash_client_set_busy_poll on every connection.
  * Build: cc -O2 client_bench.c $(pkg-config --cflags --libs stash-client) -lpthread */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -17,6 +18,7 @@
 
 static const char *socket_path, *id;
 static double seconds = 3;
+static int busy_poll_us;
 static atomic_bool stop;
 static atomic_long completed;
 
@@ -36,6 +38,10 @@ static stash_client *connect_or_exit(void) {
     if (stash_client_connect_as(socket_path, "client_bench", &client) != STASH_OK) {
         fprintf(stderr, "client_bench: %s\n", stash_client_error_message(client));
         exit(1);
+    }
+    if (stash_client_set_busy_poll(client, busy_poll_us) != STASH_OK) {
+        fprintf(stderr, "client_bench: %s\n", stash_client_error_message(client));
+        exit(2);
     }
     return client;
 }
@@ -63,14 +69,15 @@ static void *hammer(void *unused) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 3 || argc > 5) {
-        fprintf(stderr, "usage: client_bench SOCKET ID [SECONDS [THREADS]]\n");
+    if (argc < 3 || argc > 6) {
+        fprintf(stderr, "usage: client_bench SOCKET ID [SECONDS [THREADS [BUSY_POLL_US]]]\n");
         return 2;
     }
     socket_path = argv[1];
     id = argv[2];
     if (argc > 3) seconds = strtod(argv[3], NULL);
     long threads = argc > 4 ? strtol(argv[4], NULL, 10) : 16;
+    if (argc > 5) busy_poll_us = (int)strtol(argv[5], NULL, 10);
     if (seconds <= 0 || seconds > 600 || threads < 1 || threads > 1024) {
         fprintf(stderr, "client_bench: SECONDS must be above 0 and at most 600, THREADS 1 to 1024\n");
         return 2;

@@ -659,6 +659,23 @@ bench_clients() {
     else
         log "no protobuf for $CLIENT_PYTHON (apt-get install python3-protobuf); the Python client is not measured"
     fi
+    # The C calls in two more set-ups. Pinned: daemon and client on CPU 0, against the floor
+    # pinned the same way; no idle CPU has to be woken, so what is left is each side's work.
+    # Busy polls: free-running, with stashd --busy-poll-us 2000 and the client's
+    # stash_client_set_busy_poll(200), against the free-running floor above.
+    if [[ -x $OUT/client_bench ]]; then
+        if command -v taskset >/dev/null; then
+            taskset -c 0 "$OUT/pingpong" | sed 's/^/pinned_/' >>"$OUT/clients.txt" || log "pinned pingpong failed"
+            taskset -a -cp 0 "$STASHD_PID" >/dev/null
+            taskset -c 0 "$OUT/client_bench" "$SOCKET" $probe 0.5 1 2>>"$OUT/clients.log" | grep '_p[59]' |
+                sed 's/^c_/c_pinned_/' >>"$OUT/clients.txt" || log "pinned client_bench failed; see $OUT/clients.log"
+        fi
+        launch_stashd "$STASH_DATA" --max-parallel $PARALLEL --busy-poll-us 2000
+        if wait_socket; then
+            "$OUT/client_bench" "$SOCKET" $probe 3 $PARALLEL 200 2>>"$OUT/clients.log" | grep '_getdownload_' |
+                sed 's/^c_/c_busypoll_/' >>"$OUT/clients.txt" || log "busy-poll client_bench failed; see $OUT/clients.log"
+        fi
+    fi
     stop_stashd
 }
 

@@ -71,6 +71,12 @@ static int64_t now_ms(void) {
     return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
+static int64_t now_us(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000 + t.tv_nsec / 1000;
+}
+
 /* -1: no deadline. */
 static int64_t deadline_after(int timeout_ms) { return timeout_ms > 0 ? now_ms() + timeout_ms : -1; }
 
@@ -127,7 +133,7 @@ static stash_status buffered_frame(stash_client *client, const uint8_t **payload
 
 /* Reads what has arrived; with `wait`, waits for something until `deadline` (-1: none).
  * Returns NOTHING_YET when nothing came in time. */
-static int read_more(stash_client *client, int64_t deadline, bool wait) {
+static int read_more(stash_client *client, int64_t deadline, bool wait, int spin_us) {
     if (client->start == client->end && client->capacity > SHRINK_ABOVE) {
         free(client->buffer);
         client->buffer = NULL;
@@ -146,10 +152,12 @@ static int read_more(stash_client *client, int64_t deadline, bool wait) {
                                 wanted);
         }
     }
-    /* Waiting without a deadline, a blocking read is one system call where poll and a read
-     * would be two; the answer to a call is on its way. */
-    int flags = wait && deadline < 0 ? 0 : MSG_DONTWAIT;
+    /* Spinning: reads that never sleep until something comes or the time is up. */
+    int64_t spin_until = wait && spin_us > 0 ? now_us() + spin_us : 0;
     for (;;) {
+        /* Waiting without a deadline, a blocking read is one system call where poll and a
+         * read would be two; the answer to a call is on its way. */
+        int flags = wait && deadline < 0 && spin_until == 0 ? 0 : MSG_DONTWAIT;
         ssize_t got = recv(client->fd, client->buffer + client->end, client->capacity - client->end, flags);
         if (got > 0) {
             client->end += (size_t)got;
@@ -168,6 +176,10 @@ static int read_more(stash_client *client, int64_t deadline, bool wait) {
             return client_break(client, STASH_UNAVAILABLE, "reading from stashd failed: %s", strerror(errno));
         }
         if (!wait) return NOTHING_YET;
+        if (spin_until != 0) {
+            if (now_us() >= spin_until || (deadline >= 0 && remaining_ms(deadline) == 0)) spin_until = 0;
+            continue;
+        }
         struct pollfd watch = {.fd = client->fd, .events = POLLIN};
         int ready = poll(&watch, 1, remaining_ms(deadline));
         if (ready < 0 && errno != EINTR) {
@@ -298,7 +310,7 @@ static stash_status await_response(stash_client *client, uint64_t id, int64_t de
             decoded_message_clear(out);
             continue;
         }
-        int read = read_more(client, deadline, true);
+        int read = read_more(client, deadline, true, client->busy_poll_us);
         if (read == NOTHING_YET) {
             return client_break(client, STASH_UNAVAILABLE, "no answer from stashd within %d ms", client->timeout_ms);
         }
@@ -354,7 +366,7 @@ static stash_status send_frame(stash_client *client, const uint8_t *frame, size_
             return client_break(client, STASH_UNAVAILABLE, "stashd took no request within %d ms", client->timeout_ms);
         }
         if (ready > 0 && (watch.revents & POLLIN)) {
-            int read = read_more(client, deadline, false);
+            int read = read_more(client, deadline, false, 0);
             if (read != STASH_OK && read != NOTHING_YET) return (stash_status)read;
             for (;;) {
                 decoded_message message;
@@ -516,6 +528,17 @@ void stash_client_set_timeout(stash_client *client, int timeout_ms) {
     if (client) client->timeout_ms = timeout_ms > 0 ? timeout_ms : 0;
 }
 
+stash_status stash_client_set_busy_poll(stash_client *client, int microseconds) {
+    stash_status status = client_begin(client);
+    if (status != STASH_OK) return status;
+    if (microseconds < 0 || microseconds > STASH_MAX_BUSY_POLL_US) {
+        return client_fail(client, STASH_INVALID_ARGUMENT, "busy poll %d us is outside 0 to %d us (STASH_MAX_BUSY_POLL_US)",
+                           microseconds, STASH_MAX_BUSY_POLL_US);
+    }
+    client->busy_poll_us = microseconds;
+    return STASH_OK;
+}
+
 const char *stash_client_daemon_version(const stash_client *client) {
     return client && client->hello ? client->hello->daemon_version : "";
 }
@@ -571,7 +594,7 @@ static stash_status take_event(stash_client *client, int timeout_ms, stash_event
             decoded_message_clear(&message);
             continue;
         }
-        int read = read_more(client, deadline, timeout_ms != 0);
+        int read = read_more(client, deadline, timeout_ms != 0, 0);
         if (read == NOTHING_YET) return STASH_OK;
         if (read != STASH_OK) return (stash_status)read;
     }

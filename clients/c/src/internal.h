@@ -22,6 +22,8 @@ struct stash_client {
     int fd;
     uint64_t next_id;
     int timeout_ms;
+    /* How long a call watches for its answer before it sleeps (stash_client_set_busy_poll). */
+    int busy_poll_us;
     /* The last failure's message, malloc'd; NULL after a success. */
     char *message;
     /* Once the connection is unusable: the status every later call returns, with `failure`. */

@@ -4,10 +4,12 @@
  * AddressSanitizer, so a leak or a bad access fails the run too. */
 #include "check.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <stash/client.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -482,6 +484,51 @@ static void test_timeout(pid_t daemon) {
     stash_client_close(client);
 }
 
+/* CPU time this thread has spent, in microseconds. */
+static long thread_cpu_us(void) {
+    struct rusage usage;
+    getrusage(RUSAGE_THREAD, &usage);
+    return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000000L + usage.ru_utime.tv_usec + usage.ru_stime.tv_usec;
+}
+
+static void *continue_later(void *daemon) {
+    usleep(200000);
+    kill(*(pid_t *)daemon, SIGCONT);
+    return NULL;
+}
+
+/* The CPU a call spends while stashd holds its answer back for 200 ms (stopped). */
+static long cpu_while_answer_held(stash_client *client, pid_t daemon) {
+    kill(daemon, SIGSTOP);
+    for (int i = 0; i < 1000 && !stopped(daemon); i++) usleep(5000);
+    pthread_t waker;
+    pthread_create(&waker, NULL, continue_later, &daemon);
+    long before = thread_cpu_us();
+    CHECK_OK(stash_has(client, "c-file", NULL, NULL), client);
+    long spent = thread_cpu_us() - before;
+    pthread_join(waker, NULL);
+    return spent;
+}
+
+/* A busy-polling call watches for its answer awake, then sleeps as before; bad values are
+ * refused and change nothing. */
+static void test_busy_poll(pid_t daemon) {
+    stash_client *client = connect_or_exit();
+    CHECK_FAILS(stash_client_set_busy_poll(client, -1), client, STASH_INVALID_ARGUMENT, "-1 us is outside 0 to 1000000");
+    CHECK_FAILS(stash_client_set_busy_poll(client, STASH_MAX_BUSY_POLL_US + 1), client, STASH_INVALID_ARGUMENT, "1000001");
+    long asleep = cpu_while_answer_held(client, daemon);
+    CHECK(asleep < 40000, "a call without busy poll sleeps while it waits: %ld us of CPU", asleep);
+    CHECK_OK(stash_client_set_busy_poll(client, STASH_MAX_BUSY_POLL_US), client);
+    long awake = cpu_while_answer_held(client, daemon);
+    CHECK(awake >= 40000, "a busy-polling call stays awake while it waits: %ld us of CPU", awake);
+    /* Past its time it sleeps like any other: 1 ms of watching, then 200 ms of waiting. */
+    CHECK_OK(stash_client_set_busy_poll(client, 1000), client);
+    long brief = cpu_while_answer_held(client, daemon);
+    CHECK(brief < 40000, "a call sleeps once its busy poll is over: %ld us of CPU", brief);
+    for (int i = 0; i < 100; i++) CHECK_OK(stash_has(client, "c-file", NULL, NULL), client);
+    stash_client_close(client);
+}
+
 int main(void) {
     socket_path = getenv("STASH_TEST_SOCKET");
     base_url = getenv("STASH_TEST_BASE_URL");
@@ -510,6 +557,7 @@ int main(void) {
     stash_client_close(events);
     stash_client_close(client);
     test_events_during_calls();
+    test_busy_poll((pid_t)atol(pid));
     test_timeout((pid_t)atol(pid));
     if (failures) fprintf(stderr, "test_client: %d checks failed\n", failures);
     else printf("test_client: all checks passed\n");

@@ -267,6 +267,17 @@ STASH_API int stash_client_fd(const stash_client *client);
  * is closed for further calls, since its answer may still come. */
 STASH_API void stash_client_set_timeout(stash_client *client, int timeout_ms);
 
+/* The most a call may watch for its answer without sleeping: one second. */
+#define STASH_MAX_BUSY_POLL_US 1000000
+
+/* After sending a request, a blocking call first watches the socket for up to `microseconds`
+ * without sleeping, then waits as usual; 0 (the default) sleeps at once. The answer then finds
+ * the thread awake: on a machine whose idle CPUs sleep (most virtual machines, laptops on
+ * battery) waking it costs more than the call itself. It spends CPU time while it watches;
+ * pair it with `stashd --busy-poll-us`. STASH_INVALID_ARGUMENT for a value below 0 or above
+ * STASH_MAX_BUSY_POLL_US, the setting unchanged. */
+STASH_API stash_status stash_client_set_busy_poll(stash_client *client, int microseconds);
+
 /* What the daemon said to this client's Hello: its version ("0.7.0") and whether it offers
  * an optional part (PROTOCOL.md, Hello: "append", "text-tracks", ...). Owned by the client. */
 STASH_API const char *stash_client_daemon_version(const stash_client *client);
