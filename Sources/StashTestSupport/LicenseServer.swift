@@ -201,8 +201,9 @@ public final class LicenseServer: @unchecked Sendable {
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { [weak self] channel in
                 guard let self else { return channel.close() }
-                return channel.pipeline.configureHTTPServerPipeline(withErrorHandling: true).flatMap {
-                    channel.pipeline.addHandler(LicenseServerHandler(server: self))
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(LicenseServerHandler(server: self))
                 }
             }
         do {

@@ -37,7 +37,7 @@ final class LicenseServerHandler: ChannelInboundHandler {
                 send(answer, keepAlive: keepAlive, context: context)
                 return
             }
-            context.eventLoop.scheduleTask(in: .nanoseconds(Int64(answer.delay * 1e9))) { [self] in
+            context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(answer.delay * 1e9))) { [self] in
                 // The client may have given up waiting.
                 guard context.channel.isActive else { return }
                 send(answer, keepAlive: keepAlive, context: context)
@@ -54,6 +54,6 @@ final class LicenseServerHandler: ChannelInboundHandler {
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: answer.body)))), promise: nil)
         let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-        if !keepAlive { written.whenComplete { _ in context.close(promise: nil) } }
+        if !keepAlive { written.assumeIsolated().whenComplete { _ in context.close(promise: nil) } }
     }
 }

@@ -85,7 +85,7 @@ final class TestHTTPHandler: ChannelInboundHandler {
             paused = true
             context.flush()
             let junk = Array(repeating: UInt8(ascii: "x"), count: plan.overlong)
-            context.eventLoop.scheduleTask(in: .milliseconds(50)) { [weak self] in
+            context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(50)) { [weak self] in
                 guard let self, let context = self.context else { return }
                 context.write(self.wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: junk)))), promise: nil)
                 self.paused = false
@@ -112,7 +112,7 @@ final class TestHTTPHandler: ChannelInboundHandler {
                 self?.pump()
             }
             if let seconds = plan.stallSeconds {
-                context.eventLoop.scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) { resume() }
+                context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) { resume() }
             } else {
                 server.addStallWaiter(on: context.eventLoop, resume)
             }
@@ -136,7 +136,7 @@ final class TestHTTPHandler: ChannelInboundHandler {
             paused = true
             context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
             let delay = Int64(count) * 1_000_000_000 / Int64(max(1, rate))
-            context.eventLoop.scheduleTask(in: .nanoseconds(delay)) { [weak self] in
+            context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(delay)) { [weak self] in
                 self?.paused = false
                 self?.pump()
             }
@@ -144,7 +144,7 @@ final class TestHTTPHandler: ChannelInboundHandler {
         }
         context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
         // Going round the event loop keeps the stack flat and lets reads and other channels in.
-        context.eventLoop.execute { [weak self] in self?.pump() }
+        context.eventLoop.assumeIsolated().execute { [weak self] in self?.pump() }
     }
 
     /// Flushes what was written, then aborts the connection with a TCP RST (SO_LINGER 0) a

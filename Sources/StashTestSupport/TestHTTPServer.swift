@@ -18,7 +18,7 @@ public final class TestHTTPServer: @unchecked Sendable {
     private var peak = 0
     private var inFlightByHost: [String: Int] = [:]
     private var peakByHost: [String: Int] = [:]
-    private var stallWaiters: [(EventLoop, () -> Void)] = []
+    private var stallWaiters: [NIOLoopBound<() -> Void>] = []
     /// `serveDirectory` mounts, for files that appear after it was called.
     private var directories: [(prefix: String, path: String)] = []
 
@@ -34,8 +34,9 @@ public final class TestHTTPServer: @unchecked Sendable {
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
-                channel.pipeline.configureHTTPServerPipeline(withErrorHandling: true).flatMap {
-                    channel.pipeline.addHandler(TestHTTPHandler(server: server))
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(TestHTTPHandler(server: server))
                 }
             }
         do {
@@ -157,15 +158,17 @@ public final class TestHTTPServer: @unchecked Sendable {
 
     /// Lets every response stalled "until released" continue.
     public func releaseStalls() {
-        let waiters = lock.withLock { () -> [(EventLoop, () -> Void)] in
+        let waiters = lock.withLock { () -> [NIOLoopBound<() -> Void>] in
             defer { stallWaiters.removeAll() }
             return stallWaiters
         }
-        for (loop, resume) in waiters { loop.execute(resume) }
+        for resume in waiters { resume.eventLoop.execute { resume.value() } }
     }
 
+    /// Called on `loop`, where `resume` then runs.
     func addStallWaiter(on loop: EventLoop, _ resume: @escaping () -> Void) {
-        lock.withLock { stallWaiters.append((loop, resume)) }
+        let bound = NIOLoopBound(resume, eventLoop: loop)
+        lock.withLock { stallWaiters.append(bound) }
     }
 
     func responseEnded(host: String) {

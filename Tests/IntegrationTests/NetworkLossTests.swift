@@ -46,7 +46,7 @@ final class NetworkLossTests: XCTestCase {
 
     func testDownloadWaitsForTheNetworkAndResumesByItself() async throws {
         let body = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
-        FileManager.default.createFile(atPath: work + "/file.bin", contents: Data(body))
+        XCTAssertTrue(FileManager.default.createFile(atPath: work + "/file.bin", contents: Data(body)))
         let digest = SHA256.hex(SHA256.hash(body))
 
         var server = try startServer(bytesPerSecond: 500_000)
@@ -128,7 +128,7 @@ final class NetworkLossTests: XCTestCase {
 
     /// Starts a program inside the namespace; it is killed in tearDown if still running.
     private func inNamespace(_ executable: String, _ arguments: [String], log: String) throws -> Process {
-        FileManager.default.createFile(atPath: log, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: log, contents: nil))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
         process.arguments = ["netns", "exec", namespace, executable] + arguments
