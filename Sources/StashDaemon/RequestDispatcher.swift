@@ -169,7 +169,7 @@ public struct RequestDispatcher: RequestHandler {
         case .invalid(let error):
             throw error
         case .unknown:
-            throw StashError(.unimplemented, "operation not supported by this daemon (protocol \(StashVersion.protocolVersion))")
+            throw StashError.unknownOperation
         }
     }
 }

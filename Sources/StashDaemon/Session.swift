@@ -67,7 +67,7 @@ struct Session {
             phase = .ready
             return .handle
         case .unknown:
-            return .reject(StashError(.unimplemented, "operation not supported by this daemon (protocol \(StashVersion.protocolVersion))"))
+            return .reject(.unknownOperation)
         case .invalid(let error):
             return .reject(error)
         case .subscribe(let request):

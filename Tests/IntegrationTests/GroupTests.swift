@@ -230,7 +230,9 @@ final class GroupTests: DaemonTestCase {
         XCTAssertFalse(hello.features.contains("group-ops"), "\(hello.features)")
         XCTAssertTrue(hello.features.contains("downloads"), "\(hello.features)")
         socket.send(Request(id: 2, op: .pauseGroup(GroupRequest(group: "s"))))
-        XCTAssertEqual(try socket.readResponse().result.failure?.code, .unimplemented)
+        let refused = try XCTUnwrap(try socket.readResponse().result.failure)
+        XCTAssertEqual(refused.code, .unimplemented)
+        XCTAssertTrue(refused.message.contains("stashd \(StashVersion.daemon)") && refused.message.contains("upgrade stashd"), refused.message)
 
         try await addSlowGroupDownloads()
         let run = { (arguments: [String]) in
