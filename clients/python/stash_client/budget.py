@@ -7,6 +7,8 @@ CPython 3.11 and protobuf 4.21's C++ runtime: 200,000 of them took 390 MiB and 4
 4 MiB frame from a hostile or broken daemon could take gigabytes. The C client caps the same
 thing with an allocator that stops at 64 MiB; this module estimates the cost from the bytes,
 without decoding them, and refuses a message over MAX_DECODED_BYTES."""
+from google.protobuf.descriptor import FieldDescriptor
+
 from .errors import StashError
 from .records import is_repeated
 
@@ -18,8 +20,11 @@ MAX_DECODED_BYTES = 64 * 1024 * 1024
 _MESSAGE_BASE = 256
 _PER_FIELD = 64
 _VALUE = 64
+# A packed repeated number: every byte may be an element, a list slot and an int object.
+_PACKED_PER_BYTE = 32
 
 _LENGTH_DELIMITED = 2
+_TEXT = (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES)
 _SMALLEST_ELEMENT = 2  # a tag byte and a length byte
 
 
@@ -33,7 +38,7 @@ def _worst_cost_per_byte(descriptor, seen=None):
     for field in descriptor.fields:
         if field.message_type is not None:
             worst = max(worst, _worst_cost_per_byte(field.message_type, seen))
-    return max(worst, _VALUE // _SMALLEST_ELEMENT)
+    return max(worst, _VALUE // _SMALLEST_ELEMENT, _PACKED_PER_BYTE)
 
 
 def _varint(data, position, end):
@@ -88,6 +93,8 @@ class DecodeBudget:
                     field = by_number.get(number)
                     if field is not None and field.message_type is not None:
                         pending.append((field.message_type, start, position))
+                    elif field is not None and is_repeated(field) and field.type not in _TEXT:
+                        cost += _PACKED_PER_BYTE * length
                 else:
                     return  # groups are not proto3; the parser says what is wrong
                 field = by_number.get(number)

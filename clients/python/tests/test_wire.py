@@ -131,6 +131,14 @@ def test_the_budget_counts_each_repeated_element():
         wire.decode(b"\x0a\xff\xff\xff\x0f" + b"\x00" * 100_000)
 
 
+def test_packed_numbers_count_by_the_byte():
+    # No server message has one yet; ListDownloadsRequest.states is a packed repeated enum.
+    budget = DecodeBudget(pb.ListDownloadsRequest.DESCRIPTOR, limit=10_000)
+    budget.check(pb.ListDownloadsRequest(states=[pb.QUEUED] * 200).SerializeToString())
+    with pytest.raises(StashError, match="MAX_DECODED_BYTES"):
+        budget.check(pb.ListDownloadsRequest(states=[pb.QUEUED] * 400).SerializeToString())
+
+
 def test_the_largest_bundle_the_daemon_holds_still_decodes():
     files = [pb.BundleFile(url=f"https://cdn.example.org/one-piece/ch12/p{index:05}.jpg", path=f"p{index:05}.jpg",
                            size=123456, sha256="ab" * 32, downloaded_bytes=123456, done=True)
