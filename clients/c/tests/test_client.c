@@ -4,6 +4,7 @@
  * AddressSanitizer, so a leak or a bad access fails the run too. */
 #include "check.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stash/client.h>
@@ -516,6 +517,9 @@ static void test_busy_poll(pid_t daemon) {
     stash_client *client = connect_or_exit();
     CHECK_FAILS(stash_client_set_busy_poll(client, -1), client, STASH_INVALID_ARGUMENT, "-1 us is outside 0 to 1000000");
     CHECK_FAILS(stash_client_set_busy_poll(client, STASH_MAX_BUSY_POLL_US + 1), client, STASH_INVALID_ARGUMENT, "1000001");
+    CHECK_FAILS(stash_client_set_busy_poll(client, INT_MIN), client, STASH_INVALID_ARGUMENT, "-2147483648");
+    CHECK_FAILS(stash_client_set_busy_poll(client, INT_MAX), client, STASH_INVALID_ARGUMENT, "2147483647");
+    CHECK_OK(stash_client_set_busy_poll(client, 0), client);
     long asleep = cpu_while_answer_held(client, daemon);
     CHECK(asleep < 40000, "a call without busy poll sleeps while it waits: %ld us of CPU", asleep);
     CHECK_OK(stash_client_set_busy_poll(client, STASH_MAX_BUSY_POLL_US), client);

@@ -78,7 +78,7 @@ class DecodeBudget:
                 key, position = _varint(payload, position, end)
                 if key is None:
                     return
-                number, wire_type = key >> 3, key & 7
+                field, wire_type = by_number.get(key >> 3), key & 7
                 if wire_type == 0:
                     _, position = _varint(payload, position, end)
                 elif wire_type == 1:
@@ -90,14 +90,12 @@ class DecodeBudget:
                     if length is None or length > end - position:
                         return
                     start, position = position, position + length
-                    field = by_number.get(number)
                     if field is not None and field.message_type is not None:
                         pending.append((field.message_type, start, position))
                     elif field is not None and is_repeated(field) and field.type not in _TEXT:
                         cost += _PACKED_PER_BYTE * length
                 else:
                     return  # groups are not proto3; the parser says what is wrong
-                field = by_number.get(number)
                 if field is None:
                     cost += _VALUE
                 elif is_repeated(field):
