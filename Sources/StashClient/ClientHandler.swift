@@ -28,9 +28,15 @@ final class ClientHandler: ChannelDuplexHandler {
         }
         let id = nextID
         nextID += 1
-        pending[id] = call.continuation
         var buffer = context.channel.allocator.buffer(capacity: 64)
-        WireCodec.encode(Request(id: id, op: call.op), into: &buffer)
+        do {
+            try WireCodec.encodeRefusingNUL(Request(id: id, op: call.op), into: &buffer)
+        } catch {
+            call.continuation.resume(throwing: error)
+            promise?.fail(error)
+            return
+        }
+        pending[id] = call.continuation
         context.write(wrapOutboundOut(buffer), promise: promise)
     }
 

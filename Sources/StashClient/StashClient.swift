@@ -67,11 +67,6 @@ public final class StashClient: Sendable {
     /// Adds a download. `created` is false when a download with the same id and URI was
     /// already there (AddDownload is idempotent for a given id).
     public func addDownload(_ request: AddDownloadRequest) async throws -> (download: Download, created: Bool) {
-        // A protobuf string reaches the daemon as a C string, cut at its first NUL; refuse
-        // here rather than add a file under a shorter name than the one asked for.
-        for (index, file) in request.files.enumerated() where file.path.utf8.contains(0) || file.url.utf8.contains(0) {
-            throw StashError.invalidArgument("files[\(index)]: path '\(file.path.replacingOccurrences(of: "\0", with: "\\0"))' contains a NUL byte")
-        }
         let result = try await connection.call(.addDownload(request))
         guard case .download(let download, let created) = result else { throw Self.unexpected(result, for: "AddDownload") }
         return (download, created)

@@ -48,16 +48,20 @@ extension Download {
     }
 
     /// progress and remaining_time are not read back: `Download` computes them from the
-    /// bytes, the total and the speed, which are.
+    /// bytes, the total and the speed, which are. They are still checked: a record with a
+    /// percent above 100 comes from a peer that cannot be trusted with the rest.
     init(wire message: UnsafePointer<Stash__V1__Download>) throws {
         let m = message.pointee
+        _ = try WireValue.percent(m.progress, field: "Download.progress")
+        _ = try WireValue.optional(m.remaining_time, field: "Download.remaining_time")
+        let files = try WireValue.counts(done: m.files_done, total: m.files_total, field: "Download.files_done", totalField: "files_total")
         self.init(
             id: try WireValue.string(m.id, field: "Download.id"),
             uri: try WireValue.string(m.uri, field: "Download.uri"),
             title: try WireValue.string(m.title, field: "Download.title"),
             state: try DownloadState(wire: m.state, field: "Download.state"),
             downloadedBytes: try WireValue.int64(m.downloaded_bytes, field: "Download.downloaded_bytes"),
-            totalBytes: WireValue.optional(m.total_bytes),
+            totalBytes: try WireValue.optional(m.total_bytes, field: "Download.total_bytes"),
             speed: try WireValue.int64(m.speed, field: "Download.speed"),
             quality: try WireValue.string(m.quality, field: "Download.quality"),
             hasSubtitles: WireValue.bool(m.has_subtitles),
@@ -74,8 +78,7 @@ extension Download {
             hls: try m.hls.map { try HLSOptions(wire: $0) })
         drm = try m.drm.flatMap { try DRMParams.decode(wire: $0) }
         license = try m.license.flatMap { try LicenseStatus(wire: $0).terms }
-        filesDone = Int(m.files_done)
-        filesTotal = Int(m.files_total)
+        (filesDone, filesTotal) = files
         appData = try WireValue.bytes(m.app_data, field: "Download.app_data")
         group = try WireValue.string(m.group, field: "Download.group")
         textTracks = try WireValue.elements(m.text_tracks, count: m.n_text_tracks) { try TextTrack(wire: $0) }

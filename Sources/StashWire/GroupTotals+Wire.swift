@@ -18,8 +18,8 @@ extension GroupTotals {
         self.init()
         bytesDownloaded = try WireValue.int64(m.bytes_downloaded, field: "GroupTotals.bytes_downloaded")
         bytesTotal = try WireValue.int64(m.bytes_total, field: "GroupTotals.bytes_total")
-        filesDone = Int(m.files_done)
-        filesTotal = Int(m.files_total)
+        (filesDone, filesTotal) = try WireValue.counts(
+            done: m.files_done, total: m.files_total, field: "GroupTotals.files_done", totalField: "files_total")
         states = try StateCountsWire.decode(m.states, count: m.n_states, field: "GroupTotals.states")
     }
 }

@@ -34,7 +34,7 @@ extension LicenseStatus {
         if m.acquired_at != 0 {
             var held = LicenseTerms(
                 acquiredAt: WireValue.date(milliseconds: m.acquired_at), expiresIn: nil,
-                playbackDuration: m.playback_duration < 0 ? nil : TimeInterval(m.playback_duration),
+                playbackDuration: try WireValue.optional(m.playback_duration, field: "LicenseStatus.playback_duration").map(TimeInterval.init),
                 kids: try WireValue.elements(m.key_ids, count: m.n_key_ids) { try WireValue.string($0, field: "LicenseStatus.key_ids") })
             held.expiresAt = expiresAt
             held.firstPlaybackAt = m.first_playback_at == 0 ? nil : WireValue.date(milliseconds: m.first_playback_at)
@@ -43,8 +43,10 @@ extension LicenseStatus {
         self.init(
             id: try WireValue.string(m.id, field: "LicenseStatus.id"),
             check: LicenseCheck(
-                verdict: verdict, licenseSecondsLeft: WireValue.optional(m.license_seconds_left),
-                playbackSecondsLeft: WireValue.optional(m.playback_seconds_left), expiresAt: expiresAt),
+                verdict: verdict,
+                licenseSecondsLeft: try WireValue.optional(m.license_seconds_left, field: "LicenseStatus.license_seconds_left"),
+                playbackSecondsLeft: try WireValue.optional(m.playback_seconds_left, field: "LicenseStatus.playback_seconds_left"),
+                expiresAt: expiresAt),
             terms: terms,
             state: try DownloadState(wire: m.state, field: "LicenseStatus.state"))
     }

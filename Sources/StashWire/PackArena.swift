@@ -15,8 +15,14 @@ final class PackArena {
     private var block: UnsafeMutableRawPointer
     private var offset: Int
     private var capacity: Int
+    /// Whether `cString` notes the strings that hold a NUL (a client's request: see
+    /// `WireCodec.encodeRefusingNUL`); the daemon's answers do not pay for the scan.
+    private let findsNUL: Bool
+    /// The strings given to `cString` that hold a NUL, by the copy it handed out.
+    private(set) var stringsWithNUL: [UnsafeRawPointer: String] = [:]
 
-    init() {
+    init(findingNUL: Bool = false) {
+        findsNUL = findingNUL
         block = Self.newBlock(size: Self.blockSize, previous: nil)
         offset = Self.headerSize
         capacity = Self.blockSize
@@ -60,11 +66,14 @@ final class PackArena {
     /// A NUL-terminated UTF-8 copy of `string`. protobuf-c measures strings with `strlen`, so a
     /// string with an embedded NUL is sent up to that NUL.
     func cString(_ string: String) -> UnsafeMutablePointer<CChar> {
-        var string = string
-        return string.withUTF8 { utf8 in
+        var copy = string
+        return copy.withUTF8 { utf8 in
             let raw = allocate(byteCount: utf8.count + 1, alignment: 1)
             if let base = utf8.baseAddress {
                 raw.copyMemory(from: base, byteCount: utf8.count)
+            }
+            if findsNUL, utf8.contains(0) {
+                stringsWithNUL[UnsafeRawPointer(raw)] = string
             }
             raw.storeBytes(of: 0, toByteOffset: utf8.count, as: UInt8.self)
             return raw.bindMemory(to: CChar.self, capacity: utf8.count + 1)

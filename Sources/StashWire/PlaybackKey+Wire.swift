@@ -16,6 +16,6 @@ extension PlaybackKey {
         self.init(
             key: m.key.len == 0 ? [] : Array(UnsafeBufferPointer(start: m.key.data, count: m.key.len)),
             keyID: try WireValue.string(m.key_id, field: "PlaybackKeyResult.key_id"),
-            playbackSecondsLeft: WireValue.optional(m.playback_seconds_left))
+            playbackSecondsLeft: try WireValue.optional(m.playback_seconds_left, field: "PlaybackKeyResult.playback_seconds_left"))
     }
 }

@@ -18,14 +18,15 @@ extension ProgressUpdate {
 
     init(wire message: UnsafePointer<Stash__V1__Progress>) throws {
         let m = message.pointee
+        let files = try WireValue.counts(done: m.files_done, total: m.files_total, field: "Progress.files_done", totalField: "files_total")
         self.init(
             id: try WireValue.string(m.id, field: "Progress.id"),
             downloadedBytes: try WireValue.int64(m.downloaded_bytes, field: "Progress.downloaded_bytes"),
-            totalBytes: WireValue.optional(m.total_bytes),
-            progressPercent: Int(m.progress),
+            totalBytes: try WireValue.optional(m.total_bytes, field: "Progress.total_bytes"),
+            progressPercent: try WireValue.percent(m.progress, field: "Progress.progress"),
             speed: try WireValue.int64(m.speed, field: "Progress.speed"),
-            remainingTime: WireValue.optional(m.remaining_time),
-            filesDone: Int(m.files_done),
-            filesTotal: Int(m.files_total))
+            remainingTime: try WireValue.optional(m.remaining_time, field: "Progress.remaining_time"),
+            filesDone: files.done,
+            filesTotal: files.total)
     }
 }

@@ -32,14 +32,16 @@ extension WireCodec {
     /// Decodes a ServerMessage payload (the frame without its length prefix). A Response with
     /// a non-OK status is `.failure`; an Event of a kind this version does not know is
     /// `.laterEvent`; a message with neither a response nor an event set, bytes that are not a
-    /// ServerMessage, or an enum value this version does not know throw `StashError` with code
-    /// `.invalidArgument`.
+    /// ServerMessage, an enum value this version does not know, a string that is not UTF-8 or
+    /// holds a NUL, or a record whose numbers cannot be (PROTOCOL.md section 8, "Values a client
+    /// refuses") throw `StashError` with code `.invalidArgument`.
     public static func decodeServerMessage(_ payload: ByteBuffer) throws -> ServerMessage {
         try decode(
             payload, message: "stash.v1.ServerMessage",
             unpack: { stash__v1__server_message__unpack(nil, $0, $1) },
             free: { stash__v1__server_message__free_unpacked($0, nil) },
             convert: { message in
+                try payload.withUnsafeReadableBytes { try StringFieldCheck.check($0, of: message) }
                 switch message.pointee.msg_case {
                 case STASH__V1__SERVER_MESSAGE__MSG_RESPONSE:
                     return .response(try Response(wire: try WireValue.message(message.pointee.response, field: "ServerMessage.response")))

@@ -4,8 +4,12 @@ import StashCore
 
 /// Conversions between Swift values and the scalar fields of the protobuf-c structs. Decoding
 /// checks what the wire can carry but Swift cannot (an unsigned 64-bit number above Int64.max,
-/// a string that is not UTF-8) and throws an error that names the field and the value.
+/// a string that is not UTF-8) and numbers no record can hold (a percent above 100, a count
+/// above its total, a negative size other than -1), and throws an error that names the field
+/// and the value.
 enum WireValue {
+    /// `StringFieldCheck` has already refused a string that is not UTF-8 or holds a NUL in the
+    /// payload; the check here keeps a struct from any other source from trapping.
     static func string(_ pointer: UnsafePointer<CChar>?, field: StaticString) throws -> String {
         guard let pointer else { return "" }
         guard let string = String(validatingCString: pointer) else {
@@ -29,9 +33,27 @@ enum WireValue {
         return Array(UnsafeBufferPointer(start: data, count: value.len))
     }
 
-    /// The wire says "unknown" with -1.
-    static func optional(_ value: Int64) -> Int64? {
-        value < 0 ? nil : value
+    /// The wire says "unknown" with -1 (PROTOCOL.md documents which fields); anything below
+    /// it is a value no record can hold.
+    static func optional(_ value: Int64, field: StaticString) throws -> Int64? {
+        guard value >= -1 else {
+            throw StashError.invalidArgument("\(field): value \(value) is below -1, its only negative value (unknown)")
+        }
+        return value < 0 ? nil : value
+    }
+
+    /// An integer percent, 0 to 100.
+    static func percent(_ value: UInt32, field: StaticString) throws -> Int {
+        guard value <= 100 else { throw StashError.invalidArgument("\(field): value \(value) is above 100 (a percent)") }
+        return Int(value)
+    }
+
+    /// A count of things done and its total: done cannot be above the total.
+    static func counts(done: UInt32, total: UInt32, field: StaticString, totalField: StaticString) throws -> (done: Int, total: Int) {
+        guard done <= total else {
+            throw StashError.invalidArgument("\(field): value \(done) is above \(totalField) \(total)")
+        }
+        return (Int(done), Int(total))
     }
 
     static func bool(_ value: protobuf_c_boolean) -> Bool {

@@ -166,7 +166,7 @@ final class WireCodecRequestTests: XCTestCase {
         var bytes = ProtobufBytes()
         bytes.varint(1, 1)
         bytes.message(12) { $0.bytes(1, [0x61, 0xFF, 0xFE]) }
-        WireTestSupport.assertInvalidArgument(try WireTestSupport.rethrowInvalid(WireCodec.decodeRequest(bytes.buffer)), mentioning: ["IdRequest.id"])
+        WireTestSupport.assertInvalidArgument(try WireTestSupport.rethrowInvalid(WireCodec.decodeRequest(bytes.buffer)), mentioning: ["Request.get_download.id", "not UTF-8 at byte 1"])
     }
 
     func testTruncatedPayloadThrows() {

@@ -1,7 +1,8 @@
 /* ServerMessage payloads into the public structs of stash/client.h. Strings and byte fields
  * point into the unpacked message, which lives in the same arena as the result, so nothing is
  * copied. Every enum number is checked against the tables of PROTOCOL.md section 9: a number
- * this library does not know makes the message unreadable, as the protocol asks. */
+ * this library does not know makes the message unreadable, as the protocol asks; so does a
+ * string that is not UTF-8 or holds a NUL, or a record whose numbers cannot be (validate.c). */
 #include "internal.h"
 
 #include <stdio.h>
@@ -33,6 +34,15 @@ static bool out_of_memory(decoder *d, const char *what) {
         fail(d, "%s: out of memory", what);
     }
     d->status = STASH_RESOURCE_EXHAUSTED;
+    return false;
+}
+
+/* A check of validate.c: true when it found nothing, else its message is the decoder's error. */
+static bool valid(decoder *d, char *problem) {
+    if (!problem) return true;
+    if (d->error) free(problem);
+    else d->error = problem;
+    d->status = STASH_INTERNAL;
     return false;
 }
 
@@ -75,6 +85,7 @@ static const stash_header *headers(decoder *d, size_t n, Stash__V1__Header **in,
 static const char *const *strings(char **in) { return (const char *const *)in; }
 
 static bool license_status(decoder *d, const Stash__V1__LicenseStatus *in, stash_license_status *out) {
+    if (!valid(d, check_license_numbers(in))) return false;
     out->id = text(in->id);
     out->valid = in->valid;
     out->verdict = text(in->verdict);
@@ -110,6 +121,7 @@ static const stash_text_track *text_tracks(decoder *d, size_t n, Stash__V1__Text
 }
 
 static bool download(decoder *d, const Stash__V1__Download *in, stash_download *out) {
+    if (!valid(d, check_download_numbers(in))) return false;
     out->id = text(in->id);
     out->uri = text(in->uri);
     out->title = text(in->title);
@@ -254,6 +266,7 @@ static void *result(decoder *d, const Stash__V1__Response *in) {
         out->total = list->total;
         if (list->totals) {
             const Stash__V1__GroupTotals *t = list->totals;
+            if (!valid(d, check_totals_numbers(t))) return NULL;
             out->totals.bytes_downloaded = t->bytes_downloaded;
             out->totals.bytes_total = t->bytes_total;
             out->totals.files_done = t->files_done;
@@ -370,6 +383,7 @@ static void *result(decoder *d, const Stash__V1__Response *in) {
     case STASH__V1__RESPONSE__RESULT_PLAYBACK_KEY: {
         RESULT(stash_playback_key, out);
         const Stash__V1__PlaybackKeyResult *k = in->playback_key;
+        if (!valid(d, check_playback_key_numbers(k))) return NULL;
         *out = (stash_playback_key){k->key.len ? k->key.data : NULL, k->key.len, text(k->key_id), k->playback_seconds_left};
         return out;
     }
@@ -396,6 +410,7 @@ static stash_event *event(decoder *d, const Stash__V1__Event *in) {
     }
     case STASH__V1__EVENT__KIND_PROGRESS: {
         const Stash__V1__Progress *p = in->progress;
+        if (!valid(d, check_progress_numbers(p))) return NULL;
         out->progress = (stash_progress){text(p->id), p->downloaded_bytes, p->total_bytes, p->progress,
                                          p->speed,    p->remaining_time,   p->files_done,  p->files_total};
         break;
@@ -434,6 +449,7 @@ stash_status decode_server_message(const uint8_t *payload, size_t length, decode
     ProtobufCAllocator allocator = arena_allocator(d.arena);
     Stash__V1__ServerMessage *message = stash__v1__server_message__unpack(&allocator, length, payload);
     void *owner = NULL;
+    char *bad_string = NULL;
     if (!message) {
         if (arena_over_budget(d.arena)) {
             fail(&d, "stashd sent a message of %zu bytes that takes more than %u bytes decoded (STASH_MAX_DECODED_BYTES)",
@@ -442,6 +458,9 @@ stash_status decode_server_message(const uint8_t *payload, size_t length, decode
         } else {
             fail(&d, "stashd sent %zu bytes that are not a stash.v1.ServerMessage", length);
         }
+    } else if (!check_strings(&stash__v1__server_message__descriptor, payload, length, &bad_string)) {
+        if (bad_string) valid(&d, bad_string);
+        else out_of_memory(&d, "checking the strings stashd sent");
     } else if (message->msg_case == STASH__V1__SERVER_MESSAGE__MSG_EVENT) {
         owner = out->event = event(&d, message->event);
     } else if (message->msg_case == STASH__V1__SERVER_MESSAGE__MSG_RESPONSE) {

@@ -75,6 +75,17 @@ typedef struct decoded_message {
 stash_status decode_server_message(const uint8_t *payload, size_t length, decoded_message *out, char **error);
 void decoded_message_clear(decoded_message *message);
 
+/* PROTOCOL.md's rules for what the daemon sends (validate.c). check_strings: every string field
+ * of the payload is UTF-8 without NUL; false with *error a malloc'd message naming the field
+ * and the value (NULL when out of memory). The others: NULL, or a malloc'd message naming the
+ * number that cannot be (a percent above 100, a count above its total, below -1). */
+bool check_strings(const ProtobufCMessageDescriptor *descriptor, const uint8_t *payload, size_t length, char **error);
+char *check_download_numbers(const Stash__V1__Download *in);
+char *check_progress_numbers(const Stash__V1__Progress *in);
+char *check_totals_numbers(const Stash__V1__GroupTotals *in);
+char *check_license_numbers(const Stash__V1__LicenseStatus *in);
+char *check_playback_key_numbers(const Stash__V1__PlaybackKeyResult *in);
+
 /* The plain results, owned like the others. */
 typedef struct has_result {
     bool exists;

@@ -299,6 +299,97 @@ static void event_flood(int fd) {
     send_response(fd, &response);
 }
 
+/* ------------------------------------------------------------------ impossible records */
+
+/* What answer_hostile sends: the answer to the call after Hello, built by `hostile_answer`,
+ * after `hostile_event` when set. A C string cannot hold a NUL but the wire can: where the
+ * packed bytes hold the string `hostile_nul`, its DEL bytes (0x7f) are sent as NULs. */
+static void (*hostile_answer)(Stash__V1__Response *response);
+static Stash__V1__Event *hostile_event;
+static const char *hostile_nul;
+static Stash__V1__Download hostile_record;
+static Stash__V1__GroupTotals hostile_totals;
+static Stash__V1__LicenseStatus hostile_license;
+static Stash__V1__PlaybackKeyResult hostile_key;
+
+static void answer_record(Stash__V1__Response *response) {
+    static Stash__V1__DownloadResult result = STASH__V1__DOWNLOAD_RESULT__INIT;
+    result.download = &hostile_record;
+    response->result_case = STASH__V1__RESPONSE__RESULT_DOWNLOAD;
+    response->download = &result;
+}
+
+static void answer_list(Stash__V1__Response *response) {
+    static Stash__V1__ListDownloadsResult list = STASH__V1__LIST_DOWNLOADS_RESULT__INIT;
+    list.totals = &hostile_totals;
+    response->result_case = STASH__V1__RESPONSE__RESULT_LIST;
+    response->list = &list;
+}
+
+static void answer_license(Stash__V1__Response *response) {
+    response->result_case = STASH__V1__RESPONSE__RESULT_LICENSE;
+    response->license = &hostile_license;
+}
+
+static void answer_key(Stash__V1__Response *response) {
+    response->result_case = STASH__V1__RESPONSE__RESULT_PLAYBACK_KEY;
+    response->playback_key = &hostile_key;
+}
+
+static void answer_has(Stash__V1__Response *response) {
+    static Stash__V1__HasDownloadResult has = STASH__V1__HAS_DOWNLOAD_RESULT__INIT;
+    response->result_case = STASH__V1__RESPONSE__RESULT_HAS;
+    response->has = &has;
+}
+
+static void send_with_nul(int fd, const Stash__V1__ServerMessage *message) {
+    size_t size = stash__v1__server_message__get_packed_size(message);
+    uint8_t *bytes = malloc(size);
+    stash__v1__server_message__pack(message, bytes);
+    size_t marked = hostile_nul ? strlen(hostile_nul) : 0;
+    uint8_t *found = marked ? memmem(bytes, size, hostile_nul, marked) : NULL;
+    for (size_t i = 0; found && i < marked; i++) {
+        if (found[i] == 0x7f) found[i] = 0;
+    }
+    send_frame(fd, bytes, (uint32_t)size);
+    free(bytes);
+}
+
+static void answer_hostile(int fd) {
+    answer_hello(fd);
+    uint64_t id = read_request(fd, NULL);
+    if (hostile_event) {
+        Stash__V1__ServerMessage event = STASH__V1__SERVER_MESSAGE__INIT;
+        event.msg_case = STASH__V1__SERVER_MESSAGE__MSG_EVENT;
+        event.event = hostile_event;
+        send_with_nul(fd, &event);
+    }
+    Stash__V1__Response response = STASH__V1__RESPONSE__INIT;
+    response.id = id;
+    hostile_answer(&response);
+    Stash__V1__ServerMessage message = STASH__V1__SERVER_MESSAGE__INIT;
+    message.msg_case = STASH__V1__SERVER_MESSAGE__MSG_RESPONSE;
+    message.response = &response;
+    send_with_nul(fd, &message);
+}
+
+static void reset_hostile(void) {
+    hostile_answer = answer_record;
+    hostile_event = NULL;
+    hostile_nul = NULL;
+    hostile_record = (Stash__V1__Download)STASH__V1__DOWNLOAD__INIT;
+    hostile_record.id = "x";
+    hostile_record.state = STASH__V1__DOWNLOAD_STATE__DOWNLOADING;
+    hostile_record.total_bytes = -1;
+    hostile_record.remaining_time = -1;
+    hostile_totals = (Stash__V1__GroupTotals)STASH__V1__GROUP_TOTALS__INIT;
+    hostile_license = (Stash__V1__LicenseStatus)STASH__V1__LICENSE_STATUS__INIT;
+    hostile_license.license_seconds_left = -1;
+    hostile_license.playback_seconds_left = -1;
+    hostile_license.playback_duration = -1;
+    hostile_key = (Stash__V1__PlaybackKeyResult)STASH__V1__PLAYBACK_KEY_RESULT__INIT;
+}
+
 /* ------------------------------------------------------------------ tests */
 
 static void expect_connect_failure(script run, stash_status expected, const char *part, const char *second_part) {
@@ -319,6 +410,116 @@ static stash_client *connected(script run, peer **p) {
     stash_status status = connect_to(run, p, &client);
     CHECK(status == STASH_OK, "connect: %s", stash_client_error_message(client));
     return client;
+}
+
+/* The call `which` against answer_hostile as set up: it fails INTERNAL naming `part`. */
+static void expect_refused(int which, const char *part, int line) {
+    peer *p;
+    stash_client *client = connected(answer_hostile, &p);
+    stash_download *record = NULL;
+    stash_download_list *list = NULL;
+    stash_license_status *license = NULL;
+    stash_playback_key *key = NULL;
+    stash_status status;
+    switch (which) {
+    case 0: status = stash_get(client, "x", &record); break;
+    case 1: status = stash_list(client, NULL, &list); break;
+    case 2: status = stash_license_check(client, "x", &license); break;
+    case 3: status = stash_get_playback_key(client, "x", NULL, &key); break;
+    default: status = stash_has(client, "x", NULL, NULL); break;
+    }
+    const char *message = stash_client_error_message(client);
+    CHECK(status == STASH_INTERNAL, "line %d: got %s (%s), expected INTERNAL", line, stash_status_name(status), message);
+    CHECK(strstr(message, part) != NULL, "line %d: '%s' should mention '%s'", line, message, part);
+    CHECK(!record && !list && !license && !key, "line %d: nothing returned", line);
+    stash_client_close(client);
+    stop_peer(p);
+    reset_hostile();
+}
+
+enum { GET, LIST, LICENSE, KEY, HAS };
+#define REFUSED(which, part) expect_refused(which, part, __LINE__)
+
+static void impossible_records(void) {
+    reset_hostile();
+    hostile_record.progress = 4000000000u;
+    REFUSED(GET, "Download.progress 4000000000, above 100");
+    hostile_record.total_bytes = INT64_MIN;
+    REFUSED(GET, "Download.total_bytes -9223372036854775808, below -1");
+    hostile_record.remaining_time = -2;
+    REFUSED(GET, "Download.remaining_time -2");
+    hostile_record.files_done = 7;
+    hostile_record.files_total = 5;
+    REFUSED(GET, "Download.files_done 7, above files_total 5");
+    hostile_totals.files_done = 3;
+    hostile_answer = answer_list;
+    REFUSED(LIST, "GroupTotals.files_done 3, above files_total 0");
+    hostile_license.playback_seconds_left = -5;
+    hostile_answer = answer_license;
+    REFUSED(LICENSE, "LicenseStatus.playback_seconds_left -5");
+    hostile_key.playback_seconds_left = INT64_MIN;
+    hostile_answer = answer_key;
+    REFUSED(KEY, "PlaybackKeyResult.playback_seconds_left -9223372036854775808");
+
+    /* The same numbers in a progress event read while a call waits. */
+    Stash__V1__Progress progress = STASH__V1__PROGRESS__INIT;
+    progress.id = "x";
+    progress.total_bytes = -1;
+    progress.remaining_time = -1;
+    progress.progress = 4000000000u;
+    Stash__V1__Event event = STASH__V1__EVENT__INIT;
+    event.seq = 1;
+    event.kind_case = STASH__V1__EVENT__KIND_PROGRESS;
+    event.progress = &progress;
+    hostile_event = &event;
+    hostile_answer = answer_has;
+    REFUSED(HAS, "Progress.progress 4000000000");
+    progress.progress = 0;
+    progress.files_done = 2;
+    progress.files_total = 1;
+    hostile_event = &event;
+    hostile_answer = answer_has;
+    REFUSED(HAS, "Progress.files_done 2, above files_total 1");
+
+    /* Strings: a NUL inside one (the DEL becomes a NUL on the wire) and bytes that are not UTF-8. */
+    static char nul_title[] = "nul1\x7f" "evil", nul_lang[] = "e\x7fs";
+    hostile_record.title = nul_title;
+    hostile_nul = nul_title;
+    REFUSED(GET, "ServerMessage.response.download.download.title: \"nul1\\0evil\" (9 bytes) holds a NUL at byte 4");
+    hostile_record.title = "caf\xc3";
+    REFUSED(GET, "ServerMessage.response.download.download.title: \"caf\\xc3\" (4 bytes) is not UTF-8 at byte 3");
+    hostile_record.asset_path = "/data/\xed\xa0\x80"; /* a surrogate, U+D800 */
+    REFUSED(GET, "download.download.asset_path: \"/data/\\xed\\xa0\\x80\" (9 bytes) is not UTF-8 at byte 6");
+    Stash__V1__TextTrack tracks[2] = {STASH__V1__TEXT_TRACK__INIT, STASH__V1__TEXT_TRACK__INIT};
+    Stash__V1__TextTrack *track_pointers[2] = {&tracks[0], &tracks[1]};
+    tracks[0].lang = "es";
+    tracks[1].lang = nul_lang;
+    hostile_nul = nul_lang;
+    hostile_record.text_tracks = track_pointers;
+    hostile_record.n_text_tracks = 2;
+    REFUSED(GET, "download.download.text_tracks[1].lang: \"e\\0s\" (3 bytes) holds a NUL at byte 1");
+    Stash__V1__Removed removed = STASH__V1__REMOVED__INIT;
+    removed.id = "\xc0\xaf"; /* an overlong '/' */
+    event.kind_case = STASH__V1__EVENT__KIND_REMOVED;
+    event.removed = &removed;
+    hostile_event = &event;
+    hostile_answer = answer_has;
+    REFUSED(HAS, "ServerMessage.event.removed.id: \"\\xc0\\xaf\" (2 bytes) is not UTF-8 at byte 0");
+
+    /* What can be: the documented -1s, 100 % and every file done, and UTF-8 of every length. */
+    peer *p;
+    hostile_record.progress = 100;
+    hostile_record.files_done = 3;
+    hostile_record.files_total = 3;
+    hostile_record.title = "\xc3\xa9t\xc3\xa9 \xe2\x82\xac \xf0\x9f\x8e\xac \xf4\x8f\xbf\xbf";
+    stash_client *client = connected(answer_hostile, &p);
+    stash_download *record = NULL;
+    CHECK_OK(stash_get(client, "x", &record), client);
+    CHECK(record && record->progress == 100 && record->total_bytes == -1 && strcmp(record->title, hostile_record.title) == 0,
+          "a possible record is read");
+    stash_download_free(record);
+    stash_client_close(client);
+    stop_peer(p);
 }
 
 int main(void) {
@@ -388,6 +589,8 @@ int main(void) {
     CHECK(progress == STASH_EVENT_QUEUE_LIMIT && lost, "%zu events kept, then the loss", progress);
     stash_client_close(client);
     stop_peer(p);
+
+    impossible_records();
 
     if (failures) fprintf(stderr, "test_hostile: %d checks failed\n", failures);
     else printf("test_hostile: all checks passed\n");

@@ -21,7 +21,10 @@ class StashError(Exception):
     ``code`` is the status code's name in PROTOCOL.md ("NOT_FOUND", "INVALID_ARGUMENT", ...),
     ``status`` its number, ``message`` the daemon's text (it names the field, the value and
     the limit). The client reports a daemon it cannot reach or a connection that closed as
-    UNAVAILABLE, and a message from the daemon it cannot read as INTERNAL.
+    UNAVAILABLE, and a message from the daemon it cannot read or must refuse as INTERNAL: a
+    string that is not UTF-8 or holds a NUL, or a record whose numbers cannot be (a percent
+    above 100, files done above files total, a size below -1; PROTOCOL.md section 8), named by
+    field and value.
     """
 
     def __init__(self, code, message):

@@ -3,7 +3,7 @@ message), the Requests of every operation, and what a ServerMessage means to a c
 by the blocking and the asyncio client; no I/O here."""
 import struct
 
-from . import records
+from . import records, validate
 from .budget import MAX_DECODED_BYTES, DecodeBudget
 from . import stash_pb2 as pb
 from .errors import STATUS_NAMES, StashError
@@ -82,19 +82,26 @@ class Message:
 
 
 def decode(payload):
-    """Reads one ServerMessage payload. Raises StashError INTERNAL for bytes that are not one or
-    hold a number this client does not know: the connection cannot be trusted after it. Raises
-    RESOURCE_EXHAUSTED, before decoding, for one that would take more than MAX_DECODED_BYTES."""
+    """Reads one ServerMessage payload. Raises StashError INTERNAL for bytes that are not one,
+    hold a number this client does not know, a string that is not UTF-8 or holds a NUL, or a
+    record whose numbers cannot be (validate.py): the connection cannot be trusted after it.
+    Raises RESOURCE_EXHAUSTED, before decoding, for one that would take more than
+    MAX_DECODED_BYTES."""
     _BUDGET.check(payload)
     message = pb.ServerMessage()
     try:
         message.ParseFromString(payload)
     except Exception as error:  # the runtime's DecodeError, whose module differs between versions
+        # The runtime does not say which string was not UTF-8; the walk does, when that was why.
+        validate.check_strings(payload)
         raise StashError("INTERNAL", f"stashd sent {len(payload)} bytes that are not a stash.v1.ServerMessage: {error}")
+    if b"\0" in payload:
+        validate.check_strings(payload)  # a NUL inside a string needs a 0 byte on the wire
     out = Message()
     kind = message.WhichOneof("msg")
     if kind == "event":
         out.is_event = True
+        validate.check_event(message.event)
         out.event = records.event(message.event)
     elif kind == "response":
         response = message.response
@@ -108,6 +115,7 @@ def decode(payload):
         elif code != 0:
             out.error = StashError(STATUS_NAMES[code], response.status.message)
         else:
+            validate.check_result(response)
             out.result_name, out.result = records.result(response)
     else:
         raise StashError("INTERNAL", "stashd sent a ServerMessage with neither a response nor an event set")

@@ -11,9 +11,12 @@
  * (the daemon's message names the field, the value and the limit). The library itself
  * reports a daemon it cannot reach or a connection that closed as STASH_UNAVAILABLE, a
  * message from the daemon it cannot read as STASH_INTERNAL, and a bad argument as
- * STASH_INVALID_ARGUMENT. After STASH_UNAVAILABLE, STASH_INTERNAL from a message it could not
- * read, or a refusal of the whole connection, every later call on the client fails the same
- * way: close it and connect again.
+ * STASH_INVALID_ARGUMENT. A message the daemon should not have sent is one it cannot read: a
+ * string that is not UTF-8 or holds a NUL, or a record whose numbers cannot be (a percent above
+ * 100, files done above files total, a size or time left below -1; PROTOCOL.md section 8),
+ * each named by field and value. After STASH_UNAVAILABLE, STASH_INTERNAL from a message it
+ * could not read, or a refusal of the whole connection, every later call on the client fails
+ * the same way: close it and connect again.
  *
  * Ownership. Strings and arrays passed in are only read during the call. Every pointer a call
  * returns through an `out` parameter is owned by the caller and freed with the function named
