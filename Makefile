@@ -11,7 +11,7 @@ APT_PKGS := protobuf-c-compiler libprotobuf-c-dev libcurl4-openssl-dev libsqlite
 # earlier on PATH, such as pyenv's, would not).
 CLIENT_PYTHON ?= /usr/bin/python3
 
-.PHONY: deps proto proto-check build release run install uninstall test test-install test-clients fuzz soak bench demo clean
+.PHONY: deps proto proto-check lint build release run install uninstall test test-install test-clients fuzz soak bench demo clean
 
 deps:
 	@if ! command -v pkg-config >/dev/null || ! command -v protoc-c >/dev/null || ! command -v ffmpeg >/dev/null || ! command -v openssl >/dev/null \
@@ -38,6 +38,11 @@ proto-check: deps
 	  && cmp -s $$tmp/stash/v1/stash_pb2.py $(GEN_PY) \
 	  && rm -rf $$tmp && echo "proto-check: generated code is current" \
 	  || { echo "proto-check: generated code is stale; run 'make proto' and commit" >&2; exit 1; }
+
+# The docs name only what exists: links, paths, and the types and modules docs/ARCHITECTURE.md
+# and docs/CLIENTS.md name (scripts/check-docs.py; docs/DEVELOPMENT.md has the rules).
+lint:
+	python3 scripts/check-docs.py
 
 build: deps
 	$(SWIFT) build
@@ -112,7 +117,7 @@ uninstall:
 test-install: deps
 	bash scripts/test-install.sh $$($(SWIFT) build --show-bin-path)
 
-test: deps proto-check
+test: deps proto-check lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-swift-testing --parallel --num-workers $(TEST_WORKERS)
 	$(MAKE) --no-print-directory test-install
