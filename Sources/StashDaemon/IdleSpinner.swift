@@ -13,7 +13,7 @@ import Glibc
 ///
 /// On a virtual machine an idle CPU halts and waking it goes through the hypervisor: a
 /// round trip between two processes that each block in the kernel costs 85–90 µs here, but
-/// 15 µs while a CPU is busy (see README "Performance"). The spinner is a thread at
+/// 15 µs while a CPU is busy (see bench/README.md). The spinner is a thread at
 /// `SCHED_IDLE`: it runs only when nothing else wants its CPU, the scheduler puts a woken
 /// thread on a CPU that runs only such a thread, and that thread preempts it at once. It
 /// spins for `window` after the last request, then sleeps until the next one.

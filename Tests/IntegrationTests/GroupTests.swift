@@ -266,8 +266,8 @@ final class GroupTests: DaemonTestCase {
     }
 }
 
-private extension Sequence {
-    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+extension Sequence {
+    fileprivate func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
         var values: [T] = []
         for element in self { values.append(try await transform(element)) }
         return values

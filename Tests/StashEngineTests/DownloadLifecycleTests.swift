@@ -32,15 +32,15 @@ final class DownloadLifecycleTests: XCTestCase {
             for input in inputs {
                 var machine = DownloadLifecycle(state: state)
                 guard let action = try? machine.on(input) else { continue }
-                let case_ = "\(state.name) + \(input)"
+                let transition = "\(state.name) + \(input)"
                 if !state.isActive && machine.state.isActive {
-                    XCTAssertEqual(action, .startTransfer, case_)
+                    XCTAssertEqual(action, .startTransfer, transition)
                 }
                 if state.isActive && !machine.state.isActive {
-                    XCTAssertTrue(action == .stopTransfer || action == .remove, "\(case_) gives \(action)")
+                    XCTAssertTrue(action == .stopTransfer || action == .remove, "\(transition) gives \(action)")
                 }
-                if action == .startTransfer { XCTAssertTrue(machine.state.isActive, case_) }
-                if action == .remove { XCTAssertEqual(machine.state, .removing, case_) }
+                if action == .startTransfer { XCTAssertTrue(machine.state.isActive, transition) }
+                if action == .remove { XCTAssertEqual(machine.state, .removing, transition) }
             }
         }
     }
