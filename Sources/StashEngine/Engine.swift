@@ -355,69 +355,6 @@ public actor Engine {
         }
     }
 
-    /// Answers from memory, on the caller's thread, unless the record lists files the cache
-    /// does not hold (a bundle's): then nil, and `get(id:)` has the answer.
-    public nonisolated func cachedGet(id: String) throws -> Download? {
-        guard let download = records.get(id) else { throw StashError.notFound(id: id) }
-        guard !download.isBundle else { return nil }
-        return publicView(download)
-    }
-
-    /// The committed record with the engine's file list (a bundle's, which the cache leaves out).
-    public func get(id: String) throws -> Download {
-        guard var download = records.get(id) else { throw StashError.notFound(id: id) }
-        download.files = entries[id]?.download.files ?? []
-        // As from the cache: no answer carries an HLS package's segments.
-        if download.hls != nil { download.files = [] }
-        return publicView(download)
-    }
-
-    /// Answers from memory, on the caller's thread: never touches the disk.
-    public nonisolated func has(id: String) -> (exists: Bool, state: DownloadState) {
-        guard let download = records.get(id) else { return (false, .notDownloaded) }
-        return (true, download.state)
-    }
-
-    public static let defaultPageSize = 100
-    public static let maxPageSize = 1000
-
-    public func list(states: [DownloadState], pageSize: Int, pageToken: String, group: String = "") throws -> DownloadPage {
-        try DownloadRequestRules.validateGroup(group, field: "group filter")
-        guard pageSize >= 0, pageSize <= Self.maxPageSize else {
-            throw StashError.invalidArgument("page_size \(pageSize) is outside 0...\(Self.maxPageSize)")
-        }
-        let size = pageSize == 0 ? Self.defaultPageSize : pageSize
-        var after = -1
-        if !pageToken.isEmpty {
-            guard let value = Int(pageToken), value >= 0 else {
-                throw StashError.invalidArgument("page_token '\(pageToken.prefix(64))' is not a token from a previous ListDownloads")
-            }
-            after = value
-        }
-        let filter = Set(states)
-        var page: [Download] = []
-        var total = 0
-        var lastSeq = -1
-        var more = false
-        var totals = GroupTotals()
-        for id in order {
-            guard let entry = entries[id], filter.isEmpty || filter.contains(entry.download.state),
-                  DownloadRequestRules.group(entry.download.group, isIn: group) else { continue }
-            total += 1
-            totals.add(entry.download)
-            guard entry.seq > after else { continue }
-            if page.count < size {
-                var view = publicView(entry.download)
-                view.files = []
-                page.append(view)
-                lastSeq = entry.seq
-            } else {
-                more = true
-            }
-        }
-        return DownloadPage(downloads: page, nextPageToken: more ? String(lastSeq) : "", total: total, totals: totals)
-    }
-
     public func pause(id: String) async throws -> Download {
         try await committed(request(.pause(id), id: id), id: id)
     }
@@ -458,67 +395,6 @@ public actor Engine {
         }
         try await finishRemoval(id)
         if release != nil { sendOutbox() }
-    }
-
-    public func pauseAll() async throws -> Int {
-        try await pauseEach(in: "")
-    }
-
-    public func resumeAll() async throws -> Int {
-        try await resumeEach(in: "", includeFailed: true)
-    }
-
-    public func cancelAll() async throws -> Int {
-        try await cancelEach(in: "")
-    }
-
-    /// Pauses what can be paused of `group` and the groups under it; returns how many were.
-    public func pauseGroup(_ group: String) async throws -> Int {
-        try DownloadRequestRules.validateTargetGroup(group, every: "PauseAll")
-        return try await pauseEach(in: group)
-    }
-
-    /// Resumes the PAUSED downloads of `group` and the groups under it, and the FAILED ones
-    /// with `includeFailed`; returns how many were.
-    public func resumeGroup(_ group: String, includeFailed: Bool) async throws -> Int {
-        try DownloadRequestRules.validateTargetGroup(group, every: "ResumeAll")
-        return try await resumeEach(in: group, includeFailed: includeFailed)
-    }
-
-    /// Cancels every download of `group` and the groups under it, as `cancel(id:)` does each
-    /// (files deleted, a held licence released); returns how many were.
-    public func cancelGroup(_ group: String) async throws -> Int {
-        try DownloadRequestRules.validateTargetGroup(group, every: "CancelAll")
-        return try await cancelEach(in: group)
-    }
-
-    private func pauseEach(in group: String) async throws -> Int {
-        try await forEach(in: group, where: { $0 == .queued || $0.isActive }) { _ = try await self.pause(id: $0) }
-    }
-
-    private func resumeEach(in group: String, includeFailed: Bool) async throws -> Int {
-        // Never STOPPED: an app's stop, with its reason, is lifted only by a resume of that download.
-        try await forEach(in: group, where: { $0 == .paused || (includeFailed && $0 == .failed) }) { _ = try await self.resume(id: $0) }
-    }
-
-    private func cancelEach(in group: String) async throws -> Int {
-        try await forEach(in: group, where: { $0 != .removing }) { try await self.cancel(id: $0) }
-    }
-
-    public func subscribe(ids: [String], minProgressStep: Int, minIntervalMs: Int, replayFrom: UInt64) -> EventSubscription {
-        bus.subscribe(
-            ids: Set(ids), minProgressStep: minProgressStep == 0 ? Self.progressStep : minProgressStep,
-            minInterval: minIntervalMs == 0 ? Self.progressInterval : Double(minIntervalMs) / 1000, replayFrom: replayFrom)
-    }
-
-    public func stats() -> DownloadStats {
-        var counts: [DownloadState: Int] = [:]
-        var speed: Int64 = 0
-        for entry in entries.values {
-            counts[entry.download.state, default: 0] += 1
-            speed += entry.download.speed
-        }
-        return DownloadStats(speed: speed, counts: counts, activeTransfers: queue.active.count, downloadedBytes: state.sessionBytes)
     }
 
     /// Applies every entry or none: the first bad key or value is the error.
@@ -576,25 +452,6 @@ public actor Engine {
         return Int64(info.st_size)
     }
 
-    /// Runs `body` for each download of `group` (every download when empty) whose state
-    /// `matches`, oldest first, and counts those it changed.
-    private func forEach(in group: String, where matches: (DownloadState) -> Bool, _ body: (String) async throws -> Void) async throws -> Int {
-        let ids = order.filter { id in
-            entries[id].map { matches($0.download.state) && DownloadRequestRules.group($0.download.group, isIn: group) } ?? false
-        }
-        var affected = 0
-        for id in ids {
-            do {
-                try await body(id)
-                affected += 1
-            } catch let error as StashError where error.code == .failedPrecondition || error.code == .notFound {
-                // Its state moved on while we went through the list; nothing to do for it.
-                continue
-            }
-        }
-        return affected
-    }
-
     private func newID() -> String {
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
         while true {
@@ -610,62 +467,6 @@ public actor Engine {
             let text = String(decoding: id, as: UTF8.self)
             if entries[text] == nil { return text }
         }
-    }
-
-    private enum Recovery { case commit(CommitTicket), remove, unchanged }
-
-    /// Reads one loaded record's files from the disk (`sizes`: those of its final paths, in
-    /// order): which are complete (of the recorded size) and how many bytes the others hold. Returns what is wrong with a
-    /// file that should be there, if any; the files a complete download lacks are the start's
-    /// verify findings (one stat per file serves both).
-    func reconcileFiles(_ download: inout Download, sizes: ArraySlice<Int64?>, findings: inout [VerifyFinding]) -> String? {
-        let id = download.id
-        let shouldBeComplete = download.state.holdsCompleteFiles || (download.state == .failed && download.error?.kind == .storage)
-        var problem: String?
-        var done = 0
-        var bytes: Int64 = 0
-        for (index, size) in zip(download.files.indices, sizes) {
-            if let size, download.files[index].size == nil || download.files[index].size == size {
-                if download.files[index].size == nil, !download.state.holdsCompleteFiles {
-                    // A bundle file that landed after its noted size was lost with the daemon:
-                    // the final name exists only for a whole file, so its size is this one.
-                    download.files[index].size = size
-                    commits.submit(.noteFile(id: id, index: index, file: download.files[index]), event: nil)
-                }
-                download.files[index].done = true
-                download.files[index].downloadedBytes = size
-                done += 1
-            } else {
-                download.files[index].done = false
-                let path = layout.filePath(id: id, download.files[index])
-                let finding: VerifyFinding
-                if let size, let expected = download.files[index].size {
-                    finding = VerifyFinding(kind: .wrongSize, id: id, path: path, detail: "\(size) bytes on disk, expected \(expected)")
-                } else {
-                    finding = VerifyFinding(kind: .missingFile, id: id, path: path, detail: "file missing on disk")
-                }
-                if shouldBeComplete { findings.append(finding) }
-                if problem == nil {
-                    problem = finding.kind == .missingFile ? "file missing on disk: \(path)" : "file on disk has \(finding.detail): \(path)"
-                }
-                download.files[index].downloadedBytes = download.state.holdsCompleteFiles ? 0 : fileSize(path + ".part") ?? 0
-            }
-            bytes = bytes.addingSaturating(download.files[index].downloadedBytes)
-        }
-        download.filesDone = done
-        if !download.state.holdsCompleteFiles || problem != nil { download.downloadedBytes = bytes }
-        guard let problem else { return nil }
-        let missing = download.filesTotal - done
-        return download.isFolder ? "\(missing) of \(download.filesTotal) files missing or damaged; first: \(problem)" : problem
-    }
-
-    /// Moves a loaded record to where it belongs after a restart: interrupted downloads back
-    /// to the queue, a complete one with `problem` to FAILED, a removal to its end.
-    private func recover(_ id: String, problem: String?) -> Recovery {
-        guard let effects = try? state.on(.recover(id, problem: problem)) else { return .unchanged }
-        let ticket = perform(effects)
-        if entries[id]?.lifecycle.state == .removing { return .remove }
-        return ticket.map { .commit($0) } ?? .unchanged
     }
 
     /// Deletes a removed download's files and record, after its transfer has stopped.
