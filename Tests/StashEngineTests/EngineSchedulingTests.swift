@@ -163,12 +163,61 @@ final class EngineSchedulingTests: XCTestCase {
         XCTAssertTrue(held.stateReason.hasPrefix("insufficient storage: needs 1000000 more bytes, 1000 free"), held.stateReason)
         XCTAssertEqual(harness.fetch.stopped, [url])
 
-        harness.setFree(10_000_000)
-        try await harness.settle()
-        XCTAssertEqual(harness.fetch.started, [url], "a held download waits for the recheck")
+        // The recheck comes, and there is still no room: held again, the recheck armed again.
         try await harness.eventually("the recheck sleeps on the clock") { harness.clock.sleeperCount > 0 }
         harness.clock.advance(by: Engine.storageRecheckInterval)
+        try await harness.eventually("the recheck is armed again") { harness.clock.sleeperCount > 0 }
+        let stillHeld = try await harness.record("big")
+        XCTAssertEqual(stillHeld.state, .queued)
+        XCTAssertEqual(harness.fetch.started, [url])
+
+        harness.setFree(10_000_000)
+        await harness.engine.schedule()
+        try await harness.settle()
+        XCTAssertEqual(harness.fetch.started, [url], "a held download waits for the recheck, not for the next schedule")
+        harness.clock.advance(by: Engine.storageRecheckInterval)
         try await harness.eventually("started again once the recheck came") { harness.fetch.started.count == 2 }
+        await harness.stop()
+    }
+
+    /// Once paused, the download's transfer is stopped, and whatever its transfer still
+    /// reports (bytes in flight, even a completion) changes nothing.
+    func testNothingOfAPausedDownloadsTransferMovesIt() async throws {
+        let harness = try await EngineHarness()
+        let url = EngineHarness.url("p")
+        try await harness.add("p")
+        harness.fetch.respond(url, total: 50_000)
+        harness.fetch.progress(url, bytes: 10_000)
+        try await harness.settle()
+        let transfer = try XCTUnwrap(harness.fetch.transfer(url))
+        _ = try await harness.engine.pause(id: "p")
+        try await harness.settle()
+        XCTAssertEqual(harness.fetch.stopped, [url])
+        let paused = try await harness.record("p")
+        transfer.events(.progress(downloadedBytes: 40_000, totalBytes: nil))
+        transfer.events(.completed(bytes: 50_000, sha256: ""))
+        try await harness.settle()
+        let after = try await harness.record("p")
+        XCTAssertEqual(after.state, .paused)
+        XCTAssertEqual(after.downloadedBytes, paused.downloadedBytes)
+        XCTAssertEqual(harness.fetch.started, [url])
+        await harness.stop()
+    }
+
+    /// At a start, only what was queued or interrupted is started: a PAUSED, STOPPED, FAILED
+    /// or COMPLETED record stays as it is until a client asks.
+    func testAStartStartsOnlyWhatWasQueuedOrInterrupted() async throws {
+        let states: [(String, DownloadState)] = [("p", .paused), ("s", .stopped), ("f", .failed), ("q", .queued), ("d", .downloading)]
+        let harness = try await EngineHarness { _, registry in
+            try await registry.save(states.map { id, state in
+                let url = EngineHarness.url(id)
+                return Download(id: id, uri: url, title: "", state: state, assetPath: "assets/\(id)/\(id).bin",
+                                files: [DownloadFile(url: url, path: "\(id).bin")])
+            })
+        }
+        XCTAssertEqual(harness.fetch.started, ["q", "d"].map { EngineHarness.url($0) })
+        let after = try await states.asyncMap { try await harness.stateOf($0.0) }
+        XCTAssertEqual(after, [.paused, .stopped, .failed, .preparing, .preparing])
         await harness.stop()
     }
 }

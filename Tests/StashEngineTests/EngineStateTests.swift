@@ -81,6 +81,19 @@ final class EngineStateTests: XCTestCase {
         ])
     }
 
+    /// An add the registry refused is taken back: not listed, not indexed, never queued.
+    func testARefusedAddIsTakenBackAndNeverQueued() throws {
+        var state = Self.makeState()
+        let download = Self.download("a")
+        _ = try state.on(.add(download))
+        XCTAssertTrue(try state.on(.addRefused(download)).isEmpty)
+        XCTAssertNil(state.entries["a"])
+        XCTAssertEqual(state.order, [])
+        XCTAssertNil(state.holder(ofContent: EngineState.contentKey(download), hls: nil, drm: nil))
+        XCTAssertTrue(try state.on(.schedule).isEmpty)
+        XCTAssertEqual(state.queue.waitingCount, 0)
+    }
+
     /// A pause stops the transfer before its PAUSED is committed; the slot it frees goes to
     /// the next download in the same decision.
     func testAPauseStopsTheTransferBeforeCommittingAndGivesTheSlotOn() throws {
