@@ -49,9 +49,8 @@ public actor Engine {
     var renewRetryAt: [String: Date] = [:]
     /// Wakes at the next licence expiry, end of playback or renewal.
     var licenseTimer: Task<Void, Never>?
-    /// Releases the licence servers have not acknowledged, and the task sending them.
-    var outbox: [LicenseRelease] = []
-    var outboxTask: Task<Void, Never>?
+    /// Releases the licence servers have not acknowledged, and their sending.
+    let outbox: LicenseOutbox
     /// What keeps the daemon from working fully, for GetSystemInfo.
     var warnings: [String] = []
     /// inotify over the folders of complete downloads (`Engine+DiskWatch`); nil until started,
@@ -83,7 +82,6 @@ public actor Engine {
         get { state.slotsChanged }
         set { state.slotsChanged = newValue }
     }
-    var shuttingDown: Bool { state.shuttingDown }
 
     /// Progress of one download is announced when it moved by this many percent …
     static let progressStep = EngineState.progressStep
@@ -119,6 +117,7 @@ public actor Engine {
         self.logger = logger
         self.records = state.entries.cache
         self.commits = CommitQueue(registry: registry, bus: bus, cache: state.entries.cache)
+        self.outbox = LicenseOutbox(commits: commits, clock: clock, logger: logger)
         self.flight = FlightLog(dataDir: dataDir, logger: logger)
     }
 
@@ -191,7 +190,7 @@ public actor Engine {
         for problem in releases.problems {
             logger.warning("licence release outbox entry skipped", metadata: ["problem": "\(problem)"])
         }
-        outbox = releases.releases
+        outbox.load(releases.releases)
         notices.attach { [weak self] in self?.handleNoticesLater() }
         // Right after the start, not in it: the socket opens without waiting for the list of
         // folders to watch.
@@ -207,7 +206,7 @@ public actor Engine {
     public func shutdown() async {
         run(.shutdown)
         licenseTimer?.cancel()
-        outboxTask?.cancel()
+        outbox.close()
         await fetch.shutdown()
         let last = run(.fetchStopped)
         try? await last?.wait()
@@ -380,8 +379,7 @@ public actor Engine {
             let queued = LicenseRelease(downloadID: id, drm: drm, kids: terms.kids, requestedAt: clock.now())
             // Queued before the cancel's own commit, so no crash leaves the record gone and the
             // release unrecorded.
-            commits.submit(.release(queued), event: nil)
-            outbox.append(queued)
+            outbox.keep(queued)
             release = queued
             logger.info("licence release queued by the cancel", metadata: ["id": "\(id)"])
         }

@@ -18,20 +18,31 @@ final class EngineHarness {
     let fetch = FakeFetch()
     let clock = ManualClock(start: Date(timeIntervalSince1970: 2_000_000_000))
     private let free = FreeSpace(1 << 40)
-    private(set) var engine: Engine
-    private let logger = Logger(label: "engine-harness")
+    private(set) var engine: Engine!
+    private let config: DaemonConfig
+    private static let logger = Logger(label: "engine-harness")
 
     /// An engine over a new data dir; `prepare` may write its registry and flight log first.
     init(config: DaemonConfig = DaemonConfig(), prepare: (_ dataDir: String, _ registry: Registry) async throws -> Void = { _, _ in }) async throws {
         dataDir = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-harness")
-        let registry = try Registry(path: dataDir + "/stash.sqlite", logger: logger)
-        try await prepare(dataDir, registry)
+        self.config = config
+        try await prepare(dataDir, try Registry(path: dataDir + "/stash.sqlite", logger: Self.logger))
+        try await startEngine()
+    }
+
+    private func startEngine() async throws {
         engine = Engine(
-            dataDir: dataDir, socketPath: dataDir + "/unused.sock", registry: registry, fetch: fetch,
-            keys: try KeyStore(directory: dataDir + "/keys"), config: config, logger: logger, clock: clock.clock,
+            dataDir: dataDir, socketPath: dataDir + "/unused.sock", registry: try Registry(path: dataDir + "/stash.sqlite", logger: Self.logger),
+            fetch: fetch, keys: try KeyStore(directory: dataDir + "/keys"), config: config, logger: Self.logger, clock: clock.clock,
             network: .system, diskWatch: DiskWatchSettings(), disk: Self.gauge(free: free, assetsDir: dataDir + "/assets"))
         try await engine.start()
         try await settle()
+    }
+
+    /// A clean stop and a new engine over the same data dir, fetch service and clock.
+    func restart() async throws {
+        await engine.shutdown()
+        try await startEngine()
     }
 
     private static func gauge(free: FreeSpace, assetsDir: String) -> DiskGauge {
@@ -113,6 +124,11 @@ private final class FreeSpace: Sendable {
 }
 
 extension Engine {
+    /// Licence releases not yet acknowledged, and whether a task is sending them.
+    func outboxState() -> (releases: Int, attempts: [Int], sending: Bool) {
+        (outbox.kept.count, outbox.kept.map(\.attempts), outbox.isSending)
+    }
+
     /// The engine's own record of `id`, committed or not.
     func live(_ id: String) -> Download? {
         entries[id]?.download

@@ -24,6 +24,11 @@ final class FakeFetch: FetchService {
         /// Every transfer stopped by the engine, by URL.
         var stopped: [String] = []
         var rateLimit: Int64 = 0
+        /// In-memory fetches (playlists, keys, licence requests), by URL, in order.
+        var bodyRequests: [String] = []
+        var answer: @Sendable (FetchRequest) throws -> FetchedBody = { request in
+            throw DownloadError(.network, "the fake fetch service has no answer for \(request.url)")
+        }
     }
 
     private let state = Mutex(State())
@@ -60,8 +65,20 @@ final class FakeFetch: FetchService {
         stopped()
     }
 
+    /// URLs of the in-memory fetches, in order.
+    var bodyRequests: [String] { state.withLock { $0.bodyRequests } }
+
+    /// How in-memory fetches are answered from now on (by default: the network is unreachable).
+    func answerBodies(_ answer: @escaping @Sendable (FetchRequest) throws -> FetchedBody) {
+        state.withLock { $0.answer = answer }
+    }
+
     func fetchBody(_ request: FetchRequest, waitingForNetwork: (@Sendable () -> Void)?) async throws -> FetchedBody {
-        throw DownloadError(.network, "the fake fetch service has no network: \(request.url)")
+        let answer = state.withLock { state in
+            state.bodyRequests.append(request.url)
+            return state.answer
+        }
+        return try answer(request)
     }
 
     func setRateLimit(_ bytesPerSecond: Int64) {
