@@ -306,7 +306,7 @@ public actor Engine {
         var download = Download(
             id: id, uri: uri, title: title, state: .queued,
             assetPath: isBundle || hls != nil ? layout.relativeFolderPath(id: id) : layout.relativeFilePath(id: id, uri: uri),
-            sha256: digest, headers: headers, isBundle: isBundle, files: allFiles, hls: hls)
+            createdAt: clock.now(), sha256: digest, headers: headers, isBundle: isBundle, files: allFiles, hls: hls)
         download.drm = drm
         download.hasDRM = drm != nil
         download.appData = appData
