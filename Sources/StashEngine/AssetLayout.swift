@@ -23,6 +23,22 @@ struct AssetLayout: Sendable {
     /// Where a file of a download lands; its partial bytes are at this path plus `.part`.
     func filePath(id: String, _ file: DownloadFile) -> String { assetFolder(id: id) + "/" + file.path }
 
+    /// The record as clients see it: its asset path absolute. The files' resume validators
+    /// stay in it: the wire encoding never carries them.
+    func publicView(_ download: Download) -> Download {
+        var view = download
+        view.assetPath = absolute(download.assetPath)
+        return view
+    }
+
+    /// The record in an event: without a bundle's file list (its counts stay), so a bundle of
+    /// thousands of files does not make every state change a large frame.
+    func eventView(_ download: Download) -> Download {
+        var view = publicView(download)
+        view.files = []
+        return view
+    }
+
     /// The last path component of the URL, reduced to a safe file name; `download` when the
     /// URL has none.
     static func fileName(from uri: String) -> String {

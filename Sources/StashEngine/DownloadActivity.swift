@@ -7,15 +7,16 @@ enum DownloadActivity {
     case idle
     /// An HLS download reading its playlists (PREPARING before it has files). `generation`
     /// tells this planning's result from that of an earlier one, which is dropped.
-    case planning(Task<Void, Never>, generation: UInt64)
-    /// The download holds its slot; these are the transfers of its files, by file index (none
-    /// while its files wait for transfer slots).
-    case transferring([Int: Engine.FileTransfer])
+    case planning(generation: UInt64)
+    /// The download holds its slot; these are the transfers of its files: the generation of
+    /// each, by file index (none while its files wait for transfer slots). The generation
+    /// tells a transfer's events from those of an earlier transfer of the same file.
+    case transferring([Int: UInt64])
     /// Every file landed and the completion (a bundle's folder syncs) is under way.
     case completing
 
     /// The running transfers, none unless transferring.
-    var transfers: [Int: Engine.FileTransfer] {
+    var transfers: [Int: UInt64] {
         if case .transferring(let transfers) = self { return transfers }
         return [:]
     }
@@ -32,16 +33,16 @@ enum DownloadActivity {
 
     /// Whether the planning under way is the one numbered `generation`.
     func isPlanning(generation: UInt64) -> Bool {
-        if case .planning(_, let current) = self { return current == generation }
+        if case .planning(let current) = self { return current == generation }
         return false
     }
 
-    /// A transfer of file `index` started.
-    mutating func started(_ index: Int, _ transfer: Engine.FileTransfer) {
+    /// A transfer of file `index` started, numbered `generation`.
+    mutating func started(_ index: Int, generation: UInt64) {
         var transfers = self.transfers
         // Dropped from self first, so the dictionary has one owner and is not copied.
         self = .idle
-        transfers[index] = transfer
+        transfers[index] = generation
         self = .transferring(transfers)
     }
 

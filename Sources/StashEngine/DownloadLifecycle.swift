@@ -45,6 +45,10 @@ public struct DownloadLifecycle: Equatable, Sendable {
         /// While the daemon runs, a file of a complete download was found missing, truncated
         /// or replaced (the disk watch, or a verify).
         case filesLost
+        /// At a start, `CrashGuard` found the download transferring during too many unclean
+        /// exits in a row: it fails instead of starting again (the registry may still say
+        /// QUEUED when the crash came before its PREPARING was committed).
+        case crashed
     }
 
     public enum Action: Equatable, Sendable {
@@ -163,6 +167,14 @@ public struct DownloadLifecycle: Equatable, Sendable {
             // Not complete: its files are fetched (or were given up) anyway.
             return .none
 
+        case (.crashed, .queued):
+            state = .failed
+            return .commit
+        case (.crashed, let s) where s.isActive:
+            // As `.recover`: nothing runs yet at a start.
+            state = .failed
+            return .stopTransfer
+
         case (.recover(_), .removing):
             return .remove
         case (.recover(_), _):
@@ -194,6 +206,7 @@ extension DownloadLifecycle.Input {
         case .licenseExpired: return "expire the licence of"
         case .drmExpired: return "end the DRM of"
         case .licenseRestored: return "restore the licence of"
+        case .crashed: return "fail after crashes"
         }
     }
 }

@@ -18,7 +18,7 @@ extension Engine {
         if busy > 0 { return "\(busy) download(s) active or queued" }
         if !stopping.isEmpty { return "\(stopping.count) transfer(s) stopping" }
         if !renewing.isEmpty { return "\(renewing.count) licence renewal(s) under way" }
-        if outboxTask != nil { return "licence releases waiting to be sent" }
+        if outbox.isSending { return "licence releases waiting to be sent" }
         let horizon = clock.now().addingTimeInterval(window)
         for id in entries.licensed {
             guard let download = entries[id]?.download, let terms = download.license, download.state != .drmExpired,

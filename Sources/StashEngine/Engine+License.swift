@@ -92,9 +92,7 @@ extension Engine {
             }
         }
         if !acknowledged {
-            let release = LicenseRelease(downloadID: id, drm: drm, kids: terms.kids)
-            commits.submit(.release(release), event: nil)
-            outbox.append(release)
+            outbox.keep(LicenseRelease(downloadID: id, drm: drm, kids: terms.kids, requestedAt: clock.now()))
         }
         logger.info("licence released", metadata: ["id": "\(id)", "acknowledged": "\(acknowledged)"])
         let status = try await updateLicense(id, event: .released, message: "keys deleted; " + note) { record in
@@ -271,65 +269,14 @@ extension Engine {
         }
     }
 
-    /// Sends every release in the outbox, oldest first; one that fails is tried again later.
+    /// Sends what the outbox keeps.
     func sendOutbox() {
-        guard outboxTask == nil, !outbox.isEmpty else { return }
-        let client = licenseClient
-        outboxTask = Task.detached {
-            var delay = Self.outboxFirstRetry
-            while let release = await self.nextRelease() {
-                do {
-                    try await client.release(kids: release.kids.compactMap(Base64URL.decode), drm: release.drm)
-                    await self.released(release, acknowledged: true)
-                    delay = Self.outboxFirstRetry
-                } catch LicenseFailure.refused(let message, _) {
-                    // An answer all the same: the server knows of the release and will not take it.
-                    await self.released(release, acknowledged: false, note: message)
-                } catch {
-                    await self.releaseFailed(release, error: error)
-                    await self.clock.sleep(delay)
-                    delay = min(delay * 2, Self.outboxMaxRetry)
-                }
-            }
-        }
-    }
-
-    private func nextRelease() -> LicenseRelease? {
-        guard !shuttingDown, let first = outbox.first else {
-            outboxTask = nil
-            return nil
-        }
-        // Rotate, so one release the server chokes on does not hold back the others.
-        outbox.removeFirst()
-        outbox.append(first)
-        return first
-    }
-
-    private func released(_ release: LicenseRelease, acknowledged: Bool, note: String = "") {
-        outbox.removeAll { $0.id == release.id }
-        commits.submit(.releaseDone(release.id), event: nil)
-        if acknowledged {
-            logger.info("licence release acknowledged", metadata: ["id": "\(release.downloadID)", "attempts": "\(release.attempts + 1)"])
-        } else {
-            logger.warning("licence release refused by the server; dropped", metadata: ["id": "\(release.downloadID)", "reason": "\(note)"])
-        }
-    }
-
-    private func releaseFailed(_ release: LicenseRelease, error: Error) {
-        guard let index = outbox.firstIndex(where: { $0.id == release.id }) else { return }
-        outbox[index].attempts += 1
-        commits.submit(.release(outbox[index]), event: nil)
-        let message = (error as? LicenseFailure)?.message ?? "\(error)"
-        logger.info("licence release not acknowledged yet; kept in the outbox", metadata: [
-            "id": "\(release.downloadID)", "attempts": "\(outbox[index].attempts)", "reason": "\(message)",
-        ])
+        outbox.send(through: licenseClient)
     }
 
     // MARK: - Helpers
 
     static let renewalRetryInterval: TimeInterval = 15
-    static let outboxFirstRetry: TimeInterval = 1
-    static let outboxMaxRetry: TimeInterval = 60
 
     /// The download, if it can have a licence (an HLS download with DRM parameters).
     /// The download and its DRM parameters; an error when it has none.

@@ -5,75 +5,40 @@ import StashFetch
 import StashKeys
 import StashStore
 
-/// The engine: the only writer of download state. It owns the queue and the state machines,
-/// starts and stops transfers on the fetch workers, commits every change to the registry
-/// before anyone hears of it, and publishes events.
+/// The engine: the only writer of download state. Its decisions are made in one value,
+/// `EngineState` (`on(input) -> [EngineEffect]`); this actor feeds it the facts (requests,
+/// fetch events, timers) and carries out the effects it returns, in order: it starts and stops
+/// transfers on the fetch service, commits every change to the registry before anyone hears of
+/// it, publishes events, and keeps the flight log, the disk watch and the timers.
 ///
 /// Requests and fetch events are both handled on this actor; the synchronous part of each
-/// (state machine, in-memory record, queueing the commit) runs without suspension, so no two
-/// of them interleave halfway.
+/// (the decision, queueing its commit) runs without suspension, so no two of them interleave
+/// halfway.
 public actor Engine {
-    /// In-memory state of one download.
-    struct Entry {
-        var download: Download
-        var lifecycle: DownloadLifecycle
-        /// Position in the list order; stable across removals, used for paging.
-        var seq: Int
-        /// What is under way for it: planning, transfers or the completion.
-        var activity = DownloadActivity.idle
-        var speed = SpeedMeter()
-        var lastProgressEvent: (percent: Int, time: TimeInterval) = (-1, 0)
-        var lastProgressSave: TimeInterval = 0
-        /// The package's size as its playlists put it (bandwidth x duration), while not every
-        /// segment's size is known; nil for other downloads and after a restart.
-        var planEstimate: Int64?
-    }
-
-    /// The transfer of one file; `generation` tells its events from those of an earlier one.
-    struct FileTransfer {
-        let transfer: TransferID
-        let generation: UInt64
-    }
-
-    /// A fetch event tagged with the download, file and transfer it belongs to.
-    struct FetchNotice: Sendable {
-        let id: String
-        let index: Int
-        let generation: UInt64
-        let event: FetchEvent
-    }
+    typealias Entry = DownloadEntry
 
     let layout: AssetLayout
     let registry: Registry
-    let fetch: FetchWorkers
+    let fetch: any FetchService
     let keys: KeyStore
     let bus: EventBus
     let commits: CommitQueue
     let logger: Logger
     let socketPath: String
-    public private(set) var config: DaemonConfig
+    /// Every decision of the engine: see `EngineState`.
+    var state: EngineState
+    public var config: DaemonConfig { state.config }
 
-    var entries = EntryTable()
     /// Read without the actor: see `RecordCache`.
     nonisolated let records: RecordCache
-    /// Ids in list order (by `Entry.seq`).
-    var order: [String] = []
-    var nextSeq = 0
-    /// Which queued downloads get a download slot (max-parallel), and which hold one.
-    var queue: DownloadQueue
-    /// Which files of the active downloads transfer, under the connection caps.
-    var slots: TransferSlots
-    /// A transfer slot may have freed or a download become active: fill slots on the next schedule.
-    var slotsChanged = false
     /// The last verify (at start or asked for), for GetSystemInfo.
     var lastVerify = VerifyReport()
     /// GetSystemInfo's answer and when it was made; nil after a change.
     var storageCache: (time: TimeInterval, info: SystemInfo)?
-    /// Looks again at the queued downloads that did not fit on the disk (`queue.hold`).
-    var storageRecheck: Task<Void, Never>?
-    var nextGeneration: UInt64 = 1
-    var sessionBytes: Int64 = 0
-    var shuttingDown = false
+    /// The fetch service's handle of each transfer `EngineState` started, by its generation.
+    var transfers: [UInt64: TransferID] = [:]
+    /// The HLS plannings under way, by generation.
+    var plannings: [UInt64: Task<Void, Never>] = [:]
     let notices = NoticeInbox()
     /// Transfers being torn down, so a removal can wait for the file to be closed.
     var stopping: [String: Task<Void, Never>] = [:]
@@ -84,14 +49,10 @@ public actor Engine {
     var renewRetryAt: [String: Date] = [:]
     /// Wakes at the next licence expiry, end of playback or renewal.
     var licenseTimer: Task<Void, Never>?
-    /// Releases the licence servers have not acknowledged, and the task sending them.
-    var outbox: [LicenseRelease] = []
-    var outboxTask: Task<Void, Never>?
+    /// Releases the licence servers have not acknowledged, and their sending.
+    let outbox: LicenseOutbox
     /// What keeps the daemon from working fully, for GetSystemInfo.
     var warnings: [String] = []
-    /// Which download holds each content (`Engine+Dedupe`), so an add of the same URL or
-    /// files finds it without a scan.
-    var contentIndex: [String: String] = [:]
     /// inotify over the folders of complete downloads (`Engine+DiskWatch`); nil until started,
     /// or when inotify is not available.
     var diskWatch: DiskWatch?
@@ -102,19 +63,46 @@ public actor Engine {
     let clock: WallClock
     let network: NetworkMonitor
 
+    // The state's parts, for the code that is not yet an input of `EngineState` or a service
+    // of its own (licences, verify, the disk watch, subtitles, append, removal).
+    var entries: EntryTable {
+        get { state.entries }
+        _modify { yield &state.entries }
+    }
+    var order: [String] {
+        get { state.order }
+        _modify { yield &state.order }
+    }
+    var queue: DownloadQueue { state.queue }
+    var slots: TransferSlots {
+        get { state.slots }
+        _modify { yield &state.slots }
+    }
+    var slotsChanged: Bool {
+        get { state.slotsChanged }
+        set { state.slotsChanged = newValue }
+    }
+
     /// Progress of one download is announced when it moved by this many percent …
-    static let progressStep = 1
+    static let progressStep = EngineState.progressStep
     /// … or this many seconds passed.
-    static let progressInterval: TimeInterval = 0.25
-    /// Bytes of an active download are written to the registry this often, so `stash ls`
-    /// after a crash is close to the truth (the part file is the real measure on resume).
-    static let progressSaveInterval: TimeInterval = 2
+    static let progressInterval = EngineState.progressInterval
 
     /// `clock` and `network` are what the engine's timers and licence renewals read: the
     /// system's unless a test gives its own.
     public init(
-        dataDir: String, socketPath: String, registry: Registry, fetch: FetchWorkers, keys: KeyStore, config: DaemonConfig, logger: Logger,
+        dataDir: String, socketPath: String, registry: Registry, fetch: any FetchService, keys: KeyStore, config: DaemonConfig, logger: Logger,
         clock: WallClock = .system, network: NetworkMonitor = .system, diskWatch: DiskWatchSettings = DiskWatchSettings()
+    ) {
+        self.init(
+            dataDir: dataDir, socketPath: socketPath, registry: registry, fetch: fetch, keys: keys, config: config, logger: logger,
+            clock: clock, network: network, diskWatch: diskWatch, disk: .system(assetsDir: AssetLayout(dataDir: dataDir).assetsDir))
+    }
+
+    /// With the disk's gauges a test gives (free space, file sizes).
+    init(
+        dataDir: String, socketPath: String, registry: Registry, fetch: any FetchService, keys: KeyStore, config: DaemonConfig, logger: Logger,
+        clock: WallClock, network: NetworkMonitor, diskWatch: DiskWatchSettings, disk: DiskGauge
     ) {
         self.diskWatchSettings = diskWatch
         self.clock = clock
@@ -125,12 +113,11 @@ public actor Engine {
         self.socketPath = socketPath
         self.registry = registry
         self.fetch = fetch
-        self.config = config
-        self.queue = DownloadQueue(maxParallel: config.maxParallel)
-        self.slots = TransferSlots(caps: TransferSlots.Caps(config))
+        self.state = EngineState(config: config, layout: layout, clock: clock, disk: disk)
         self.logger = logger
-        self.records = entries.cache
-        self.commits = CommitQueue(registry: registry, bus: bus, cache: entries.cache)
+        self.records = state.entries.cache
+        self.commits = CommitQueue(registry: registry, bus: bus, cache: state.entries.cache)
+        self.outbox = LicenseOutbox(commits: commits, clock: clock, logger: logger)
         self.flight = FlightLog(dataDir: dataDir, logger: logger)
     }
 
@@ -139,7 +126,7 @@ public actor Engine {
         try FileManager.default.createDirectory(atPath: layout.assetsDir, withIntermediateDirectories: true)
         fetch.setRateLimit(config.rateLimit)
         var loaded = try registry.loadAll()
-        for download in loaded.downloads where download.state != .removing { indexContent(download) }
+        for download in loaded.downloads where download.state != .removing { state.indexContent(download) }
         for problem in loaded.problems {
             logger.warning("registry record skipped or repaired", metadata: ["problem": "\(problem)"])
         }
@@ -150,8 +137,8 @@ public actor Engine {
         var filesChecked = 0
         var tickets: [CommitTicket] = []
         var removals: [String] = []
-        entries.reserveCapacity(loaded.downloads.count)
-        order.reserveCapacity(loaded.downloads.count)
+        state.entries.reserveCapacity(loaded.downloads.count)
+        state.order.reserveCapacity(loaded.downloads.count)
         // Listing assets/ for orphans needs only the ids: it runs beside the file checks.
         let assetsDir = layout.assetsDir
         let owners = loaded.downloads.map(\.id)
@@ -167,18 +154,16 @@ public actor Engine {
             filesChecked += fileCount
             let problem = reconcileFiles(&loaded.downloads[index], sizes: sizes[nextSize..<(nextSize + fileCount)], findings: &findings)
             nextSize += fileCount
-            if let exits = crashGuard.failing[loaded.downloads[index].id] {
-                tickets.append(failAfterCrashes(&loaded.downloads[index], exits: exits))
-            }
             let download = loaded.downloads[index]
             let id = download.id
             // As the registry holds it; changes made while recovering show once committed.
             records.commit(id, download)
-            entries[id] = Entry(download: download, lifecycle: DownloadLifecycle(state: download.state), seq: nextSeq)
-            order.append(id)
-            nextSeq += 1
-            // A download that was still waiting for a slot waits again, in its old order.
-            if download.state == .queued { enqueueWaiting(id) }
+            run(.load(download))
+            // FAILED instead of started again, and not started until a client resumes it.
+            if let exits = crashGuard.failing[id], let ticket = try? perform(state.on(.crashed(id, exits: exits))) {
+                tickets.append(ticket)
+                continue
+            }
             // Most records (complete and whole, paused, failed) stay as they are.
             let recovering = download.state.isActive || download.state == .removing || (download.state.holdsCompleteFiles && problem != nil)
             guard recovering else { continue }
@@ -205,7 +190,7 @@ public actor Engine {
         for problem in releases.problems {
             logger.warning("licence release outbox entry skipped", metadata: ["problem": "\(problem)"])
         }
-        outbox = releases.releases
+        outbox.load(releases.releases)
         notices.attach { [weak self] in self?.handleNoticesLater() }
         // Right after the start, not in it: the socket opens without waiting for the list of
         // folders to watch.
@@ -219,21 +204,11 @@ public actor Engine {
     /// Stops every transfer and waits for the registry to hold the last state. Partial files
     /// stay; active downloads go back to the queue on the next start.
     public func shutdown() async {
-        shuttingDown = true
+        run(.shutdown)
         licenseTimer?.cancel()
-        outboxTask?.cancel()
-        for id in queue.active where entries[id]?.activity.transfers.isEmpty == false {
-            entries[id]?.activity = .idle
-        }
+        outbox.close()
         await fetch.shutdown()
-        var last: CommitTicket?
-        for id in queue.active {
-            guard var entry = entries[id] else { continue }
-            measureFiles(&entry.download)
-            entry.download.speed = 0
-            entries[id] = entry
-            last = commits.submit(.save(entry.download), event: nil)
-        }
+        let last = run(.fetchStopped)
         try? await last?.wait()
         flight.removeAfterCleanStop()
         diskWatch?.close()
@@ -283,8 +258,8 @@ public actor Engine {
             : [DownloadFile(url: uri, path: AssetLayout.fileName(from: uri), sha256: digest)]
         let tracks = try TextTrackRules.added(trackSpecs, to: [], files: files)
         if !requestedID.isEmpty { try DownloadRequestRules.validateID(requestedID) }
-        let contentKey = Self.contentKey(uri: uri, files: files, isBundle: isBundle, hls: hls)
-        if !force, let holder = holder(ofContent: contentKey, hls: hls, drm: drm), holder.id != requestedID,
+        let contentKey = EngineState.contentKey(uri: uri, files: files, isBundle: isBundle, hls: hls)
+        if !force, let holder = state.holder(ofContent: contentKey, hls: hls, drm: drm), holder.id != requestedID,
            requestedID.isEmpty || entries[requestedID] == nil {
             guard requestedID.isEmpty else {
                 let what = isBundle ? "these \(files.count) files" : "\(uri.prefix(200))"
@@ -331,7 +306,7 @@ public actor Engine {
         var download = Download(
             id: id, uri: uri, title: title, state: .queued,
             assetPath: isBundle || hls != nil ? layout.relativeFolderPath(id: id) : layout.relativeFilePath(id: id, uri: uri),
-            sha256: digest, headers: headers, isBundle: isBundle, files: allFiles, hls: hls)
+            createdAt: clock.now(), sha256: digest, headers: headers, isBundle: isBundle, files: allFiles, hls: hls)
         download.drm = drm
         download.hasDRM = drm != nil
         download.appData = appData
@@ -345,8 +320,7 @@ public actor Engine {
         logger.info("download added", metadata: [
             "id": "\(id)", "uri": "\((download.uri.isEmpty ? uri : download.uri).withoutURLSecrets)", "files": "\(download.files.count)",
             "hls": "\(download.hls != nil)", "drm": "\(download.hasDRM)"])
-        enqueueWaiting(id)
-        schedule()
+        run(.added(id))
         // The record as committed: later states reach the client as events once they are.
         return (publicView(download), true)
     }
@@ -371,119 +345,28 @@ public actor Engine {
     /// It is indexed at once, so the same URL twice in one pipelined list is one download; a
     /// record the registry refuses is taken back, unless something moved it on meanwhile.
     func insert(_ download: Download) async throws {
-        let id = download.id
-        entries[id] = Entry(download: download, lifecycle: DownloadLifecycle(state: download.state), seq: nextSeq)
-        order.append(id)
-        nextSeq += 1
-        indexContent(download)
-        let ticket = commits.submit(.add(download), event: .stateChanged(eventView(download), previous: .notDownloaded))
+        let ticket = run(.add(download))
         do {
-            try await ticket.wait()
+            try await ticket?.wait()
         } catch {
-            if entries[id]?.download.state == download.state {
-                unindexContent(download)
-                entries[id] = nil
-                order.removeAll { $0 == id }
-            }
+            run(.addRefused(download))
             throw error
         }
     }
 
-    /// Answers from memory, on the caller's thread, unless the record lists files the cache
-    /// does not hold (a bundle's): then nil, and `get(id:)` has the answer.
-    public nonisolated func cachedGet(id: String) throws -> Download? {
-        guard let download = records.get(id) else { throw StashError.notFound(id: id) }
-        guard !download.isBundle else { return nil }
-        return publicView(download)
-    }
-
-    /// The committed record with the engine's file list (a bundle's, which the cache leaves out).
-    public func get(id: String) throws -> Download {
-        guard var download = records.get(id) else { throw StashError.notFound(id: id) }
-        download.files = entries[id]?.download.files ?? []
-        // As from the cache: no answer carries an HLS package's segments.
-        if download.hls != nil { download.files = [] }
-        return publicView(download)
-    }
-
-    /// Answers from memory, on the caller's thread: never touches the disk.
-    public nonisolated func has(id: String) -> (exists: Bool, state: DownloadState) {
-        guard let download = records.get(id) else { return (false, .notDownloaded) }
-        return (true, download.state)
-    }
-
-    public static let defaultPageSize = 100
-    public static let maxPageSize = 1000
-
-    public func list(states: [DownloadState], pageSize: Int, pageToken: String, group: String = "") throws -> DownloadPage {
-        try DownloadRequestRules.validateGroup(group, field: "group filter")
-        guard pageSize >= 0, pageSize <= Self.maxPageSize else {
-            throw StashError.invalidArgument("page_size \(pageSize) is outside 0...\(Self.maxPageSize)")
-        }
-        let size = pageSize == 0 ? Self.defaultPageSize : pageSize
-        var after = -1
-        if !pageToken.isEmpty {
-            guard let value = Int(pageToken), value >= 0 else {
-                throw StashError.invalidArgument("page_token '\(pageToken.prefix(64))' is not a token from a previous ListDownloads")
-            }
-            after = value
-        }
-        let filter = Set(states)
-        var page: [Download] = []
-        var total = 0
-        var lastSeq = -1
-        var more = false
-        var totals = GroupTotals()
-        for id in order {
-            guard let entry = entries[id], filter.isEmpty || filter.contains(entry.download.state),
-                  DownloadRequestRules.group(entry.download.group, isIn: group) else { continue }
-            total += 1
-            totals.add(entry.download)
-            guard entry.seq > after else { continue }
-            if page.count < size {
-                var view = publicView(entry.download)
-                view.files = []
-                page.append(view)
-                lastSeq = entry.seq
-            } else {
-                more = true
-            }
-        }
-        return DownloadPage(downloads: page, nextPageToken: more ? String(lastSeq) : "", total: total, totals: totals)
-    }
-
     public func pause(id: String) async throws -> Download {
-        let change = try transition(id, .pause) { $0.stateReason = "paused by a client" }
-        schedule()
-        return try await committed(change, id: id)
+        try await committed(request(.pause(id), id: id), id: id)
     }
 
     /// Stops the download with the app's reason: STOPPED, told apart from PAUSED, and started
     /// again only by a resume.
     public func stop(id: String, reason: String) async throws -> Download {
         try DownloadRequestRules.validateStopReason(reason)
-        let change = try transition(id, .stop) { $0.stateReason = reason.isEmpty ? "stopped by a client" : reason }
-        schedule()
-        return try await committed(change, id: id)
+        return try await committed(request(.stop(id, reason: reason), id: id), id: id)
     }
 
     public func resume(id: String) async throws -> Download {
-        // An HLS package that failed for lost files (its playlists or keys may be among them)
-        // reads its playlists again: that rewrites them and seals its keys anew, and finds the
-        // segments still on disk complete.
-        let replan = entries[id].map { $0.download.state == .failed && $0.download.hls != nil && $0.download.error?.kind == .storage } ?? false
-        let change = try transition(id, .resume) { record in
-            record.error = nil
-            record.stateReason = ""
-            if replan {
-                record.forgetPackagePlan()
-                record.stateReason = "reading the playlists again to restore the package"
-            }
-        }
-        // The emptied file list is stored too, so a restart plans the package again.
-        if replan, change != nil, let download = entries[id]?.download { commits.submit(.add(download), event: nil) }
-        schedule()
-        return try await committed(change, id: id)
+        try await committed(request(.resume(id), id: id), id: id)
     }
 
     /// Stops the download, deletes its files and its record.
@@ -496,13 +379,11 @@ public actor Engine {
             let queued = LicenseRelease(downloadID: id, drm: drm, kids: terms.kids, requestedAt: clock.now())
             // Queued before the cancel's own commit, so no crash leaves the record gone and the
             // release unrecorded.
-            commits.submit(.release(queued), event: nil)
-            outbox.append(queued)
+            outbox.keep(queued)
             release = queued
             logger.info("licence release queued by the cancel", metadata: ["id": "\(id)"])
         }
-        let change = try transition(id, .cancel) { $0.stateReason = "cancelled by a client" }
-        schedule()
+        let change = try request(.cancel(id), id: id)
         do {
             try await change?.ticket.wait()
         } catch let error as StashError where error.code == .resourceExhausted {
@@ -514,81 +395,12 @@ public actor Engine {
         if release != nil { sendOutbox() }
     }
 
-    public func pauseAll() async throws -> Int {
-        try await pauseEach(in: "")
-    }
-
-    public func resumeAll() async throws -> Int {
-        try await resumeEach(in: "", includeFailed: true)
-    }
-
-    public func cancelAll() async throws -> Int {
-        try await cancelEach(in: "")
-    }
-
-    /// Pauses what can be paused of `group` and the groups under it; returns how many were.
-    public func pauseGroup(_ group: String) async throws -> Int {
-        try DownloadRequestRules.validateTargetGroup(group, every: "PauseAll")
-        return try await pauseEach(in: group)
-    }
-
-    /// Resumes the PAUSED downloads of `group` and the groups under it, and the FAILED ones
-    /// with `includeFailed`; returns how many were.
-    public func resumeGroup(_ group: String, includeFailed: Bool) async throws -> Int {
-        try DownloadRequestRules.validateTargetGroup(group, every: "ResumeAll")
-        return try await resumeEach(in: group, includeFailed: includeFailed)
-    }
-
-    /// Cancels every download of `group` and the groups under it, as `cancel(id:)` does each
-    /// (files deleted, a held licence released); returns how many were.
-    public func cancelGroup(_ group: String) async throws -> Int {
-        try DownloadRequestRules.validateTargetGroup(group, every: "CancelAll")
-        return try await cancelEach(in: group)
-    }
-
-    private func pauseEach(in group: String) async throws -> Int {
-        try await forEach(in: group, where: { $0 == .queued || $0.isActive }) { _ = try await self.pause(id: $0) }
-    }
-
-    private func resumeEach(in group: String, includeFailed: Bool) async throws -> Int {
-        // Never STOPPED: an app's stop, with its reason, is lifted only by a resume of that download.
-        try await forEach(in: group, where: { $0 == .paused || (includeFailed && $0 == .failed) }) { _ = try await self.resume(id: $0) }
-    }
-
-    private func cancelEach(in group: String) async throws -> Int {
-        try await forEach(in: group, where: { $0 != .removing }) { try await self.cancel(id: $0) }
-    }
-
-    public func subscribe(ids: [String], minProgressStep: Int, minIntervalMs: Int, replayFrom: UInt64) -> EventSubscription {
-        bus.subscribe(
-            ids: Set(ids), minProgressStep: minProgressStep == 0 ? Self.progressStep : minProgressStep,
-            minInterval: minIntervalMs == 0 ? Self.progressInterval : Double(minIntervalMs) / 1000, replayFrom: replayFrom)
-    }
-
-    public func stats() -> DownloadStats {
-        var counts: [DownloadState: Int] = [:]
-        var speed: Int64 = 0
-        for entry in entries.values {
-            counts[entry.download.state, default: 0] += 1
-            speed += entry.download.speed
-        }
-        return DownloadStats(speed: speed, counts: counts, activeTransfers: queue.active.count, downloadedBytes: sessionBytes)
-    }
-
     /// Applies every entry or none: the first bad key or value is the error.
     public func setConfig(_ changes: [(key: String, value: String)]) async throws -> DaemonConfig {
         var updated = config
         for change in changes { try updated.set(change.key, to: change.value) }
         try await registry.saveConfig(updated)
-        let lowered = updated.maxParallel < config.maxParallel
-        config = updated
-        queue.maxParallel = updated.maxParallel
-        slots.caps = TransferSlots.Caps(updated)
-        fetch.setRateLimit(updated.rateLimit)
-        if lowered { requeueExcess() }
-        // Raised caps let more transfers start now; lowered ones apply as transfers end.
-        slotsChanged = true
-        schedule()
+        run(.configChanged(updated))
         return config
     }
 
@@ -600,64 +412,16 @@ public actor Engine {
         let download: Download
     }
 
-    /// Runs one input through a download's state machine, edits the record, does the
-    /// synchronous side effects and queues the commit and its event. Nil when nothing changed.
+    /// Runs one input through a download's state machine (`EngineState.transition`) and
+    /// carries out what it decided. Nil when nothing changed.
     @discardableResult
     func transition(_ id: String, _ input: DownloadLifecycle.Input, edit: (inout Download) -> Void = { _ in }) throws -> Change? {
-        guard var entry = entries[id] else { throw StashError.notFound(id: id) }
-        let previous = entry.lifecycle.state
-        let action = try entry.lifecycle.on(input)
-        if action == .none { return nil }
-        entry.download.state = entry.lifecycle.state
-        edit(&entry.download)
-        if action == .startTransfer {
-            // Noted before any byte of it is fetched or parsed: if that takes stashd down, the
-            // next start knows which download was at work.
-            flight.started(id)
-            if entry.download.hls != nil, entry.download.files.isEmpty {
-                beginPlanning(&entry)
-            } else {
-                beginFiles(&entry)
-            }
-        }
-        if action == .stopTransfer || action == .remove {
-            // Paused, failed, completed, requeued or removed: no transfer of it may go on.
-            stopFiles(&entry)
-            if previous.isActive { flight.ended(id) }
-            entry.download.speed = 0
-            entry.speed.reset()
-            queue.deactivate(id)
-        }
-        entries[id] = entry
-        storageCache = nil
-        if entry.download.state == .queued { enqueueWaiting(id) }
-        // A licence that ran out while the download ran applies from the moment it completes.
-        if entry.download.state == .completed, entry.download.license != nil { armLicenseTimer() }
-        followDiskWatch(entry.download, from: previous)
-        logTransition(entry.download, from: previous, action: action)
-        let ticket = commits.submit(.save(entry.download), event: .stateChanged(eventView(entry.download), previous: previous))
-        return Change(ticket: ticket, download: publicView(entry.download))
+        try withoutActuallyEscaping(edit) { edit in try request(.change(id, input, edit: edit), id: id) }
     }
 
-    /// The journal's line for each start, completion and failure: one per event, with the id,
-    /// whichever path (a transfer, a playlist, a licence) led to it.
-    private func logTransition(_ download: Download, from previous: DownloadState, action: DownloadLifecycle.Action) {
-        let id = download.id
-        if action == .startTransfer {
-            logger.info("download started", metadata: ["id": "\(id)", "from": "\(previous.name)"])
-        }
-        guard download.state != previous else { return }
-        switch download.state {
-        case .completed:
-            logger.info("download completed", metadata: ["id": "\(id)", "bytes": "\(download.downloadedBytes)", "files": "\(download.files.count)"])
-        case .failed:
-            // A warning (journal priority 4) so `journalctl -p warning` lists failures.
-            logger.warning("download failed", metadata: [
-                "id": "\(id)", "kind": "\(download.error?.kind.name ?? "none")",
-                "error": "\((download.error?.message ?? download.stateReason).withoutURLSecrets)"])
-        default:
-            break
-        }
+    /// Schedules what waits for a slot.
+    func schedule() {
+        run(.schedule)
     }
 
     /// Waits for a change to be durable and returns the record as committed; without a change,
@@ -668,44 +432,22 @@ public actor Engine {
         return change.download
     }
 
-    /// The record in an event: without a bundle's file list (its counts stay), so a bundle of
-    /// thousands of files does not make every state change a large frame.
-    func eventView(_ download: Download) -> Download {
-        var view = publicView(download)
-        view.files = []
-        return view
+    nonisolated func publicView(_ download: Download) -> Download {
+        layout.publicView(download)
     }
 
-    nonisolated func publicView(_ download: Download) -> Download {
-        var view = download
-        // The files' resume validators stay in it: the wire encoding never carries them.
-        view.assetPath = layout.absolute(download.assetPath)
-        return view
+    func indexContent(_ download: Download) {
+        state.indexContent(download)
+    }
+
+    func unindexContent(_ download: Download) {
+        state.unindexContent(download)
     }
 
     /// nil when the file is missing or cannot be looked at: its size is then unknown.
     func fileSize(_ path: String) -> Int64? {
         guard let info = try? SystemCallError.status(path) else { return nil }
         return Int64(info.st_size)
-    }
-
-    /// Runs `body` for each download of `group` (every download when empty) whose state
-    /// `matches`, oldest first, and counts those it changed.
-    private func forEach(in group: String, where matches: (DownloadState) -> Bool, _ body: (String) async throws -> Void) async throws -> Int {
-        let ids = order.filter { id in
-            entries[id].map { matches($0.download.state) && DownloadRequestRules.group($0.download.group, isIn: group) } ?? false
-        }
-        var affected = 0
-        for id in ids {
-            do {
-                try await body(id)
-                affected += 1
-            } catch let error as StashError where error.code == .failedPrecondition || error.code == .notFound {
-                // Its state moved on while we went through the list; nothing to do for it.
-                continue
-            }
-        }
-        return affected
     }
 
     private func newID() -> String {
@@ -723,85 +465,6 @@ public actor Engine {
             let text = String(decoding: id, as: UTF8.self)
             if entries[text] == nil { return text }
         }
-    }
-
-    private enum Recovery { case commit(CommitTicket), remove, unchanged }
-
-    /// Reads one loaded record's files from the disk (`sizes`: those of its final paths, in
-    /// order): which are complete (of the recorded size) and how many bytes the others hold. Returns what is wrong with a
-    /// file that should be there, if any; the files a complete download lacks are the start's
-    /// verify findings (one stat per file serves both).
-    func reconcileFiles(_ download: inout Download, sizes: ArraySlice<Int64?>, findings: inout [VerifyFinding]) -> String? {
-        let id = download.id
-        let shouldBeComplete = download.state.holdsCompleteFiles || (download.state == .failed && download.error?.kind == .storage)
-        var problem: String?
-        var done = 0
-        var bytes: Int64 = 0
-        for (index, size) in zip(download.files.indices, sizes) {
-            if let size, download.files[index].size == nil || download.files[index].size == size {
-                if download.files[index].size == nil, !download.state.holdsCompleteFiles {
-                    // A bundle file that landed after its noted size was lost with the daemon:
-                    // the final name exists only for a whole file, so its size is this one.
-                    download.files[index].size = size
-                    commits.submit(.noteFile(id: id, index: index, file: download.files[index]), event: nil)
-                }
-                download.files[index].done = true
-                download.files[index].downloadedBytes = size
-                done += 1
-            } else {
-                download.files[index].done = false
-                let path = layout.filePath(id: id, download.files[index])
-                let finding: VerifyFinding
-                if let size, let expected = download.files[index].size {
-                    finding = VerifyFinding(kind: .wrongSize, id: id, path: path, detail: "\(size) bytes on disk, expected \(expected)")
-                } else {
-                    finding = VerifyFinding(kind: .missingFile, id: id, path: path, detail: "file missing on disk")
-                }
-                if shouldBeComplete { findings.append(finding) }
-                if problem == nil {
-                    problem = finding.kind == .missingFile ? "file missing on disk: \(path)" : "file on disk has \(finding.detail): \(path)"
-                }
-                download.files[index].downloadedBytes = download.state.holdsCompleteFiles ? 0 : fileSize(path + ".part") ?? 0
-            }
-            bytes = bytes.addingSaturating(download.files[index].downloadedBytes)
-        }
-        download.filesDone = done
-        if !download.state.holdsCompleteFiles || problem != nil { download.downloadedBytes = bytes }
-        guard let problem else { return nil }
-        let missing = download.filesTotal - done
-        return download.isFolder ? "\(missing) of \(download.filesTotal) files missing or damaged; first: \(problem)" : problem
-    }
-
-    /// Moves a loaded record to where it belongs after a restart: interrupted downloads back
-    /// to the queue, a complete one with `problem` to FAILED, a removal to its end.
-    private func recover(_ id: String, problem: String?) -> Recovery {
-        do {
-            let ticket = try transition(id, .recover(fileIntact: problem == nil)) { record in
-                if let problem {
-                    record.error = DownloadError(.storage, problem)
-                    record.stateReason = ""
-                    record.completedAt = nil
-                } else if record.state == .queued {
-                    record.stateReason = "resumed after a daemon restart"
-                }
-            }
-            if entries[id]?.lifecycle.state == .removing { return .remove }
-            return ticket.map { .commit($0.ticket) } ?? .unchanged
-        } catch {
-            return .unchanged
-        }
-    }
-
-    /// A download that was transferring during `exits` unclean exits in a row: FAILED, and not
-    /// started again until a client resumes it.
-    private func failAfterCrashes(_ download: inout Download, exits: Int) -> CommitTicket {
-        let reason = CrashGuard.reason(exits: exits)
-        logger.error("download failed by the crash guard", metadata: ["id": "\(download.id)", "exits": "\(exits)"])
-        download.state = .failed
-        download.error = DownloadError(.internal, reason)
-        download.stateReason = ""
-        download.speed = 0
-        return commits.submit(.save(download), event: nil)
     }
 
     /// Deletes a removed download's files and record, after its transfer has stopped.

@@ -8,7 +8,7 @@ import StashKeys
 /// renditions, seals the AES-128 keys, writes the local playlists, and lists the segments as
 /// the download's files. Runs off the engine; the engine only takes the result.
 struct HLSPreparation: Sendable {
-    let fetch: FetchWorkers
+    let fetch: any FetchService
     let keys: KeyStore
     let licenses: LicenseClient
     let retry: RetryPolicy

@@ -8,7 +8,7 @@ import Synchronization
 /// to a download's licence server through the fetch workers and reads the answers. Knows
 /// nothing of downloads or states; the engine decides what a failure means.
 struct LicenseClient: Sendable {
-    let fetch: FetchWorkers
+    let fetch: any FetchService
     let certificates: CertificateCache
     let retry: RetryPolicy
     let lowSpeedLimit: Int
@@ -71,7 +71,7 @@ struct LicenseClient: Sendable {
 final class CertificateCache: Sendable {
     private let known = Mutex<[String: ServiceCertificate]>([:])
 
-    func certificate(_ drm: DRMParams, fetch: FetchWorkers, retry: RetryPolicy, at now: Date) async throws -> ServiceCertificate? {
+    func certificate(_ drm: DRMParams, fetch: any FetchService, retry: RetryPolicy, at now: Date) async throws -> ServiceCertificate? {
         let url = drm.certificateURL
         guard !url.isEmpty else { return nil }
         if let cached = known.withLock({ $0[url] }) {

@@ -7,7 +7,7 @@ import Synchronization
 /// instead of one hop (and a thread wake-up) for each.
 final class NoticeInbox: Sendable {
     private struct State {
-        var pending = PendingBatch<Engine.FetchNotice>()
+        var pending = PendingBatch<FetchNotice>()
         var closed = false
         var drain: (@Sendable () -> Void)?
     }
@@ -25,7 +25,7 @@ final class NoticeInbox: Sendable {
         if start { drain() }
     }
 
-    func post(_ notice: Engine.FetchNotice) {
+    func post(_ notice: FetchNotice) {
         let drain = state.withLock { state -> (@Sendable () -> Void)? in
             guard !state.closed else { return nil }
             return state.pending.add(notice) ? state.drain : nil
@@ -34,7 +34,7 @@ final class NoticeInbox: Sendable {
     }
 
     /// The notices in the order they came; once it returns none, the next post starts a drain.
-    func take() -> [Engine.FetchNotice] {
+    func take() -> [FetchNotice] {
         state.withLock { $0.pending.take() }
     }
 

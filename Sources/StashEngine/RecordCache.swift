@@ -84,8 +84,8 @@ final class RecordCache: Sendable {
 /// Entries are boxed in the table for the reason `RecordCache` gives; a write replaces the box.
 struct EntryTable {
     private final class Box {
-        let entry: Engine.Entry
-        init(_ entry: Engine.Entry) { self.entry = entry }
+        let entry: DownloadEntry
+        init(_ entry: DownloadEntry) { self.entry = entry }
     }
 
     private var storage: [String: Box] = [:]
@@ -94,7 +94,7 @@ struct EntryTable {
     /// not at every record (100,000 records took 0.2 s a pass at start).
     private(set) var licensed: Set<String> = []
 
-    subscript(id: String) -> Engine.Entry? {
+    subscript(id: String) -> DownloadEntry? {
         get { storage[id]?.entry }
         set {
             storage[id] = newValue.map(Box.init)
@@ -110,7 +110,7 @@ struct EntryTable {
     /// Takes an entry out to change it, so the table does not share its arrays with the copy
     /// being changed; the caller puts it back (`self[id] = entry`) before anything else looks
     /// it up. The cache keeps the last record meanwhile.
-    mutating func take(_ id: String) -> Engine.Entry? {
+    mutating func take(_ id: String) -> DownloadEntry? {
         storage.removeValue(forKey: id)?.entry
     }
 
@@ -121,5 +121,5 @@ struct EntryTable {
     }
 
     var count: Int { storage.count }
-    var values: some Sequence<Engine.Entry> { storage.values.lazy.map(\.entry) }
+    var values: some Sequence<DownloadEntry> { storage.values.lazy.map(\.entry) }
 }

@@ -29,9 +29,8 @@ final class CrashLoopTests: DaemonTestCase {
         let failed = try await client.getDownload(id: "slow")
         XCTAssertEqual(failed.state, .failed)
         XCTAssertTrue(failed.error?.message.contains("stopped uncleanly 2 times in a row") == true, "\(failed.error?.message ?? "")")
-        try await Task.sleep(for: .milliseconds(300))
-        let still = try await client.getDownload(id: "slow")
-        XCTAssertEqual(still.state, .failed, "not started again by itself")
+        // That it is not started again by itself is EngineSchedulingTests' (the harness sees
+        // every transfer a start begins).
 
         http.update(path: "/slow.bin") { $0.bytesPerSecond = nil }
         _ = try await client.resume(id: "slow")

@@ -45,7 +45,8 @@ final class FullDiskTests: SmallDiskTestCase {
             try await self.client.addDownload(AddDownloadRequest(id: "late", uri: self.http.url("/f.bin")))
         }
         XCTAssertTrue(error?.message.contains("full") == true, "\(error?.message ?? "")")
-        try await Task.sleep(for: .milliseconds(300))
+        // A refused add is taken back before the error is answered and never queued
+        // (EngineStateTests): no transfer can make a folder for it later.
         XCTAssertFalse(exists(dataDir + "/assets/late"), "no orphan folder")
         XCTAssertTrue(http.requests(for: "/f.bin").isEmpty, "no transfer for a download that was not added")
         try FileManager.default.removeItem(atPath: dataDir + "/filler")

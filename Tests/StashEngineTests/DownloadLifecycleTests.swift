@@ -26,7 +26,7 @@ final class DownloadLifecycleTests: XCTestCase {
     func testEverySideEffectIsInTheAction() {
         let inputs: [DownloadLifecycle.Input] = [
             .schedule, .transferStarted, .networkLost, .transferCompleted, .transferFailed, .pause, .resume, .cancel,
-            .requeue, .repair, .licenseExpired, .drmExpired, .licenseRestored, .recover(fileIntact: true), .recover(fileIntact: false), .filesLost, .stop, .restart,
+            .requeue, .repair, .licenseExpired, .drmExpired, .licenseRestored, .recover(fileIntact: true), .recover(fileIntact: false), .filesLost, .stop, .restart, .crashed,
         ]
         for state in DownloadState.allCases {
             for input in inputs {

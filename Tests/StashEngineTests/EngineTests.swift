@@ -132,6 +132,7 @@ final class EngineTests: XCTestCase {
         }
         let done = try await engine.get(id: "t")
         XCTAssertEqual(done.completedAt, manual.now)
+        XCTAssertEqual(done.createdAt, manual.now, "added at the engine's time, not the wall clock's")
     }
 
     func testLicenceRenewalAndExpiryFollowTheClockWithoutSleeping() async throws {

@@ -5,8 +5,8 @@ import XCTest
 @testable import StashEngine
 
 final class EntryTableTests: XCTestCase {
-    private func entry(_ download: Download) -> Engine.Entry {
-        Engine.Entry(download: download, lifecycle: DownloadLifecycle(state: download.state), seq: 0)
+    private func entry(_ download: Download) -> DownloadEntry {
+        DownloadEntry(download: download, lifecycle: DownloadLifecycle(state: download.state), seq: 0)
     }
 
     private let files = (0..<3).map { DownloadFile(url: "http://h/s\($0).ts", path: "video/seg0000\($0).ts", size: 10) }

@@ -30,6 +30,11 @@ final class ManualClock: Sendable {
     /// Sleepers waiting for a later time: lets a test wait until a timer is armed.
     var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
+    /// Whether something sleeps until `seconds` from now: lets a test wait for one timer.
+    func hasSleeper(wakingIn seconds: TimeInterval) -> Bool {
+        state.withLock { state in state.sleepers.contains { $0.deadline == state.now.addingTimeInterval(seconds) } }
+    }
+
     func advance(by seconds: TimeInterval) {
         let due = state.withLock { state -> [Sleeper] in
             state.now = state.now.addingTimeInterval(seconds)

@@ -3,8 +3,8 @@ import Foundation
 import XCTest
 
 final class NoticeInboxTests: XCTestCase {
-    private static func notice(_ index: Int) -> Engine.FetchNotice {
-        Engine.FetchNotice(id: "d", index: index, generation: 1, event: .stopped)
+    private static func notice(_ index: Int) -> FetchNotice {
+        FetchNotice(id: "d", index: index, generation: 1, event: .stopped)
     }
 
     /// Notices posted while a drain runs are not announced again: the running drain takes

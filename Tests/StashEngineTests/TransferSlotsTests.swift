@@ -49,7 +49,7 @@ final class TransferSlotsTests: XCTestCase {
     /// file of an active download and only once, a free slot never sits beside a startable
     /// file after `fill`, and every file of a download that stays active is started.
     func testRandomInputsKeepEveryInvariant() {
-        var random = SystemRandomNumberGenerator()
+        var random = SeededRandom.seeded()
         for _ in 0..<200 {
             let limits = caps(Int.random(in: 1...4, using: &random), Int.random(in: 1...8, using: &random), Int.random(in: 1...3, using: &random))
             var slots = TransferSlots(caps: limits)
@@ -122,7 +122,8 @@ final class TransferSlotsTests: XCTestCase {
 
     func testOlderDownloadsAreServedFirstAcrossRandomActivations() {
         var slots = TransferSlots(caps: caps(1, 1, 1))
-        let seqs = Array(0..<50).shuffled()
+        var random = SeededRandom.seeded()
+        let seqs = Array(0..<50).shuffled(using: &random)
         for seq in seqs { slots.activate("d\(seq)", seq: seq, files: files(1)) }
         var served: [Int] = []
         while served.count < 50 {

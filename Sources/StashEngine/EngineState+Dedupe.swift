@@ -5,7 +5,7 @@ import StashCore
 /// Dedupe: adding what an existing download already holds (the same URL, the same bundle file
 /// list, the same HLS stream and choice) returns that download instead of fetching it twice,
 /// unless the client says `force`.
-extension Engine {
+extension EngineState {
     /// What makes two downloads the same content. A bundle's list is hashed (it may be
     /// thousands of files); an HLS stream's choice of renditions is compared on a match.
     static func contentKey(uri: String, files: [DownloadFile], isBundle: Bool, hls: HLSOptions?) -> String {
@@ -31,12 +31,12 @@ extension Engine {
     }
 
     /// Notes a download as the holder of its content (the first one stays when several do).
-    func indexContent(_ download: Download) {
+    mutating func indexContent(_ download: Download) {
         let key = Self.contentKey(download)
         if contentIndex[key] == nil { contentIndex[key] = download.id }
     }
 
-    func unindexContent(_ download: Download) {
+    mutating func unindexContent(_ download: Download) {
         let key = Self.contentKey(download)
         if contentIndex[key] == download.id { contentIndex[key] = nil }
     }

@@ -1,0 +1,96 @@
+import Foundation
+import StashCore
+import StashFetch
+
+/// The interpreter: what `EngineState` decided, carried out in the order given. Nothing here
+/// looks at a download's state; each effect is an order.
+extension Engine {
+    /// Decides upon a fact no state refuses (a report, a timer, a start) and carries out the
+    /// decision. Returns the ticket of its last commit.
+    @discardableResult
+    func run(_ input: EngineInput) -> CommitTicket? {
+        // Only requests are refused, and they come through `request`.
+        perform((try? state.on(input)) ?? [])
+    }
+
+    /// Decides upon a client's request and carries out the decision; the change of `id`'s
+    /// own state, nil when the request changed nothing.
+    func request(_ input: EngineInput, id: String) throws -> Change? {
+        var change: Change?
+        for effect in try state.on(input) {
+            let ticket = perform(effect)
+            guard change == nil, let ticket, case .commit(.save(let download)?, then: .stateChanged?) = effect, download.id == id else { continue }
+            change = Change(ticket: ticket, download: publicView(download))
+        }
+        return change
+    }
+
+    /// Returns the ticket of the last commit.
+    @discardableResult
+    func perform(_ effects: [EngineEffect]) -> CommitTicket? {
+        var last: CommitTicket?
+        for effect in effects {
+            if let ticket = perform(effect) { last = ticket }
+        }
+        return last
+    }
+
+    private func perform(_ effect: EngineEffect) -> CommitTicket? {
+        switch effect {
+        case .commit(let change, let event):
+            return commits.submit(change, event: event)
+        case .startTransfer(let id, let index, let generation, let request):
+            let notices = self.notices
+            transfers[generation] = fetch.start(request) { event in
+                notices.post(FetchNotice(id: id, index: index, generation: generation, event: event))
+            }
+        case .stopTransfers(let id, let generations):
+            stopTransfers(id, generations: generations)
+        case .startPlanning(let generation, let download):
+            startPlanning(download, generation: generation)
+        case .stopPlanning(let id, let generation):
+            stopPlanning(id, generation: generation)
+        case .removeAfterStop(let id, let path):
+            if let stopped = stopping[id] {
+                stopping[id] = Task {
+                    await stopped.value
+                    try? SystemCallError.removeFile(path)
+                }
+            }
+        case .syncFolders(let id, let folders, let synced):
+            let fetch = self.fetch
+            Task {
+                var failure: DownloadError?
+                do {
+                    try await fetch.syncFolders(folders)
+                } catch {
+                    failure = DownloadError(.storage, "\(error)")
+                }
+                self.run(.foldersSynced(id, failure: failure, synced: synced))
+            }
+        case .flightStarted(let id):
+            flight.started(id)
+        case .flightEnded(let id):
+            flight.ended(id)
+        case .watch(let download):
+            diskWatch?.watch(id: download.id, folders: watchedFolders(download))
+        case .unwatch(let id):
+            diskWatch?.unwatch(id: id)
+        case .armLicenseTimer:
+            armLicenseTimer()
+        case .armStorageRecheck:
+            let clock = self.clock
+            Task { [weak self] in
+                await clock.sleep(Self.storageRecheckInterval)
+                await self?.run(.storageRecheckDue)
+            }
+        case .forgetStorageInfo:
+            storageCache = nil
+        case .setRateLimit(let bytesPerSecond):
+            fetch.setRateLimit(bytesPerSecond)
+        case .log(let level, let message, let metadata):
+            logger.log(level: level, message, metadata: metadata)
+        }
+        return nil
+    }
+}

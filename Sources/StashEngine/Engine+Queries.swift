@@ -1,0 +1,84 @@
+import Foundation
+import StashCore
+
+/// Queries: answered from the state (or the record cache, off the actor); they change nothing.
+extension Engine {
+    /// Answers from memory, on the caller's thread, unless the record lists files the cache
+    /// does not hold (a bundle's): then nil, and `get(id:)` has the answer.
+    public nonisolated func cachedGet(id: String) throws -> Download? {
+        guard let download = records.get(id) else { throw StashError.notFound(id: id) }
+        guard !download.isBundle else { return nil }
+        return publicView(download)
+    }
+
+    /// The committed record with the engine's file list (a bundle's, which the cache leaves out).
+    public func get(id: String) throws -> Download {
+        guard var download = records.get(id) else { throw StashError.notFound(id: id) }
+        download.files = entries[id]?.download.files ?? []
+        // As from the cache: no answer carries an HLS package's segments.
+        if download.hls != nil { download.files = [] }
+        return publicView(download)
+    }
+
+    /// Answers from memory, on the caller's thread: never touches the disk.
+    public nonisolated func has(id: String) -> (exists: Bool, state: DownloadState) {
+        guard let download = records.get(id) else { return (false, .notDownloaded) }
+        return (true, download.state)
+    }
+
+    public static let defaultPageSize = 100
+    public static let maxPageSize = 1000
+
+    public func list(states: [DownloadState], pageSize: Int, pageToken: String, group: String = "") throws -> DownloadPage {
+        try DownloadRequestRules.validateGroup(group, field: "group filter")
+        guard pageSize >= 0, pageSize <= Self.maxPageSize else {
+            throw StashError.invalidArgument("page_size \(pageSize) is outside 0...\(Self.maxPageSize)")
+        }
+        let size = pageSize == 0 ? Self.defaultPageSize : pageSize
+        var after = -1
+        if !pageToken.isEmpty {
+            guard let value = Int(pageToken), value >= 0 else {
+                throw StashError.invalidArgument("page_token '\(pageToken.prefix(64))' is not a token from a previous ListDownloads")
+            }
+            after = value
+        }
+        let filter = Set(states)
+        var page: [Download] = []
+        var total = 0
+        var lastSeq = -1
+        var more = false
+        var totals = GroupTotals()
+        for id in order {
+            guard let entry = entries[id], filter.isEmpty || filter.contains(entry.download.state),
+                  DownloadRequestRules.group(entry.download.group, isIn: group) else { continue }
+            total += 1
+            totals.add(entry.download)
+            guard entry.seq > after else { continue }
+            if page.count < size {
+                var view = publicView(entry.download)
+                view.files = []
+                page.append(view)
+                lastSeq = entry.seq
+            } else {
+                more = true
+            }
+        }
+        return DownloadPage(downloads: page, nextPageToken: more ? String(lastSeq) : "", total: total, totals: totals)
+    }
+
+    public func subscribe(ids: [String], minProgressStep: Int, minIntervalMs: Int, replayFrom: UInt64) -> EventSubscription {
+        bus.subscribe(
+            ids: Set(ids), minProgressStep: minProgressStep == 0 ? Self.progressStep : minProgressStep,
+            minInterval: minIntervalMs == 0 ? Self.progressInterval : Double(minIntervalMs) / 1000, replayFrom: replayFrom)
+    }
+
+    public func stats() -> DownloadStats {
+        var counts: [DownloadState: Int] = [:]
+        var speed: Int64 = 0
+        for entry in entries.values {
+            counts[entry.download.state, default: 0] += 1
+            speed += entry.download.speed
+        }
+        return DownloadStats(speed: speed, counts: counts, activeTransfers: queue.active.count, downloadedBytes: state.sessionBytes)
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Logging
+import StashCore
+import StashFetch
+
+/// What `EngineState` orders done: the engine's only side effects, decided in
+/// `EngineState.on(_:)` and carried out, in the order given, by the `Engine` actor, which
+/// decides nothing of its own. The order is part of the answer: a transfer is stopped before
+/// the record that says so is committed, and a record is committed before its event is
+/// published (one `.commit` carries both, and `CommitQueue` keeps that order).
+enum EngineEffect {
+    /// Write `change` to the registry, then publish `event` (either may be nil).
+    case commit(CommitQueue.Change?, then: DownloadEvent.Kind?)
+    /// Start the transfer of file `index` of download `id`; its events come back as
+    /// `.transfer` inputs carrying `generation`.
+    case startTransfer(id: String, index: Int, generation: UInt64, FetchRequest)
+    /// Stop these transfers of download `id`; `.transfersStopped(id)` follows once every one
+    /// is torn down and its file closed.
+    case stopTransfers(id: String, generations: [UInt64])
+    /// Read an HLS download's playlists; the result comes back as `.planned`.
+    case startPlanning(generation: UInt64, Download)
+    case stopPlanning(id: String, generation: UInt64)
+    /// Delete `path` once the transfers of `id` being stopped have closed their files.
+    case removeAfterStop(id: String, path: String)
+    /// Make the renames of a bundle's files durable; `.foldersSynced` follows.
+    case syncFolders(id: String, folders: [String], synced: Int)
+    /// The flight log's lines (`CrashGuard`): the download's transfers start or stop.
+    case flightStarted(String)
+    case flightEnded(String)
+    /// The disk watch starts or stops watching a download's folders.
+    case watch(Download)
+    case unwatch(String)
+    /// Look again at when the next licence moment (expiry, renewal) comes.
+    case armLicenseTimer
+    /// Send `.storageRecheckDue` after `EngineState.storageRecheckInterval`.
+    case armStorageRecheck
+    /// Storage figures (GetSystemInfo) made before this change are stale.
+    case forgetStorageInfo
+    case setRateLimit(Int64)
+    case log(Logger.Level, Logger.Message, Logger.Metadata)
+}

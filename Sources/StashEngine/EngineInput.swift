@@ -1,0 +1,52 @@
+import Foundation
+import StashCore
+
+/// What `EngineState.on(_:)` decides upon: a fact. A client asked, a transfer reported, a timer
+/// fired, a planning or a teardown ended, the daemon starts or stops.
+enum EngineInput {
+    // MARK: Start and stop of the daemon
+
+    /// A record read from the registry at start, as it was stored.
+    case load(Download)
+    /// `CrashGuard` found the download transferring during `exits` unclean exits in a row.
+    case crashed(String, exits: Int)
+    /// A loaded record is moved to where it belongs after a restart; `problem` is what is
+    /// wrong with the files it should have on disk.
+    case recover(String, problem: String?)
+    /// Nothing more is started or handled; transfers are being shut down.
+    case shutdown
+    /// The fetch workers have stopped: what the active downloads hold is saved.
+    case fetchStopped
+
+    // MARK: Requests
+
+    /// A new download (AddDownload, Adopt): it is entered and committed.
+    case add(Download)
+    /// The registry refused the add: it is taken back, unless something moved it on meanwhile.
+    case addRefused(Download)
+    /// The add is durable: the download waits for a slot.
+    case added(String)
+    case pause(String)
+    case stop(String, reason: String)
+    case resume(String)
+    case cancel(String)
+    case configChanged(DaemonConfig)
+    /// A change of one download's state asked for by code not yet a service of its own
+    /// (licences, verify, the disk watch, subtitles, append): the lifecycle input, and the
+    /// edit of the record that goes with it.
+    case change(String, DownloadLifecycle.Input, edit: (inout Download) -> Void)
+
+    // MARK: Reports
+
+    /// Give free download slots and transfer slots to what waits for them.
+    case schedule
+    case transfer(FetchNotice)
+    /// Every transfer of the download that was being stopped is torn down.
+    case transfersStopped(String)
+    /// A bundle's folders were synced (`synced` files covered), or `failure` says why not.
+    case foldersSynced(String, failure: DownloadError?, synced: Int)
+    case planned(String, generation: UInt64, Result<HLSPreparation.Prepared, Error>)
+    case planningWaitsForNetwork(String, generation: UInt64)
+    /// The storage recheck's timer fired.
+    case storageRecheckDue
+}

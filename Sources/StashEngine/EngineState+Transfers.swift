@@ -1,0 +1,213 @@
+import Foundation
+import StashCore
+import StashFetch
+
+/// Fetch events: what a transfer's report changes of its download.
+extension EngineState {
+    /// Applies one fetch event to its download; the caller schedules afterwards. An event of a
+    /// transfer the download no longer has (stopped, or an earlier one of the same file) is
+    /// ignored.
+    mutating func handle(_ notice: FetchNotice, into effects: inout [EngineEffect]) {
+        guard !shuttingDown, entries[notice.id]?.activity.transfers[notice.index] == notice.generation,
+              var entry = entries.take(notice.id) else { return }
+        // Every case below puts the entry back before it calls anything that looks it up.
+        let id = notice.id
+        let index = notice.index
+        if notice.event.isFinal {
+            entry.activity.ended(index)
+            slots.ended(id, index: index)
+            slotsChanged = true
+        }
+        switch notice.event {
+        case .started(let info):
+            // Only the download's own file: a text track's server may call it anything.
+            if HLSRules.isPlaylistContentType(info.contentType), !entry.download.isFolder, index == 0 {
+                entries[id] = entry
+                becomeHLS(id, into: &effects)
+                return
+            }
+            started(&entry, index: index, info, into: &effects)
+
+        case .progress(let bytes, _):
+            let delta = bytes - entry.download.files[index].downloadedBytes
+            entry.download.files[index].downloadedBytes = bytes
+            record(&entry, delta: delta, forceEvent: false, into: &effects)
+            entries[id] = entry
+            if entry.lifecycle.state == .restarting {
+                _ = try? transition(id, .transferStarted, into: &effects) { $0.stateReason = "" }
+            }
+
+        case .retrying(let attempt, let delayMs, let error):
+            effects.append(.log(.notice, "transfer will retry", [
+                "id": "\(id)", "file": "\(entry.download.files[index].path)", "attempt": "\(attempt)", "delay_ms": "\(delayMs)",
+                "error": "\(error.message.withoutURLSecrets)"]))
+            entry.download.stateReason = "retrying in \(delayMs) ms after attempt \(attempt): \(fileLabel(entry.download, index, message: error.message))\(error.message)"
+            entries[id] = entry
+
+        case .waitingForNetwork:
+            entries[id] = entry
+            _ = try? transition(id, .networkLost, into: &effects) { $0.stateReason = "the network is unreachable; resumes when it is back" }
+
+        case .completed(let bytes, _):
+            var file = entry.download.files[index]
+            let sizeChanged = file.size != bytes
+            let delta = bytes - file.downloadedBytes
+            file.downloadedBytes = bytes
+            file.size = bytes
+            file.done = true
+            entry.download.files[index] = file
+            entry.download.filesDone += 1
+            if sizeChanged {
+                entry.download.totalBytes = Engine.estimatedTotal(of: entry.download, planned: entry.planEstimate)
+                effects.append(.commit(.saveFile(id: id, index: index, file: file), then: nil))
+            }
+            if entry.download.filesDone == entry.download.filesTotal {
+                sessionBytes += max(0, delta)
+                entry.download.downloadedBytes += delta
+                entries[id] = entry
+                complete(id, into: &effects)
+            } else {
+                record(&entry, delta: delta, forceEvent: true, into: &effects)
+                entries[id] = entry
+            }
+
+        case .failed(let error):
+            entries[id] = entry
+            var failure = error
+            failure.message = fileLabel(entry.download, index, message: error.message) + error.message
+            _ = try? transition(id, .transferFailed, into: &effects) { record in
+                record.error = failure
+                record.stateReason = ""
+            }
+
+        case .noSpace(let error):
+            entries[id] = entry
+            effects.append(.log(.warning, "download paused: disk full", ["id": "\(id)", "error": "\(error.message.withoutURLSecrets)"]))
+            var failure = error
+            failure.message = fileLabel(entry.download, index, message: error.message) + error.message
+            _ = try? transition(id, .pause, into: &effects) { record in
+                record.error = failure
+                record.stateReason = "insufficient storage: the disk filled up; free space, then resume"
+            }
+
+        case .stopped, .received:
+            // File transfers never end with `.received`; that is for in-memory fetches.
+            entries[id] = entry
+        }
+    }
+
+    /// Response headers of file `index` arrived: its size and validators, where it resumed.
+    /// Puts the entry back.
+    private mutating func started(_ entry: inout Entry, index: Int, _ info: FetchResponseInfo, into effects: inout [EngineEffect]) {
+        let id = entry.download.id
+        var file = entry.download.files[index]
+        let sizeWasUnknown = entry.download.totalBytes == nil
+        // Bytes were kept for this file, and the server's answer made them worthless.
+        let startsOver = file.downloadedBytes > 0 && info.resumedFrom == 0
+        file.etag = info.etag
+        file.lastModified = info.lastModified
+        entry.download.downloadedBytes = entry.download.downloadedBytes.addingSaturating(info.resumedFrom.subtractingSaturating(file.downloadedBytes))
+        file.downloadedBytes = info.resumedFrom
+        if let total = info.totalBytes, total != file.size {
+            file.size = total
+            entry.download.files[index] = file
+            entry.download.totalBytes = Engine.estimatedTotal(of: entry.download, planned: entry.planEstimate)
+        } else {
+            entry.download.files[index] = file
+        }
+        if !entry.download.isFolder, index == 0 {
+            entry.download.stateReason = info.resumedFrom > 0 ? "resumed at byte \(info.resumedFrom)" : ""
+            entry.speed.reset()
+        }
+        entries[id] = entry
+        effects.append(.commit(
+            entry.download.isFolder ? .noteFile(id: id, index: index, file: file) : .saveFile(id: id, index: index, file: file), then: nil))
+        // The first response told the size: a download that cannot fit waits for space.
+        if sizeWasUnknown, let shortfall = storageShortfall(entry.download, into: &effects) {
+            _ = try? transition(id, .requeue, into: &effects) { $0.stateReason = shortfall }
+            schedule(into: &effects)
+            return
+        }
+        if startsOver {
+            // Shown until its bytes flow again (the next progress), so a client sees why
+            // the progress went back.
+            let what = entry.download.isFolder || index > 0 ? "file '\(file.path)'" : "the file"
+            _ = try? transition(id, .restart, into: &effects) {
+                $0.stateReason = "the server did not resume \(what) (it ignored the range, or the file changed): starting over from byte 0"
+            }
+        } else if entry.lifecycle.state != .downloading {
+            _ = try? transition(id, .transferStarted, into: &effects)
+        }
+    }
+
+    /// Counts new bytes of a download and announces or saves its progress when due.
+    private mutating func record(_ entry: inout Entry, delta: Int64, forceEvent: Bool, into effects: inout [EngineEffect]) {
+        let now = clock.now().timeIntervalSinceReferenceDate
+        if delta > 0 { sessionBytes += delta }
+        entry.download.downloadedBytes += delta
+        entry.speed.sample(bytes: entry.download.downloadedBytes, at: now)
+        entry.download.speed = Int64(entry.speed.bytesPerSecond)
+        let percent = entry.download.progressPercent
+        let announce = forceEvent || percent - entry.lastProgressEvent.percent >= Self.progressStep
+            || now - entry.lastProgressEvent.time >= Self.progressInterval
+        if announce { entry.lastProgressEvent = (percent, now) }
+        let persist = now - entry.lastProgressSave >= Self.progressSaveInterval
+        if persist { entry.lastProgressSave = now }
+        if announce || persist {
+            effects.append(.commit(persist ? .save(entry.download) : nil, then: announce ? .progress(ProgressUpdate(entry.download)) : nil))
+        }
+    }
+
+    /// Every file is on disk: the download is complete. A bundle's renames are made durable
+    /// first (`.syncFolders`; its files skip the per-file folder fsync), and a pause or cancel
+    /// meanwhile wins.
+    mutating func complete(_ id: String, into effects: inout [EngineEffect]) {
+        guard var entry = entries[id], !entry.activity.isCompleting else { return }
+        let download = entry.download
+        guard download.isFolder else {
+            finishCompletion(id, failure: nil, synced: nil, into: &effects)
+            return
+        }
+        entry.activity = .completing
+        entries[id] = entry
+        var folders = Set<String>()
+        for file in download.files {
+            folders.insert((layout.filePath(id: id, file) as NSString).deletingLastPathComponent)
+        }
+        // Files appended meanwhile (`Engine+Append`) are not covered by this sync: their own
+        // completion syncs again, and this one's end must not complete the download.
+        effects.append(.syncFolders(id: id, folders: folders.sorted(), synced: download.filesTotal))
+    }
+
+    /// `synced`: how many files the folder sync before it covered (nil without one).
+    mutating func finishCompletion(_ id: String, failure: DownloadError?, synced: Int?, into effects: inout [EngineEffect]) {
+        guard let entry = entries[id], entry.lifecycle.state.isActive, entry.activity.transfers.isEmpty,
+              entry.download.filesDone == entry.download.filesTotal, synced.map({ $0 == entry.download.filesTotal }) ?? true else { return }
+        if let failure {
+            _ = try? transition(id, .transferFailed, into: &effects) { $0.error = failure }
+            schedule(into: &effects)
+            return
+        }
+        let now = clock.now()
+        _ = try? transition(id, .transferCompleted, into: &effects) { record in
+            record.totalBytes = record.files.saturatingSum { $0.size ?? $0.downloadedBytes }
+            record.downloadedBytes = record.totalBytes ?? record.downloadedBytes
+            record.completedAt = now
+            record.error = nil
+            record.stateReason = ""
+        }
+        // The slot it held is free (when this ran after the folder sync, nothing else would
+        // look at the queue).
+        schedule(into: &effects)
+    }
+
+    /// Which file of a bundle or package an error is about, before the error's message; the
+    /// URL only when that message does not name it already (a storage error names the path).
+    /// A single file's URL is already in its messages; the files after a single file's own
+    /// are its text tracks'.
+    private func fileLabel(_ download: Download, _ index: Int, message: String) -> String {
+        guard download.isFolder || index > 0 else { return "" }
+        let file = download.files[index]
+        return message.contains(file.url) ? "file '\(file.path)': " : "file '\(file.path)' (\(file.url)): "
+    }
+}

@@ -1,0 +1,267 @@
+import Foundation
+import Logging
+import StashCore
+
+/// Every decision of the engine, as a value: the downloads, the queue for download slots, the
+/// transfer slots, the list order and the dedupe index, with one `on(_:)` per fact. It does
+/// no I/O: what must happen (start or stop a transfer, commit and publish, arm a timer, watch a
+/// folder, write the flight log) comes back as `EngineEffect`s, in order, for the `Engine`
+/// actor to carry out. It reads the clock and the disk's gauges (free space, a part file's
+/// size) through injected readers, so a test runs it with answers of its own.
+struct EngineState {
+    typealias Entry = DownloadEntry
+
+    let layout: AssetLayout
+    let clock: WallClock
+    let disk: DiskGauge
+    private(set) var config: DaemonConfig
+
+    var entries = EntryTable()
+    /// Ids in list order (by `Entry.seq`).
+    var order: [String] = []
+    var nextSeq = 0
+    /// Which queued downloads get a download slot (max-parallel), and which hold one.
+    var queue: DownloadQueue
+    /// Which files of the active downloads transfer, under the connection caps.
+    var slots: TransferSlots
+    /// A transfer slot may have freed or a download become active: fill slots on the next schedule.
+    var slotsChanged = false
+    /// Which download holds each content (`EngineState+Dedupe`), so an add of the same URL or
+    /// files finds it without a scan.
+    var contentIndex: [String: String] = [:]
+    /// Numbers transfers and plannings, so the events of an earlier one are told apart.
+    var nextGeneration: UInt64 = 1
+    /// Bytes fetched since the daemon started, for GetStats.
+    var sessionBytes: Int64 = 0
+    /// The storage recheck's timer is armed (`EngineState+Storage`).
+    var storageRecheckArmed = false
+    private(set) var shuttingDown = false
+
+    /// Progress of one download is announced when it moved by this many percent …
+    static let progressStep = 1
+    /// … or this many seconds passed.
+    static let progressInterval: TimeInterval = 0.25
+    /// Bytes of an active download are written to the registry this often, so `stash ls`
+    /// after a crash is close to the truth (the part file is the real measure on resume).
+    static let progressSaveInterval: TimeInterval = 2
+
+    init(config: DaemonConfig, layout: AssetLayout, clock: WallClock, disk: DiskGauge) {
+        self.config = config
+        self.layout = layout
+        self.clock = clock
+        self.disk = disk
+        self.queue = DownloadQueue(maxParallel: config.maxParallel)
+        self.slots = TransferSlots(caps: TransferSlots.Caps(config))
+    }
+
+    /// Decides what `input` changes and what must be done for it. Throws, with nothing
+    /// changed, for a request that does not apply (an unknown id, a state the request makes no
+    /// sense in).
+    mutating func on(_ input: EngineInput) throws -> [EngineEffect] {
+        var effects: [EngineEffect] = []
+        switch input {
+        case .load(let download):
+            enter(download)
+            // A download that was still waiting for a slot waits again, in its old order.
+            if download.state == .queued { queue.enqueue(download.id) }
+        case .crashed(let id, let exits):
+            let reason = CrashGuard.reason(exits: exits)
+            effects.append(.log(.error, "download failed by the crash guard", ["id": "\(id)", "exits": "\(exits)"]))
+            try transition(id, .crashed, into: &effects) { record in
+                record.error = DownloadError(.internal, reason)
+                record.stateReason = ""
+            }
+        case .recover(let id, let problem):
+            try transition(id, .recover(fileIntact: problem == nil), into: &effects) { record in
+                if let problem {
+                    record.error = DownloadError(.storage, problem)
+                    record.stateReason = ""
+                    record.completedAt = nil
+                } else if record.state == .queued {
+                    record.stateReason = "resumed after a daemon restart"
+                }
+            }
+        case .shutdown:
+            shuttingDown = true
+            for id in queue.active where entries[id]?.activity.transfers.isEmpty == false {
+                entries[id]?.activity = .idle
+            }
+        case .fetchStopped:
+            for id in queue.active {
+                guard var entry = entries[id] else { continue }
+                measureFiles(&entry.download)
+                entry.download.speed = 0
+                entries[id] = entry
+                effects.append(.commit(.save(entry.download), then: nil))
+            }
+
+        case .add(let download):
+            enter(download)
+            indexContent(download)
+            effects.append(.commit(.add(download), then: .stateChanged(layout.eventView(download), previous: .notDownloaded)))
+        case .addRefused(let download):
+            let id = download.id
+            if entries[id]?.download.state == download.state {
+                unindexContent(download)
+                entries[id] = nil
+                order.removeAll { $0 == id }
+            }
+        case .added(let id):
+            queue.enqueue(id)
+            schedule(into: &effects)
+        case .pause(let id):
+            try transition(id, .pause, into: &effects) { $0.stateReason = "paused by a client" }
+            schedule(into: &effects)
+        case .stop(let id, let reason):
+            try transition(id, .stop, into: &effects) { $0.stateReason = reason.isEmpty ? "stopped by a client" : reason }
+            schedule(into: &effects)
+        case .resume(let id):
+            try resume(id, into: &effects)
+        case .cancel(let id):
+            try transition(id, .cancel, into: &effects) { $0.stateReason = "cancelled by a client" }
+            schedule(into: &effects)
+        case .configChanged(let updated):
+            changeConfig(updated, into: &effects)
+        case .change(let id, let lifecycleInput, let edit):
+            try transition(id, lifecycleInput, into: &effects, edit: edit)
+
+        case .schedule:
+            schedule(into: &effects)
+        case .transfer(let notice):
+            handle(notice, into: &effects)
+        case .transfersStopped(let id):
+            transfersStopped(id, into: &effects)
+        case .foldersSynced(let id, let failure, let synced):
+            finishCompletion(id, failure: failure, synced: synced, into: &effects)
+        case .planned(let id, let generation, let result):
+            planned(id, generation: generation, result, into: &effects)
+        case .planningWaitsForNetwork(let id, let generation):
+            guard let entry = entries[id], entry.activity.isPlanning(generation: generation), entry.download.state == .preparing else { break }
+            _ = try? transition(id, .networkLost, into: &effects) {
+                $0.stateReason = "the network is unreachable; the playlists and keys are read when it is back"
+            }
+        case .storageRecheckDue:
+            recheckStorage(into: &effects)
+        }
+        return effects
+    }
+
+    /// Enters a download at the end of the list order.
+    private mutating func enter(_ download: Download) {
+        let id = download.id
+        entries[id] = Entry(download: download, lifecycle: DownloadLifecycle(state: download.state), seq: nextSeq)
+        order.append(id)
+        nextSeq += 1
+    }
+
+    /// Runs one input through a download's state machine, edits the record and orders what the
+    /// action needs: the transfers started or stopped, the flight log's line, the licence
+    /// timer, the disk watch, the journal's line, and the commit with its event, last.
+    /// Returns false, with nothing changed, when the input changes nothing.
+    @discardableResult
+    mutating func transition(
+        _ id: String, _ input: DownloadLifecycle.Input, into effects: inout [EngineEffect], edit: (inout Download) -> Void = { _ in }
+    ) throws -> Bool {
+        guard var entry = entries[id] else { throw StashError.notFound(id: id) }
+        let previous = entry.lifecycle.state
+        let action = try entry.lifecycle.on(input)
+        if action == .none { return false }
+        entry.download.state = entry.lifecycle.state
+        edit(&entry.download)
+        if action == .startTransfer {
+            // Noted before any byte of it is fetched or parsed: if that takes stashd down, the
+            // next start knows which download was at work.
+            effects.append(.flightStarted(id))
+            if entry.download.hls != nil, entry.download.files.isEmpty {
+                beginPlanning(&entry, into: &effects)
+            } else {
+                beginFiles(&entry)
+            }
+        }
+        if action == .stopTransfer || action == .remove {
+            // Paused, failed, completed, requeued or removed: no transfer of it may go on.
+            stopFiles(&entry, into: &effects)
+            if previous.isActive { effects.append(.flightEnded(id)) }
+            entry.download.speed = 0
+            entry.speed.reset()
+            queue.deactivate(id)
+        }
+        entries[id] = entry
+        let download = entry.download
+        effects.append(.forgetStorageInfo)
+        if download.state == .queued { queue.enqueue(id) }
+        // A licence that ran out while the download ran applies from the moment it completes.
+        if download.state == .completed, download.license != nil { effects.append(.armLicenseTimer) }
+        // In or out of the states that hold complete files: the watch over its folders follows.
+        if previous.holdsCompleteFiles != download.state.holdsCompleteFiles {
+            effects.append(download.state.holdsCompleteFiles ? .watch(download) : .unwatch(id))
+        }
+        logTransition(download, from: previous, action: action, into: &effects)
+        effects.append(.commit(.save(download), then: .stateChanged(layout.eventView(download), previous: previous)))
+        return true
+    }
+
+    /// The journal's line for each start, completion and failure: one per event, with the id,
+    /// whichever path (a transfer, a playlist, a licence) led to it.
+    private func logTransition(_ download: Download, from previous: DownloadState, action: DownloadLifecycle.Action, into effects: inout [EngineEffect]) {
+        let id = download.id
+        if action == .startTransfer {
+            effects.append(.log(.info, "download started", ["id": "\(id)", "from": "\(previous.name)"]))
+        }
+        guard download.state != previous else { return }
+        switch download.state {
+        case .completed:
+            effects.append(.log(.info, "download completed", [
+                "id": "\(id)", "bytes": "\(download.downloadedBytes)", "files": "\(download.files.count)"]))
+        case .failed:
+            // A warning (journal priority 4) so `journalctl -p warning` lists failures.
+            effects.append(.log(.warning, "download failed", [
+                "id": "\(id)", "kind": "\(download.error?.kind.name ?? "none")",
+                "error": "\((download.error?.message ?? download.stateReason).withoutURLSecrets)"]))
+        default:
+            break
+        }
+    }
+
+    /// An HLS package that failed for lost files (its playlists or keys may be among them)
+    /// reads its playlists again: that rewrites them and seals its keys anew, and finds the
+    /// segments still on disk complete.
+    private mutating func resume(_ id: String, into effects: inout [EngineEffect]) throws {
+        let replan = entries[id].map { $0.download.state == .failed && $0.download.hls != nil && $0.download.error?.kind == .storage } ?? false
+        let changed = try transition(id, .resume, into: &effects) { record in
+            record.error = nil
+            record.stateReason = ""
+            if replan {
+                record.forgetPackagePlan()
+                record.stateReason = "reading the playlists again to restore the package"
+            }
+        }
+        // The emptied file list is stored too, so a restart plans the package again.
+        if replan, changed, let download = entries[id]?.download { effects.append(.commit(.add(download), then: nil)) }
+        schedule(into: &effects)
+    }
+
+    private mutating func changeConfig(_ updated: DaemonConfig, into effects: inout [EngineEffect]) {
+        let lowered = updated.maxParallel < config.maxParallel
+        config = updated
+        queue.maxParallel = updated.maxParallel
+        slots.caps = TransferSlots.Caps(updated)
+        effects.append(.setRateLimit(updated.rateLimit))
+        if lowered { requeueExcess(into: &effects) }
+        // Raised caps let more transfers start now; lowered ones apply as transfers end.
+        slotsChanged = true
+        schedule(into: &effects)
+    }
+
+    /// Reads each unfinished file's bytes from its part file, and sums the download.
+    func measureFiles(_ download: inout Download) {
+        var total: Int64 = 0
+        for index in download.files.indices {
+            if !download.files[index].done {
+                download.files[index].downloadedBytes = disk.fileSize(layout.filePath(id: download.id, download.files[index]) + ".part") ?? 0
+            }
+            total = total.addingSaturating(download.files[index].downloadedBytes)
+        }
+        download.downloadedBytes = total
+    }
+}
