@@ -69,10 +69,7 @@ public actor Engine {
         get { state.entries }
         _modify { yield &state.entries }
     }
-    var order: [String] {
-        get { state.order }
-        _modify { yield &state.order }
-    }
+    var order: [String] { state.order }
     var queue: DownloadQueue { state.queue }
     var slots: TransferSlots {
         get { state.slots }
@@ -138,7 +135,6 @@ public actor Engine {
         var tickets: [CommitTicket] = []
         var removals: [String] = []
         state.entries.reserveCapacity(loaded.downloads.count)
-        state.order.reserveCapacity(loaded.downloads.count)
         // Listing assets/ for orphans needs only the ids: it runs beside the file checks.
         let assetsDir = layout.assetsDir
         let owners = loaded.downloads.map(\.id)
@@ -488,7 +484,6 @@ public actor Engine {
         }
         if let download = entries[id]?.download { unindexContent(download) }
         entries[id] = nil
-        if let index = order.firstIndex(of: id) { order.remove(at: index) }
         try await commits.submit(.delete(id), event: .removed(id: id)).wait()
         logger.info("download removed", metadata: ["id": "\(id)"])
     }

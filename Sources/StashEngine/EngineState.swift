@@ -16,9 +16,8 @@ struct EngineState {
     let disk: DiskGauge
     private(set) var config: DaemonConfig
 
+    /// The downloads, in list order, with the index ListDownloads reads (`ListIndex`).
     var entries = EntryTable()
-    /// Ids in list order (by `Entry.seq`).
-    var order: [String] = []
     var nextSeq = 0
     /// Which queued downloads get a download slot (max-parallel), and which hold one.
     var queue: DownloadQueue
@@ -104,7 +103,6 @@ struct EngineState {
             if entries[id]?.download.state == download.state {
                 unindexContent(download)
                 entries[id] = nil
-                order.removeAll { $0 == id }
             }
         case .added(let id):
             queue.enqueue(id)
@@ -150,7 +148,6 @@ struct EngineState {
     private mutating func enter(_ download: Download) {
         let id = download.id
         entries[id] = Entry(download: download, lifecycle: DownloadLifecycle(state: download.state), seq: nextSeq)
-        order.append(id)
         nextSeq += 1
     }
 
@@ -252,6 +249,9 @@ struct EngineState {
         slotsChanged = true
         schedule(into: &effects)
     }
+
+    /// Ids in list order.
+    var order: [String] { entries.ids }
 
     /// Reads each unfinished file's bytes from its part file, and sums the download.
     func measureFiles(_ download: inout Download) {
