@@ -27,7 +27,7 @@ struct EngineState {
     var slotsChanged = false
     /// Which download holds each content (`EngineState+Dedupe`), so an add of the same URL or
     /// files finds it without a scan.
-    var contentIndex: [String: String] = [:]
+    var contentIndex: [ContentKey: String] = [:]
     /// Numbers transfers and plannings, so the events of an earlier one are told apart.
     var nextGeneration: UInt64 = 1
     /// Bytes fetched since the daemon started, for GetStats.

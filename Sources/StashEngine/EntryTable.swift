@@ -9,17 +9,10 @@ import StashCore
 /// of them (copy-on-write), which costs a bundle of 50 files 50 copies per event and makes a
 /// stream of thousands of segments quadratic. An HLS record is answered without its segments
 /// anyway; a bundle's GetDownload, which lists the files, asks the engine (`Engine.get`).
-///
-/// Entries are boxed, one per position of the index, for the reason `RecordCache` gives; a
-/// write replaces the box.
 struct EntryTable {
-    private final class Box {
-        let entry: DownloadEntry
-        init(_ entry: DownloadEntry) { self.entry = entry }
-    }
-
     /// By the index's positions; nil for a removed download, and for one taken out (`take`).
-    private var boxes: [Box?] = []
+    /// Kept inline: an entry is small, its record being one reference (`Download`).
+    private var slots: [DownloadEntry?] = []
     private var positions: [String: Int] = [:]
     private(set) var index = ListIndex()
     let cache = RecordCache()
@@ -28,13 +21,13 @@ struct EntryTable {
     private(set) var licensed: Set<String> = []
 
     subscript(id: String) -> DownloadEntry? {
-        get { positions[id].flatMap { boxes[$0]?.entry } }
+        get { positions[id].flatMap { slots[$0] } }
         set {
             if let entry = newValue {
                 put(id, entry)
             } else if let position = positions.removeValue(forKey: id) {
                 index.remove(position)
-                boxes[position] = nil
+                slots[position] = nil
                 if index.needsCompaction { compact() }
             }
             if newValue?.download.license != nil {
@@ -42,17 +35,18 @@ struct EntryTable {
             } else if !licensed.isEmpty {
                 licensed.remove(id)
             }
-            if let download = newValue?.download { cache.progress(id, from: download) }
+            // Live counters are shown only for a running download: the others skip the lock.
+            if let download = newValue?.download, download.state.isActive { cache.progress(id, from: download) }
         }
     }
 
     private mutating func put(_ id: String, _ entry: DownloadEntry) {
         if let position = positions[id] {
             index.update(position, entry.download)
-            boxes[position] = Box(entry)
+            slots[position] = entry
         } else if let position = index.append(seq: entry.seq, entry.download) {
             positions[id] = position
-            boxes.append(Box(entry))
+            slots.append(entry)
         } else {
             rebuild(adding: entry)
         }
@@ -62,28 +56,28 @@ struct EntryTable {
     /// being changed; the caller puts it back (`self[id] = entry`) before anything else looks
     /// it up. The cache keeps the last record meanwhile, and the index its place and counts.
     mutating func take(_ id: String) -> DownloadEntry? {
-        guard let position = positions[id], let box = boxes[position] else { return nil }
-        boxes[position] = nil
-        return box.entry
+        guard let position = positions[id], let entry = slots[position] else { return nil }
+        slots[position] = nil
+        return entry
     }
 
     /// Closes up the positions of removed downloads.
     private mutating func compact() {
         let kept = index.compact()
-        var moved = [Int](repeating: 0, count: boxes.count)
+        var moved = [Int](repeating: 0, count: slots.count)
         for (new, old) in kept.enumerated() { moved[old] = new }
-        // Through the ids' positions rather than the boxes: a taken entry has no box.
+        // Through the ids' positions rather than the slots: a taken entry is not in its slot.
         positions = positions.mapValues { moved[$0] }
-        boxes = kept.map { boxes[$0] }
+        slots = kept.map { slots[$0] }
     }
 
     /// An entry whose seq is below the last one's (the engine gives rising ones; a test may
     /// not): the order is made again with it in its place.
     private mutating func rebuild(adding entry: DownloadEntry) {
-        let all = (boxes.compactMap { $0?.entry } + [entry]).enumerated().sorted {
+        let all = (slots.compactMap { $0 } + [entry]).enumerated().sorted {
             ($0.element.seq, $0.offset) < ($1.element.seq, $1.offset)
         }.map(\.element)
-        boxes = []
+        slots = []
         positions = [:]
         index = ListIndex()
         for entry in all { put(entry.download.id, entry) }
@@ -92,21 +86,21 @@ struct EntryTable {
     /// Room for `count` downloads at once, so loading a large registry does not rehash.
     mutating func reserveCapacity(_ count: Int) {
         positions.reserveCapacity(count)
-        boxes.reserveCapacity(count)
+        slots.reserveCapacity(count)
         cache.reserveCapacity(count)
     }
 
     var count: Int { positions.count }
     /// In list order.
-    var values: some Sequence<DownloadEntry> { boxes.lazy.compactMap { $0?.entry } }
+    var values: some Sequence<DownloadEntry> { slots.lazy.compactMap { $0 } }
     /// Ids in list order.
-    var ids: [String] { boxes.compactMap { $0?.entry.download.id } }
+    var ids: [String] { slots.compactMap { $0?.download.id } }
 
     /// Up to `limit` entries after the one with seq `after`, in list order, in a state of
     /// `mask` and in `group` or a group under it (`ListIndex.page`); `more` when another follows.
     mutating func page(mask: UInt16, group: String, after seq: Int, limit: Int) -> (entries: [DownloadEntry], more: Bool) {
         let (found, more) = index.page(mask: mask, group: group, from: index.firstPosition(after: seq), limit: limit)
-        return (found.compactMap { boxes[$0]?.entry }, more)
+        return (found.compactMap { slots[$0] }, more)
     }
 
     /// The count and totals of the downloads a filter matches, over all pages.
