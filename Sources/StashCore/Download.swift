@@ -7,37 +7,38 @@ import Foundation
 /// A value with one shared storage, copied on write as an array is: the engine's entry, the
 /// record cache, a commit and an event hold one copy of a record until one of them changes
 /// it, so 100,000 records at rest are held once, not once per holder (two inline copies of
-/// 464 bytes each were most of a record's memory). The fields few downloads use (headers,
-/// HLS, DRM, licence, app data, text tracks) are apart, one reference that is nil for most.
+/// 464 bytes each were most of a record's memory). The fields few downloads use (quality,
+/// headers, HLS, DRM, licence, app data, text tracks) are apart, one reference that is nil for most.
 public struct Download: Equatable, Sendable {
-    /// Every field a download has, but the rare ones.
+    /// Every field a download has, but the rare ones; in an order that packs them (the
+    /// optionals and flags last).
     private struct Fields: Equatable {
         var id: String
         var uri: String
         var title: String
-        var state: DownloadState
-        var downloadedBytes: Int64
-        var totalBytes: Int64?
-        var speed: Int64
-        var quality: String
-        var hasSubtitles: Bool
-        var hasDRM: Bool
         var assetPath: String
-        var error: DownloadError?
         var stateReason: String
-        var createdAt: Date
-        var completedAt: Date?
         var sha256: String
-        var isBundle: Bool
+        var group: String
+        var downloadedBytes: Int64
+        var speed: Int64
+        var createdAt: Date
         var files: [DownloadFile]
         var filesDone: Int
         var filesTotal: Int
-        var group: String
         var rare: RareBox?
+        var error: DownloadError?
+        var totalBytes: Int64?
+        var completedAt: Date?
+        var state: DownloadState
+        var hasSubtitles: Bool
+        var hasDRM: Bool
+        var isBundle: Bool
     }
 
     /// The fields few downloads use; nil in `Fields` while all of them are empty.
     private struct Rare: Equatable {
+        var quality = ""
         var headers: [HTTPHeader] = []
         var hls: HLSOptions? = nil
         var hlsKeys: [String] = []
@@ -144,11 +145,8 @@ public struct Download: Equatable, Sendable {
     }
 
     public var quality: String {
-        get { storage.fields.quality }
-        _modify {
-            unique()
-            yield &storage.fields.quality
-        }
+        get { storage.fields.rare?.rare.quality ?? "" }
+        set { changeRare { $0.quality = newValue } }
     }
 
     public var hasSubtitles: Bool {
@@ -335,12 +333,13 @@ public struct Download: Equatable, Sendable {
         headers: [HTTPHeader] = [], isBundle: Bool = false, files: [DownloadFile] = [], hls: HLSOptions? = nil
     ) {
         storage = Storage(Fields(
-            id: id, uri: uri, title: title, state: state, downloadedBytes: downloadedBytes, totalBytes: totalBytes, speed: speed,
-            quality: quality, hasSubtitles: hasSubtitles, hasDRM: hasDRM, assetPath: assetPath, error: error, stateReason: stateReason,
-            createdAt: createdAt, completedAt: completedAt, sha256: sha256, isBundle: isBundle, files: files,
-            filesDone: files.reduce(0) { $0 + ($1.done ? 1 : 0) }, filesTotal: files.count, group: "", rare: nil))
-        if !headers.isEmpty || hls != nil {
+            id: id, uri: uri, title: title, assetPath: assetPath, stateReason: stateReason, sha256: sha256, group: "",
+            downloadedBytes: downloadedBytes, speed: speed, createdAt: createdAt, files: files,
+            filesDone: files.reduce(0) { $0 + ($1.done ? 1 : 0) }, filesTotal: files.count, rare: nil, error: error,
+            totalBytes: totalBytes, completedAt: completedAt, state: state, hasSubtitles: hasSubtitles, hasDRM: hasDRM, isBundle: isBundle))
+        if !headers.isEmpty || hls != nil || !quality.isEmpty {
             changeRare { rare in
+                rare.quality = quality
                 rare.headers = headers
                 rare.hls = hls
             }

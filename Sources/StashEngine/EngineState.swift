@@ -180,7 +180,7 @@ struct EngineState {
             stopFiles(&entry, into: &effects)
             if previous.isActive { effects.append(.flightEnded(id)) }
             entry.download.speed = 0
-            entry.speed.reset()
+            entry.endPace()
             queue.deactivate(id)
         }
         entries[id] = entry

@@ -87,6 +87,7 @@ struct EntryTable {
     mutating func reserveCapacity(_ count: Int) {
         positions.reserveCapacity(count)
         slots.reserveCapacity(count)
+        index.reserveCapacity(count)
         cache.reserveCapacity(count)
     }
 

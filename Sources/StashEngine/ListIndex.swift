@@ -53,6 +53,10 @@ struct ListIndex {
         return mask == 0 ? (1 << DownloadState.allCases.count) - 1 : mask
     }
 
+    mutating func reserveCapacity(_ count: Int) {
+        rows.reserveCapacity(count)
+    }
+
     /// Enters a download at the end of the order and returns its position; nil, with nothing
     /// changed, when `seq` is below the last one's, which only a rebuild in order can take.
     mutating func append(seq: Int, _ download: Download) -> Int? {
