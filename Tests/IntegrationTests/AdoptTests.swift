@@ -81,6 +81,51 @@ final class AdoptTests: DaemonTestCase {
         await assertFails(.alreadyExists) { try await self.client.adopt(AdoptRequest(path: folder + "/y.bin", id: "x")) }
     }
 
+    /// The registry, the lock, the keys and another download's folder are stash's own: adopt
+    /// takes none of them, by whatever path they are named, nor a folder that holds the data dir.
+    func testNothingOfTheDataDirIsTakenNorAFolderThatHoldsIt() async throws {
+        http.serve(path: "/mine.bin", size: 2000, seed: 4)
+        _ = try await client.addDownload(AddDownloadRequest(id: "mine", uri: http.url("/mine.bin")))
+        try await waitFor("mine", .completed)
+        let data = daemon.dataDir
+        let outside = try userFolder()
+        try FileManager.default.createSymbolicLink(atPath: outside + "/into", withDestinationPath: data)
+        let own = ["stash.sqlite", "stashd.lock", "keys", "assets/mine", "assets"].map { data + "/" + $0 }
+        for path in own { XCTAssertTrue(exists(path), path) }
+        let cases: [(path: String, link: Bool, why: String)] = own.map { ($0, false, "is inside stash's data dir") } + [
+            (data + "/stash.sqlite", true, "is inside stash's data dir"),
+            (data + "/assets/../stash.sqlite", false, "is inside stash's data dir"),
+            (outside + "/into/keys", false, "is inside stash's data dir"),
+            (data, false, "is stash's data dir"),
+            (data + "/", true, "is stash's data dir"),
+        ]
+        for (path, link, why) in cases {
+            let refused = await assertFails(.invalidArgument) { try await self.client.adopt(AdoptRequest(path: path, id: "taken", link: link)) }
+            let message = refused?.message ?? ""
+            XCTAssertTrue(message.contains("path '\(path)'") && message.contains(why), "\(path): \(message)")
+        }
+        for path in own { XCTAssertTrue(exists(path), "\(path) stays where it is") }
+        XCTAssertFalse(exists(data + "/assets/taken"))
+
+        // The registry is whole: after a restart the download is there and verify finds nothing.
+        try await daemon.restart()
+        try await reconnect()
+        let kept = try await client.getDownload(id: "mine")
+        XCTAssertEqual(kept.state, .completed)
+        let clean = try await client.verify()
+        XCTAssertTrue(clean.findings.isEmpty, "\(clean.findings)")
+
+        // A folder that holds a data dir: a second stashd whose data dir is inside one.
+        let holder = try userFolder()
+        let nested = try await DaemonProcess.start(dataDir: holder + "/data")
+        defer { XCTAssertEqual(nested.terminate(), 0) }
+        let other = try await StashClient.connect(socketPath: nested.socketPath, clientName: name)
+        let holding = await assertFails(.invalidArgument) { try await other.adopt(AdoptRequest(path: holder, id: "all")) }
+        XCTAssertTrue(holding?.message.contains("contains stash's data dir \(holder)/data") ?? false, holding?.message ?? "")
+        await other.close()
+        XCTAssertTrue(exists(holder + "/data/stash.sqlite"))
+    }
+
     func testTheCommandLineAdoptsAFile() throws {
         let folder = try userFolder()
         try Data(repeating: 3, count: 500).write(to: URL(fileURLWithPath: folder + "/song.mp3"))
