@@ -22,7 +22,10 @@ struct ForgetJournal: Sendable {
 
     /// Notes `folder/name` (durably) before a copy to it starts.
     func note(folder: String, name: String) throws {
-        try DurableFile.write(Array((folder + "/" + name).utf8), folder: dataDir, relativePath: Self.fileName)
+        // The data dir itself may be a symlink (to another disk, say): it is stash's own.
+        let data = try FolderHandle.open(dataDir, followingSymlink: true)
+        defer { data.release() }
+        try DurableFile.write(Array((folder + "/" + name).utf8), in: data, relativePath: Self.fileName)
     }
 
     /// The copy has its final name, or was taken back.

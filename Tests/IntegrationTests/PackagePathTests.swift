@@ -4,9 +4,10 @@ import StashCore
 import StashTestSupport
 import XCTest
 
-/// Export under the one rule for paths: nothing is written into the data dir, and the package
-/// is read from its folder without following a symlink.
-final class ExportPathTests: DaemonTestCase {
+/// An HLS package under the one rule for paths: nothing is exported into the data dir, and the
+/// package is read (export) and written (its playlists) from its folder's descriptor, never
+/// through a symlink.
+final class PackagePathTests: DaemonTestCase {
     private func asset(_ id: String) -> String { daemon.dataDir + "/assets/" + id }
 
     /// A two-segment stream in `video/`, COMPLETED.
@@ -71,5 +72,25 @@ final class ExportPathTests: DaemonTestCase {
         let refused = await assertFails(.failedPrecondition) { try await self.client.export(id: "tv", to: target) }
         XCTAssertTrue(refused?.message.contains(asset("tv") + "/video") ?? false, refused?.message ?? "")
         XCTAssertFalse(exists(target), "a half-written export is taken back")
+    }
+
+    /// Resume of a damaged package reads its playlists again and writes them: a folder of the
+    /// package replaced by a symlink fails that write, and the file at the link's end (here one
+    /// named as the playlist) stays as it was.
+    func testARepairWritesNoPlaylistThroughASymlink() async throws {
+        try await completedStream("ep")
+        let outside = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-playlist-plant")
+        try Data("theirs".utf8).write(to: URL(fileURLWithPath: outside + "/index.m3u8"))
+        try FileManager.default.removeItem(atPath: asset("ep") + "/video")
+        try FileManager.default.createSymbolicLink(atPath: asset("ep") + "/video", withDestinationPath: outside)
+        _ = try await waitUntil("ep", timeout: 10) { $0.state == .failed }
+
+        _ = try await client.resume(id: "ep")
+        let failed = try await waitUntil("ep", timeout: 10) {
+            $0.state == .failed && $0.error?.message.contains("no symlink is followed") == true
+        }
+        XCTAssertEqual(failed.error?.kind, .storage, failed.error?.message ?? "")
+        XCTAssertEqual(try String(contentsOfFile: outside + "/index.m3u8", encoding: .utf8), "theirs")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outside), ["index.m3u8"], "nothing else was written there")
     }
 }
