@@ -101,6 +101,9 @@ struct AdoptPlacement {
             let parent = try source.openBase()
             defer { parent.release() }
             parent.removeEntry(entry)
+            if try parent.statusIfPresent(entry) != nil {
+                throw SystemCallError(call: "remove", path: source.canonical, errnoCode: ENOTEMPTY)
+            }
         } catch {
             logger.warning("the originals of an adopted copy could not be deleted", metadata: ["id": "\(id)", "path": "\(source.canonical)", "error": "\(error)"])
         }

@@ -126,6 +126,30 @@ final class AdoptTests: DaemonTestCase {
         XCTAssertTrue(exists(holder + "/data/stash.sqlite"))
     }
 
+    /// From another file system the files are copied under a temporary name, renamed into
+    /// place, and the originals deleted once the download is recorded.
+    func testFilesFromAnotherFileSystemAreCopiedThenTheOriginalsGo() async throws {
+        guard let data = try SystemCallError.status(daemon.dataDir), let shm = try SystemCallError.status("/dev/shm"), data.st_dev != shm.st_dev else {
+            throw XCTSkip("/dev/shm is not another file system here")
+        }
+        let mine = "/dev/shm/stash-adopt-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: mine + "/album/disc2", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: mine) }
+        try Data(repeating: 1, count: 3000).write(to: URL(fileURLWithPath: mine + "/album/1.mp3"))
+        try Data(repeating: 2, count: 4000).write(to: URL(fileURLWithPath: mine + "/album/disc2/1.mp3"))
+        try Data(repeating: 3, count: 500).write(to: URL(fileURLWithPath: mine + "/single.bin"))
+
+        let album = try await client.adopt(AdoptRequest(path: mine + "/album", id: "album"))
+        XCTAssertEqual(album.downloadedBytes, 7000)
+        let single = try await client.adopt(AdoptRequest(path: mine + "/single.bin", id: "single", url: "https://example.com/s.bin"))
+        XCTAssertEqual(single.assetPath, daemon.dataDir + "/assets/single/s.bin")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: mine), [], "the originals are gone")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: daemon.dataDir + "/assets/album/disc2/1.mp3")), Data(repeating: 2, count: 4000))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: daemon.dataDir + "/assets/single"), ["s.bin"])
+        let clean = try await client.verify()
+        XCTAssertTrue(clean.findings.isEmpty, "no temporary copy is left: \(clean.findings)")
+    }
+
     func testTheCommandLineAdoptsAFile() throws {
         let folder = try userFolder()
         try Data(repeating: 3, count: 500).write(to: URL(fileURLWithPath: folder + "/song.mp3"))
