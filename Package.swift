@@ -95,7 +95,7 @@ let package = Package(
         .target(
             name: "StashFuzz",
             dependencies: [
-                "StashCore", "StashWire", "StashHLS", "StashKeys", "StashFetch",
+                "StashCore", "StashWire", "StashHLS", "StashKeys", "StashFetch", "StashEngine",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .executableTarget(name: "stash-fuzz", dependencies: ["StashFuzz"]),

@@ -20,6 +20,13 @@ int sync_file_range(int fd, int64_t offset, int64_t nbytes, unsigned int flags);
 /* pipe2(2): a pipe whose ends are close-on-exec and non-blocking from the start. */
 int pipe2(int pipefd[2], int flags);
 
+/* renameat2(2) with RENAME_NOREPLACE: a rename that fails with EEXIST instead of replacing
+   what is at the new name, in one step (no window between a check and the rename). */
+int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags);
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE 1
+#endif
+
 /* sched(7): a thread at this policy runs only when its CPU has nothing else to run. */
 #define STASH_SCHED_IDLE 5
 

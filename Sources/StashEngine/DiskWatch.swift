@@ -12,6 +12,11 @@ import Synchronization
 /// Its own thread sleeps in poll(2) on the inotify descriptor: no timer, no CPU while the disk
 /// is quiet. Reading a file (a player) raises no event it asks for.
 ///
+/// inotify on a folder reports only what is done through that folder's names. A file with
+/// other names (a hard link, as `adopt --link` makes: the user's own path is one) can be
+/// truncated or written through a folder that is not watched, so such a file gets a watch of
+/// its own: a watch on a file is on its inode, and sees a write through any name.
+///
 /// The kernel bounds watches per user (`fs.inotify.max_user_watches`). A download whose
 /// folders cannot all be watched is looked at by a stat pass every `pollInterval` seconds
 /// instead, and `unwatchedCount` says how many there are, for `stash info`.
@@ -20,6 +25,9 @@ final class DiskWatch: Sendable {
     /// itself deleted or moved; not reads, opens or attribute changes.
     private static let mask = UInt32(IN_DELETE | IN_CREATE | IN_MOVED_FROM | IN_MOVED_TO | IN_MODIFY | IN_CLOSE_WRITE
         | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK)
+
+    /// Written (truncation is a write) through any of its names; a hard-linked file's own watch.
+    private static let fileMask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_DONT_FOLLOW)
 
     private struct State {
         var idByWatch: [Int32: String] = [:]
@@ -57,32 +65,37 @@ final class DiskWatch: Sendable {
         thread.start()
     }
 
-    /// Watches `folders` (absolute paths) for download `id`, replacing what was watched for it.
-    /// Returns false when the kernel (or `limit`) gave no more watches: the stat pass covers it.
+    /// Watches `folders` (absolute paths) for download `id`, replacing what was watched for it,
+    /// and those of `files` (absolute paths) that have more than one name. Returns false when
+    /// the kernel (or `limit`) gave no more watches: the stat pass covers it.
     @discardableResult
-    func watch(id: String, folders: [String]) -> Bool {
+    func watch(id: String, folders: [String], files: [String] = []) -> Bool {
         unwatch(id: id)
         var added: [Int32] = []
         var complete = true
-        for folder in folders {
-            if let limit = settings.limit, state.withLock({ $0.idByWatch.count + added.count }) >= limit {
-                complete = false
-                break
-            }
+        func add(_ path: String, mask: UInt32) -> Bool {
+            if let limit = settings.limit, state.withLock({ $0.idByWatch.count + added.count }) >= limit { return false }
             do {
-                let watch = try SystemCallError.check("inotify_add_watch", folder) {
-                    inotify_add_watch(descriptor, folder, Self.mask)
-                }
+                let watch = try SystemCallError.check("inotify_add_watch", path) { inotify_add_watch(descriptor, path, mask) }
                 added.append(watch)
+                return true
             } catch let error as SystemCallError where error.errnoCode == ENOSPC {
-                complete = false
-                break
+                return false
             } catch {
-                // A folder already gone: the engine's look at the files will find it so.
-                logger.debug("cannot watch a folder", metadata: ["id": "\(id)", "error": "\(error)"])
-                complete = false
-                break
+                // Already gone: the engine's look at the files will find it so.
+                logger.debug("cannot watch a path", metadata: ["id": "\(id)", "error": "\(error)"])
+                return false
             }
+        }
+        for folder in folders where !add(folder, mask: Self.mask) {
+            complete = false
+            break
+        }
+        // One lstat each; most files have one name and need no watch beyond their folder's.
+        for file in files where complete {
+            guard let info = try? SystemCallError.status(file, followingSymlink: false),
+                  info.st_mode & S_IFMT == S_IFREG, info.st_nlink > 1 else { continue }
+            complete = add(file, mask: Self.fileMask)
         }
         let startsPolling = state.withLock { state -> Bool in
             // Two downloads never share a folder, but a watch on the same inode is the same

@@ -22,9 +22,11 @@ extension Engine {
             return
         }
         diskWatch = watch
-        let wanted = entries.values.filter { $0.download.state.holdsCompleteFiles }.map { ($0.download.id, watchedFolders($0.download)) }
+        let wanted = entries.values.filter { $0.download.state.holdsCompleteFiles }.map { entry in
+            (entry.download.id, watchedFolders(entry.download), watchedFiles(entry.download))
+        }
         Task.detached { [weak self] in
-            for (id, folders) in wanted { watch.watch(id: id, folders: folders) }
+            for (id, folders, files) in wanted { watch.watch(id: id, folders: folders, files: files) }
             // A download that stopped being complete while these were added keeps no watch.
             await self?.dropStaleWatches(wanted.map(\.0))
         }
@@ -53,12 +55,17 @@ extension Engine {
         return folders.sorted()
     }
 
+    /// Every file of the download: those with other names (hard links) are watched as files too.
+    func watchedFiles(_ download: Download) -> [String] {
+        download.files.map { layout.filePath(id: download.id, $0) }
+    }
+
     /// A state change in or out of the states that hold complete files starts or stops its
     /// watch.
     func followDiskWatch(_ download: Download, from previous: DownloadState) {
         guard let diskWatch, previous.holdsCompleteFiles != download.state.holdsCompleteFiles else { return }
         if download.state.holdsCompleteFiles {
-            diskWatch.watch(id: download.id, folders: watchedFolders(download))
+            diskWatch.watch(id: download.id, folders: watchedFolders(download), files: watchedFiles(download))
         } else {
             diskWatch.unwatch(id: download.id)
         }

@@ -13,12 +13,14 @@ extension Engine {
         guard download.state == .completed else {
             throw StashError(.failedPrecondition, "download '\(id)' is \(download.state.name); only a COMPLETED download can be forgotten with its files (cancel deletes them)")
         }
-        guard moveTo.hasPrefix("/") else {
-            throw StashError.invalidArgument("move_to '\(moveTo.prefix(200))' must be an absolute path")
+        let paths = DataDirGuard(dataDir: layout.dataDir)
+        let folder = try paths.resolve(moveTo, field: "move_to", followingLast: true)
+        guard folder.tail.isEmpty, let info = try? SystemCallError.status(folder.base), info.st_mode & S_IFMT == S_IFDIR else {
+            throw StashError.invalidArgument("move_to \(folder.shown) is not an existing folder")
         }
-        guard let folder = try? SystemCallError.status(moveTo), (folder.st_mode & S_IFMT) == S_IFDIR else {
-            throw StashError.invalidArgument("move_to '\(moveTo.prefix(200))' is not an existing folder")
-        }
+        // Only a new entry is made in it: a folder that holds the data dir (the home folder)
+        // is a fine place, as long as that entry is not the data dir itself (checked below).
+        try paths.refuse(folder, field: "move_to", allowContaining: true)
         // Files already damaged are not handed over as if whole.
         if let problem = filesLost(id, download, how: "found by forget") {
             throw StashError(.failedPrecondition, "download '\(id)' is not whole (\(problem)); it is now FAILED: resume it, then forget it")
@@ -27,34 +29,50 @@ extension Engine {
         guard whole || !download.files.isEmpty else {
             throw StashError(.failedPrecondition, "download '\(id)' has no file to hand over")
         }
-        let source = whole ? layout.assetFolder(id: id) : layout.filePath(id: id, download.files[0])
         let name = whole ? id : download.files[0].path
-        let target = (moveTo.hasSuffix("/") ? String(moveTo.dropLast()) : moveTo) + "/" + name
-        if (try? SystemCallError.status(target, followingSymlink: false)) != nil {
-            throw StashError(.alreadyExists, "\(target) exists; forget moves the files there and overwrites nothing")
+        let target = folder.appending(name)
+        try paths.refuse(target, field: "move_to")
+        if (try? SystemCallError.status(target.canonical, followingSymlink: false)) != nil {
+            throw StashError(.alreadyExists, "\(target.canonical) exists; forget moves the files there and overwrites nothing")
         }
         // Its own move is not a loss the watch should report.
         diskWatch?.unwatch(id: id)
         do {
-            try Self.move(source, to: target)
+            try handOver(id, whole ? nil : name, to: folder.base, as: name)
         } catch {
             followDiskWatch(download, from: .notDownloaded)
-            throw StashError(.internal, "could not move \(source) to \(target): \(error)")
+            if let error = error as? SystemCallError, error.errnoCode == EEXIST {
+                throw StashError(.alreadyExists, "\(target.canonical) exists; forget moves the files there and overwrites nothing")
+            }
+            if let error = error as? StashError { throw error }
+            throw StashError(.internal, "could not move the files of '\(id)' to \(target.canonical): \(error)")
         }
-        logger.info("download forgotten; its files moved out", metadata: ["id": "\(id)", "to": "\(target)"])
+        logger.info("download forgotten; its files moved out", metadata: ["id": "\(id)", "to": "\(target.canonical)"])
         try await cancel(id: id)
         var moved = publicView(download)
-        moved.assetPath = target
+        moved.assetPath = target.canonical
         return moved
     }
 
-    /// rename(2), or a copy and a delete across file systems.
-    private static func move(_ source: String, to target: String) throws {
-        do {
-            try SystemCallError.check("rename", source) { rename(source, target) }
-        } catch let error as SystemCallError where error.errnoCode == EXDEV {
-            try FileManager.default.copyItem(atPath: source, toPath: target)
-            try FileManager.default.removeItem(atPath: source)
-        }
+    /// Moves the asset folder of `id` (or its file `file`) to `name` in `folder`, never
+    /// replacing anything there; across file systems through a copy whose temporary name the
+    /// journal notes while it runs, so a start after a crash deletes it. What is left in the
+    /// data dir (all of it after a copy) goes with the cancel that follows.
+    private func handOver(_ id: String, _ file: String?, to folder: String, as name: String) throws {
+        let assets = try FolderHandle.open(layout.assetsDir, followingSymlink: true)
+        defer { assets.release() }
+        let source = try file == nil ? assets.reopened() : assets.child(id)
+        defer { source.release() }
+        let destination = try FolderHandle.open(folder, followingSymlink: true)
+        defer { destination.release() }
+        let journal = ForgetJournal(dataDir: layout.dataDir)
+        let temporary = ForgetJournal.temporaryName(id: id)
+        var noted = false
+        // Renamed into place or taken back by the move: either way nothing is left to clean.
+        defer { if noted { journal.clear() } }
+        try NoReplaceMove.move(file ?? id, in: source, to: name, in: destination, temporary: temporary, willCopy: {
+            try journal.note(folder: folder, name: temporary)
+            noted = true
+        })
     }
 }

@@ -88,7 +88,7 @@ extension Engine {
         var keyIDs: [String: String] = [:]
         for path in download.hlsKeys { keyIDs[path] = download.keyStoreID(forKeyPath: path) }
         let exporter = PackageExporter(
-            keys: keys, asset: id, folder: layout.assetFolder(id: id), playlists: download.hlsPlaylists, keyIDs: keyIDs,
+            keys: keys, dataDir: layout.dataDir, asset: id, folder: layout.assetFolder(id: id), playlists: download.hlsPlaylists, keyIDs: keyIDs,
             textTrackPaths: download.textTracks.map(\.path))
         return try await Task.detached { try exporter.export(to: dir, decrypt: decrypt) }.value
     }

@@ -123,16 +123,20 @@ extension Engine {
         }
         let playlistPaths = Set(removed.compactMap(\.uri))
         let folders = Set(playlistPaths.map { ($0 as NSString).deletingLastPathComponent })
+        let trackPaths = Set(removedTracks.map(\.path))
+        // Opened before anything changes, from the asset folder's descriptor: a symlink planted
+        // in the way refuses the removal instead of leading out of the folder.
+        let removal = try AssetRemoval(
+            assetFolder: layout.assetFolder(id: id), paths: folders.sorted() + trackPaths.sorted().flatMap { [$0, $0 + ".part"] })
+        defer { removal.release() }
         if !removed.isEmpty {
-            let masterPath = layout.assetFolder(id: id) + "/" + PackagePlan.masterPath
-            let master = try readPackageText(masterPath)
+            let master = try readMaster(id)
             let edited = try LocalMasterPlaylist.removing(playlistPaths, from: master)
             try DurableFile.write(Array(edited.utf8), folder: layout.assetFolder(id: id), relativePath: PackagePlan.masterPath)
         }
 
         guard var entry = entries[id] else { throw StashError.notFound(id: id) }
         func inRemoved(_ path: String) -> Bool { folders.contains { path.hasPrefix($0 + "/") } }
-        let trackPaths = Set(removedTracks.map(\.path))
         entry.download.files.removeAll { inRemoved($0.path) || trackPaths.contains($0.path) }
         entry.download.hlsPlaylists.removeAll { inRemoved($0) }
         entry.download.hlsKeys.removeAll { inRemoved($0) }
@@ -152,26 +156,11 @@ extension Engine {
         entries[id] = entry
         storageCache = nil
         try await commits.submit(.add(entry.download), event: .progress(ProgressUpdate(entry.download))).wait()
-        let assetFolder = layout.assetFolder(id: id)
-        for folder in folders.sorted() {
-            try? FileManager.default.removeItem(atPath: assetFolder + "/" + folder)
+        for path in removal.remove() {
+            // The record no longer names it: verify reports it as an orphan, and purge deletes it.
+            logger.warning("a removed subtitle's file could not be deleted", metadata: ["id": "\(id)", "path": "\(path)"])
         }
-        for path in trackPaths.sorted() {
-            for file in [assetFolder + "/" + path, assetFolder + "/" + path + ".part"] {
-                do {
-                    try SystemCallError.removeFile(file)
-                } catch {
-                    // The record no longer names it: verify reports it as an orphan, and purge deletes it.
-                    logger.warning("a removed text track's file could not be deleted", metadata: ["id": "\(id)", "path": "\(file)", "error": "\(error)"])
-                }
-            }
-        }
-        if !trackPaths.isEmpty {
-            // Only when empty (an HLS package keeps its renditions' folders there): ENOTEMPTY
-            // is the expected refusal then, not a failure.
-            let folder = assetFolder + "/" + TextTrackRules.folder
-            _ = try? SystemCallError.check("rmdir", folder) { rmdir(folder) }
-        }
+        if !trackPaths.isEmpty { removal.removeFolderIfEmpty(TextTrackRules.folder) }
         // A licence key may also serve the video; it goes with the licence, not with a rendition.
         for keyPath in download.hlsKeys where inRemoved(keyPath) && download.licenseKeyIDs[keyPath] == nil {
             try? keys.delete(asset: id, keyID: keyPath)
@@ -190,7 +179,7 @@ extension Engine {
 
     private func packageSubtitles(_ download: Download) throws -> [Rendition] {
         guard !download.hlsPlaylists.isEmpty else { return [] }
-        let text = try readPackageText(layout.assetFolder(id: download.id) + "/" + PackagePlan.masterPath)
+        let text = try readMaster(download.id)
         do {
             return try LocalMasterPlaylist.subtitles(text)
         } catch {
@@ -198,10 +187,15 @@ extension Engine {
         }
     }
 
-    private func readPackageText(_ path: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw StashError(.failedPrecondition, "\(path) is missing; `stash verify --repair` rewrites it")
+    /// The package's master playlist, read without following a symlink.
+    private func readMaster(_ id: String) throws -> String {
+        let folder = layout.assetFolder(id: id)
+        do {
+            let asset = try FolderHandle.open(folder, followingSymlink: false)
+            defer { asset.release() }
+            return String(decoding: try asset.read(PackagePlan.masterPath), as: UTF8.self)
+        } catch {
+            throw StashError(.failedPrecondition, "\(folder)/\(PackagePlan.masterPath) is missing or unreadable (\(error)); `stash verify --repair` rewrites it")
         }
-        return String(decoding: data, as: UTF8.self)
     }
 }

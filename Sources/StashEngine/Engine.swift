@@ -124,6 +124,7 @@ public actor Engine {
     /// Loads the registry, reconciles it with the disk, and starts what was queued or running.
     public func start() async throws {
         try FileManager.default.createDirectory(atPath: layout.assetsDir, withIntermediateDirectories: true)
+        ForgetJournal(dataDir: layout.dataDir).cleanUp(logger: logger)
         fetch.setRateLimit(config.rateLimit)
         var loaded = try registry.loadAll()
         for download in loaded.downloads where download.state != .removing { state.indexContent(download) }

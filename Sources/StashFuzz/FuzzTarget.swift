@@ -16,6 +16,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// An HTTP response's header block: status line, Content-Length, Content-Range,
     /// Retry-After, and the resume decision and retry delay made from them.
     case headers
+    /// A path from a client: the rule for paths inside an asset folder (bundle files) and for
+    /// absolute ones (Adopt, Forget, Export): checked, resolved, and held against a data dir.
+    case paths
 
     public func run(_ bytes: UnsafeRawBufferPointer) {
         #if DEBUG
@@ -24,6 +27,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .m3u8: Self.m3u8(bytes)
         case .license: Self.license(bytes)
         case .headers: Self.headers(bytes)
+        case .paths: Self.paths(bytes)
         }
         #endif
     }

@@ -87,6 +87,27 @@ final class DiskWatchTests: DaemonTestCase {
         XCTAssertTrue(failed.stateReason.contains("1000 bytes on disk"), failed.stateReason)
     }
 
+    /// `adopt --link` leaves the user's path as a second name of the file: a truncation through
+    /// it changes nothing in the asset's folder, but is seen all the same.
+    func testAChangeThroughAnotherNameOfALinkedFileIsSeen() async throws {
+        let mine = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-linked")
+        try Data(repeating: 4, count: 50_000).write(to: URL(fileURLWithPath: mine + "/song.mp3"))
+        try FileManager.default.createDirectory(atPath: mine + "/album", withIntermediateDirectories: false)
+        try Data(repeating: 5, count: 20_000).write(to: URL(fileURLWithPath: mine + "/album/1.mp3"))
+        _ = try await client.adopt(AdoptRequest(path: mine + "/song.mp3", id: "song", link: true))
+        _ = try await client.adopt(AdoptRequest(path: mine + "/album", id: "album", link: true))
+
+        for (id, path) in [("song", mine + "/song.mp3"), ("album", mine + "/album/1.mp3")] {
+            let truncated = Date()
+            XCTAssertEqual(truncate(path, 10), 0)
+            let (failed, seconds) = try await failedAfter(id, since: truncated)
+            XCTAssertLessThan(seconds, 1, "\(id): seen within a second of the truncation")
+            XCTAssertTrue(failed.stateReason.contains("10 bytes on disk"), failed.stateReason)
+        }
+        let info = try await client.systemInfo()
+        XCTAssertFalse(info.warnings.contains { $0.contains("inotify") }, "\(info.warnings)")
+    }
+
     func testReadingAndListingTheFilesChangesNothing() async throws {
         http.serve(path: "/read.bin", size: 40_000, seed: 9)
         _ = try await client.addDownload(AddDownloadRequest(id: "read", uri: http.url("/read.bin")))
