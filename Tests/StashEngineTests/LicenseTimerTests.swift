@@ -57,6 +57,7 @@ final class LicenseTimerTests: XCTestCase {
         // The next try would be at 110 s: the expiry at 100 s comes first.
         try await timer(harness, in: 5)
         harness.clock.advance(by: 4)
+        XCTAssertTrue(harness.clock.hasSleeper(wakingIn: 1), "the timer still sleeps until 100 s")
         try await harness.settle()
         let state = try await harness.stateOf("film")
         XCTAssertEqual(state, .completed, "valid until its last second")
@@ -84,6 +85,7 @@ final class LicenseTimerTests: XCTestCase {
         server.set(.grant(expiresIn: 100, playbackDuration: nil))
         try await timer(harness, in: 80)
         harness.clock.advance(by: 79)
+        XCTAssertTrue(harness.clock.hasSleeper(wakingIn: 1), "the timer still sleeps until 80 s")
         try await harness.settle()
         XCTAssertEqual(server.requests("renew"), [], "not before 80 % of the licence's life")
         harness.clock.advance(by: 1)
@@ -109,6 +111,7 @@ final class LicenseTimerTests: XCTestCase {
         try await renewalsEnd(harness, server, count: 1)
         try await timer(harness, in: LicenseSchedule.retryInterval)
         harness.clock.advance(by: 14)
+        XCTAssertTrue(harness.clock.hasSleeper(wakingIn: 1), "the timer still sleeps until 815 s")
         try await harness.settle()
         XCTAssertEqual(server.requests("renew"), [800], "not again before 15 s")
         harness.clock.advance(by: 1)
@@ -158,6 +161,7 @@ final class LicenseTimerTests: XCTestCase {
 
         try await timer(harness, in: 10)
         harness.clock.advance(by: 9)
+        XCTAssertTrue(harness.clock.hasSleeper(wakingIn: 1), "the timer still sleeps until the window's end")
         try await harness.settle()
         let during = try await harness.engine.checkLicense(id: "show")
         XCTAssertEqual(during.state, .completed)
