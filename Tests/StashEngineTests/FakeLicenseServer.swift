@@ -33,12 +33,15 @@ final class FakeLicenseServer: Sendable {
 
     private let state = Mutex(State())
 
-    /// Answers the harness's licence requests from now on; anything else cannot be reached.
-    init(_ harness: EngineHarness) {
+    /// Answers the harness's licence requests from now on; anything else `otherwise` answers
+    /// (by default: it cannot be reached).
+    init(_ harness: EngineHarness, otherwise: @escaping @Sendable (FetchRequest) throws -> FetchedBody = { request in
+        throw DownloadError(.network, "\(request.url) cannot be reached")
+    }) {
         let clock = harness.clock
         let start = clock.now
         harness.fetch.answerBodies { [self] request in
-            guard request.url == Self.url else { throw DownloadError(.network, "\(request.url) cannot be reached") }
+            guard request.url == Self.url else { return try otherwise(request) }
             return try answer(request, at: clock.now.timeIntervalSince(start))
         }
     }

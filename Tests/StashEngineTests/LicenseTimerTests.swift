@@ -1,6 +1,8 @@
 import Foundation
 import StashCore
+import StashFetch
 import StashKeys
+import StashTestSupport
 import XCTest
 
 @testable import StashEngine
@@ -19,6 +21,7 @@ final class LicenseTimerTests: XCTestCase {
         download.drm = DRMParams(licenseServer: FakeLicenseServer.url)
         download.hasDRM = true
         download.license = LicenseTerms(acquiredAt: start, expiresIn: expiresIn, playbackDuration: playbackDuration, kids: [kid])
+        download.licenseKeyIDs = ["keys/0.key": kid]
         return download
     }
 
@@ -69,6 +72,8 @@ final class LicenseTimerTests: XCTestCase {
         let check = try await harness.engine.checkLicense(id: "film")
         XCTAssertEqual(check.check.verdict, .licenseExpired)
         await assertFails(.failedPrecondition) { _ = try await harness.engine.playbackKey(id: "film", keyID: "") }
+        let export = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-license-export")
+        await assertFails(.failedPrecondition) { _ = try await harness.engine.export(id: "film", to: export + "/out", decrypt: true) }
 
         server.set(.grant(expiresIn: 100, playbackDuration: nil))
         let renewed = try await harness.engine.renewLicense(id: "film")
@@ -146,6 +151,53 @@ final class LicenseTimerTests: XCTestCase {
         try await renewalsEnd(harness, server, count: 1)
         let state = try await harness.stateOf("film")
         XCTAssertEqual(state, .completed)
+        await harness.stop()
+    }
+
+    /// The licence lapses while the segments are fetched: COMPLETED lasts only until the timer
+    /// looks, at once, not until the next renewal try.
+    func testALicenceThatRunsOutDuringTheDownloadExpiresAsItCompletes() async throws {
+        let playlist = """
+            #EXTM3U
+            #EXT-X-VERSION:3
+            #EXT-X-TARGETDURATION:2
+            #EXT-X-KEY:METHOD=AES-128,URI="skd://000102030405060708090a0b0c0d0e0f"
+            #EXTINF:2.0,
+            seg0.ts
+            #EXTINF:2.0,
+            seg1.ts
+            #EXT-X-ENDLIST
+
+            """
+        let harness = try await EngineHarness()
+        let server = FakeLicenseServer(harness) { request in
+            guard request.url == "http://h.test/film.m3u8" else { throw DownloadError(.network, "\(request.url) cannot be reached") }
+            return FetchedBody(bytes: Array(playlist.utf8), effectiveURL: request.url, contentType: "application/vnd.apple.mpegurl")
+        }
+        server.set(.grant(expiresIn: 100, playbackDuration: nil))
+        _ = try await harness.engine.add(
+            id: "film", uri: "http://h.test/film.m3u8", title: "", sha256: "", headers: [], hls: HLSOptions(),
+            drm: DRMParams(licenseServer: FakeLicenseServer.url))
+        let segments = ["http://h.test/seg0.ts", "http://h.test/seg1.ts"]
+        try await harness.eventually("the segments are fetched") { Set(harness.fetch.runningURLs) == Set(segments) }
+        XCTAssertEqual(server.requests("acquire"), [0])
+
+        // Past the licence's end, the renewal at 80 s having failed.
+        server.set(.unreachable)
+        try await timer(harness, in: 80)
+        harness.clock.advance(by: 101)
+        try await renewalsEnd(harness, server, count: 1)
+        let running = try await harness.stateOf("film")
+        XCTAssertTrue(running.isActive, "still fetching when the licence runs out: \(running.name)")
+        for segment in segments { try await harness.complete(segment) }
+        try await harness.eventually("COMPLETED") { try await harness.stateOf("film") == .completed }
+        try await timer(harness, in: LicenseSchedule.minimumDelay)
+        harness.clock.advance(by: LicenseSchedule.minimumDelay)
+        try await harness.eventually("LICENSE_EXPIRED") { try await harness.stateOf("film") == .licenseExpired }
+        let expired = try await harness.record("film")
+        XCTAssertNotNil(expired.completedAt, "it completed first")
+        XCTAssertEqual(expired.filesDone, expired.filesTotal)
+        XCTAssertTrue(expired.stateReason.contains("expired"), expired.stateReason)
         await harness.stop()
     }
 
