@@ -76,8 +76,8 @@ extension Engine {
             diskWatch?.watch(id: download.id, folders: watchedFolders(download))
         case .unwatch(let id):
             diskWatch?.unwatch(id: id)
-        case .armLicenseTimer:
-            armLicenseTimer()
+        case .license(let order):
+            licenses.perform(order, config: config)
         case .armStorageRecheck:
             let clock = self.clock
             Task { [weak self] in

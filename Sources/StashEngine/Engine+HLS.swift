@@ -16,7 +16,7 @@ extension Download {
 
 extension Engine {
     var hlsPreparation: HLSPreparation {
-        HLSPreparation(fetch: fetch, keys: keys, licenses: licenseClient, retry: RetryPolicy(config),
+        HLSPreparation(fetch: fetch, keys: keys, licenses: licenses.client(config), retry: RetryPolicy(config),
                        lowSpeedLimit: config.lowSpeedLimit, lowSpeedTime: config.lowSpeedTime, clock: clock)
     }
 
@@ -80,7 +80,7 @@ extension Engine {
         }
         if !download.licenseKeyIDs.isEmpty {
             let check = download.license?.check(at: clock.now()) ?? LicenseCheck(verdict: .none, licenseSecondsLeft: nil, playbackSecondsLeft: nil, expiresAt: nil)
-            guard check.isValid else { throw StashError(.failedPrecondition, Self.invalidLicenseMessage(id, check)) }
+            guard check.isValid else { throw StashError(.failedPrecondition, check.reason(for: id)) }
         }
         guard download.state == .completed else {
             throw StashError(.failedPrecondition, "download '\(id)' is \(download.state.name), not COMPLETED; export it once it has completed")

@@ -42,15 +42,8 @@ public actor Engine {
     let notices = NoticeInbox()
     /// Transfers being torn down, so a removal can wait for the file to be closed.
     var stopping: [String: Task<Void, Never>] = [:]
-    /// Service certificates of licence servers, fetched once.
-    let certificates = CertificateCache()
-    /// Downloads whose licence is being renewed, and when a failed automatic renewal may try again.
-    var renewing: Set<String> = []
-    var renewRetryAt: [String: Date] = [:]
-    /// Wakes at the next licence expiry, end of playback or renewal.
-    var licenseTimer: Task<Void, Never>?
-    /// Releases the licence servers have not acknowledged, and their sending.
-    let outbox: LicenseOutbox
+    /// Licences: acquire, renew, release, the outbox and the licence timer.
+    let licenses: LicenseManager
     /// What keeps the daemon from working fully, for GetSystemInfo.
     var warnings: [String] = []
     /// inotify over the folders of complete downloads (`Engine+DiskWatch`); nil until started,
@@ -61,7 +54,6 @@ public actor Engine {
     /// Which downloads were transferring if stashd dies: see `CrashGuard`.
     let flight: FlightLog
     let clock: WallClock
-    let network: NetworkMonitor
 
     // The state's parts, for the code that is not yet an input of `EngineState` or a service
     // of its own (licences, verify, the disk watch, subtitles, append, removal).
@@ -107,17 +99,16 @@ public actor Engine {
         self.diskWatchSettings = diskWatch
         self.clock = clock
         self.bus = EventBus(clock: clock)
-        self.network = network
         self.keys = keys
         self.layout = AssetLayout(dataDir: dataDir)
         self.socketPath = socketPath
         self.registry = registry
         self.fetch = fetch
-        self.state = EngineState(config: config, layout: layout, clock: clock, disk: disk)
+        self.state = EngineState(config: config, layout: layout, clock: clock, disk: disk, network: network)
         self.logger = logger
         self.records = state.entries.cache
         self.commits = CommitQueue(registry: registry, bus: bus, cache: state.entries.cache)
-        self.outbox = LicenseOutbox(commits: commits, clock: clock, logger: logger)
+        self.licenses = LicenseManager(fetch: fetch, keys: keys, commits: commits, clock: clock, logger: logger)
         self.flight = FlightLog(dataDir: dataDir, logger: logger)
     }
 
@@ -125,6 +116,7 @@ public actor Engine {
     public func start() async throws {
         try FileManager.default.createDirectory(atPath: layout.assetsDir, withIntermediateDirectories: true)
         ForgetJournal(dataDir: layout.dataDir).cleanUp(logger: logger)
+        licenses.attach(self)
         fetch.setRateLimit(config.rateLimit)
         var loaded = try registry.loadAll()
         for download in loaded.downloads where download.state != .removing { state.indexContent(download) }
@@ -191,23 +183,22 @@ public actor Engine {
         for problem in releases.problems {
             logger.warning("licence release outbox entry skipped", metadata: ["problem": "\(problem)"])
         }
-        outbox.load(releases.releases)
+        licenses.outbox.load(releases.releases)
         notices.attach { [weak self] in self?.handleNoticesLater() }
         // Right after the start, not in it: the socket opens without waiting for the list of
         // folders to watch.
         Task { self.startDiskWatch() }
         logger.info("engine started", metadata: ["downloads": "\(entries.count)", "queued": "\(queue.waitingCount)"])
         schedule()
-        licenseTick()
-        sendOutbox()
+        run(.license(.timer))
+        licenses.sendReleases(config)
     }
 
     /// Stops every transfer and waits for the registry to hold the last state. Partial files
     /// stay; active downloads go back to the queue on the next start.
     public func shutdown() async {
         run(.shutdown)
-        licenseTimer?.cancel()
-        outbox.close()
+        licenses.close()
         await fetch.shutdown()
         let last = run(.fetchStopped)
         try? await last?.wait()
@@ -372,18 +363,7 @@ public actor Engine {
 
     /// Stops the download, deletes its files and its record.
     public func cancel(id: String) async throws {
-        guard let download = entries[id]?.download else { throw StashError.notFound(id: id) }
-        // A licence it holds is given back: the release goes through the outbox, committed
-        // with the cancel, so a server that cannot be reached now is told later, across restarts.
-        var release: LicenseRelease?
-        if download.state != .removing, let terms = download.license, let drm = download.drm {
-            let queued = LicenseRelease(downloadID: id, drm: drm, kids: terms.kids, requestedAt: clock.now())
-            // Queued before the cancel's own commit, so no crash leaves the record gone and the
-            // release unrecorded.
-            outbox.keep(queued)
-            release = queued
-            logger.info("licence release queued by the cancel", metadata: ["id": "\(id)"])
-        }
+        // A licence it holds is given back through the outbox (`EngineState.releaseOnCancel`).
         let change = try request(.cancel(id), id: id)
         do {
             try await change?.ticket.wait()
@@ -393,7 +373,6 @@ public actor Engine {
             logger.warning("cancel goes on with the registry full", metadata: ["id": "\(id)"])
         }
         try await finishRemoval(id)
-        if release != nil { sendOutbox() }
     }
 
     /// Applies every entry or none: the first bad key or value is the error.

@@ -32,8 +32,8 @@ enum EngineInput {
     case cancel(String)
     case configChanged(DaemonConfig)
     /// A change of one download's state asked for by code not yet a service of its own
-    /// (licences, verify, the disk watch, subtitles, append): the lifecycle input, and the
-    /// edit of the record that goes with it.
+    /// (verify, the disk watch, subtitles, append): the lifecycle input, and the edit of the
+    /// record that goes with it.
     case change(String, DownloadLifecycle.Input, edit: (inout Download) -> Void)
 
     // MARK: Reports
@@ -49,4 +49,6 @@ enum EngineInput {
     case planningWaitsForNetwork(String, generation: UInt64)
     /// The storage recheck's timer fired.
     case storageRecheckDue
+    /// The licence manager's result or timer (`EngineState+License`).
+    case license(LicenseReport)
 }

@@ -67,7 +67,7 @@ extension EngineState {
                 effects.append(.commit(nil, then: .license(LicenseEvent(
                     id: id, kind: .downloaded, message: "\(license.kids.count) key(s) from \(entry.download.drm?.licenseServer ?? "")",
                     status: LicenseStatus(entry.download, at: clock.now())))))
-                effects.append(.armLicenseTimer)
+                armLicenseTimer(into: &effects)
             }
             // Now that the size is known, a package that cannot fit waits for space.
             if let shortfall = storageShortfall(entry.download, into: &effects) {

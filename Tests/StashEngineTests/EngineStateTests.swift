@@ -55,7 +55,9 @@ final class EngineStateTests: XCTestCase {
             case .flightEnded(let id): return "flight end \(id)"
             case .watch(let download): return "watch \(download.id)"
             case .unwatch(let id): return "unwatch \(id)"
-            case .armLicenseTimer: return "licence timer"
+            case .license(.arm(let moment)): return moment == nil ? "licence timer off" : "licence timer"
+            case .license(.renew(let id, _, _)): return "renew \(id)"
+            case .license(.keep(let release)): return "keep release of \(release.downloadID)"
             case .armStorageRecheck: return "storage recheck"
             case .setRateLimit(let rate): return "rate \(rate)"
             case .forgetStorageInfo, .log: return nil
