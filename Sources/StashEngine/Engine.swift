@@ -60,7 +60,7 @@ public actor Engine {
     let diskWatchSettings: DiskWatchSettings
     /// Which downloads were transferring if stashd dies: see `CrashGuard`.
     let flight: FlightLog
-    let clock: WallClock
+    public nonisolated let clock: WallClock
     let network: NetworkMonitor
 
     // The state's parts, for the code that is not yet an input of `EngineState` or a service

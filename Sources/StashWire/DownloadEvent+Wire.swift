@@ -1,8 +1,9 @@
 import CStashProto
+import Foundation
 import StashCore
 
 extension DownloadEvent {
-    func wire(in arena: PackArena) -> UnsafeMutablePointer<Stash__V1__Event> {
+    func wire(in arena: PackArena, now: Date) -> UnsafeMutablePointer<Stash__V1__Event> {
         var message = Stash__V1__Event()
         stash__v1__event__init(&message)
         message.seq = seq
@@ -11,7 +12,7 @@ extension DownloadEvent {
         case .stateChanged(let download, let previous):
             var changed = Stash__V1__StateChanged()
             stash__v1__state_changed__init(&changed)
-            changed.download = download.wire(in: arena)
+            changed.download = download.wire(in: arena, now: now)
             changed.previous = previous.wire
             message.kind_case = STASH__V1__EVENT__KIND_STATE_CHANGED
             message.state_changed = arena.store(changed)

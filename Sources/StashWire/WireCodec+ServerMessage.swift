@@ -1,20 +1,23 @@
 import CStashProto
+import Foundation
 import NIOCore
 import StashCore
 
 extension WireCodec {
-    /// Writes one frame: the u32 big-endian payload length, then the ServerMessage.
-    public static func encode(_ message: ServerMessage, into buffer: inout ByteBuffer) {
+    /// Writes one frame: the u32 big-endian payload length, then the ServerMessage. `now` is
+    /// the time the records in it are sent at (a licence's time left is worked out from it):
+    /// the daemon passes its injected clock's.
+    public static func encode(_ message: ServerMessage, at now: Date, into buffer: inout ByteBuffer) {
         let arena = PackArena()
         var wire = Stash__V1__ServerMessage()
         stash__v1__server_message__init(&wire)
         switch message {
         case .response(let response):
             wire.msg_case = STASH__V1__SERVER_MESSAGE__MSG_RESPONSE
-            wire.response = response.wire(in: arena)
+            wire.response = response.wire(in: arena, now: now)
         case .event(let event):
             wire.msg_case = STASH__V1__SERVER_MESSAGE__MSG_EVENT
-            wire.event = event.wire(in: arena)
+            wire.event = event.wire(in: arena, now: now)
         case .laterEvent(let seq):
             var event = Stash__V1__Event()
             stash__v1__event__init(&event)
