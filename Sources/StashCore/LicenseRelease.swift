@@ -15,7 +15,7 @@ public struct LicenseRelease: Equatable, Sendable, Codable {
     public var attempts: Int
 
     public init(id: String = UUID().uuidString, downloadID: String, drm: DRMParams, kids: [String],
-                requestedAt: Date = Date(), attempts: Int = 0) {
+                requestedAt: Date, attempts: Int = 0) {
         self.id = id
         self.downloadID = downloadID
         self.drm = drm
