@@ -18,7 +18,7 @@ public struct DownloadEvent: Equatable, Sendable {
     public var time: Date
     public var kind: Kind
 
-    public init(seq: UInt64, time: Date = Date(), kind: Kind) {
+    public init(seq: UInt64, time: Date, kind: Kind) {
         self.seq = seq
         self.time = time
         self.kind = kind

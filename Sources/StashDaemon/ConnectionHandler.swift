@@ -47,7 +47,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        let outbox = ConnectionOutbox(channel: context.channel)
+        let outbox = ConnectionOutbox(channel: context.channel, clock: handler.clock)
         self.outbox = outbox
         let credentials: EventLoopFuture<PeerCredentials>
         if let provider = context.channel as? SocketOptionProvider {
@@ -201,7 +201,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         // Answers to the requests before the bad one go out first, as they were read.
         writeReplies(context: context)
         var buffer = context.channel.allocator.buffer(capacity: 128)
-        WireCodec.encode(ServerMessage.response(Response(id: 0, result: .failure(error))), into: &buffer)
+        WireCodec.encode(ServerMessage.response(Response(id: 0, result: .failure(error))), at: handler.clock.now(), into: &buffer)
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in
             // Closing with unread input would make the kernel send a reset, which can
@@ -220,7 +220,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     private func write(_ message: ServerMessage, context: ChannelHandlerContext) {
         var buffer = replies ?? context.channel.allocator.buffer(capacity: Self.repliesCapacity)
         replies = nil  // so the buffer is uniquely referenced while it grows
-        WireCodec.encode(message, into: &buffer)
+        WireCodec.encode(message, at: handler.clock.now(), into: &buffer)
         if buffer.readableBytes >= Self.repliesLimit {
             context.write(wrapOutboundOut(buffer), promise: nil)
             context.flush()

@@ -9,14 +9,16 @@ import StashWire
 // only under `lock`; `channel` is a NIO channel, safe from any thread.
 final class ConnectionOutbox: @unchecked Sendable {
     let channel: Channel
+    private let clock: WallClock
     private let lock = NSLock()
     private var closed = false
     private var writable = true
     private var writabilityWaiters: [CheckedContinuation<Void, Never>] = []
     private var subscriptions: [ObjectIdentifier: EventSubscription] = [:]
 
-    init(channel: Channel) {
+    init(channel: Channel, clock: WallClock) {
         self.channel = channel
+        self.clock = clock
     }
 
     /// Encodes and writes one frame; a closed connection drops it.
@@ -24,7 +26,7 @@ final class ConnectionOutbox: @unchecked Sendable {
         // Skipping the write also keeps late tasks off an event loop that stop() shut down.
         if isClosed { return }
         var buffer = channel.allocator.buffer(capacity: 128)
-        WireCodec.encode(message, into: &buffer)
+        WireCodec.encode(message, at: clock.now(), into: &buffer)
         if flush {
             channel.writeAndFlush(buffer, promise: nil)
         } else {

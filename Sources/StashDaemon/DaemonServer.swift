@@ -142,7 +142,7 @@ public final class DaemonServer: @unchecked Sendable {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(DescriptorReserve(listeningSocket: descriptor, logger: logger))
+                    try channel.pipeline.syncOperations.addHandler(DescriptorReserve(listeningSocket: descriptor, clock: handler.clock, logger: logger))
                 }
             }
             .childChannelInitializer { [weak self] channel in

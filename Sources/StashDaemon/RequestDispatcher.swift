@@ -17,6 +17,8 @@ public struct RequestDispatcher: RequestHandler {
         self.logger = logger
     }
 
+    public var clock: WallClock { engine.clock }
+
     public func handle(_ op: Operation, peer: PeerCredentials) async -> Result<ResponseResult, StashError> {
         do {
             return .success(try await answer(op))

@@ -13,6 +13,9 @@ public protocol RequestHandler: Sendable {
     /// It must not block or suspend. Reads answered here skip two thread hops (into a task
     /// and back to the event loop), which is most of a GetDownload's round trip.
     func handleImmediately(_ op: Operation, peer: PeerCredentials) -> Result<ResponseResult, StashError>?
+    /// The clock the answers are sent by: a licence's time left in a record is worked out
+    /// from it as the record is encoded.
+    var clock: WallClock { get }
 }
 
 extension RequestHandler {

@@ -57,7 +57,7 @@ extension Engine {
             id: id, uri: single ? url : "", title: entry, state: .completed,
             downloadedBytes: total, totalBytes: total,
             assetPath: single ? layout.relativeFilePath(id: id, uri: url) : layout.relativeFolderPath(id: id),
-            stateReason: "adopted from \(path)", completedAt: clock.now(), sha256: digest, isBundle: !single, files: files)
+            stateReason: "adopted from \(path)", createdAt: clock.now(), completedAt: clock.now(), sha256: digest, isBundle: !single, files: files)
         do {
             try await insert(download)
         } catch {

@@ -53,7 +53,7 @@ public actor Engine {
     let diskWatchSettings: DiskWatchSettings
     /// Which downloads were transferring if stashd dies: see `CrashGuard`.
     let flight: FlightLog
-    let clock: WallClock
+    public nonisolated let clock: WallClock
 
     // The state's parts, for the code that is not yet an input of `EngineState` or a service
     // of its own (licences, verify, the disk watch, subtitles, append, removal).

@@ -488,6 +488,7 @@ final class FetchLoop {
                 if monitor.isOnline(host: transfer.host) {
                     startAttempt(transfer, counted: true)
                 } else {
+                    transfer.logger.debug("network still down; checking again in 1 s")
                     transfer.phase = .waitingForNetwork(nextCheck: current + 1_000_000_000)
                 }
             default:

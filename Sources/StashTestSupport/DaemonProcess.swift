@@ -78,8 +78,8 @@ public final class DaemonProcess: @unchecked Sendable {
     @discardableResult
     public func terminate(timeout: TimeInterval = 30) -> Int32 {
         kill(signal: SIGTERM)
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
         if process.isRunning { kill(signal: SIGKILL) }
         return waitForExit()
     }
@@ -191,8 +191,8 @@ public final class DaemonProcess: @unchecked Sendable {
     }
 
     private func waitUntilReady() async throws {
-        let deadline = Date().addingTimeInterval(Self.startTimeout)
-        while Date() < deadline {
+        let deadline = ContinuousClock.now + .seconds(Self.startTimeout)
+        while ContinuousClock.now < deadline {
             guard process.isRunning else {
                 throw DaemonProcessError("stashd exited with status \(process.terminationStatus) during start; its log:\n\(log())")
             }

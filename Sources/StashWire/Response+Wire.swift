@@ -3,14 +3,14 @@ import Foundation
 import StashCore
 
 extension Response {
-    func wire(in arena: PackArena, at now: @autoclosure () -> Date) -> UnsafeMutablePointer<Stash__V1__Response> {
+    func wire(in arena: PackArena, now: Date) -> UnsafeMutablePointer<Stash__V1__Response> {
         var message = Stash__V1__Response()
         stash__v1__response__init(&message)
         message.id = id
         switch result {
         case .success(let result):
             message.status = StashError.okStatus(in: arena)
-            result.setWire(on: &message, in: arena, at: now())
+            result.setWire(on: &message, in: arena, now: now)
         case .failure(let error):
             message.status = error.wireStatus(in: arena)
         }

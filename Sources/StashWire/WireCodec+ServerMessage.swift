@@ -1,18 +1,20 @@
 import CStashProto
+import Foundation
 import NIOCore
 import StashCore
 
 extension WireCodec {
-    /// Writes one frame: the u32 big-endian payload length, then the ServerMessage. A record's
-    /// licence status is told as at its event's time, or in a response as at `clock`'s now.
-    public static func encode(_ message: ServerMessage, into buffer: inout ByteBuffer, clock: WallClock = .system) {
+    /// Writes one frame: the u32 big-endian payload length, then the ServerMessage. `now` is
+    /// the time a response's records are sent at (a licence's time left is worked out from it):
+    /// the daemon passes its injected clock's. An event's record is told as at the event.
+    public static func encode(_ message: ServerMessage, at now: Date, into buffer: inout ByteBuffer) {
         let arena = PackArena()
         var wire = Stash__V1__ServerMessage()
         stash__v1__server_message__init(&wire)
         switch message {
         case .response(let response):
             wire.msg_case = STASH__V1__SERVER_MESSAGE__MSG_RESPONSE
-            wire.response = response.wire(in: arena, at: clock.now())
+            wire.response = response.wire(in: arena, now: now)
         case .event(let event):
             wire.msg_case = STASH__V1__SERVER_MESSAGE__MSG_EVENT
             wire.event = event.wire(in: arena)

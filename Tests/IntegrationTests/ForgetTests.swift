@@ -133,9 +133,9 @@ final class ForgetTests: DaemonTestCase {
         let part = target + "/.stash-forget-film.part"
         let forgetting = Task { [client] in try await client!.forget(id: "film", moveTo: target) }
         // Killed as soon as bytes are on their way (as a crash would come).
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = ContinuousClock.now + .seconds(20)
         var copying: UInt64 = 0
-        while Date() < deadline, copying == 0 {
+        while ContinuousClock.now < deadline, copying == 0 {
             for path in [final, part] {
                 let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? UInt64) ?? nil
                 if let bytes, bytes > 0 { copying = bytes }

@@ -46,10 +46,10 @@ final class ServiceTests: XCTestCase {
         await client.close()
         // No client now, but a transfer of about 1.5 s: stashd stays until it is done and then
         // 2 s more, never while it runs.
-        let closed = Date()
+        let closed = ContinuousClock.now
         XCTAssertEqual(first.waitForExit(timeout: 20), 0, first.log)
-        let lifetime = Date().timeIntervalSince(closed)
-        XCTAssertGreaterThan(lifetime, 3.2, "exited \(lifetime) s after the last client left, with a transfer of 1.5 s to finish; log:\n\(first.log)")
+        let lifetime = ContinuousClock.now - closed
+        XCTAssertGreaterThan(lifetime, .seconds(3.2), "exited \(lifetime) s after the last client left, with a transfer of 1.5 s to finish; log:\n\(first.log)")
         XCTAssertTrue(first.log.contains("exiting when idle"), first.log)
         XCTAssertTrue(FileManager.default.fileExists(atPath: socket), "the passed socket stays for the manager")
 
@@ -177,8 +177,8 @@ private final class ActivatedDaemon {
         let result = posix_spawn(&child, argv[0], &actions, nil, &cArguments, environ)
         guard result == 0 else { throw DaemonProcessError("posix_spawn \(argv[0]): \(String(cString: strerror(result)))") }
         pid = child
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, !self.log.contains("Listening on") { usleep(10_000) }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline, !self.log.contains("Listening on") { usleep(10_000) }
         XCTAssertEqual(chmod(socket, mode), 0, "chmod \(socket): \(String(cString: strerror(errno)))")
     }
 
@@ -196,9 +196,9 @@ private final class ActivatedDaemon {
     /// after `timeout` (then it is killed).
     func waitForExit(timeout: TimeInterval) -> Int32? {
         if let status { return status }
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = ContinuousClock.now + .seconds(timeout)
         var raw: Int32 = 0
-        while Date() < deadline {
+        while ContinuousClock.now < deadline {
             if waitpid(pid, &raw, WNOHANG) == pid {
                 let signal = raw & 0x7f
                 status = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
@@ -251,8 +251,8 @@ private final class NotifyListener: @unchecked Sendable {
 
     /// Polls until `condition` holds for the messages so far (10 s at most).
     func wait(_ condition: ([String]) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
             if condition(messages) { return true }
             usleep(20_000)
         }
@@ -261,8 +261,8 @@ private final class NotifyListener: @unchecked Sendable {
 
     private func receive() {
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             guard count > 0 else { continue }
             let message = String(decoding: buffer[..<count], as: UTF8.self)

@@ -99,9 +99,12 @@ final class TextTrackTests: DaemonTestCase {
         await assertFails(.failedPrecondition) { try await self.client.removeSubtitles(id: "film", languages: ["fr"]) }
         let report = try await client.verify()
         XCTAssertTrue(report.findings.isEmpty, "\(report.findings)")
-        try await Task.sleep(nanoseconds: 300_000_000)
-        let still = try await client.getDownload(id: "film")
-        XCTAssertEqual(still.state, .completed, "the disk watch takes a removed track's file for no loss")
+        // The disk watch takes a removed track's file for no loss: the first loss it reports
+        // is one that comes after the removals.
+        XCTAssertEqual(truncate(asset("film") + "/film.mp4", 10), 0)
+        let failed = try await waitUntil("film") { $0.state != .completed }
+        XCTAssertEqual(failed.state, .failed)
+        XCTAssertTrue(failed.stateReason.contains("film.mp4") && failed.stateReason.contains("10 bytes on disk"), failed.stateReason)
     }
 
     func testBadTracksAreRefusedNamingTheFieldTheValueAndTheLimit() async throws {

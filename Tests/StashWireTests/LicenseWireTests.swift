@@ -271,11 +271,10 @@ final class LicenseWireTests: XCTestCase {
         XCTAssertEqual(license.varint(4), 3000, "license_seconds_left ten minutes into an hour")
     }
 
-    /// A response tells it as at the clock the encoder is given.
+    /// A response tells it as at the time the encoder is given.
     func testAResponseTellsTheRecordsLicenceAsAtTheEncodersClock() throws {
         var buffer = ByteBuffer()
-        let clock = WallClock(now: { Self.tenMinutesIn }, sleep: { _ in })
-        WireCodec.encode(success(.download(Self.licensedRecord(), created: false)), into: &buffer, clock: clock)
+        WireCodec.encode(success(.download(Self.licensedRecord(), created: false)), at: Self.tenMinutesIn, into: &buffer)
         let payload = Array(try WireTestSupport.payload(of: buffer).readableBytesView)
         let license = try ProtobufFields(payload).message(1).message(11).message(1).message(26)
         XCTAssertEqual(license.varint(4), 3000, "license_seconds_left ten minutes into an hour")
