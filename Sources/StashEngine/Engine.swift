@@ -31,10 +31,6 @@ public actor Engine {
 
     /// Read without the actor: see `RecordCache`.
     nonisolated let records: RecordCache
-    /// The last verify (at start or asked for), for GetSystemInfo.
-    var lastVerify = VerifyReport()
-    /// GetSystemInfo's answer and when it was made; nil after a change.
-    var storageCache: (time: TimeInterval, info: SystemInfo)?
     /// The fetch service's handle of each transfer `EngineState` started, by its generation.
     var transfers: [UInt64: TransferID] = [:]
     /// The HLS plannings under way, by generation.
@@ -53,11 +49,15 @@ public actor Engine {
     let outbox: LicenseOutbox
     /// What keeps the daemon from working fully, for GetSystemInfo.
     var warnings: [String] = []
-    /// inotify over the folders of complete downloads (`Engine+DiskWatch`); nil until started,
-    /// or when inotify is not available.
-    var diskWatch: DiskWatch?
-    /// The disk watch's bounds; a test lowers them to see the fallback.
-    let diskWatchSettings: DiskWatchSettings
+    /// The threads blocking file work runs on.
+    let files = FilePool()
+    // The maintenance services (`Engine+Maintenance`).
+    let verifier: VerifyService
+    let adopter: AdoptService
+    let forgetter: ForgetService
+    let subtitleService: SubtitleService
+    let diskWatch: DiskWatchService
+    let storage: StorageService
     /// Which downloads were transferring if stashd dies: see `CrashGuard`.
     let flight: FlightLog
     let clock: WallClock
@@ -104,7 +104,6 @@ public actor Engine {
         dataDir: String, socketPath: String, registry: Registry, fetch: any FetchService, keys: KeyStore, config: DaemonConfig, logger: Logger,
         clock: WallClock, network: NetworkMonitor, diskWatch: DiskWatchSettings, disk: DiskGauge
     ) {
-        self.diskWatchSettings = diskWatch
         self.clock = clock
         self.bus = EventBus(clock: clock)
         self.network = network
@@ -119,6 +118,12 @@ public actor Engine {
         self.commits = CommitQueue(registry: registry, bus: bus, cache: state.entries.cache)
         self.outbox = LicenseOutbox(commits: commits, clock: clock, logger: logger)
         self.flight = FlightLog(dataDir: dataDir, logger: logger)
+        self.verifier = VerifyService(layout: layout, keys: keys, files: files, clock: clock, logger: logger)
+        self.adopter = AdoptService(layout: layout, files: files, clock: clock, logger: logger)
+        self.forgetter = ForgetService(layout: layout, files: files, logger: logger)
+        self.subtitleService = SubtitleService(layout: layout, keys: keys, logger: logger)
+        self.diskWatch = DiskWatchService(settings: diskWatch, layout: layout, logger: logger)
+        self.storage = StorageService(layout: layout, socketPath: socketPath, clock: clock)
     }
 
     /// Loads the registry, reconciles it with the disk, and starts what was queued or running.
@@ -143,7 +148,8 @@ public actor Engine {
         // Listing assets/ for orphans needs only the ids: it runs beside the file checks.
         let assetsDir = layout.assetsDir
         let owners = loaded.downloads.map(\.id)
-        let orphanScan = Task.detached { AssetScanner.orphans(assetsDir: assetsDir, owners: owners) }
+        let files = self.files
+        let orphanScan = Task { (try? await files.run { AssetScanner.orphans(assetsDir: assetsDir, owners: owners) }) ?? AssetScanner.Result() }
         let sizes = FileSizeProbe.sizes(of: loaded.downloads.flatMap { download in
             download.files.map { download.id + "/" + $0.path }
         }, under: assetsDir)
@@ -153,7 +159,9 @@ public actor Engine {
         for index in loaded.downloads.indices {
             let fileCount = loaded.downloads[index].files.count
             filesChecked += fileCount
-            let problem = reconcileFiles(&loaded.downloads[index], sizes: sizes[nextSize..<(nextSize + fileCount)], findings: &findings)
+            var notes: [EngineEffect] = []
+            let problem = state.reconcileFiles(&loaded.downloads[index], sizes: sizes[nextSize..<(nextSize + fileCount)], findings: &findings, into: &notes)
+            perform(notes)
             nextSize += fileCount
             let download = loaded.downloads[index]
             let id = download.id
@@ -186,7 +194,7 @@ public actor Engine {
             logger.error("registry writes fail at start; starting anyway", metadata: ["error": "\(error)"])
             warnings.append(warning)
         }
-        verifyAtStart(findings: findings, filesChecked: filesChecked, started: verifyStarted, orphans: await orphanScan.value)
+        verifier.atStart(findings: findings, downloadsChecked: order.count, filesChecked: filesChecked, started: verifyStarted, orphans: await orphanScan.value)
         let releases = try registry.loadReleases()
         for problem in releases.problems {
             logger.warning("licence release outbox entry skipped", metadata: ["problem": "\(problem)"])
@@ -212,7 +220,8 @@ public actor Engine {
         let last = run(.fetchStopped)
         try? await last?.wait()
         flight.removeAfterCleanStop()
-        diskWatch?.close()
+        diskWatch.close()
+        files.close()
         notices.close()
         bus.finishAll()
     }
@@ -303,7 +312,7 @@ public actor Engine {
         }
         // An HLS download gets its tracks' files with the rest of its files, once its playlists are read.
         let allFiles = hls != nil ? files : files + tracks.map(\.file)
-        try checkPathLengths(allFiles, id: id) { $0 < files.count ? "files[\($0)]" : "text_tracks" }
+        try layout.checkPathLengths(allFiles, id: id) { $0 < files.count ? "files[\($0)]" : "text_tracks" }
         var download = Download(
             id: id, uri: uri, title: title, state: .queued,
             assetPath: isBundle || hls != nil ? layout.relativeFolderPath(id: id) : layout.relativeFilePath(id: id, uri: uri),
@@ -330,16 +339,6 @@ public actor Engine {
     static func lacking(_ tracks: [TextTrack], in download: Download) -> String? {
         let lacking = tracks.filter { track in !download.textTracks.contains { $0.isSame(as: track) } }
         return lacking.isEmpty ? nil : lacking.map { "\($0.language) (\($0.uri.prefix(200)))" }.joined(separator: ", ")
-    }
-
-    /// Every file's part file (`<path>.part` under the asset folder) must fit in PATH_MAX;
-    /// `label` names the entry of the request in the error.
-    func checkPathLengths(_ files: [DownloadFile], id: String, label: (Int) -> String) throws {
-        let folder = layout.assetFolder(id: id)
-        let limit = Int(PATH_MAX) - 1
-        if let index = files.indices.first(where: { folder.utf8.count + 1 + files[$0].path.utf8.count + 5 > limit }) {
-            throw StashError.invalidArgument("\(label(index)): path '\(files[index].path.prefix(200))' is too long: under \(folder) it would exceed the file system's \(limit) bytes")
-        }
     }
 
     /// Enters a new download (AddDownload, Adopt) and returns once its record is committed.
@@ -437,18 +436,8 @@ public actor Engine {
         layout.publicView(download)
     }
 
-    func indexContent(_ download: Download) {
-        state.indexContent(download)
-    }
-
     func unindexContent(_ download: Download) {
         state.unindexContent(download)
-    }
-
-    /// nil when the file is missing or cannot be looked at: its size is then unknown.
-    func fileSize(_ path: String) -> Int64? {
-        guard let info = try? SystemCallError.status(path) else { return nil }
-        return Int64(info.st_size)
     }
 
     private func newID() -> String {

@@ -49,4 +49,9 @@ enum EngineInput {
     case planningWaitsForNetwork(String, generation: UInt64)
     /// The storage recheck's timer fired.
     case storageRecheckDue
+
+    // MARK: Maintenance services
+
+    /// A fact of verify, adopt, forget, the disk watch, append or subtitles.
+    case maintenance(MaintenanceInput)
 }

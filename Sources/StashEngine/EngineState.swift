@@ -35,6 +35,10 @@ struct EngineState {
     var sessionBytes: Int64 = 0
     /// The storage recheck's timer is armed (`EngineState+Storage`).
     var storageRecheckArmed = false
+    /// Downloads a maintenance service is working on (forget's move, a removal of subtitles),
+    /// with what it does: what would change their files meanwhile is refused
+    /// (`EngineState+Maintenance`).
+    var holds: [String: String] = [:]
     private(set) var shuttingDown = false
 
     /// Progress of one download is announced when it moved by this many percent …
@@ -142,6 +146,9 @@ struct EngineState {
             }
         case .storageRecheckDue:
             recheckStorage(into: &effects)
+
+        case .maintenance(let fact):
+            try on(fact, into: &effects)
         }
         return effects
     }
@@ -163,6 +170,7 @@ struct EngineState {
         _ id: String, _ input: DownloadLifecycle.Input, into effects: inout [EngineEffect], edit: (inout Download) -> Void = { _ in }
     ) throws -> Bool {
         guard var entry = entries[id] else { throw StashError.notFound(id: id) }
+        try checkHold(id, input)
         let previous = entry.lifecycle.state
         let action = try entry.lifecycle.on(input)
         if action == .none { return false }
