@@ -64,7 +64,7 @@ public actor Engine {
     let network: NetworkMonitor
 
     // The state's parts, for the code that is not yet an input of `EngineState` or a service
-    // of its own (licences, verify, the disk watch, subtitles, append, removal).
+    // of its own (licences, queries and group requests, removal).
     var entries: EntryTable {
         get { state.entries }
         _modify { yield &state.entries }
@@ -74,14 +74,6 @@ public actor Engine {
         _modify { yield &state.order }
     }
     var queue: DownloadQueue { state.queue }
-    var slots: TransferSlots {
-        get { state.slots }
-        _modify { yield &state.slots }
-    }
-    var slotsChanged: Bool {
-        get { state.slotsChanged }
-        set { state.slotsChanged = newValue }
-    }
 
     /// Progress of one download is announced when it moved by this many percent …
     static let progressStep = EngineState.progressStep

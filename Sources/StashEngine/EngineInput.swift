@@ -31,9 +31,8 @@ enum EngineInput {
     case resume(String)
     case cancel(String)
     case configChanged(DaemonConfig)
-    /// A change of one download's state asked for by code not yet a service of its own
-    /// (licences, verify, the disk watch, subtitles, append): the lifecycle input, and the
-    /// edit of the record that goes with it.
+    /// A change of one download's state asked for by code not yet a service of its own (the
+    /// licences): the lifecycle input, and the edit of the record that goes with it.
     case change(String, DownloadLifecycle.Input, edit: (inout Download) -> Void)
 
     // MARK: Reports
