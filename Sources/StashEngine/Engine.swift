@@ -337,6 +337,11 @@ public actor Engine {
     /// It is indexed at once, so the same URL twice in one pipelined list is one download; a
     /// record the registry refuses is taken back, unless something moved it on meanwhile.
     func insert(_ download: Download) async throws {
+        // Adopt looks at the id before its file work, which lets the engine serve an add of
+        // the same id meanwhile.
+        guard state.entries[download.id] == nil else {
+            throw StashError(.alreadyExists, "download '\(download.id)' already exists; use another id")
+        }
         let ticket = run(.add(download))
         do {
             try await ticket?.wait()

@@ -113,7 +113,8 @@ extension EngineState {
     /// The record stops listing the removed subtitles' files; the files themselves go after
     /// this is committed.
     mutating func removeSubtitles(_ id: String, _ removal: SubtitleRemoval, into effects: inout [EngineEffect]) {
-        guard var entry = entries[id] else { return }
+        // A cancel goes through the hold: a download being removed keeps its record as it is.
+        guard var entry = entries[id], entry.download.state != .removing else { return }
         func inRemoved(_ path: String) -> Bool { removal.renditionFolders.contains { path.hasPrefix($0 + "/") } }
         let trackPaths = removal.trackPaths
         entry.download.files.removeAll { inRemoved($0.path) || trackPaths.contains($0.path) }

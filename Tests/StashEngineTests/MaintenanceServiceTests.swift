@@ -109,6 +109,49 @@ private final class Busy: Sendable {
     let count = Mutex(0)
 }
 
+extension MaintenanceServiceTests {
+    /// An adopt does its file work off the engine, after it looked at the id: an add of the
+    /// same id served meanwhile wins, and the adopt puts the file back where it was.
+    func testAnAddOfTheSameIDWhileAnAdoptMovesItsFileWins() async throws {
+        let harness = try await EngineHarness()
+        let source = harness.dataDir + "-in"
+        try FileManager.default.createDirectory(atPath: source, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: source) }
+        try Data(count: 500).write(to: URL(fileURLWithPath: source + "/kept.bin"))
+
+        let gate = DispatchSemaphore(value: 0)
+        let busy = Busy()
+        let pool = await harness.engine.files
+        let blockers = (0..<FilePool.threads).map { _ in
+            Task {
+                try await pool.run {
+                    busy.count.withLock { $0 += 1 }
+                    gate.wait()
+                }
+            }
+        }
+        try await harness.eventually("every thread of the pool is busy") { busy.count.withLock { $0 } == FilePool.threads }
+        let engine = harness.engine!
+        let adopt = Task { try await engine.adopt(path: source + "/kept.bin", id: "x", url: "", sha256: "", link: false) }
+        // The adopt has looked at the id and waits for the pool; an add of "x" comes first.
+        try await harness.eventually("the adopt waits for the pool") { pool.jobs == FilePool.threads + 1 }
+        try await harness.add("x")
+        for _ in blockers { gate.signal() }
+        for blocker in blockers { try await blocker.value }
+        do {
+            _ = try await adopt.value
+            XCTFail("the adopt replaced the download added meanwhile")
+        } catch let error as StashError {
+            XCTAssertEqual(error.code, .alreadyExists)
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: source + "/kept.bin"), "the file is back where it was")
+        let added = try await harness.record("x")
+        XCTAssertEqual(added.uri, EngineHarness.url("x"))
+        XCTAssertEqual(added.state, .preparing)
+        await harness.stop()
+    }
+}
+
 extension Engine {
     /// What a maintenance service holds `id` for, if anything.
     func hold(_ id: String) -> String? {

@@ -13,6 +13,7 @@ final class FilePool: Sendable {
     private struct State {
         var pool: NIOThreadPool?
         var closed = false
+        var jobs = 0
     }
 
     private let state = Mutex(State())
@@ -22,12 +23,14 @@ final class FilePool: Sendable {
     func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         let pool = try state.withLock { state -> NIOThreadPool in
             guard !state.closed else { throw Self.stopping }
+            state.jobs += 1
             if let pool = state.pool { return pool }
             let pool = NIOThreadPool(numberOfThreads: Self.threads)
             pool.start()
             state.pool = pool
             return pool
         }
+        defer { state.withLock { $0.jobs -= 1 } }
         do {
             return try await pool.runIfActive(body)
         } catch is CancellationError {
@@ -35,6 +38,9 @@ final class FilePool: Sendable {
             throw Self.stopping
         }
     }
+
+    /// Jobs given and not ended, running or waiting for a thread.
+    var jobs: Int { state.withLock { $0.jobs } }
 
     /// Stops the threads once the work under way ends; later work is refused. Work queued
     /// but not started is dropped (its caller gets UNAVAILABLE).
