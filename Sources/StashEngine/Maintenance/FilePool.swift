@@ -33,9 +33,10 @@ final class FilePool: Sendable {
         defer { state.withLock { $0.jobs -= 1 } }
         do {
             return try await pool.runIfActive(body)
-        } catch is CancellationError {
-            // The pool was shut down before the work could start.
-            throw Self.stopping
+        } catch let error as CancellationError {
+            // The pool was shut down before the work could start, or the caller's task was
+            // cancelled (its answer goes nowhere).
+            throw state.withLock { $0.closed } ? Self.stopping : error
         }
     }
 
