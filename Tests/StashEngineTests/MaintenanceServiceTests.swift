@@ -152,6 +152,48 @@ extension MaintenanceServiceTests {
     }
 }
 
+extension MaintenanceServiceTests {
+    /// A cancel goes through a forget's hold and wins: the files it deleted cannot be moved,
+    /// and the forget fails with nothing left behind.
+    func testACancelWhileAForgetWaitsForThePoolWins() async throws {
+        let harness = try await EngineHarness()
+        try await harness.add("a")
+        try await harness.complete(EngineHarness.url("a"))
+        let target = harness.dataDir + "-out"
+        try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: target) }
+        let gate = DispatchSemaphore(value: 0)
+        let busy = Busy()
+        let pool = await harness.engine.files
+        let blockers = (0..<FilePool.threads).map { _ in
+            Task {
+                try await pool.run {
+                    busy.count.withLock { $0 += 1 }
+                    gate.wait()
+                }
+            }
+        }
+        try await harness.eventually("every thread of the pool is busy") { busy.count.withLock { $0 } == FilePool.threads }
+        let engine = harness.engine!
+        let forget = Task { try await engine.forget(id: "a", moveTo: target) }
+        try await harness.eventually("the forget waits for the pool") { pool.jobs == FilePool.threads + 1 }
+
+        try await engine.cancel(id: "a")
+        for _ in blockers { gate.signal() }
+        for blocker in blockers { try await blocker.value }
+        do {
+            _ = try await forget.value
+            XCTFail("a forget of a cancelled download moved something")
+        } catch let error as StashError {
+            XCTAssertEqual(error.code, .failedPrecondition, error.message)
+            XCTAssertEqual(error.message, "download 'a' was cancelled while forget moved its files; nothing was moved")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: target), [])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: harness.dataDir + "/assets/a"))
+        await harness.stop()
+    }
+}
+
 extension Engine {
     /// What a maintenance service holds `id` for, if anything.
     func hold(_ id: String) -> String? {

@@ -49,7 +49,9 @@ final class ForgetService: Sendable {
             target = try await handOver(download, to: folder, paths: paths)
         } catch {
             _ = try? await host.submit(.handOverEnded(id, moved: false))
-            throw error
+            // A client's cancel goes through the hold and deletes what was to be moved.
+            if let now = await host.download(id), now.state != .removing { throw error }
+            throw StashError(.failedPrecondition, "download '\(id)' was cancelled while forget moved its files; nothing was moved")
         }
         _ = try await host.submit(.handOverEnded(id, moved: true))
         logger.info("download forgotten; its files moved out", metadata: ["id": "\(id)", "to": "\(target.canonical)"])
