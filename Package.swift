@@ -52,6 +52,8 @@ let package = Package(
             dependencies: [
                 "StashCore", "StashCrypto", "StashStore", "StashFetch", "StashHLS", "StashKeys", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
+                // NIOThreadPool: the threads blocking file work runs on (`FilePool`).
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]),
         .target(
             name: "StashDaemon",

@@ -35,7 +35,7 @@ extension Engine {
         return last
     }
 
-    private func perform(_ effect: EngineEffect) -> CommitTicket? {
+    func perform(_ effect: EngineEffect) -> CommitTicket? {
         switch effect {
         case .commit(let change, let event):
             return commits.submit(change, event: event)
@@ -73,19 +73,19 @@ extension Engine {
         case .flightEnded(let id):
             flight.ended(id)
         case .watch(let download):
-            diskWatch?.watch(id: download.id, folders: watchedFolders(download))
+            diskWatch.watch(download)
         case .unwatch(let id):
-            diskWatch?.unwatch(id: id)
+            diskWatch.unwatch(id)
         case .license(let order):
             licenses.perform(order, config: config)
         case .armStorageRecheck:
             let clock = self.clock
             Task { [weak self] in
-                await clock.sleep(Self.storageRecheckInterval)
+                await clock.sleep(EngineState.storageRecheckInterval)
                 await self?.run(.storageRecheckDue)
             }
         case .forgetStorageInfo:
-            storageCache = nil
+            storage.forget()
         case .setRateLimit(let bytesPerSecond):
             fetch.setRateLimit(bytesPerSecond)
         case .log(let level, let message, let metadata):

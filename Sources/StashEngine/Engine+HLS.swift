@@ -90,6 +90,6 @@ extension Engine {
         let exporter = PackageExporter(
             keys: keys, dataDir: layout.dataDir, asset: id, folder: layout.assetFolder(id: id), playlists: download.hlsPlaylists, keyIDs: keyIDs,
             textTrackPaths: download.textTracks.map(\.path))
-        return try await Task.detached { try exporter.export(to: dir, decrypt: decrypt) }.value
+        return try await files.run { try exporter.export(to: dir, decrypt: decrypt) }
     }
 }

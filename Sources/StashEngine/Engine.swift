@@ -31,10 +31,6 @@ public actor Engine {
 
     /// Read without the actor: see `RecordCache`.
     nonisolated let records: RecordCache
-    /// The last verify (at start or asked for), for GetSystemInfo.
-    var lastVerify = VerifyReport()
-    /// GetSystemInfo's answer and when it was made; nil after a change.
-    var storageCache: (time: TimeInterval, info: SystemInfo)?
     /// The fetch service's handle of each transfer `EngineState` started, by its generation.
     var transfers: [UInt64: TransferID] = [:]
     /// The HLS plannings under way, by generation.
@@ -46,17 +42,21 @@ public actor Engine {
     let licenses: LicenseManager
     /// What keeps the daemon from working fully, for GetSystemInfo.
     var warnings: [String] = []
-    /// inotify over the folders of complete downloads (`Engine+DiskWatch`); nil until started,
-    /// or when inotify is not available.
-    var diskWatch: DiskWatch?
-    /// The disk watch's bounds; a test lowers them to see the fallback.
-    let diskWatchSettings: DiskWatchSettings
+    /// The threads blocking file work runs on.
+    let files = FilePool()
+    // The maintenance services (`Engine+Maintenance`).
+    let verifier: VerifyService
+    let adopter: AdoptService
+    let forgetter: ForgetService
+    let subtitleService: SubtitleService
+    let diskWatch: DiskWatchService
+    let storage: StorageService
     /// Which downloads were transferring if stashd dies: see `CrashGuard`.
     let flight: FlightLog
     public nonisolated let clock: WallClock
 
     // The state's parts, for the code that is not yet an input of `EngineState` or a service
-    // of its own (licences, verify, the disk watch, subtitles, append, removal).
+    // of its own (licences, queries and group requests, removal).
     var entries: EntryTable {
         get { state.entries }
         _modify { yield &state.entries }
@@ -66,14 +66,6 @@ public actor Engine {
         _modify { yield &state.order }
     }
     var queue: DownloadQueue { state.queue }
-    var slots: TransferSlots {
-        get { state.slots }
-        _modify { yield &state.slots }
-    }
-    var slotsChanged: Bool {
-        get { state.slotsChanged }
-        set { state.slotsChanged = newValue }
-    }
 
     /// Progress of one download is announced when it moved by this many percent …
     static let progressStep = EngineState.progressStep
@@ -96,7 +88,6 @@ public actor Engine {
         dataDir: String, socketPath: String, registry: Registry, fetch: any FetchService, keys: KeyStore, config: DaemonConfig, logger: Logger,
         clock: WallClock, network: NetworkMonitor, diskWatch: DiskWatchSettings, disk: DiskGauge
     ) {
-        self.diskWatchSettings = diskWatch
         self.clock = clock
         self.bus = EventBus(clock: clock)
         self.keys = keys
@@ -110,6 +101,12 @@ public actor Engine {
         self.commits = CommitQueue(registry: registry, bus: bus, cache: state.entries.cache)
         self.licenses = LicenseManager(fetch: fetch, keys: keys, commits: commits, clock: clock, logger: logger)
         self.flight = FlightLog(dataDir: dataDir, logger: logger)
+        self.verifier = VerifyService(layout: layout, keys: keys, files: files, clock: clock, logger: logger)
+        self.adopter = AdoptService(layout: layout, files: files, clock: clock, logger: logger)
+        self.forgetter = ForgetService(layout: layout, files: files, logger: logger)
+        self.subtitleService = SubtitleService(layout: layout, keys: keys, logger: logger)
+        self.diskWatch = DiskWatchService(settings: diskWatch, layout: layout, logger: logger)
+        self.storage = StorageService(layout: layout, socketPath: socketPath, clock: clock)
     }
 
     /// Loads the registry, reconciles it with the disk, and starts what was queued or running.
@@ -135,7 +132,8 @@ public actor Engine {
         // Listing assets/ for orphans needs only the ids: it runs beside the file checks.
         let assetsDir = layout.assetsDir
         let owners = loaded.downloads.map(\.id)
-        let orphanScan = Task.detached { AssetScanner.orphans(assetsDir: assetsDir, owners: owners) }
+        let files = self.files
+        let orphanScan = Task { (try? await files.run { AssetScanner.orphans(assetsDir: assetsDir, owners: owners) }) ?? AssetScanner.Result() }
         let sizes = FileSizeProbe.sizes(of: loaded.downloads.flatMap { download in
             download.files.map { download.id + "/" + $0.path }
         }, under: assetsDir)
@@ -145,7 +143,9 @@ public actor Engine {
         for index in loaded.downloads.indices {
             let fileCount = loaded.downloads[index].files.count
             filesChecked += fileCount
-            let problem = reconcileFiles(&loaded.downloads[index], sizes: sizes[nextSize..<(nextSize + fileCount)], findings: &findings)
+            var notes: [EngineEffect] = []
+            let problem = state.reconcileFiles(&loaded.downloads[index], sizes: sizes[nextSize..<(nextSize + fileCount)], findings: &findings, into: &notes)
+            perform(notes)
             nextSize += fileCount
             let download = loaded.downloads[index]
             let id = download.id
@@ -178,7 +178,7 @@ public actor Engine {
             logger.error("registry writes fail at start; starting anyway", metadata: ["error": "\(error)"])
             warnings.append(warning)
         }
-        verifyAtStart(findings: findings, filesChecked: filesChecked, started: verifyStarted, orphans: await orphanScan.value)
+        verifier.atStart(findings: findings, downloadsChecked: order.count, filesChecked: filesChecked, started: verifyStarted, orphans: await orphanScan.value)
         let releases = try registry.loadReleases()
         for problem in releases.problems {
             logger.warning("licence release outbox entry skipped", metadata: ["problem": "\(problem)"])
@@ -203,7 +203,8 @@ public actor Engine {
         let last = run(.fetchStopped)
         try? await last?.wait()
         flight.removeAfterCleanStop()
-        diskWatch?.close()
+        diskWatch.close()
+        files.close()
         notices.close()
         bus.finishAll()
     }
@@ -294,7 +295,7 @@ public actor Engine {
         }
         // An HLS download gets its tracks' files with the rest of its files, once its playlists are read.
         let allFiles = hls != nil ? files : files + tracks.map(\.file)
-        try checkPathLengths(allFiles, id: id) { $0 < files.count ? "files[\($0)]" : "text_tracks" }
+        try layout.checkPathLengths(allFiles, id: id) { $0 < files.count ? "files[\($0)]" : "text_tracks" }
         var download = Download(
             id: id, uri: uri, title: title, state: .queued,
             assetPath: isBundle || hls != nil ? layout.relativeFolderPath(id: id) : layout.relativeFilePath(id: id, uri: uri),
@@ -323,20 +324,15 @@ public actor Engine {
         return lacking.isEmpty ? nil : lacking.map { "\($0.language) (\($0.uri.prefix(200)))" }.joined(separator: ", ")
     }
 
-    /// Every file's part file (`<path>.part` under the asset folder) must fit in PATH_MAX;
-    /// `label` names the entry of the request in the error.
-    func checkPathLengths(_ files: [DownloadFile], id: String, label: (Int) -> String) throws {
-        let folder = layout.assetFolder(id: id)
-        let limit = Int(PATH_MAX) - 1
-        if let index = files.indices.first(where: { folder.utf8.count + 1 + files[$0].path.utf8.count + 5 > limit }) {
-            throw StashError.invalidArgument("\(label(index)): path '\(files[index].path.prefix(200))' is too long: under \(folder) it would exceed the file system's \(limit) bytes")
-        }
-    }
-
     /// Enters a new download (AddDownload, Adopt) and returns once its record is committed.
     /// It is indexed at once, so the same URL twice in one pipelined list is one download; a
     /// record the registry refuses is taken back, unless something moved it on meanwhile.
     func insert(_ download: Download) async throws {
+        // Adopt looks at the id before its file work, which lets the engine serve an add of
+        // the same id meanwhile.
+        guard state.entries[download.id] == nil else {
+            throw StashError(.alreadyExists, "download '\(download.id)' already exists; use another id")
+        }
         let ticket = run(.add(download))
         do {
             try await ticket?.wait()
@@ -392,13 +388,6 @@ public actor Engine {
         let download: Download
     }
 
-    /// Runs one input through a download's state machine (`EngineState.transition`) and
-    /// carries out what it decided. Nil when nothing changed.
-    @discardableResult
-    func transition(_ id: String, _ input: DownloadLifecycle.Input, edit: (inout Download) -> Void = { _ in }) throws -> Change? {
-        try withoutActuallyEscaping(edit) { edit in try request(.change(id, input, edit: edit), id: id) }
-    }
-
     /// Schedules what waits for a slot.
     func schedule() {
         run(.schedule)
@@ -416,18 +405,8 @@ public actor Engine {
         layout.publicView(download)
     }
 
-    func indexContent(_ download: Download) {
-        state.indexContent(download)
-    }
-
     func unindexContent(_ download: Download) {
         state.unindexContent(download)
-    }
-
-    /// nil when the file is missing or cannot be looked at: its size is then unknown.
-    func fileSize(_ path: String) -> Int64? {
-        guard let info = try? SystemCallError.status(path) else { return nil }
-        return Int64(info.st_size)
     }
 
     private func newID() -> String {

@@ -4,6 +4,9 @@ import StashCore
 /// Storage holds: a queued download that does not fit on the disk waits outside the queue and
 /// is looked at again when the recheck's timer fires.
 extension EngineState {
+    /// How often downloads held back for lack of space look again.
+    static let storageRecheckInterval: TimeInterval = 2
+
     /// Why a queued download cannot start for lack of space, or nil when it fits: the bytes it
     /// still needs must fit in the free space above the reserve, minus what the active
     /// downloads still need.

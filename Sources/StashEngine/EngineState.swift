@@ -40,6 +40,10 @@ struct EngineState {
     var storageRecheckArmed = false
     /// The licence timer and the renewals under way (`EngineState+License`).
     var licenseSchedule = LicenseSchedule()
+    /// Downloads a maintenance service is working on (forget's move, a removal of subtitles),
+    /// with what it does: what would change their files meanwhile is refused
+    /// (`EngineState+Maintenance`).
+    var holds: [String: String] = [:]
     private(set) var shuttingDown = false
 
     /// Progress of one download is announced when it moved by this many percent …
@@ -129,8 +133,6 @@ struct EngineState {
             schedule(into: &effects)
         case .configChanged(let updated):
             changeConfig(updated, into: &effects)
-        case .change(let id, let lifecycleInput, let edit):
-            try transition(id, lifecycleInput, into: &effects, edit: edit)
 
         case .schedule:
             schedule(into: &effects)
@@ -151,6 +153,9 @@ struct EngineState {
             recheckStorage(into: &effects)
         case .license(let report):
             try on(license: report, into: &effects)
+
+        case .maintenance(let fact):
+            try on(fact, into: &effects)
         }
         return effects
     }
@@ -172,6 +177,7 @@ struct EngineState {
         _ id: String, _ input: DownloadLifecycle.Input, into effects: inout [EngineEffect], edit: (inout Download) -> Void = { _ in }
     ) throws -> Bool {
         guard var entry = entries[id] else { throw StashError.notFound(id: id) }
+        try checkHold(id, input)
         let previous = entry.lifecycle.state
         let action = try entry.lifecycle.on(input)
         if action == .none { return false }

@@ -1,16 +1,24 @@
 import Foundation
+import Logging
 import StashCore
 
 /// Adopt: a file or folder already on disk becomes a COMPLETED download, so a registry rebuilt
-/// after a loss (or files fetched by other means) is not fetched again.
-extension Engine {
+/// after a loss (or files fetched by other means) is not fetched again. The hashing, the walk
+/// of a folder and the move (a copy across file systems) run on the `FilePool`; the engine
+/// enters the record and, once it is durable, watches the files (`.adopted`).
+struct AdoptService: Sendable {
+    let layout: AssetLayout
+    let files: FilePool
+    let clock: WallClock
+    let logger: Logger
+
     /// Takes `path` (absolute; a regular file or a folder of regular files, no symlink in it)
     /// into `assets/<id>/`, moved or, with `link`, hard-linked. A file with a `url` is a
     /// single-file download of that URL (named as stash names it); without one, and a folder,
     /// is a bundle. `sha256` is checked first when given.
-    public func adopt(path: String, id: String, url: String, sha256: String, link: Bool) async throws -> Download {
+    func adopt(path: String, id: String, url: String, sha256: String, link: Bool, host: some MaintenanceHost) async throws -> Download {
         try DownloadRequestRules.validateID(id)
-        if entries[id] != nil {
+        if await host.download(id) != nil {
             throw StashError(.alreadyExists, "download '\(id)' already exists; adopt under another id")
         }
         let paths = DataDirGuard(dataDir: layout.dataDir)
@@ -30,27 +38,29 @@ extension Engine {
             try DownloadRequestRules.validateURI(url)
         }
         let digest = try DownloadRequestRules.normalizeSHA256(sha256)
-        let canonical = source.canonical
-        if !digest.isEmpty {
-            guard isFile else { throw StashError.invalidArgument("sha256 applies to a file, not to a folder") }
-            var buffer: [UInt8] = []
-            let actual = try await Task.detached { try AssetScanner.sha256(of: canonical, buffer: &buffer) }.value
-            guard actual == digest else {
-                throw StashError(.invalidArgument, "sha256 of \(path) is \(actual), not \(digest); nothing was adopted")
-            }
-        }
+        if !digest.isEmpty, !isFile { throw StashError.invalidArgument("sha256 applies to a file, not to a folder") }
         let single = isFile && !url.isEmpty
         let entry = source.tail[0]
         let name = single ? AssetLayout.fileName(from: url) : AssetLayout.safeFileName(entry)
-        let files = isFile
-            ? [DownloadFile(url: url, path: name, size: Int64(info.st_size), sha256: digest, downloadedBytes: Int64(info.st_size), done: true)]
-            : try Self.filesOfFolder(source)
-        let folder = layout.assetFolder(id: id)
-        if (try? SystemCallError.status(folder, followingSymlink: false)) != nil {
-            throw StashError(.alreadyExists, "\(folder) exists though no download owns it; `stash purge` deletes it, or adopt under another id")
-        }
+        let size = Int64(info.st_size)
         let placement = AdoptPlacement(source: source, id: id, assetsDir: layout.assetsDir, fileName: isFile ? name : nil, link: link)
-        let placed = try placement.place(files: files)
+        let folder = layout.assetFolder(id: id)
+        let (files, placed) = try await self.files.run { () throws -> ([DownloadFile], AdoptPlacement.Placed) in
+            if !digest.isEmpty {
+                var buffer: [UInt8] = []
+                let actual = try AssetScanner.sha256(of: source.canonical, buffer: &buffer)
+                guard actual == digest else {
+                    throw StashError(.invalidArgument, "sha256 of \(path) is \(actual), not \(digest); nothing was adopted")
+                }
+            }
+            let files = isFile
+                ? [DownloadFile(url: url, path: name, size: size, sha256: digest, downloadedBytes: size, done: true)]
+                : try Self.filesOfFolder(source)
+            if (try? SystemCallError.status(folder, followingSymlink: false)) != nil {
+                throw StashError(.alreadyExists, "\(folder) exists though no download owns it; `stash purge` deletes it, or adopt under another id")
+            }
+            return (files, try placement.place(files: files))
+        }
 
         let total = files.saturatingSum(\.downloadedBytes)
         let download = Download(
@@ -58,18 +68,19 @@ extension Engine {
             downloadedBytes: total, totalBytes: total,
             assetPath: single ? layout.relativeFilePath(id: id, uri: url) : layout.relativeFolderPath(id: id),
             stateReason: "adopted from \(path)", createdAt: clock.now(), completedAt: clock.now(), sha256: digest, isBundle: !single, files: files)
+        let logger = self.logger
         do {
-            try await insert(download)
+            try await host.insert(download)
         } catch {
             // Not recorded: the files go back where they were, as far as they can.
-            placement.takeBack(placed, logger: logger)
+            _ = try? await self.files.run { placement.takeBack(placed, logger: logger) }
             throw error
         }
         // A copy across file systems is recorded: the user's originals go now, not before.
-        if placed == .copied { placement.removeSource(logger: logger) }
-        followDiskWatch(download, from: .notDownloaded)
+        if placed == .copied { _ = try? await self.files.run { placement.removeSource(logger: logger) } }
+        _ = try await host.submit(.adopted(id))
         logger.info("download adopted", metadata: ["id": "\(id)", "files": "\(files.count)", "bytes": "\(total)", "linked": "\(link)"])
-        return publicView(download)
+        return layout.publicView(download)
     }
 
     /// Every regular file under the folder `source`, by relative path, walked from its

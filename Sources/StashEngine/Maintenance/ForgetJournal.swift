@@ -6,8 +6,8 @@ import StashCore
 /// the machine down) does not stay in the user's folder: the copy is made under
 /// `.stash-forget-<id>.part` in the target folder, this file in the data dir names it while
 /// the copy runs, and the next start deletes what it names (`cleanUp`, from `Engine.start`).
-/// The final name never holds a part: it appears only by the rename at the end. Forgets run
-/// one at a time (the move is made on the engine), so the journal names one copy at most.
+/// The final name never holds a part: it appears only by the rename at the end. Forgets move
+/// one at a time (`ForgetService`), so the journal names one copy at most.
 struct ForgetJournal: Sendable {
     let dataDir: String
 
