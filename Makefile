@@ -6,7 +6,7 @@ GEN_H := Sources/CStashProto/include/stash/v1/stash.pb-c.h
 GEN_C := Sources/CStashProto/stash/v1/stash.pb-c.c
 GEN_PY := clients/python/stash_client/stash_pb2.py
 APT_PKGS := protobuf-c-compiler libprotobuf-c-dev libcurl4-openssl-dev libsqlite3-dev libssl-dev openssl pkg-config ffmpeg \
-	gcc protobuf-compiler python3-protobuf python3-pytest systemd
+	gcc protobuf-compiler python3-protobuf python3-pytest systemd strace
 # The clients' tests run on Debian's python3, which sees the apt packages above (a python3
 # earlier on PATH, such as pyenv's, would not).
 CLIENT_PYTHON ?= /usr/bin/python3
@@ -16,7 +16,7 @@ CLIENT_PYTHON ?= /usr/bin/python3
 deps:
 	@if ! command -v pkg-config >/dev/null || ! command -v protoc-c >/dev/null || ! command -v ffmpeg >/dev/null || ! command -v openssl >/dev/null \
 	    || ! command -v gcc >/dev/null || ! command -v protoc >/dev/null || ! $(CLIENT_PYTHON) -c 'import google.protobuf, pytest' 2>/dev/null \
-	    || ! command -v systemd-socket-activate >/dev/null || ! command -v systemd-analyze >/dev/null \
+	    || ! command -v systemd-socket-activate >/dev/null || ! command -v systemd-analyze >/dev/null || ! command -v strace >/dev/null \
 	    || ! pkg-config --exists libprotobuf-c libcurl sqlite3 libcrypto; then \
 	  echo "installing $(APT_PKGS)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PKGS) >/dev/null; \

@@ -364,8 +364,9 @@ extension Engine {
     }
 
     /// Every file is on disk: the download is complete. A bundle's renames are made durable
-    /// first, by a syncfs shared with other files landing meanwhile (its files skip the
-    /// per-file folder fsync); that runs off the engine, and a pause or cancel meanwhile wins.
+    /// first, by one fsync of each of its folders, shared with other files landing there
+    /// meanwhile (its files skip the per-file folder fsync); that runs off the engine, and a
+    /// pause or cancel meanwhile wins.
     private func complete(_ id: String) {
         guard var entry = entries[id], !entry.activity.isCompleting else { return }
         let download = entry.download
@@ -380,13 +381,14 @@ extension Engine {
             folders.insert((layout.filePath(id: id, file) as NSString).deletingLastPathComponent)
         }
         let fetch = self.fetch
+        let folder = layout.assetFolder(id: id)
         // Files appended meanwhile (`Engine+Append`) are not covered by this sync: their own
         // completion syncs again, and this one's end must not complete the download.
         let synced = download.filesTotal
         Task {
             var failure: DownloadError?
             do {
-                try await fetch.syncFolders(folders.sorted())
+                try await fetch.syncFolders(folders.sorted(), in: folder)
             } catch {
                 failure = DownloadError(.storage, "\(error)")
             }
