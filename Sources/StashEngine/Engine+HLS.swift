@@ -136,9 +136,10 @@ extension Engine {
                     status: LicenseStatus(entry.download, at: clock.now()))))
                 armLicenseTimer()
             }
-            // Now that the size is known, a package that cannot fit waits for space.
+            // Now that the size is known, a package that cannot fit waits for space, or fails
+            // when it never can.
             if let shortfall = storageShortfall(entry.download) {
-                _ = try? transition(id, .requeue) { $0.stateReason = shortfall }
+                holdOrFail(id, for: shortfall)
             }
         case .failure(let error):
             entries[id] = entry

@@ -47,22 +47,36 @@ extension Engine {
         return info
     }
 
-    /// Why a queued download cannot start for lack of space, or nil when it fits: the bytes it
-    /// still needs must fit in the free space above the reserve, minus what the active
-    /// downloads still need.
-    func storageShortfall(_ download: Download) -> String? {
+    /// The most a download may need in all (1 PiB): far above any disk a desktop has, and far
+    /// below where sums of sizes saturate. A plan, a declared size or a Content-Length above
+    /// it is a hostile or broken server's, not a file to wait for.
+    static let largestDownload: Int64 = 1 << 50
+
+    /// Why a download cannot start for its size, or nil when it fits: it never can when its
+    /// size is above `largestDownload` or the whole disk's; otherwise the bytes it still needs
+    /// must fit in the free space above the reserve, minus what the active downloads still
+    /// need, or it waits.
+    func storageShortfall(_ download: Download) -> StorageShortfall? {
         guard let total = download.totalBytes else { return nil }
-        let need = total.subtractingSaturating(download.downloadedBytes)
-        guard need > 0 else { return nil }
         // Read every time (one statvfs): a figure even a second old misses what just landed.
-        let free: Int64
+        let disk: (total: Int64, free: Int64)?
         do {
-            free = try DiskSpace.of(path: layout.assetsDir).free
+            disk = try DiskSpace.of(path: layout.assetsDir)
         } catch {
             // Not a reason to hold it back: its transfer meets the same failure and reports it.
             logger.warning("cannot read the free space for a download", metadata: ["id": "\(download.id)", "error": "\(error)"])
-            return nil
+            disk = nil
         }
+        let size = download.hls != nil ? "its playlists' sizes add up to \(total) bytes"
+            : download.isBundle ? "its files' sizes add up to \(total) bytes" : "its size is \(total) bytes"
+        if total > Self.largestDownload {
+            return .never(DownloadError(.validation, "\(size), beyond the limit of \(Self.largestDownload) bytes (1 PiB) for a download; no disk would ever hold it"))
+        }
+        if let disk, disk.total > 0, total > disk.total {
+            return .never(DownloadError(.validation, "\(size), more than the \(disk.total) bytes of the whole disk holding \(layout.assetsDir); it could never fit"))
+        }
+        let need = total.subtractingSaturating(download.downloadedBytes)
+        guard need > 0, let free = disk?.free else { return nil }
         var promised: Int64 = 0
         for id in queue.active where id != download.id {
             if let other = entries[id]?.download, let otherTotal = other.totalBytes {
@@ -71,13 +85,33 @@ extension Engine {
         }
         let available = free.subtractingSaturating(config.storageReserve).subtractingSaturating(promised)
         guard need > available else { return nil }
-        return "insufficient storage: needs \(need) more bytes, \(max(0, available)) free above the \(config.storageReserve)-byte reserve"
+        return .waits("insufficient storage: needs \(need) more bytes, \(max(0, available)) free above the \(config.storageReserve)-byte reserve"
             + (promised > 0 ? " and the \(promised) bytes active downloads still need" : "")
-            + "; starts when space frees"
+            + "; starts when space frees")
+    }
+
+    /// A download that does not fit: one that never can fails (queued or running); one that
+    /// must wait stays in the queue, or goes back to it, and is looked at again every few
+    /// seconds.
+    func holdOrFail(_ id: String, for shortfall: StorageShortfall) {
+        switch shortfall {
+        case .never(let error):
+            logger.notice("download can never fit", metadata: ["id": "\(id)", "error": "\(error.message)"])
+            _ = try? transition(id, .transferFailed) { record in
+                record.error = error
+                record.stateReason = ""
+            }
+        case .waits(let reason):
+            if entries[id]?.lifecycle.state == .queued {
+                holdForStorage(id, reason: reason)
+            } else {
+                _ = try? transition(id, .requeue) { $0.stateReason = reason }
+            }
+        }
     }
 
     /// Keeps a download in the queue for lack of space and looks again every few seconds.
-    func holdForStorage(_ id: String, reason: String) {
+    private func holdForStorage(_ id: String, reason: String) {
         guard var entry = entries[id] else { return }
         if entry.download.stateReason != reason {
             entry.download.stateReason = reason

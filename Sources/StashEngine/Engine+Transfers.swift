@@ -10,7 +10,7 @@ extension Engine {
         while let id = queue.next() {
             guard let entry = entries[id], entry.lifecycle.state == .queued else { continue }
             if let shortfall = storageShortfall(entry.download) {
-                holdForStorage(id, reason: shortfall)
+                holdOrFail(id, for: shortfall)
                 continue
             }
             _ = try? transition(id, .schedule) { $0.stateReason = "" }
@@ -263,9 +263,10 @@ extension Engine {
             commits.submit(
                 entry.download.isFolder ? .noteFile(id: id, index: index, file: file) : .saveFile(id: id, index: index, file: file),
                 event: nil)
-            // The first response told the size: a download that cannot fit waits for space.
+            // The first response told the size: a download that cannot fit waits for space,
+            // or fails when it never can.
             if sizeWasUnknown, let shortfall = storageShortfall(entry.download) {
-                _ = try? transition(id, .requeue) { $0.stateReason = shortfall }
+                holdOrFail(id, for: shortfall)
                 schedule()
                 return
             }
