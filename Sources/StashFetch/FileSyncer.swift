@@ -11,9 +11,13 @@ import StashCore
 /// 3.95 s to complete, and stash forced that program's data to disk. An `fdatasync` writes
 /// this file's data and what is needed to read it back, nothing else.
 final class FileSyncer: Sendable {
-    /// Syncs under way at once: a sync waits for the disk, not the CPU, and a virtual disk
-    /// serves a few at a time.
-    static let threads = 4
+    /// Syncs under way at once. A sync waits for the disk, not the CPU: on the development
+    /// VM's virtual disk a 64 KiB file's `fdatasync` takes about 2 ms and a folder's `fsync`
+    /// about 1.2 ms, so a single-file download holds a sync thread for about 3 ms and 4
+    /// threads cap completions near 1,300 a second. 2,000 single-file downloads, 16 at a time
+    /// (`make bench`), medians of 5 alternating runs: 2.77 s with 4 threads, 1.90 s with 8,
+    /// 2.05 s with 16, 2.13 s with the whole-file-system sync before (bench/HISTORY.md).
+    static let threads = 8
 
     private let pool = SyncPool(label: "stash.fetch.sync", threads: FileSyncer.threads)
     private let folders: FolderSync
@@ -38,7 +42,7 @@ final class FileSyncer: Sendable {
                 file.closeFile()
                 return done(nil)
             }
-            folders.sync(file.enclosingFolders, descriptor: (file.folderPath, file.folderDescriptor)) { failure in
+            folders.sync(file.enclosingFolders, descriptor: (file.folderPath, file.folderDescriptor), here: true) { failure in
                 file.closeFile()
                 done(failure)
             }

@@ -26,24 +26,28 @@ final class FolderSync: Sendable {
     }
 
     /// Calls `done` (on a sync thread) once an `fsync` of `path` that started after this call
-    /// has returned, with its error if it or the folder's open failed.
-    func sync(_ path: String, descriptor: Int32 = -1, done: @escaping Done) {
+    /// has returned, with its error if it or the folder's open failed. `here`: a caller on a
+    /// sync thread runs the fsync itself when none of this folder is under way, rather than
+    /// waking another thread for it.
+    func sync(_ path: String, descriptor: Int32 = -1, here: Bool = false, done: @escaping Done) {
         let start = folders.withLock { folders -> Bool in
             let idle = folders[path] == nil
             folders[path, default: []].append(Waiter(descriptor: descriptor, done: done))
             return idle
         }
-        if start { pool.run { self.run(path) } }
+        guard start else { return }
+        if here { run(path) } else { pool.run { self.run(path) } }
     }
 
-    /// `sync(_:done:)` for several folders at once; `done` once all are synced, with the first
-    /// failure.
-    func sync(_ paths: [String], descriptor: (path: String, descriptor: Int32)? = nil, done: @escaping Done) {
+    /// `sync(_:done:)` for several folders at once, on the pool's threads, the first one on
+    /// this thread (`here`); `done` once all are synced, with the first failure.
+    func sync(_ paths: [String], descriptor: (path: String, descriptor: Int32)? = nil, here: Bool = false, done: @escaping Done) {
         guard !paths.isEmpty else { return done(nil) }
         let countdown = SyncCountdown(count: paths.count, done: done)
-        for path in paths {
+        // The others first, so they are under way while this thread syncs the first.
+        for (index, path) in paths.enumerated().reversed() {
             let own = descriptor.flatMap { $0.path == path ? $0.descriptor : nil } ?? -1
-            sync(path, descriptor: own) { countdown.finished($0) }
+            sync(path, descriptor: own, here: here && index == 0) { countdown.finished($0) }
         }
     }
 
@@ -59,8 +63,10 @@ final class FolderSync: Sendable {
             if let open = waiters.first(where: { $0.descriptor >= 0 }) {
                 try SystemCallError.check("fsync", path) { fsync(open.descriptor) }
             } else {
+                // Symlinks followed: `assets/` may well be one (to another disk), and an fsync
+                // through a planted one writes nothing wrong, it only syncs another folder.
                 let descriptor = try SystemCallError.check("open folder", path) {
-                    open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                    open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
                 }
                 defer { SystemCallError.close(descriptor) }
                 try SystemCallError.check("fsync", path) { fsync(descriptor) }
