@@ -387,26 +387,13 @@ final class FetchLoop {
         // file, more than the rename itself.
         syncer.commit(file, durability: transfer.request.durability) { [diskWork] failure in
             defer { diskWork.leave() }
-            Self.commit(id, bytes: bytes, sha256: digest, logger: logger, inbox: inbox) {
-                if let failure { throw failure }
+            if let failure {
+                _ = inbox.post(.committed(id, FetchFailure.thrown(failure).finalEvent))
+            } else {
+                logger.debug("transfer completed", metadata: ["bytes": "\(bytes)"])
+                _ = inbox.post(.committed(id, .completed(bytes: bytes, sha256: digest)))
             }
         }
-    }
-
-    /// Runs the last step of a file's commit (on a sync thread) and posts the transfer's final
-    /// event.
-    private static func commit(
-        _ id: TransferID, bytes: Int64, sha256: String, logger: Logger, inbox: FetchInbox, _ body: () throws -> Void
-    ) {
-        let event: FetchEvent
-        do {
-            try body()
-            logger.debug("transfer completed", metadata: ["bytes": "\(bytes)"])
-            event = .completed(bytes: bytes, sha256: sha256)
-        } catch {
-            event = FetchFailure.thrown(error).finalEvent
-        }
-        _ = inbox.post(.committed(id, event))
     }
 
     private func stop(_ transfer: Transfer) {
