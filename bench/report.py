@@ -1,6 +1,6 @@
 """Prints the benchmark table from bench/run.sh's measurements and writes it to a file.
 
-usage: report.py TIMES_TSV CONTROL_TXT START_TXT RESULTS_TXT [HLS_TXT [CPU_TSV [CLIENTS_TXT]]]
+usage: report.py TIMES_TSV CONTROL_TXT START_TXT RESULTS_TXT [HLS_TXT [CPU_TSV [CLIENTS_TXT [NOISY_TXT]]]]
 TIMES_TSV lines: workload<TAB>tool<TAB>seconds<TAB>status ("ok" or why the run does not count).
 CONTROL_TXT lines: `name value` as printed by stash-bench (may be missing or empty).
 START_TXT lines: `name value`, the details of the best daemon start (may be missing or empty).
@@ -8,6 +8,9 @@ HLS_TXT lines: `name value` about the HLS stream (seconds, segments, bytes, subt
 CPU_TSV lines: workload<TAB>tool<TAB>command CPU seconds<TAB>stashd CPU seconds, of the fastest run.
 CLIENTS_TXT lines: `name value`, GetDownload through each client (swift_, c_, py_) and the
 socketpair floor of the same run (pingpong_).
+NOISY_TXT lines: `name value` of the noisy-neighbour part: noise_mb, files, and for each tool
+(stash, curl+sync) <tool>_dirty_before_mb, <tool>_dirty_after_mb (of its fastest run) and
+<tool>_written_mb (the most written to disk during any of its runs).
 Parts of the bench that did not run (BENCH_ONLY) are left out of the table.
 """
 import sys
@@ -24,6 +27,11 @@ PEERS_FROM = {"bundles": "2000x64KiB"}
 START_WORKLOAD = "start100k"
 HLS_WORKLOAD = "hls"
 HLS_PEERS = ("yt-dlp", "ffmpeg")
+NOISY_WORKLOAD = "noisy"
+NOISY_PEER = "curl+sync"
+# Written to disk during a run, in all, below which a tool forced none of the noise out: its
+# own files, the registry and whatever else the machine wrote meanwhile stay far below it.
+NOISY_OWN_MB = 64
 
 
 def read_times(path):
@@ -76,6 +84,7 @@ def main():
     hls = read_values(sys.argv[5]) if len(sys.argv) > 5 else {}
     cpu = read_cpu(sys.argv[6]) if len(sys.argv) > 6 else {}
     clients = read_values(sys.argv[7]) if len(sys.argv) > 7 else {}
+    noisy = read_values(sys.argv[8]) if len(sys.argv) > 8 else {}
     out = []
     files_ran = any(r[0] in WORKLOADS for r in rows) or bool(control)
     start_ran = any(r[0] == START_WORKLOAD for r in rows)
@@ -86,11 +95,55 @@ def main():
         hls_section(out, rows, hls)
     if clients:
         clients_section(out, clients)
+    if any(r[0] == NOISY_WORKLOAD for r in rows):
+        noisy_section(out, rows, noisy)
 
     text = "\n".join(out) + "\n"
     sys.stdout.write(text)
     with open(results_path, "w") as f:
         f.write(text)
+
+
+def noisy_section(out, rows, values):
+    """Small downloads made durable while another process holds unwritten data on the disk."""
+    noise = values.get("noise_mb", 0)
+    files = values.get("files", 0)
+    measured = [r for r in rows if r[0] == NOISY_WORKLOAD]
+    times = {tool: seconds for _, tool, seconds, status in measured if status == "ok"}
+    peer = times.get(NOISY_PEER)
+    out.append(f"noisy neighbour: {files:.0f} x 64 KiB made durable while another process holds {noise:.0f} MB")
+    out.append("unwritten on the same disk (dd without sync)")
+    out.append(f"{'tool':<14} {'seconds':>9} {'ratio':>7}  {'Dirty MB before -> after':>25}  {'written MB':>10}")
+    out.append("-" * 74)
+    for _, tool, seconds, status in measured:
+        if status != "ok":
+            out.append(f"{tool:<14} {seconds if seconds is not None else '-':>9}  {status}")
+            continue
+        ratio = f"{seconds / peer:.2f}x" if peer and tool != NOISY_PEER else ""
+        before, after = values.get(f"{tool}_dirty_before_mb", 0), values.get(f"{tool}_dirty_after_mb", 0)
+        dirty = f"{before:.0f} -> {after:.0f}"
+        out.append(f"{tool:<14} {seconds:>9.2f} {ratio:>7}  {dirty:>25}  {values.get(f'{tool}_written_mb', 0):>10.0f}")
+    out.append("")
+    out.append("stash: `stash add --from-file LIST --wait` (16 at once) on a fresh daemon; curl+sync: curl")
+    out.append("  --parallel --parallel-max 16, then `sync -d` (fdatasync) of the files. Written MB: pages")
+    out.append("  written to disk during the run (/proc/vmstat nr_written), the most of any run; a sync of")
+    out.append("  the whole file system would write the noise out.")
+    out.append("")
+    out.append("targets:")
+    stash = times.get("stash")
+    label = "noisy: stash within 3x of curl + sync -d:"
+    if stash and peer:
+        out.append(f"  {label:<46} {verdict(stash / peer <= 3)} ({stash / peer:.2f}x: {stash:.2f} s vs {peer:.2f} s)")
+    else:
+        out.append(f"  {label:<46} not measured")
+    label = "noisy: stash forces none of the noise out:"
+    if stash:
+        written = values.get("stash_written_mb", 0)
+        out.append(f"  {label:<46} {verdict(written <= NOISY_OWN_MB)} ({written:.0f} MB written of {noise:.0f} MB"
+                   f" unwritten; at most {NOISY_OWN_MB} MB counts as none)")
+    else:
+        out.append(f"  {label:<46} not measured")
+    out.append("")
 
 
 CLIENTS = (("swift", "Swift (StashClient)"), ("c", "C (libstash-client)"), ("py", "Python (stash_client)"))

@@ -7,11 +7,8 @@
 #include <malloc.h> /* mallopt(3), M_ARENA_MAX */
 #include <sys/inotify.h> /* inotify(7): the disk watch over complete downloads' folders */
 
-/* syncfs(2): writes back every dirty file of one file system and commits its journal once;
-   since Linux 5.8 it also reports a writeback error met on that file system. */
-int syncfs(int fd);
-
-/* sync_file_range(2), here only to wait for and report one file's writeback errors. */
+/* sync_file_range(2): starts and waits for a large file's writeback as it is written
+   (WriteBehind), without the device flush an fdatasync asks for. */
 int sync_file_range(int fd, int64_t offset, int64_t nbytes, unsigned int flags);
 #define SYNC_FILE_RANGE_WAIT_BEFORE 1
 #define SYNC_FILE_RANGE_WRITE 2

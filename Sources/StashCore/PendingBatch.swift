@@ -1,5 +1,5 @@
 /// What every batcher in stash shares (the commit queue, the fetch thread's inbox, the fetch
-/// events on their way to the engine, the sync batches): items wait in arrival order, and the
+/// events on their way to the engine): items wait in arrival order, and the
 /// consumer is woken once, not once per item. It then takes everything waiting, again and
 /// again, until it finds nothing, and only from that moment does the next item wake it.
 /// So a busy producer costs one wake-up per batch, and an item is never left waiting

@@ -91,6 +91,10 @@ public struct DownloadLifecycle: Equatable, Sendable {
         case (.transferFailed, let s) where s.isActive:
             state = .failed
             return .stopTransfer
+        case (.transferFailed, .queued):
+            // One that can never start (a size no disk holds) fails without starting.
+            state = .failed
+            return .commit
 
         case (.pause, .queued):
             state = .paused

@@ -59,10 +59,11 @@ extension Engine {
             }
         case .syncFolders(let id, let folders, let synced):
             let fetch = self.fetch
+            let folder = layout.assetFolder(id: id)
             Task {
                 var failure: DownloadError?
                 do {
-                    try await fetch.syncFolders(folders)
+                    try await fetch.syncFolders(folders, in: folder)
                 } catch {
                     failure = DownloadError(.storage, "\(error)")
                 }

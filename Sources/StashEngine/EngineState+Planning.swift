@@ -69,9 +69,10 @@ extension EngineState {
                     status: LicenseStatus(entry.download, at: clock.now())))))
                 armLicenseTimer(into: &effects)
             }
-            // Now that the size is known, a package that cannot fit waits for space.
+            // Now that the size is known, a package that cannot fit waits for space, or fails
+            // when it never can.
             if let shortfall = storageShortfall(entry.download, into: &effects) {
-                _ = try? transition(id, .requeue, into: &effects) { $0.stateReason = shortfall }
+                holdOrFail(id, for: shortfall, into: &effects)
             }
         case .failure(let error):
             entries[id] = entry

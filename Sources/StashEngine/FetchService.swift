@@ -12,8 +12,9 @@ public protocol FetchService: Sendable {
     func fetchBody(_ request: FetchRequest, waitingForNetwork: (@Sendable () -> Void)?) async throws -> FetchedBody
     /// Global rate limit over all transfers in bytes/s (0 = unlimited).
     func setRateLimit(_ bytesPerSecond: Int64)
-    /// Makes the renames in these folders durable.
-    func syncFolders(_ folders: [String]) async throws
+    /// Makes the renames in these folders of the asset folder `folder` durable, and the
+    /// folders holding them up to the one holding `folder`.
+    func syncFolders(_ folders: [String], in folder: String) async throws
     /// Stops every transfer and returns once they are all stopped.
     func shutdown() async
 }

@@ -7,7 +7,7 @@ import StashCore
 /// concurrency thread or event loop ever blocks on the network or the disk.
 public final class FetchWorkers: Sendable {
     private let inbox = FetchInbox()
-    private let syncer = SyncBatcher()
+    private let syncer = FileSyncer()
     private let logger: Logger
 
     /// libcurl must be initialised once per process before any handle exists.
@@ -95,11 +95,22 @@ public final class FetchWorkers: Sendable {
         inbox.setRateLimit(bytesPerSecond)
     }
 
-    /// Makes the renames in these folders durable: what a caller of `FileDurability.grouped`
-    /// transfers does once the last of its files landed. Shares its `syncfs` with the files
-    /// being committed meanwhile, and never blocks the calling thread.
-    public func syncFolders(_ folders: [String]) async throws {
-        try await syncer.sync(folders: folders)
+    /// Makes the renames in these folders of the asset folder `folder` durable, and the
+    /// entries of the folders holding them up to the one holding `folder`: what a caller of
+    /// `FileDurability.grouped` transfers does once the last of its files landed. One `fsync`
+    /// per folder, shared with the files being committed there meanwhile, on the sync
+    /// threads; never blocks the calling thread.
+    public func syncFolders(_ folders: [String], in folder: String) async throws {
+        var all = Set<String>()
+        for path in folders {
+            if path.hasPrefix(folder + "/") {
+                all.formUnion(FileSyncer.enclosingFolders(path.dropFirst(folder.count + 1), in: folder))
+            } else {
+                all.insert(path)
+                all.formUnion(FileSyncer.enclosingFolders("", in: folder))
+            }
+        }
+        try await syncer.sync(folders: all.sorted())
     }
 
     /// Transfers started and not yet finished (running, or waiting to retry or for the network).
