@@ -62,6 +62,10 @@ install_missing() {
     command -v aria2c >/dev/null || missing+=(aria2)
     command -v python3 >/dev/null || missing+=(python3)
     command -v sha256sum >/dev/null || missing+=(coreutils)
+    if want 2000x64KiB-https; then
+        command -v openssl >/dev/null || missing+=(openssl)
+        command -v update-ca-certificates >/dev/null || missing+=(ca-certificates)
+    fi
     if want clients; then
         "${CLIENT_PYTHON:-/usr/bin/python3}" -c 'import google.protobuf' 2>/dev/null || missing+=(python3-protobuf)
         pkg-config --exists libprotobuf-c 2>/dev/null || missing+=(libprotobuf-c-dev pkg-config)
