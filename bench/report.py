@@ -12,6 +12,7 @@ NOISY_TXT lines: `name value` of the noisy-neighbour part: noise_mb, files, and 
 (stash, curl+sync) <tool>_dirty_before_mb, <tool>_dirty_after_mb (of its fastest run) and
 <tool>_written_mb (the most written to disk during any of its runs).
 Parts of the bench that did not run (BENCH_ONLY) are left out of the table.
+The single-file workloads (plain and HTTPS) also print stash over wget2 in time and in CPU per file.
 """
 import sys
 
@@ -19,6 +20,7 @@ PEERS = ("curl", "wget2", "aria2c")
 WORKLOADS = {
     "1GiB": "1 GiB file, 1 connection",
     "2000x64KiB": "2,000 x 64 KiB, 16 in parallel",
+    "2000x64KiB-https": "same, HTTPS with HTTP/2",
     "bundles": "same, as 40 bundles x 50 files",
 }
 # Workloads whose peers are not run again: their ratio is against another workload's peers,
@@ -32,6 +34,14 @@ NOISY_PEER = "curl+sync"
 # Written to disk during a run, in all, below which a tool forced none of the noise out: its
 # own files, the registry and whatever else the machine wrote meanwhile stay far below it.
 NOISY_OWN_MB = 64
+# The single-file downloads stash is held to wget2 on (issue 28): workload -> label, short name,
+# the most stash's time may be over wget2's, and the most stashd's CPU per file may be over
+# wget2's whole CPU (user + system) per file.
+COST_WORKLOADS = {
+    "2000x64KiB": ("plain HTTP", "HTTP", 2.5, 2.0),
+    "2000x64KiB-https": ("HTTPS, HTTP/2", "HTTPS", 1.5, 2.0),
+}
+SMALL_FILES = 2000
 
 
 def read_times(path):
@@ -91,6 +101,8 @@ def main():
     hls_ran = any(r[0] == HLS_WORKLOAD for r in rows)
     if files_ran or start_ran:
         classic(out, rows, control, start, cpu)
+    if any(r[0] in COST_WORKLOADS for r in rows):
+        download_cost_section(out, rows, cpu)
     if hls_ran:
         hls_section(out, rows, hls)
     if clients:
@@ -198,6 +210,36 @@ def clients_section(out, values):
     out.append("")
 
 
+def download_cost_section(out, rows, cpu):
+    """stash against wget2 on 2,000 single-file downloads: time and stashd's CPU per file, as ratios."""
+    def ok_seconds(workload, tool):
+        return next((r[2] for r in rows if r[0] == workload and r[1] == tool and r[3] == "ok"), None)
+
+    out.append("single-file downloads against wget2 in the same run (2,000 x 64 KiB, 16 at once):")
+    targets = []
+    for workload, (label, name, time_limit, cpu_limit) in COST_WORKLOADS.items():
+        if not any(r[0] == workload for r in rows):
+            continue
+        stash, wget2 = ok_seconds(workload, "stash"), ok_seconds(workload, "wget2")
+        daemon = cpu.get((workload, "stash"), (0, 0))[1] if stash else 0
+        wget2_cpu = cpu.get((workload, "wget2"), (0, 0))[0] if wget2 else 0
+        if stash and wget2:
+            out.append(f"  {label + ':':<15} stash {stash:.2f} s, wget2 {wget2:.2f} s; CPU per file: stashd "
+                       f"{daemon / SMALL_FILES * 1e6:.0f} us, wget2 {wget2_cpu / SMALL_FILES * 1e6:.0f} us (user + system)")
+        else:
+            out.append(f"  {label + ':':<15} not measured (see the table above)")
+        time_ratio = stash / wget2 if stash and wget2 else None
+        cpu_ratio = daemon / wget2_cpu if daemon and wget2_cpu else None
+        targets.append((f"{name}: stash time <= {time_limit}x wget2's", time_ratio, time_limit))
+        targets.append((f"{name}: stashd CPU per file <= {cpu_limit}x wget2's", cpu_ratio, cpu_limit))
+    out.append("")
+    out.append("targets:")
+    for label, ratio, limit in targets:
+        shown = f"{verdict(ratio <= limit)} ({ratio:.2f}x)" if ratio is not None else "not measured"
+        out.append(f"  {label + ':':<46} {shown}")
+    out.append("")
+
+
 def hls_section(out, rows, hls):
     """The HLS rows: each tool's best time, MB/s, and stash's time over each peer's."""
     measured = [r for r in rows if r[0] == HLS_WORKLOAD]
@@ -259,6 +301,8 @@ def classic(out, rows, control, start, cpu):
     out.append("")
     out.append("ratio = seconds / fastest of curl, wget2, aria2c on the same workload; for the bundles,")
     out.append("  on the 2,000 x 64 KiB workload above (the same files, same run; peers not run again).")
+    out.append("HTTPS: nginx with TLS and HTTP/2, a throwaway CA trusted for the run; curl and wget2 with")
+    out.append("  --http2 (aria2c speaks no HTTP/2, so it is not run there).")
     out.append("stash-3x5: --max-parallel 3 --files-per-download 5, default connection caps;")
     out.append("stash-4x16: --max-parallel 4 --files-per-download 16 --max-connections 64")
     out.append("  --max-connections-per-host 64. Timed from the first add to all 40 bundles COMPLETED,")

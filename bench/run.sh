@@ -10,7 +10,8 @@
 # Environment: STASH_BIN_DIR overrides the release build directory holding stashd, stash and
 # stash-bench (default: `swift build -c release --show-bin-path`); BENCH_REPEAT is how many
 # times each transfer is timed, the fastest counting (default 3); BENCH_ONLY, a comma-separated
-# list of parts (1GiB, 2000x64KiB, bundles, start100k, hls, memory, clients, noisy), runs only those, e.g.
+# list of parts (1GiB, 2000x64KiB, 2000x64KiB-https, bundles, start100k, hls, memory, clients,
+# noisy), runs only those, e.g.
 # `BENCH_ONLY=hls bash bench/run.sh`, and saves to bench/out/results-<parts>.txt instead.
 set -euo pipefail
 
@@ -46,7 +47,7 @@ RESULTS=$OUT/results${ONLY:+-${ONLY//,/-}}.txt
 # want PART: whether this run includes PART (all parts unless BENCH_ONLY names some).
 want() { [[ -z $ONLY || ,$ONLY, == *,$1,* ]]; }
 # Whether any part that needs the file corpus runs.
-want_corpus() { want 1GiB || want 2000x64KiB || want bundles || want start100k || want noisy; }
+want_corpus() { want 1GiB || want 2000x64KiB || want 2000x64KiB-https || want bundles || want start100k || want noisy; }
 
 # What bash's `time` prints around a timed run: user and system CPU seconds.
 TIMEFORMAT='%3U %3S'
@@ -62,6 +63,10 @@ install_missing() {
     command -v aria2c >/dev/null || missing+=(aria2)
     command -v python3 >/dev/null || missing+=(python3)
     command -v sha256sum >/dev/null || missing+=(coreutils)
+    if want 2000x64KiB-https; then
+        command -v openssl >/dev/null || missing+=(openssl)
+        command -v update-ca-certificates >/dev/null || missing+=(ca-certificates)
+    fi
     if want clients; then
         "${CLIENT_PYTHON:-/usr/bin/python3}" -c 'import google.protobuf' 2>/dev/null || missing+=(python3-protobuf)
         pkg-config --exists libprotobuf-c 2>/dev/null || missing+=(libprotobuf-c-dev pkg-config)
@@ -136,6 +141,7 @@ cleanup() {
         unmount_noisy_fs
         restore_sysctls
     fi
+    stop_https
     if [[ -n $NGINX_PID ]]; then
         kill "$NGINX_PID" 2>/dev/null || true
         wait "$NGINX_PID" 2>/dev/null || true
@@ -197,6 +203,137 @@ EOF
     done
     log "nginx did not answer on $BASE; see $dir/error.log"
     exit 1
+}
+
+# ---------------------------------------------------------------- HTTPS
+# The HTTPS workload: a throwaway CA made for the run and trusted system-wide only while the
+# run lasts (stashd's libcurl, curl and wget2 all read the system bundle, so none of them is
+# told about it and nothing in stash changes), and a second nginx serving the same corpus
+# with TLS and HTTP/2.
+TLS=$OUT/tls
+# A name of its own, so the cleanup removes this CA and nothing another CA put there.
+TRUSTED_CA=/usr/local/share/ca-certificates/stash-bench-throwaway-ca.crt
+CA_TRUSTED=
+HTTPS_NGINX_PID=
+HTTPS_BASE=
+
+as_root() {
+    if ((EUID == 0)); then "$@"; else sudo "$@"; fi
+}
+
+# make_tls: a CA and a certificate for 127.0.0.1 and localhost signed by it, P-256 keys,
+# valid for a day, in $TLS.
+make_tls() {
+    local log=$TLS/openssl.log
+    rm -rf "$TLS" && mkdir -p "$TLS"
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 \
+        -subj "/CN=stash bench throwaway CA $(date +%Y%m%d%H%M%S)" \
+        -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign \
+        -keyout "$TLS/ca.key" -out "$TLS/ca.crt" >>"$log" 2>&1 || return 1
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj /CN=127.0.0.1 \
+        -keyout "$TLS/server.key" -out "$TLS/server.csr" >>"$log" 2>&1 || return 1
+    printf '%s\n' subjectAltName=IP:127.0.0.1,DNS:localhost basicConstraints=critical,CA:FALSE \
+        keyUsage=critical,digitalSignature extendedKeyUsage=serverAuth >"$TLS/server.ext"
+    openssl x509 -req -in "$TLS/server.csr" -CA "$TLS/ca.crt" -CAkey "$TLS/ca.key" -CAcreateserial \
+        -days 1 -extfile "$TLS/server.ext" -out "$TLS/server.crt" >>"$log" 2>&1
+}
+
+# trust_ca: adds $TLS/ca.crt to the system trust (Debian's ca-certificates); stop_https takes
+# it out again, from the EXIT trap too, so a failed or interrupted run leaves nothing trusted.
+trust_ca() {
+    command -v update-ca-certificates >/dev/null || { log "no update-ca-certificates (Debian's ca-certificates)"; return 1; }
+    CA_TRUSTED=1
+    as_root install -m 644 "$TLS/ca.crt" "$TRUSTED_CA" || return 1
+    as_root update-ca-certificates >>"$TLS/trust.log" 2>&1
+}
+
+untrust_ca() {
+    [[ -n $CA_TRUSTED ]] || return 0
+    CA_TRUSTED=
+    as_root rm -f "$TRUSTED_CA"
+    # --fresh: without it the links to a removed CA stay behind in /etc/ssl/certs.
+    as_root update-ca-certificates --fresh >>"$TLS/trust.log" 2>&1 || log "update-ca-certificates failed; see $TLS/trust.log"
+}
+
+start_nginx_https() {
+    local dir=$OUT/nginx-https port user_line= version=
+    rm -rf "$dir" && mkdir -p "$dir"/tmp
+    port=$(free_port)
+    ((EUID == 0)) && user_line="user $(id -un) $(id -gn);"
+    cat >"$dir/nginx.conf" <<NGINX
+$user_line
+daemon off;
+worker_processes 2;
+pid $dir/nginx.pid;
+error_log $dir/error.log warn;
+events { worker_connections 4096; }
+http {
+    # One line per request with its protocol, so the run shows every tool spoke HTTP/2.
+    log_format protocol '\$server_protocol';
+    access_log $dir/access.log protocol buffer=64k;
+    sendfile on;
+    tcp_nopush on;
+    # Also the requests of one HTTP/2 connection (nginx 1.19.7 and later).
+    keepalive_requests 100000;
+    default_type application/octet-stream;
+    client_body_temp_path $dir/tmp/body;
+    proxy_temp_path $dir/tmp/proxy;
+    fastcgi_temp_path $dir/tmp/fastcgi;
+    uwsgi_temp_path $dir/tmp/uwsgi;
+    scgi_temp_path $dir/tmp/scgi;
+    ssl_certificate $TLS/server.crt;
+    ssl_certificate_key $TLS/server.key;
+    ssl_protocols TLSv1.2 TLSv1.3;
+    ssl_session_cache shared:SSL:1m;
+    server {
+        listen 127.0.0.1:$port ssl http2;
+        root $CORPUS;
+    }
+}
+NGINX
+    nginx -p "$dir" -c "$dir/nginx.conf" &
+    HTTPS_NGINX_PID=$!
+    HTTPS_BASE=https://127.0.0.1:$port
+    for _ in $(seq 100); do
+        # No --cacert: the answer shows the system trusts the CA, and that ALPN chose HTTP/2.
+        version=$(curl -s -o /dev/null -w '%{http_version}' "$HTTPS_BASE/tiny.bin" || true)
+        [[ $version == 2 ]] && { log "nginx with TLS and HTTP/2 on $HTTPS_BASE"; return 0; }
+        sleep 0.1
+    done
+    log "nginx gave no HTTP/2 answer with a trusted certificate on $HTTPS_BASE (last: '$version'); see $dir/error.log"
+    return 1
+}
+
+stop_https() {
+    if [[ -n $HTTPS_NGINX_PID ]]; then
+        kill "$HTTPS_NGINX_PID" 2>/dev/null || true
+        wait "$HTTPS_NGINX_PID" 2>/dev/null || true
+        HTTPS_NGINX_PID=
+    fi
+    untrust_ca
+}
+
+# bench_https: the 2,000 small files over HTTPS with HTTP/2 by curl, wget2 and stash, with the
+# parallelism of the plain workload (aria2c speaks no HTTP/2, so it is left out).
+bench_https() {
+    local workload=2000x64KiB-https list=$OUT/small-https.list curlcfg=$OUT/small-https.curl tool i
+    if ! { make_tls && trust_ca && start_nginx_https; }; then
+        for tool in curl wget2 stash; do
+            printf '%s\t%s\t\t%s\n' "$workload" "$tool" "no HTTPS server (see the log above and $TLS)" >>"$TIMES"
+        done
+        stop_https
+        return
+    fi
+    for i in $(seq -f '%04g' 0 1999); do echo "$HTTPS_BASE/small/f$i.bin"; done >"$list"
+    for i in $(seq -f '%04g' 0 1999); do printf 'url = "%s"\noutput = "f%s.bin"\n' "$HTTPS_BASE/small/f$i.bin" "$i"; done >"$curlcfg"
+    run_timed $workload curl "$RUNS/curl-$workload" verify_many "$RUNS/curl-$workload" \
+        curl -sf --http2 --parallel --parallel-max $PARALLEL -K "$curlcfg"
+    run_timed $workload wget2 "$RUNS/wget2-$workload" verify_many "$RUNS/wget2-$workload" \
+        wget2 -q --http2 --max-threads=$PARALLEL -i "$list"
+    run_stash $workload stash start_stashd verify_many stash_add --from-file "$list"
+    stop_stashd
+    stop_https
+    log "$workload: requests by protocol, all runs: $(sort "$OUT/nginx-https/access.log" | uniq -c | xargs)"
 }
 
 # ---------------------------------------------------------------- stash
@@ -936,6 +1073,11 @@ main() {
             fi
         fi
         stop_stashd
+    fi
+
+    if want 2000x64KiB-https; then
+        log "workload 2b: 2,000 x 64 KiB over HTTPS (TLS, HTTP/2), $PARALLEL in parallel"
+        bench_https
     fi
 
     if want bundles; then
