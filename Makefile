@@ -50,9 +50,12 @@ proto-check: deps
 # OneVariableDeclarationPerLine (`let h = s / 3600, m = s % 3600 / 60`), OneCasePerLine (small
 # enums on one line), OnlyOneTrailingClosureArgument (a labelled filter closure, then the body);
 # and OrderedImports until the 23 files with unsorted imports, several of them being changed on
-# other branches, are sorted. More: docs/DEVELOPMENT.md.
+# other branches, are sorted. Each Swift target lists in Package.swift exactly the modules its
+# files import, in the order of the layers of docs/ARCHITECTURE.md (scripts/check-imports.py).
+# More: docs/DEVELOPMENT.md.
 lint:
 	python3 scripts/check-docs.py
+	SWIFT=$(SWIFT) python3 scripts/check-imports.py
 	$(SWIFT) format lint --strict --parallel --debug-disable-pretty-print -r Package.swift Sources Tests
 
 build: deps
