@@ -10,8 +10,8 @@ import StashWire
 /// `RequestHandler`.
 // @unchecked Sendable: `running`, `connections` and `quietSince` are used only under `lock`; NIO's
 // channels and event loop group are thread-safe; the other fields are constants.
-public final class DaemonServer: @unchecked Sendable {
-    public let socketPath: String
+package final class DaemonServer: @unchecked Sendable {
+    package let socketPath: String
     private let handler: any RequestHandler
     private let logger: Logger
     private let maxFrameLength: Int
@@ -40,7 +40,7 @@ public final class DaemonServer: @unchecked Sendable {
     ///   - handler: answers every request.
     ///   - maxFrameLength: larger frames are refused before anything is allocated for them.
     ///   - busyPollMicroseconds: how long a CPU is kept awake after a request (`IdleSpinner`); 0 never.
-    public init(
+    package init(
         socketPath: String, passedDescriptor: Int32? = nil, handler: any RequestHandler, logger: Logger,
         maxFrameLength: Int = WireCodec.defaultMaxFrameLength, busyPollMicroseconds: Int = 0
     ) {
@@ -59,7 +59,7 @@ public final class DaemonServer: @unchecked Sendable {
     /// Binds the socket and starts accepting connections. Throws FAILED_PRECONDITION when
     /// another daemon holds the socket, or when the socket cannot be set up (the message
     /// says which step failed and why).
-    public func start() async throws {
+    package func start() async throws {
         let socketLock: LockFile
         do {
             try SocketDirectory.prepare(forSocket: socketPath, logger: logger)
@@ -88,7 +88,7 @@ public final class DaemonServer: @unchecked Sendable {
 
     /// Stops listening, closes every connection (cancelling their subscriptions), removes the
     /// socket file and releases the lock. Calling it again does nothing.
-    public func stop() async {
+    package func stop() async {
         let (stopping, open) = lock.withLock {
             defer { running = nil }
             return (running, Array(connections.values))
@@ -107,7 +107,7 @@ public final class DaemonServer: @unchecked Sendable {
     }
 
     /// How long no client has been connected; zero while one is.
-    public var quietDuration: Duration {
+    package var quietDuration: Duration {
         lock.withLock { connections.isEmpty ? ContinuousClock.now - quietSince : .zero }
     }
 
