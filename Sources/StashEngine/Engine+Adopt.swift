@@ -8,7 +8,7 @@ extension Engine {
     /// into `assets/<id>/`, moved or, with `link`, hard-linked. A file with a `url` is a
     /// single-file download of that URL (named as stash names it); without one, and a folder,
     /// is a bundle. `sha256` is checked first when given.
-    public func adopt(path: String, id: String, url: String, sha256: String, link: Bool) async throws -> Download {
+    package func adopt(path: String, id: String, url: String, sha256: String, link: Bool) async throws -> Download {
         try DownloadRequestRules.validateID(id)
         if entries[id] != nil {
             throw StashError(.alreadyExists, "download '\(id)' already exists; adopt under another id")

@@ -7,7 +7,7 @@ extension Engine {
     /// Entries it already holds (the same URL at the same path) are skipped; the rules and
     /// limits are `BundleRules.appended`'s, over the bundle's own files (its text tracks' files
     /// are not counted, but their paths are taken).
-    public func append(id: String, files specs: [BundleFileSpec]) async throws -> Download {
+    package func append(id: String, files specs: [BundleFileSpec]) async throws -> Download {
         try DownloadRequestRules.validateID(id)
         guard let current = entries[id]?.download else { throw StashError.notFound(id: id) }
         guard current.isBundle else {

@@ -8,7 +8,7 @@ extension Engine {
     /// single file with text tracks, which go with it as they are in its folder),
     /// then removes the download as a cancel does. Returns the record as it was, its
     /// `assetPath` where the files are now.
-    public func forget(id: String, moveTo: String) async throws -> Download {
+    package func forget(id: String, moveTo: String) async throws -> Download {
         guard let download = entries[id]?.download else { throw StashError.notFound(id: id) }
         guard download.state == .completed else {
             throw StashError(.failedPrecondition, "download '\(id)' is \(download.state.name); only a COMPLETED download can be forgotten with its files (cancel deletes them)")

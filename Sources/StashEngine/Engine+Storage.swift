@@ -14,7 +14,7 @@ extension Engine {
     /// append a transaction to its log.
     static let fullDiskBytes: Int64 = 64 * 1024
 
-    public func systemInfo() -> SystemInfo {
+    package func systemInfo() -> SystemInfo {
         let now = clock.now().timeIntervalSinceReferenceDate
         if let cached = storageCache, now - cached.time < Self.storageTTL { return cached.info }
         var diskWarnings: [String] = []

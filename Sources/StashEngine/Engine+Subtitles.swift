@@ -5,7 +5,7 @@ import StashHLS
 extension Engine {
     /// The subtitles a download keeps: an HLS download's renditions, read from its package's
     /// master, and the side-loaded text tracks of any download.
-    public func subtitles(id: String) throws -> (renditions: [ManifestInfo.RenditionInfo], textTracks: [TextTrack]) {
+    package func subtitles(id: String) throws -> (renditions: [ManifestInfo.RenditionInfo], textTracks: [TextTrack]) {
         guard let download = entries[id]?.download else { throw StashError.notFound(id: id) }
         guard download.hls != nil || !download.textTracks.isEmpty else {
             throw StashError(.failedPrecondition, "download '\(id)' is not an HLS download and has no text tracks; `stash subtitles add \(id) --text-track uri=URL,lang=LANG` adds one")
@@ -20,7 +20,7 @@ extension Engine {
 
     /// Adds subtitles to a download: languages of an HLS download's stream, or side-loaded
     /// text tracks of any download (`addTextTracks`); one kind per request.
-    public func addSubtitles(id: String, languages: [String], textTracks: [TextTrack]) async throws -> Download {
+    package func addSubtitles(id: String, languages: [String], textTracks: [TextTrack]) async throws -> Download {
         guard textTracks.isEmpty else {
             guard languages.isEmpty else {
                 throw StashError.invalidArgument("give languages (of an HLS stream) or text_tracks, not both (\(languages.count) languages and \(textTracks.count) text tracks)")
@@ -100,7 +100,7 @@ extension Engine {
     /// (its master stops naming them) and text tracks, named by language or by file name
     /// (`es-2`). The registry stops listing their files, then the files go. Works offline:
     /// nothing is fetched.
-    public func removeSubtitles(id: String, languages: [String]) async throws -> Download {
+    package func removeSubtitles(id: String, languages: [String]) async throws -> Download {
         guard let download = entries[id]?.download else { throw StashError.notFound(id: id) }
         guard download.hls != nil || !download.textTracks.isEmpty else {
             throw StashError(.failedPrecondition, "download '\(id)' is not an HLS download and has no text tracks; it has no subtitles to remove")

@@ -5,7 +5,7 @@ extension Engine {
     /// Compares the registry with the disk and, with `repair`, fixes what it found: downloads
     /// with missing or damaged files go back to the queue (fetching only those files), and
     /// orphans and stale part files are deleted. The scan runs off the engine.
-    public func verify(deep: Bool, repair: Bool) async throws -> VerifyReport {
+    package func verify(deep: Bool, repair: Bool) async throws -> VerifyReport {
         let started = clock.now()
         let (scan, checked) = await scanAssets(deep: deep)
         var report = VerifyReport(
@@ -34,7 +34,7 @@ extension Engine {
     }
 
     /// Deletes orphan folders and files and stale part files.
-    public func purge() async throws -> PurgeResult {
+    package func purge() async throws -> PurgeResult {
         let (scan, _) = await scanAssets(deep: false)
         var report = VerifyReport(findings: scan.findings + orphanKeys())
         await deleteOrphans(&report)
