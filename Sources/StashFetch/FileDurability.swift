@@ -1,5 +1,5 @@
 /// How a finished file is made durable before it gets its final name.
-public enum FileDurability: Sendable {
+package enum FileDurability: Sendable {
     /// A `syncfs` shared with every file that finished meanwhile (`SyncBatcher`), the rename,
     /// and a second shared `syncfs` for the rename: the file is safe on its own the moment the
     /// transfer reports it complete (a single-file download). Two shared syncs instead of an
