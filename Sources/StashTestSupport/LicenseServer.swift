@@ -10,7 +10,7 @@ import NIOPosix
 ///
 /// `stop()` then `restart()` takes it down and brings it back on the same port with the same
 /// keys, settings and recorded requests, for tests of a server that goes away for a while.
-public final class LicenseServer: @unchecked Sendable {
+package final class LicenseServer: @unchecked Sendable {
     /// What the settable properties read and write, under the lock.
     private struct Settings {
         var expiresIn: Int?
@@ -21,7 +21,7 @@ public final class LicenseServer: @unchecked Sendable {
         var malformedJSON = false
     }
 
-    public private(set) var port = 0
+    package private(set) var port = 0
 
     private let lock = NSLock()
     private var group: MultiThreadedEventLoopGroup?
@@ -35,7 +35,7 @@ public final class LicenseServer: @unchecked Sendable {
     private init() {}
 
     /// Binds 127.0.0.1 on `port` (0: an ephemeral one) and starts serving.
-    public static func start(port: Int = 0) throws -> LicenseServer {
+    package static func start(port: Int = 0) throws -> LicenseServer {
         let server = LicenseServer()
         try server.bind(port: port)
         return server
@@ -48,7 +48,7 @@ public final class LicenseServer: @unchecked Sendable {
     }
 
     /// Closes the listener and every connection; the port is free when this returns.
-    public func stop() {
+    package func stop() {
         let (channel, group) = lock.withLock { () -> (Channel?, MultiThreadedEventLoopGroup?) in
             defer {
                 self.channel = nil
@@ -62,75 +62,75 @@ public final class LicenseServer: @unchecked Sendable {
 
     /// Serves again on the same port, with the keys, settings and recorded requests it had
     /// (stopping first if it is running).
-    public func restart() throws {
+    package func restart() throws {
         stop()
         try bind(port: port)
     }
 
     /// `http://127.0.0.1:<port>/license`
-    public var licenseURL: String { "http://127.0.0.1:\(port)/license" }
+    package var licenseURL: String { "http://127.0.0.1:\(port)/license" }
 
     /// `http://127.0.0.1:<port>/cert`
-    public var certificateURL: String { "http://127.0.0.1:\(port)/cert" }
+    package var certificateURL: String { "http://127.0.0.1:\(port)/cert" }
 
     /// Serves `key` for `kid`, replacing an earlier key for it. Any length is taken, so a test
     /// can hand out a key that is not 16 bytes.
-    public func addKey(kid: [UInt8], key: [UInt8]) {
+    package func addKey(kid: [UInt8], key: [UInt8]) {
         lock.withLock { keys[kid] = key }
     }
 
     /// From now on acquire and renew naming `kid` are refused with 403.
-    public func revoke(kid: [UInt8]) {
+    package func revoke(kid: [UInt8]) {
         _ = lock.withLock { revoked.insert(kid) }
     }
 
     /// Serves `bytes` at `GET /cert`; nil makes it answer 404.
-    public func serveCertificate(_ bytes: [UInt8]?) {
+    package func serveCertificate(_ bytes: [UInt8]?) {
         lock.withLock { certificate = bytes }
     }
 
     /// `expires_in` of acquire and renew answers, in seconds; left out when nil.
-    public var expiresIn: Int? {
+    package var expiresIn: Int? {
         get { read(\.expiresIn) }
         set { write(\.expiresIn, newValue) }
     }
 
     /// `playback_duration` of acquire and renew answers, in seconds; left out when nil.
-    public var playbackDuration: Int? {
+    package var playbackDuration: Int? {
         get { read(\.playbackDuration) }
         set { write(\.playbackDuration, newValue) }
     }
 
     /// A header every licence request must carry (name in any case, value exactly), as an
     /// app's authorisation would be; requests without it get 403.
-    public var requiredHeader: (name: String, value: String)? {
+    package var requiredHeader: (name: String, value: String)? {
         get { read(\.requiredHeader) }
         set { write(\.requiredHeader, newValue) }
     }
 
     /// When set, every licence request is answered with this status and `{"error":"refused"}`.
-    public var refuseStatus: Int? {
+    package var refuseStatus: Int? {
         get { read(\.refuseStatus) }
         set { write(\.refuseStatus, newValue) }
     }
 
     /// Seconds every licence answer waits before it is sent (other requests keep being read).
-    public var delaySeconds: Double {
+    package var delaySeconds: Double {
         get { read(\.delaySeconds) }
         set { write(\.delaySeconds, newValue) }
     }
 
     /// When true, acquire and renew are answered 200 with a body that is not JSON.
-    public var malformedJSON: Bool {
+    package var malformedJSON: Bool {
         get { read(\.malformedJSON) }
         set { write(\.malformedJSON, newValue) }
     }
 
     /// Every licence request received so far, in arrival order, refused ones included.
-    public var requests: [LicenseServerRequest] { lock.withLock { recorded } }
+    package var requests: [LicenseServerRequest] { lock.withLock { recorded } }
 
     /// The recorded requests with this action: "" gives those whose body was not well-formed.
-    public func requests(action: String) -> [LicenseServerRequest] {
+    package func requests(action: String) -> [LicenseServerRequest] {
         requests.filter { $0.action == action }
     }
 

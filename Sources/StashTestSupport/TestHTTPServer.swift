@@ -6,10 +6,10 @@ import NIOPosix
 /// A real HTTP/1.1 server on 127.0.0.1 with an ephemeral port, whose answers tests script per
 /// path (ranges, validators, failures, resets, stalls, throttling, redirects) and whose
 /// requests they can inspect afterwards.
-public final class TestHTTPServer: @unchecked Sendable {
+package final class TestHTTPServer: @unchecked Sendable {
     private let group: MultiThreadedEventLoopGroup
     private var channel: Channel?
-    public private(set) var port = 0
+    package private(set) var port = 0
 
     private let lock = NSLock()
     private var routes: [String: TestRoute] = [:]
@@ -27,7 +27,7 @@ public final class TestHTTPServer: @unchecked Sendable {
     }
 
     /// Binds 127.0.0.1 on an ephemeral port and starts serving.
-    public static func start() throws -> TestHTTPServer {
+    package static func start() throws -> TestHTTPServer {
         let server = TestHTTPServer()
         let bootstrap = ServerBootstrap(group: server.group)
             .serverChannelOption(ChannelOptions.backlog, value: 512)
@@ -55,7 +55,7 @@ public final class TestHTTPServer: @unchecked Sendable {
     }
 
     /// Closes the listener and every connection.
-    public func stop() {
+    package func stop() {
         let channel = lock.withLock { () -> Channel? in
             defer { self.channel = nil }
             return self.channel
@@ -66,21 +66,21 @@ public final class TestHTTPServer: @unchecked Sendable {
     }
 
     /// `http://127.0.0.1:<port><path>`
-    public func url(_ path: String) -> String {
+    package func url(_ path: String) -> String {
         "http://127.0.0.1:\(port)\(path)"
     }
 
     /// Serves `body` at `path`, replacing any earlier route there.
-    public func serve(path: String, body: [UInt8], etag: String? = nil, lastModified: String? = nil) {
+    package func serve(path: String, body: [UInt8], etag: String? = nil, lastModified: String? = nil) {
         serve(path: path, route: TestRoute(body: .bytes(body), etag: etag, lastModified: lastModified))
     }
 
     /// Serves `size` deterministic pattern bytes (see `TestBody.pattern`) at `path`.
-    public func serve(path: String, size: Int, seed: UInt64 = 1, etag: String? = nil, lastModified: String? = nil) {
+    package func serve(path: String, size: Int, seed: UInt64 = 1, etag: String? = nil, lastModified: String? = nil) {
         serve(path: path, route: TestRoute(body: .pattern(size: size, seed: seed), etag: etag, lastModified: lastModified))
     }
 
-    public func serve(path: String, route: TestRoute) {
+    package func serve(path: String, route: TestRoute) {
         lock.withLock { routes[path] = route }
     }
 
@@ -90,7 +90,7 @@ public final class TestHTTPServer: @unchecked Sendable {
     /// `requests(for:)` work on its path. A file's size is taken when its route is made: now
     /// for the files already there, at its first request for a file added later. Serve the
     /// directory again after rewriting a file to pick up its new size.
-    public func serveDirectory(_ directory: String, at prefix: String) {
+    package func serveDirectory(_ directory: String, at prefix: String) {
         let prefix = Self.normalisedPrefix(prefix)
         let found = Self.routesForFiles(under: directory, at: prefix)
         lock.withLock {
@@ -111,7 +111,7 @@ public final class TestHTTPServer: @unchecked Sendable {
     }
 
     /// Changes the behaviour of an existing route; requests already being answered keep theirs.
-    public func update(path: String, _ change: (inout TestRoute) -> Void) {
+    package func update(path: String, _ change: (inout TestRoute) -> Void) {
         lock.withLock {
             guard var route = routes[path] ?? directoryRoute(path) else {
                 preconditionFailure("no route at '\(path)'; call serve first")
@@ -121,23 +121,23 @@ public final class TestHTTPServer: @unchecked Sendable {
         }
     }
 
-    public func route(_ path: String) -> TestRoute? {
+    package func route(_ path: String) -> TestRoute? {
         lock.withLock { routes[path] }
     }
 
     /// Every request received so far, in arrival order.
-    public var requests: [RecordedRequest] { lock.withLock { recorded } }
+    package var requests: [RecordedRequest] { lock.withLock { recorded } }
 
-    public func requests(for path: String) -> [RecordedRequest] {
+    package func requests(for path: String) -> [RecordedRequest] {
         requests.filter { $0.path == path }
     }
 
     /// Requests whose response is still being sent, and the most there ever were at once.
-    public var inFlightRequests: Int { lock.withLock { inFlight } }
-    public var peakInFlightRequests: Int { lock.withLock { peak } }
+    package var inFlightRequests: Int { lock.withLock { inFlight } }
+    package var peakInFlightRequests: Int { lock.withLock { peak } }
 
     /// Starts counting peaks afresh (for a test with several phases).
-    public func resetPeaks() {
+    package func resetPeaks() {
         lock.withLock {
             peak = inFlight
             peakByHost = inFlightByHost
@@ -145,19 +145,19 @@ public final class TestHTTPServer: @unchecked Sendable {
     }
 
     /// The most requests at once whose Host header was `host` (e.g. "127.0.0.1:PORT").
-    public func peakInFlightRequests(host: String) -> Int { lock.withLock { peakByHost[host] ?? 0 } }
+    package func peakInFlightRequests(host: String) -> Int { lock.withLock { peakByHost[host] ?? 0 } }
 
     /// The Host header value of `url(_:)` URLs, and of the same server reached as `localhost`.
-    public var hostHeader: String { "127.0.0.1:\(port)" }
-    public var localhostHeader: String { "localhost:\(port)" }
+    package var hostHeader: String { "127.0.0.1:\(port)" }
+    package var localhostHeader: String { "localhost:\(port)" }
 
     /// A URL of this server through the name `localhost`: to the daemon, another host.
-    public func localhostURL(_ path: String) -> String {
+    package func localhostURL(_ path: String) -> String {
         "http://localhost:\(port)\(path)"
     }
 
     /// Lets every response stalled "until released" continue.
-    public func releaseStalls() {
+    package func releaseStalls() {
         let waiters = lock.withLock { () -> [NIOLoopBound<() -> Void>] in
             defer { stallWaiters.removeAll() }
             return stallWaiters
