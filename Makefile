@@ -131,8 +131,11 @@ uninstall:
 test-install: deps
 	bash scripts/test-install.sh $$($(SWIFT) build --show-bin-path)
 
+# After the build, check-client-api compiles Tests/OutsideApp as another package would: an app
+# importing StashClient must see the client and nothing of the daemon's (docs/ARCHITECTURE.md).
 test: deps proto-check lint
 	$(SWIFT) build --build-tests
+	python3 scripts/check-client-api.py $$($(SWIFT) build --show-bin-path)
 	$(SWIFT) test --skip-build --disable-swift-testing --parallel --num-workers $(TEST_WORKERS)
 	$(MAKE) --no-print-directory test-install
 	FUZZ_OPTIMIZE=0 bash scripts/fuzz.sh $(FUZZ_TEST_SECONDS)

@@ -8,16 +8,16 @@ import Foundation
 /// that much memory, and learns what it missed when it reads again.
 // @unchecked Sendable: the queue, the pacing state, the waiter and `finished` are used only
 // under `lock`; the rest are constants.
-public final class EventSubscription: AsyncSequence, @unchecked Sendable {
-    public typealias Element = DownloadEvent
+package final class EventSubscription: AsyncSequence, @unchecked Sendable {
+    package typealias Element = DownloadEvent
 
     /// Only these downloads; empty means all.
-    public let ids: Set<String>
+    package let ids: Set<String>
     /// Progress events of one download closer than this (percent and time) are skipped.
-    public let minProgressStep: Int
-    public let minInterval: TimeInterval
+    package let minProgressStep: Int
+    package let minInterval: TimeInterval
     /// Events kept for a subscriber that does not read, before they are dropped.
-    public let maxBacklog: Int
+    package let maxBacklog: Int
 
     private let lock = NSLock()
     private var queue: [DownloadEvent] = []
@@ -29,9 +29,9 @@ public final class EventSubscription: AsyncSequence, @unchecked Sendable {
     private var finished = false
     private let onCancel: @Sendable () -> Void
 
-    public static let defaultMaxBacklog = 1024
+    package static let defaultMaxBacklog = 1024
 
-    public init(
+    package init(
         ids: Set<String>, minProgressStep: Int, minInterval: TimeInterval, maxBacklog: Int = EventSubscription.defaultMaxBacklog,
         onCancel: @escaping @Sendable () -> Void = {}
     ) {
@@ -43,7 +43,7 @@ public final class EventSubscription: AsyncSequence, @unchecked Sendable {
     }
 
     /// Called by the engine for every event; returns at once.
-    public func deliver(_ event: DownloadEvent) {
+    package func deliver(_ event: DownloadEvent) {
         if !ids.isEmpty && !ids.contains(event.downloadID) { return }
         lock.lock()
         if finished { lock.unlock(); return }
@@ -98,7 +98,7 @@ public final class EventSubscription: AsyncSequence, @unchecked Sendable {
     }
 
     /// Ends the stream; events already queued are still read.
-    public func finish() {
+    package func finish() {
         lock.lock()
         finished = true
         let waiter = self.waiter
@@ -108,7 +108,7 @@ public final class EventSubscription: AsyncSequence, @unchecked Sendable {
     }
 
     /// Ends the stream and tells the engine to stop delivering.
-    public func cancel() {
+    package func cancel() {
         lock.lock()
         queue.removeAll()
         head = 0
@@ -119,7 +119,7 @@ public final class EventSubscription: AsyncSequence, @unchecked Sendable {
     }
 
     /// Events waiting to be read; a measure of how far behind the subscriber is.
-    public var backlog: Int {
+    package var backlog: Int {
         lock.lock()
         defer { lock.unlock() }
         return queue.count - head
@@ -178,10 +178,10 @@ public final class EventSubscription: AsyncSequence, @unchecked Sendable {
         lock.unlock()
     }
 
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    package struct AsyncIterator: AsyncIteratorProtocol {
         let subscription: EventSubscription
-        public mutating func next() async -> DownloadEvent? { await subscription.next() }
+        package mutating func next() async -> DownloadEvent? { await subscription.next() }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(subscription: self) }
+    package func makeAsyncIterator() -> AsyncIterator { AsyncIterator(subscription: self) }
 }

@@ -5,7 +5,7 @@ import StashCore
 extension WireCodec {
     /// Writes one frame: the u32 big-endian payload length, then the ServerMessage. A record's
     /// licence status is told as at its event's time, or in a response as at `clock`'s now.
-    public static func encode(_ message: ServerMessage, into buffer: inout ByteBuffer, clock: WallClock = .system) {
+    package static func encode(_ message: ServerMessage, into buffer: inout ByteBuffer, clock: WallClock = .system) {
         let arena = PackArena()
         var wire = Stash__V1__ServerMessage()
         stash__v1__server_message__init(&wire)
@@ -36,7 +36,7 @@ extension WireCodec {
     /// ServerMessage, an enum value this version does not know, a string that is not UTF-8 or
     /// holds a NUL, or a record whose numbers cannot be (PROTOCOL.md section 8, "Values a client
     /// refuses") throw `StashError` with code `.invalidArgument`.
-    public static func decodeServerMessage(_ payload: ByteBuffer) throws -> ServerMessage {
+    package static func decodeServerMessage(_ payload: ByteBuffer) throws -> ServerMessage {
         try decode(
             payload, message: "stash.v1.ServerMessage",
             unpack: { stash__v1__server_message__unpack(nil, $0, $1) },
