@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The events one subscriber has yet to read. The engine delivers into it without ever
 /// waiting; a subscriber that reads slowly sees its progress events for a download coalesce
@@ -6,9 +7,7 @@ import Foundation
 /// `maxBacklog`. Past that the waiting events are dropped and replaced by one `eventsLost`
 /// event naming their sequence numbers, so a subscriber that stopped reading costs at most
 /// that much memory, and learns what it missed when it reads again.
-// @unchecked Sendable: the queue, the pacing state, the waiter and `finished` are used only
-// under `lock`; the rest are constants.
-package final class EventSubscription: AsyncSequence, @unchecked Sendable {
+package final class EventSubscription: AsyncSequence, Sendable {
     package typealias Element = DownloadEvent
 
     /// Only these downloads; empty means all.
@@ -19,14 +18,74 @@ package final class EventSubscription: AsyncSequence, @unchecked Sendable {
     /// Events kept for a subscriber that does not read, before they are dropped.
     package let maxBacklog: Int
 
-    private let lock = NSLock()
-    private var queue: [DownloadEvent] = []
-    private var head = 0
-    /// Index in `queue` of the pending progress event of each download, to replace it in place.
-    private var pendingProgress: [String: Int] = [:]
-    private var lastSent: [String: (percent: Int, time: Date)] = [:]
-    private var waiter: CheckedContinuation<DownloadEvent?, Never>?
-    private var finished = false
+    private struct State {
+        var queue: [DownloadEvent] = []
+        var head = 0
+        /// Index in `queue` of the pending progress event of each download, to replace it in place.
+        var pendingProgress: [String: Int] = [:]
+        var lastSent: [String: (percent: Int, time: Date)] = [:]
+        var waiter: CheckedContinuation<DownloadEvent?, Never>?
+        var finished = false
+
+        /// Replaces every waiting event and `event` with one notice of what was lost (merged into
+        /// a notice still waiting at the head).
+        mutating func dropBacklog(through event: DownloadEvent) {
+            var lost = EventsLost(firstSeq: event.seq, lastSeq: event.seq, count: 1)
+            for waiting in queue[head...] {
+                if case .eventsLost(let earlier) = waiting.kind {
+                    lost.firstSeq = Swift.min(lost.firstSeq, earlier.firstSeq)
+                    lost.count += earlier.count
+                } else {
+                    lost.firstSeq = Swift.min(lost.firstSeq, waiting.seq)
+                    lost.count += 1
+                }
+            }
+            queue.removeAll(keepingCapacity: true)
+            head = 0
+            pendingProgress.removeAll(keepingCapacity: true)
+            // Progress that was dropped leaves the pacing state stale: the next of each shows.
+            lastSent.removeAll()
+            queue.append(DownloadEvent(seq: event.seq, time: event.time, kind: .eventsLost(lost)))
+        }
+
+        /// The oldest queued event, taken for the reader; nil when none waits.
+        mutating func dequeue() -> DownloadEvent? {
+            guard head < queue.count else { return nil }
+            let event = queue[head]
+            head += 1
+            take(event)
+            if head == queue.count {
+                queue.removeAll(keepingCapacity: true)
+                pendingProgress.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head > 1024 {
+                queue.removeFirst(head)
+                pendingProgress = pendingProgress.mapValues { $0 - head }
+                head = 0
+            }
+            return event
+        }
+
+        /// For the event handed to the reader.
+        mutating func take(_ event: DownloadEvent) {
+            switch event.kind {
+            case .progress(let update):
+                pendingProgress[update.id] = nil
+                lastSent[update.id] = (update.progressPercent, event.time)
+            case .stateChanged(let download, _):
+                // A new state restarts the progress pacing, so the first progress after it shows.
+                lastSent[download.id] = nil
+            case .removed(let id):
+                lastSent[id] = nil
+            case .license:
+                break
+            case .eventsLost:
+                break
+            }
+        }
+    }
+
+    private let state = Mutex(State())
     private let onCancel: @Sendable () -> Void
 
     package static let defaultMaxBacklog = 1024
@@ -45,102 +104,60 @@ package final class EventSubscription: AsyncSequence, @unchecked Sendable {
     /// Called by the engine for every event; returns at once.
     package func deliver(_ event: DownloadEvent) {
         if !ids.isEmpty && !ids.contains(event.downloadID) { return }
-        lock.lock()
-        if finished { lock.unlock(); return }
-        if case .progress(let update) = event.kind {
-            if let last = lastSent[update.id],
-               update.progressPercent - last.percent < minProgressStep,
-               event.time.timeIntervalSince(last.time) < minInterval {
-                lock.unlock()
-                return
+        let reader: CheckedContinuation<DownloadEvent?, Never>? = state.withLock { state in
+            if state.finished { return nil }
+            if case .progress(let update) = event.kind {
+                if let last = state.lastSent[update.id],
+                   update.progressPercent - last.percent < minProgressStep,
+                   event.time.timeIntervalSince(last.time) < minInterval {
+                    return nil
+                }
+                if let index = state.pendingProgress[update.id] {
+                    state.queue[index] = event
+                    return nil
+                }
+                state.pendingProgress[update.id] = state.queue.count
             }
-            if let index = pendingProgress[update.id] {
-                queue[index] = event
-                lock.unlock()
-                return
+            if let waiter = state.waiter {
+                state.waiter = nil
+                state.take(event)
+                return waiter
             }
-            pendingProgress[update.id] = queue.count
-        }
-        if let waiter {
-            self.waiter = nil
-            take(event)
-            lock.unlock()
-            waiter.resume(returning: event)
-            return
-        }
-        if queue.count - head >= maxBacklog {
-            dropBacklog(through: event)
-        } else {
-            queue.append(event)
-        }
-        lock.unlock()
-    }
-
-    /// With the lock held: replaces every waiting event and `event` with one notice of what
-    /// was lost (merged into a notice still waiting at the head).
-    private func dropBacklog(through event: DownloadEvent) {
-        var lost = EventsLost(firstSeq: event.seq, lastSeq: event.seq, count: 1)
-        for waiting in queue[head...] {
-            if case .eventsLost(let earlier) = waiting.kind {
-                lost.firstSeq = Swift.min(lost.firstSeq, earlier.firstSeq)
-                lost.count += earlier.count
+            if state.queue.count - state.head >= maxBacklog {
+                state.dropBacklog(through: event)
             } else {
-                lost.firstSeq = Swift.min(lost.firstSeq, waiting.seq)
-                lost.count += 1
+                state.queue.append(event)
             }
+            return nil
         }
-        queue.removeAll(keepingCapacity: true)
-        head = 0
-        pendingProgress.removeAll(keepingCapacity: true)
-        // Progress that was dropped leaves the pacing state stale: the next of each shows.
-        lastSent.removeAll()
-        queue.append(DownloadEvent(seq: event.seq, time: event.time, kind: .eventsLost(lost)))
+        reader?.resume(returning: event)
     }
 
     /// Ends the stream; events already queued are still read.
     package func finish() {
-        lock.lock()
-        finished = true
-        let waiter = self.waiter
-        self.waiter = nil
-        lock.unlock()
-        waiter?.resume(returning: nil)
+        let reader = state.withLock { state in
+            state.finished = true
+            let waiter = state.waiter
+            state.waiter = nil
+            return waiter
+        }
+        reader?.resume(returning: nil)
     }
 
     /// Ends the stream and tells the engine to stop delivering.
     package func cancel() {
-        lock.lock()
-        queue.removeAll()
-        head = 0
-        pendingProgress.removeAll()
-        lock.unlock()
+        state.withLock { state in
+            state.queue.removeAll()
+            state.head = 0
+            state.pendingProgress.removeAll()
+        }
         finish()
         onCancel()
     }
 
     /// Events waiting to be read; a measure of how far behind the subscriber is.
     package var backlog: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return queue.count - head
-    }
-
-    // Called with the lock held, for the event handed to the reader.
-    private func take(_ event: DownloadEvent) {
-        switch event.kind {
-        case .progress(let update):
-            pendingProgress[update.id] = nil
-            lastSent[update.id] = (update.progressPercent, event.time)
-        case .stateChanged(let download, _):
-            // A new state restarts the progress pacing, so the first progress after it shows.
-            lastSent[download.id] = nil
-        case .removed(let id):
-            lastSent[id] = nil
-        case .license:
-            break
-        case .eventsLost:
-            break
-        }
+        state.withLock { $0.queue.count - $0.head }
     }
 
     private func next() async -> DownloadEvent? {
@@ -151,31 +168,14 @@ package final class EventSubscription: AsyncSequence, @unchecked Sendable {
 
     /// Hands over the oldest queued event, or parks the reader until one is delivered.
     private func nextOrWait(_ continuation: CheckedContinuation<DownloadEvent?, Never>) {
-        lock.lock()
-        if head < queue.count {
-            let event = queue[head]
-            head += 1
-            take(event)
-            if head == queue.count {
-                queue.removeAll(keepingCapacity: true)
-                pendingProgress.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head > 1024 {
-                queue.removeFirst(head)
-                pendingProgress = pendingProgress.mapValues { $0 - head }
-                head = 0
-            }
-            lock.unlock()
-            continuation.resume(returning: event)
-            return
+        // nil: the reader is parked, for `deliver` or `finish` to resume; .some(nil): the end.
+        let answer: DownloadEvent?? = state.withLock { state in
+            if let event = state.dequeue() { return event }
+            if state.finished { return .some(nil) }
+            state.waiter = continuation
+            return nil
         }
-        if finished {
-            lock.unlock()
-            continuation.resume(returning: nil)
-            return
-        }
-        waiter = continuation
-        lock.unlock()
+        if let answer { continuation.resume(returning: answer) }
     }
 
     package struct AsyncIterator: AsyncIteratorProtocol {
