@@ -1,6 +1,7 @@
 import StashCrypto
 import Foundation
 import StashCore
+import Synchronization
 
 /// Content keys (HLS AES-128 keys and the like) sealed at rest under a per-data-dir master key.
 ///
@@ -17,14 +18,14 @@ import StashCore
 /// Every operation is serialized by a lock, so one instance can be shared between tasks.
 /// Failed system calls throw `SystemCallError`; everything else throws `KeysError`. No error
 /// or description ever contains key bytes.
-// @unchecked Sendable: its fields are constants and its state is on disk, where each
-// operation holds `lock` for its whole run, so calls from several threads are serialized.
-package final class KeyStore: @unchecked Sendable {
+package final class KeyStore: Sendable {
     /// The keys folder this store manages.
     package let directory: String
     /// Immutable after init; every other piece of state is on disk, guarded by `lock`.
     private let masterKey: [UInt8]
-    private let lock = NSLock()
+    /// Held for the whole of each operation on the files, so calls from several threads are
+    /// serialized; it guards no value of its own.
+    private let lock = Mutex(())
 
     static let masterKeyFileName = "master.key"
     static let masterKeySize = 32
@@ -278,9 +279,7 @@ package final class KeyStore: @unchecked Sendable {
         path(ofAsset: asset) + "/" + Self.entryFileName(keyID: keyID)
     }
 
-    private func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
+    private func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        try lock.withLock { _ throws(E) in try body() }
     }
 }
