@@ -4,13 +4,12 @@ import NIOCore
 import NIOPosix
 import StashCore
 import StashWire
+import Synchronization
 
 /// The IPC server: listens on the Unix socket, frames and decodes requests, enforces the
 /// connection rules (peer uid, Hello first, frame limits) and hands each request to a
 /// `RequestHandler`.
-// @unchecked Sendable: `running`, `connections` and `quietSince` are used only under `lock`; NIO's
-// channels and event loop group are thread-safe; the other fields are constants.
-package final class DaemonServer: @unchecked Sendable {
+package final class DaemonServer: Sendable {
     package let socketPath: String
     private let handler: any RequestHandler
     private let logger: Logger
@@ -21,11 +20,14 @@ package final class DaemonServer: @unchecked Sendable {
     /// left in place at a stop, since the manager listens on it again for the next start.
     private let passedDescriptor: Int32?
 
-    private let lock = NSLock()
-    private var running: Running?
-    private var connections: [ObjectIdentifier: Channel] = [:]
-    /// When the last connection closed (or the server started): `--exit-when-idle` counts from it.
-    private var quietSince = ContinuousClock.now
+    private struct State {
+        var running: Running?
+        var connections: [ObjectIdentifier: Channel] = [:]
+        /// When the last connection closed (or the server started): `--exit-when-idle` counts from it.
+        var quietSince = ContinuousClock.now
+    }
+
+    private let state = Mutex(State())
 
     private struct Running {
         var group: MultiThreadedEventLoopGroup
@@ -75,7 +77,7 @@ package final class DaemonServer: @unchecked Sendable {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         do {
             let listener = try await bind(group: group)
-            lock.withLock { running = Running(group: group, listener: listener, socketLock: socketLock) }
+            state.withLock { $0.running = Running(group: group, listener: listener, socketLock: socketLock) }
             logger.info("listening", metadata: [
                 "socket": "\(socketPath)", "threads": "\(System.coreCount)", "passed_by_service_manager": "\(passedDescriptor != nil)"])
         } catch {
@@ -89,9 +91,9 @@ package final class DaemonServer: @unchecked Sendable {
     /// Stops listening, closes every connection (cancelling their subscriptions), removes the
     /// socket file and releases the lock. Calling it again does nothing.
     package func stop() async {
-        let (stopping, open) = lock.withLock {
-            defer { running = nil }
-            return (running, Array(connections.values))
+        let (stopping, open) = state.withLock { state in
+            defer { state.running = nil }
+            return (state.running, Array(state.connections.values))
         }
         guard let stopping else { return }
 
@@ -108,7 +110,7 @@ package final class DaemonServer: @unchecked Sendable {
 
     /// How long no client has been connected; zero while one is.
     package var quietDuration: Duration {
-        lock.withLock { connections.isEmpty ? ContinuousClock.now - quietSince : .zero }
+        state.withLock { $0.connections.isEmpty ? ContinuousClock.now - $0.quietSince : .zero }
     }
 
     // MARK: - Private
@@ -159,14 +161,11 @@ package final class DaemonServer: @unchecked Sendable {
 
     private func track(_ channel: Channel) {
         let key = ObjectIdentifier(channel)
-        lock.lock()
-        connections[key] = channel
-        lock.unlock()
+        state.withLock { $0.connections[key] = channel }
         channel.closeFuture.whenComplete { [weak self] _ in
-            guard let self else { return }
-            self.lock.withLock {
-                self.connections[key] = nil
-                if self.connections.isEmpty { self.quietSince = .now }
+            self?.state.withLock { state in
+                state.connections[key] = nil
+                if state.connections.isEmpty { state.quietSince = .now }
             }
         }
     }
