@@ -52,10 +52,14 @@ proto-check: deps
 # and OrderedImports until the 23 files with unsorted imports, several of them being changed on
 # other branches, are sorted. Each Swift target lists in Package.swift exactly the modules its
 # files import, in the order of the layers of docs/ARCHITECTURE.md (scripts/check-imports.py).
-# More: docs/DEVELOPMENT.md.
+# Shared mutable state in Sources is behind a Mutex (Synchronization) or an actor, never an
+# NSLock, whose users need an @unchecked Sendable the compiler cannot check. More:
+# docs/DEVELOPMENT.md.
 lint:
 	python3 scripts/check-docs.py
 	SWIFT=$(SWIFT) python3 scripts/check-imports.py
+	@if grep -rnw --include='*.swift' NSLock Sources; then \
+	  echo "lint: NSLock in Sources: keep the state in a Mutex (import Synchronization)" >&2; exit 1; fi
 	$(SWIFT) format lint --strict --parallel --debug-disable-pretty-print -r Package.swift Sources Tests
 
 build: deps
