@@ -50,9 +50,16 @@ proto-check: deps
 # OneVariableDeclarationPerLine (`let h = s / 3600, m = s % 3600 / 60`), OneCasePerLine (small
 # enums on one line), OnlyOneTrailingClosureArgument (a labelled filter closure, then the body);
 # and OrderedImports until the 23 files with unsorted imports, several of them being changed on
-# other branches, are sorted. More: docs/DEVELOPMENT.md.
+# other branches, are sorted. Each Swift target lists in Package.swift exactly the modules its
+# files import, in the order of the layers of docs/ARCHITECTURE.md (scripts/check-imports.py).
+# Shared mutable state in Sources is behind a Mutex (Synchronization) or an actor, never an
+# NSLock, whose users need an @unchecked Sendable the compiler cannot check. More:
+# docs/DEVELOPMENT.md.
 lint:
 	python3 scripts/check-docs.py
+	SWIFT=$(SWIFT) python3 scripts/check-imports.py
+	@if grep -rnw --include='*.swift' NSLock Sources; then \
+	  echo "lint: NSLock in Sources: keep the state in a Mutex (import Synchronization)" >&2; exit 1; fi
 	$(SWIFT) format lint --strict --parallel --debug-disable-pretty-print -r Package.swift Sources Tests
 
 build: deps
@@ -128,8 +135,11 @@ uninstall:
 test-install: deps
 	bash scripts/test-install.sh $$($(SWIFT) build --show-bin-path)
 
+# After the build, check-client-api compiles Tests/OutsideApp as another package would: an app
+# importing StashClient must see the client and nothing of the daemon's (docs/ARCHITECTURE.md).
 test: deps proto-check lint
 	$(SWIFT) build --build-tests
+	python3 scripts/check-client-api.py $$($(SWIFT) build --show-bin-path)
 	$(SWIFT) test --skip-build --disable-swift-testing --parallel --num-workers $(TEST_WORKERS)
 	$(MAKE) --no-print-directory test-install
 	FUZZ_OPTIMIZE=0 bash scripts/fuzz.sh $(FUZZ_TEST_SECONDS)

@@ -61,7 +61,7 @@ public struct ProgressUpdate: Equatable, Sendable {
         self.filesTotal = filesTotal
     }
 
-    public init(_ download: Download) {
+    package init(_ download: Download) {
         self.init(
             id: download.id, downloadedBytes: download.downloadedBytes, totalBytes: download.totalBytes,
             progressPercent: download.progressPercent, speed: download.speed, remainingTime: download.remainingTime,

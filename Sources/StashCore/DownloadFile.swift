@@ -9,11 +9,11 @@ public struct DownloadFile: Equatable, Sendable {
     /// Expected SHA-256, lowercase hex, empty when none was given.
     public var sha256: String
     /// Validators of the partial file, for `If-Range` on resume; they never leave the daemon.
-    public var etag: String?
-    public var lastModified: String?
+    package var etag: String?
+    package var lastModified: String?
     /// Where the file starts in the resource at `url` when it is only a part of it (an HLS
     /// EXT-X-BYTERANGE segment); `size` is then the part's length. Nil for a whole resource.
-    public var rangeOffset: Int64?
+    package var rangeOffset: Int64?
     /// Bytes on disk for this file, partial or complete. Not stored: the disk is the measure.
     public var downloadedBytes: Int64
     /// The file is at its final path, complete and verified. Not stored: a file reaches its
@@ -36,7 +36,7 @@ public struct DownloadFile: Equatable, Sendable {
     }
 
     /// The host transfers of this file count against for the per-host cap (lowercased).
-    public var host: String {
+    package var host: String {
         // Scans bytes: the engine asks for it for every file it starts, and parsing the URL
         // as characters cost more than the rest of starting a transfer.
         var url = self.url

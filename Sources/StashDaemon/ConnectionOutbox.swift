@@ -2,19 +2,27 @@ import Foundation
 import NIOCore
 import StashCore
 import StashWire
+import Synchronization
 
 /// The part of a connection that request and subscription tasks share with the event loop:
 /// sending frames, waiting for writability, and the subscriptions to cancel when it closes.
-// @unchecked Sendable: `closed`, `writable`, the waiters and the subscriptions are used
-// only under `lock`; `channel` is a NIO channel, safe from any thread.
-final class ConnectionOutbox: @unchecked Sendable {
+final class ConnectionOutbox: Sendable {
     let channel: Channel
     private let clock: WallClock
-    private let lock = NSLock()
-    private var closed = false
-    private var writable = true
-    private var writabilityWaiters: [CheckedContinuation<Void, Never>] = []
-    private var subscriptions: [ObjectIdentifier: EventSubscription] = [:]
+
+    private struct State {
+        var closed = false
+        var writable = true
+        var writabilityWaiters: [CheckedContinuation<Void, Never>] = []
+        var subscriptions: [ObjectIdentifier: EventSubscription] = [:]
+
+        mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
+            defer { writabilityWaiters.removeAll() }
+            return writabilityWaiters
+        }
+    }
+
+    private let state = Mutex(State())
 
     init(channel: Channel, clock: WallClock) {
         self.channel = channel
@@ -36,24 +44,22 @@ final class ConnectionOutbox: @unchecked Sendable {
 
     /// Returns false (and the caller cancels) when the connection closed while subscribing.
     func register(_ subscription: EventSubscription) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if closed { return false }
-        subscriptions[ObjectIdentifier(subscription)] = subscription
-        return true
+        state.withLock { state in
+            if state.closed { return false }
+            state.subscriptions[ObjectIdentifier(subscription)] = subscription
+            return true
+        }
     }
 
     func unregister(_ subscription: EventSubscription) {
-        lock.lock()
-        subscriptions[ObjectIdentifier(subscription)] = nil
-        lock.unlock()
+        state.withLock { $0.subscriptions[ObjectIdentifier(subscription)] = nil }
     }
 
     /// Suspends while NIO's outbound buffer is over its high-water mark, so events wait in
     /// the subscription (where progress coalesces) rather than piling up in the channel.
     /// Returns false when the connection closed.
     func waitUntilWritable() async -> Bool {
-        let (isClosed, isWritable) = lock.withLock { (closed, writable) }
+        let (isClosed, isWritable) = state.withLock { ($0.closed, $0.writable) }
         if isClosed { return false }
         if isWritable { return true }
         // Frames written without a flush count towards the high-water mark too: unflushed,
@@ -67,45 +73,37 @@ final class ConnectionOutbox: @unchecked Sendable {
 
     /// Called on the event loop when the channel's writability changes.
     func setWritable(_ isWritable: Bool) {
-        lock.lock()
-        writable = isWritable
-        let waiters = isWritable ? takeWaiters() : []
-        lock.unlock()
+        let waiters = state.withLock { state in
+            state.writable = isWritable
+            return isWritable ? state.takeWaiters() : []
+        }
         for waiter in waiters { waiter.resume() }
     }
 
     /// Called on the event loop when the channel closes: cancels every subscription and
     /// wakes every writer.
     func close() {
-        lock.lock()
-        closed = true
-        let waiters = takeWaiters()
-        let open = Array(subscriptions.values)
-        subscriptions.removeAll()
-        lock.unlock()
+        let (waiters, open) = state.withLock { state in
+            state.closed = true
+            let open = Array(state.subscriptions.values)
+            state.subscriptions.removeAll()
+            return (state.takeWaiters(), open)
+        }
         for waiter in waiters { waiter.resume() }
         for subscription in open { subscription.cancel() }
     }
 
     var isClosed: Bool {
-        lock.withLock { closed }
+        state.withLock { $0.closed }
     }
 
     /// Checks again under the lock, so a change between the first look and now is not missed.
     private func enqueueWaiter(_ continuation: CheckedContinuation<Void, Never>) {
-        lock.lock()
-        if closed || writable {
-            lock.unlock()
-            continuation.resume()
-            return
+        let resumeNow = state.withLock { state in
+            if state.closed || state.writable { return true }
+            state.writabilityWaiters.append(continuation)
+            return false
         }
-        writabilityWaiters.append(continuation)
-        lock.unlock()
-    }
-
-    private func takeWaiters() -> [CheckedContinuation<Void, Never>] {
-        let waiters = writabilityWaiters
-        writabilityWaiters.removeAll()
-        return waiters
+        if resumeNow { continuation.resume() }
     }
 }

@@ -5,11 +5,11 @@ import Foundation
 /// freed in one arena is not reused by another: a `stash plan` parsing 100,000-segment
 /// playlists on whichever pool thread ran it left the daemon's peak RSS 30–60 MB higher from
 /// run to run (bench/memory.py). Four arenas keep the peak steady at no measurable cost.
-public enum HeapArenas {
-    public static let count: Int32 = 4
+package enum HeapArenas {
+    package static let count: Int32 = 4
 
     /// Caps the arenas, unless MALLOC_ARENA_MAX in the environment already chose.
-    public static func limit() {
+    package static func limit() {
         guard ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil else { return }
         // Best effort: on failure glibc keeps its default, which is only less frugal.
         _ = mallopt(M_ARENA_MAX, count)

@@ -3,7 +3,7 @@ import StashWire
 
 /// What the IPC server needs from the engine. The server parses frames, enforces the Hello
 /// ordering and the peer check; everything a request means is decided here.
-public protocol RequestHandler: Sendable {
+package protocol RequestHandler: Sendable {
     /// Answers one request; errors are in the Result (never throws).
     func handle(_ op: Operation, peer: PeerCredentials) async -> Result<ResponseResult, StashError>
     /// Opens the event stream of a Subscribe request.
@@ -20,7 +20,7 @@ public protocol RequestHandler: Sendable {
 
 extension RequestHandler {
     /// Every request goes to `handle` unless a handler says otherwise.
-    public func handleImmediately(_ op: Operation, peer: PeerCredentials) -> Result<ResponseResult, StashError>? {
+    package func handleImmediately(_ op: Operation, peer: PeerCredentials) -> Result<ResponseResult, StashError>? {
         nil
     }
 }

@@ -8,17 +8,17 @@ import StashCore
 /// STATUS=, STOPPING=1, WATCHDOG=1), so it speaks the documented protocol itself rather than
 /// link libsystemd for them. Without `NOTIFY_SOCKET` (not run by systemd) every send does
 /// nothing.
-public final class ServiceNotifier: Sendable {
+package final class ServiceNotifier: Sendable {
     private let address: UnixSocketAddress?
     private let descriptor: Int32
     private let logger: Logger
     /// Half of `WATCHDOG_USEC`: how often the manager wants WATCHDOG=1; nil when it does not.
-    public let watchdogInterval: Duration?
+    package let watchdogInterval: Duration?
 
     /// Reads `NOTIFY_SOCKET`, `WATCHDOG_USEC` and `WATCHDOG_PID`. A value stashd cannot use is
     /// logged (naming the variable, the value and the limit) and that part turned off: a
     /// notification that cannot be sent must not keep the downloads from running.
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment, pid: Int32 = getpid(), logger: Logger) {
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment, pid: Int32 = getpid(), logger: Logger) {
         self.logger = logger
         self.watchdogInterval = Self.watchdogInterval(environment: environment, pid: pid, logger: logger)
         guard let target = environment["NOTIFY_SOCKET"], !target.isEmpty else {
@@ -50,16 +50,16 @@ public final class ServiceNotifier: Sendable {
     }
 
     /// Whether a service manager is listening.
-    public var isActive: Bool { address != nil }
+    package var isActive: Bool { address != nil }
 
     /// READY=1 with a first status: the registry is loaded and the socket accepts.
-    public func ready(status: String) { send("READY=1\nSTATUS=\(status)") }
+    package func ready(status: String) { send("READY=1\nSTATUS=\(status)") }
 
-    public func status(_ text: String) { send("STATUS=\(text)") }
+    package func status(_ text: String) { send("STATUS=\(text)") }
 
-    public func stopping() { send("STOPPING=1\nSTATUS=stopping") }
+    package func stopping() { send("STOPPING=1\nSTATUS=stopping") }
 
-    public func watchdog() { send("WATCHDOG=1") }
+    package func watchdog() { send("WATCHDOG=1") }
 
     /// One datagram; a failure is logged at debug only, since the manager that is gone or
     /// full will say so itself (and a missed STATUS is replaced by the next).

@@ -6,12 +6,12 @@ import StashCore
 /// process, `LISTEN_FDS` counts descriptors from 3. stashd serves exactly one socket, a Unix
 /// stream socket bound to a path, and holds it to the rules of a socket it binds itself: mode
 /// 0600, owned by this uid, in a directory others cannot replace it in.
-public enum SocketActivation {
+package enum SocketActivation {
     /// SD_LISTEN_FDS_START: the first passed descriptor.
-    public static let firstDescriptor: Int32 = 3
+    package static let firstDescriptor: Int32 = 3
 
     /// What the environment says.
-    public enum Found: Equatable, Sendable {
+    package enum Found: Equatable, Sendable {
         /// No `LISTEN_PID`, or `LISTEN_FDS` is 0: stashd binds `--socket` itself.
         case none
         /// `LISTEN_PID` names another process (the variables leaked from a parent): ignored,
@@ -25,7 +25,7 @@ public enum SocketActivation {
     /// `LISTEN_FDNAMES` from the process's environment, so nothing stashd starts inherits
     /// them. Throws FAILED_PRECONDITION naming the variable or the socket, its value and
     /// what stashd accepts; it never guesses at a descriptor the variables do not describe.
-    public static func take(environment: [String: String] = ProcessInfo.processInfo.environment, pid: Int32 = getpid()) throws -> Found {
+    package static func take(environment: [String: String] = ProcessInfo.processInfo.environment, pid: Int32 = getpid()) throws -> Found {
         guard let pidText = environment["LISTEN_PID"] else { return .none }
         defer {
             // Fails only for a name with '=' in it, which these have not.

@@ -59,7 +59,7 @@ extension Engine {
     }
 
     /// What the stream at `uri` offers (`stash plan`); nothing is stored.
-    public func manifestInfo(uri: String, headers: [HTTPHeader]) async throws -> ManifestInfo {
+    package func manifestInfo(uri: String, headers: [HTTPHeader]) async throws -> ManifestInfo {
         try DownloadRequestRules.validateURI(uri)
         try DownloadRequestRules.validateHeaders(headers)
         let preparation = hlsPreparation
@@ -72,7 +72,7 @@ extension Engine {
     }
 
     /// Writes a completed HLS download as a folder an ordinary player opens offline.
-    public func export(id: String, to dir: String, decrypt: Bool) async throws -> ExportResult {
+    package func export(id: String, to dir: String, decrypt: Bool) async throws -> ExportResult {
         guard let entry = entries[id] else { throw StashError.notFound(id: id) }
         let download = entry.download
         guard download.hls != nil else {

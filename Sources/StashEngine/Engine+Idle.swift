@@ -7,7 +7,7 @@ extension Engine {
     /// or release under way; and none due within `window` seconds (a renewal due later
     /// happens at the next start). Queued work keeps stashd up, so an exit when idle never
     /// strands a download.
-    public func busyReason(within window: TimeInterval) -> String? {
+    package func busyReason(within window: TimeInterval) -> String? {
         var busy = 0
         for entry in entries.values {
             switch entry.download.state {

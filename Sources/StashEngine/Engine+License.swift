@@ -6,32 +6,32 @@ import StashCore
 /// decides upon like any other input.
 extension Engine: LicenseHost {
     /// Gets a licence for the download's keys (`LicenseManager.acquire`).
-    public func downloadLicense(id: String) async throws -> LicenseStatus {
+    package func downloadLicense(id: String) async throws -> LicenseStatus {
         try await licenses.acquire(id, config: config)
     }
 
     /// The licence's status now.
-    public func checkLicense(id: String) async throws -> LicenseStatus {
+    package func checkLicense(id: String) async throws -> LicenseStatus {
         try await licenses.check(id)
     }
 
     /// Extends the licence; a refusal is final (DRM_EXPIRED).
-    public func renewLicense(id: String) async throws -> LicenseStatus {
+    package func renewLicense(id: String) async throws -> LicenseStatus {
         try await licenses.renew(id, config: config)
     }
 
     /// Tells the server and deletes the keys; an unacknowledged release waits in the outbox.
-    public func releaseLicense(id: String) async throws -> LicenseStatus {
+    package func releaseLicense(id: String) async throws -> LicenseStatus {
         try await licenses.release(id, config: config)
     }
 
     /// Releases every licence held, in list order; returns how many.
-    public func releaseAllLicenses() async throws -> Int {
+    package func releaseAllLicenses() async throws -> Int {
         try await licenses.releaseAll(state.licensedInOrder(), config: config)
     }
 
     /// A content key while the licence is valid; the first starts the playback window.
-    public func playbackKey(id: String, keyID: String) async throws -> PlaybackKey {
+    package func playbackKey(id: String, keyID: String) async throws -> PlaybackKey {
         try await licenses.playbackKey(id, keyID: keyID)
     }
 

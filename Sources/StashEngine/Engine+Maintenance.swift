@@ -5,47 +5,47 @@ import StashHLS
 /// The maintenance services' requests, handed to the service that does them, and what the
 /// services may ask of the engine (`MaintenanceHost`).
 extension Engine: MaintenanceHost {
-    public func verify(deep: Bool, repair: Bool) async throws -> VerifyReport {
+    package func verify(deep: Bool, repair: Bool) async throws -> VerifyReport {
         defer { storage.forget() }
         return try await verifier.verify(deep: deep, repair: repair, host: self)
     }
 
-    public func purge() async throws -> PurgeResult {
+    package func purge() async throws -> PurgeResult {
         defer { storage.forget() }
         return try await verifier.purge(host: self)
     }
 
-    public func adopt(path: String, id: String, url: String, sha256: String, link: Bool) async throws -> Download {
+    package func adopt(path: String, id: String, url: String, sha256: String, link: Bool) async throws -> Download {
         try await adopter.adopt(path: path, id: id, url: url, sha256: sha256, link: link, host: self)
     }
 
-    public func forget(id: String, moveTo: String) async throws -> Download {
+    package func forget(id: String, moveTo: String) async throws -> Download {
         try await forgetter.forget(id: id, moveTo: moveTo, host: self)
     }
 
     /// Adds files to the bundle `id` and returns its record once the new file list is
     /// committed (`EngineState.appendFiles`).
-    public func append(id: String, files specs: [BundleFileSpec]) async throws -> Download {
+    package func append(id: String, files specs: [BundleFileSpec]) async throws -> Download {
         try DownloadRequestRules.validateID(id)
         let outcome = try await submit(.appendFiles(id, specs))
         guard outcome.changed, let download = outcome.download else { return try get(id: id) }
         return download
     }
 
-    public func subtitles(id: String) throws -> (renditions: [ManifestInfo.RenditionInfo], textTracks: [TextTrack]) {
+    package func subtitles(id: String) throws -> (renditions: [ManifestInfo.RenditionInfo], textTracks: [TextTrack]) {
         guard let download = state.entries[id]?.download else { throw StashError.notFound(id: id) }
         return try subtitleService.subtitles(of: download)
     }
 
-    public func addSubtitles(id: String, languages: [String], textTracks: [TextTrack]) async throws -> Download {
+    package func addSubtitles(id: String, languages: [String], textTracks: [TextTrack]) async throws -> Download {
         try await subtitleService.add(id: id, languages: languages, textTracks: textTracks, preparation: hlsPreparation, host: self)
     }
 
-    public func removeSubtitles(id: String, languages: [String]) async throws -> Download {
+    package func removeSubtitles(id: String, languages: [String]) async throws -> Download {
         try await subtitleService.remove(id: id, languages: languages, host: self)
     }
 
-    public func systemInfo() -> SystemInfo {
+    package func systemInfo() -> SystemInfo {
         storage.systemInfo {
             StorageService.Inputs(
                 figures: state.storageFigures(), lastVerify: verifier.lastVerify, warnings: warnings + diskWatch.startWarnings,

@@ -14,7 +14,7 @@ import StashStore
 /// Requests and fetch events are both handled on this actor; the synchronous part of each
 /// (the decision, queueing its commit) runs without suspension, so no two of them interleave
 /// halfway.
-public actor Engine {
+package actor Engine {
     typealias Entry = DownloadEntry
 
     let layout: AssetLayout
@@ -27,7 +27,7 @@ public actor Engine {
     let socketPath: String
     /// Every decision of the engine: see `EngineState`.
     var state: EngineState
-    public var config: DaemonConfig { state.config }
+    package var config: DaemonConfig { state.config }
 
     /// Read without the actor: see `RecordCache`.
     nonisolated let records: RecordCache
@@ -53,7 +53,7 @@ public actor Engine {
     let storage: StorageService
     /// Which downloads were transferring if stashd dies: see `CrashGuard`.
     let flight: FlightLog
-    public nonisolated let clock: WallClock
+    package nonisolated let clock: WallClock
 
     // The state's parts, for the code that is not yet an input of `EngineState` or a service
     // of its own (licences, queries and group requests, removal).
@@ -74,7 +74,7 @@ public actor Engine {
 
     /// `clock` and `network` are what the engine's timers and licence renewals read: the
     /// system's unless a test gives its own.
-    public init(
+    package init(
         dataDir: String, socketPath: String, registry: Registry, fetch: any FetchService, keys: KeyStore, config: DaemonConfig, logger: Logger,
         clock: WallClock = .system, network: NetworkMonitor = .system, diskWatch: DiskWatchSettings = DiskWatchSettings()
     ) {
@@ -110,7 +110,7 @@ public actor Engine {
     }
 
     /// Loads the registry, reconciles it with the disk, and starts what was queued or running.
-    public func start() async throws {
+    package func start() async throws {
         try FileManager.default.createDirectory(atPath: layout.assetsDir, withIntermediateDirectories: true)
         ForgetJournal(dataDir: layout.dataDir).cleanUp(logger: logger)
         licenses.attach(self)
@@ -196,7 +196,7 @@ public actor Engine {
 
     /// Stops every transfer and waits for the registry to hold the last state. Partial files
     /// stay; active downloads go back to the queue on the next start.
-    public func shutdown() async {
+    package func shutdown() async {
         run(.shutdown)
         licenses.close()
         await fetch.shutdown()
@@ -218,7 +218,7 @@ public actor Engine {
     /// and is ALREADY_EXISTS with another one, unless `force`. `textTracks` are side-loaded
     /// subtitle files fetched with it (`TextTrackRules`); the download found by id or content
     /// must hold them too.
-    public func add(
+    package func add(
         id requestedID: String, uri: String, files specs: [BundleFileSpec] = [], title: String, sha256: String, headers: [HTTPHeader],
         hls requestedHLS: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false, appData: [UInt8] = [], group: String = "",
         textTracks trackSpecs: [TextTrack] = []
@@ -342,23 +342,23 @@ public actor Engine {
         }
     }
 
-    public func pause(id: String) async throws -> Download {
+    package func pause(id: String) async throws -> Download {
         try await committed(request(.pause(id), id: id), id: id)
     }
 
     /// Stops the download with the app's reason: STOPPED, told apart from PAUSED, and started
     /// again only by a resume.
-    public func stop(id: String, reason: String) async throws -> Download {
+    package func stop(id: String, reason: String) async throws -> Download {
         try DownloadRequestRules.validateStopReason(reason)
         return try await committed(request(.stop(id, reason: reason), id: id), id: id)
     }
 
-    public func resume(id: String) async throws -> Download {
+    package func resume(id: String) async throws -> Download {
         try await committed(request(.resume(id), id: id), id: id)
     }
 
     /// Stops the download, deletes its files and its record.
-    public func cancel(id: String) async throws {
+    package func cancel(id: String) async throws {
         // A licence it holds is given back through the outbox (`EngineState.releaseOnCancel`).
         let change = try request(.cancel(id), id: id)
         do {
@@ -372,7 +372,7 @@ public actor Engine {
     }
 
     /// Applies every entry or none: the first bad key or value is the error.
-    public func setConfig(_ changes: [(key: String, value: String)]) async throws -> DaemonConfig {
+    package func setConfig(_ changes: [(key: String, value: String)]) async throws -> DaemonConfig {
         var updated = config
         for change in changes { try updated.set(change.key, to: change.value) }
         try await registry.saveConfig(updated)

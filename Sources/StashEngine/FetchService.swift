@@ -3,7 +3,7 @@ import StashFetch
 /// What the engine needs of whatever moves bytes: `FetchWorkers` in the daemon, a fake that
 /// completes, fails or stalls transfers on command in the engine's tests. Declared here, by
 /// its user: StashFetch knows nothing of the engine.
-public protocol FetchService: Sendable {
+package protocol FetchService: Sendable {
     /// Starts a transfer; its events arrive in order, exactly one final event.
     func start(_ request: FetchRequest, events: @escaping @Sendable (FetchEvent) -> Void) -> TransferID
     /// Stops a transfer without waiting; `stopped` runs once it is torn down and its file closed.

@@ -1,6 +1,6 @@
 /// How a finished file is made durable before the transfer reports it complete. Either way
 /// its data is durable (`fdatasync`) before it is renamed to its final name (`FileSyncer`).
-public enum FileDurability: Sendable {
+package enum FileDurability: Sendable {
     /// The rename too is made durable (an `fsync` of each folder from the file's up to the one
     /// holding the asset's folder, shared with the other files renamed there meanwhile): the
     /// file is safe on its own the moment the transfer reports it complete (a single-file

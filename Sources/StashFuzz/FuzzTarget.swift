@@ -5,7 +5,7 @@
 /// The targets reach the parsers' internal types through `@testable import`, which only
 /// debug builds allow (`make fuzz` builds debug with optimisation and libFuzzer's
 /// instrumentation); in a release build `run` does nothing.
-public enum FuzzTarget: String, CaseIterable, Sendable {
+package enum FuzzTarget: String, CaseIterable, Sendable {
     /// A byte stream from a client (or the daemon): frames, each decoded as a Request and as
     /// a ServerMessage.
     case frames
@@ -20,7 +20,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// absolute ones (Adopt, Forget, Export): checked, resolved, and held against a data dir.
     case paths
 
-    public func run(_ bytes: UnsafeRawBufferPointer) {
+    package func run(_ bytes: UnsafeRawBufferPointer) {
         #if DEBUG
         switch self {
         case .frames: Self.frames(bytes)

@@ -81,7 +81,7 @@ private final class Trace {
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for arg in argv { free(arg) } }
         let status = posix_spawn(&pid, strace, &actions, &attributes, argv, environ)
         guard status == 0 else { throw DaemonProcessError("cannot start \(strace): errno \(status)") }
         // strace says "attached with N threads" once it holds every thread of the process.

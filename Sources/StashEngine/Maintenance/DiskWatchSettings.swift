@@ -2,13 +2,13 @@ import Foundation
 
 /// How the disk watch is bounded. The defaults are the daemon's; a test lowers them to see the
 /// fallback without lowering the machine's inotify limit.
-public struct DiskWatchSettings: Sendable {
+package struct DiskWatchSettings: Sendable {
     /// At most this many inotify watches (nil: as many as the kernel gives).
-    public var limit: Int?
+    package var limit: Int?
     /// How often downloads without inotify watches are looked at.
-    public var pollInterval: TimeInterval
+    package var pollInterval: TimeInterval
 
-    public init(limit: Int? = nil, pollInterval: TimeInterval = 5) {
+    package init(limit: Int? = nil, pollInterval: TimeInterval = 5) {
         self.limit = limit
         self.pollInterval = pollInterval
     }
