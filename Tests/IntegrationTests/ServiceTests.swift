@@ -121,6 +121,24 @@ final class ServiceTests: XCTestCase {
         XCTAssertEqual(statuses, statuses.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }, "STATUS= is sent only on a change")
     }
 
+    /// A notify socket nobody reads holds 10 datagrams (net.unix.max_dgram_qlen): stashd then
+    /// drops what does not fit, says so once, and serves and stops as it would without one
+    /// (its sends used to wait for room, holding READY=1, the watchdog and the stop for ever).
+    func testANotifySocketNobodyReadsHoldsUpNeitherTheDaemonNorItsStop() async throws {
+        let notify = try StalledNotifySocket(path: directory + "/notify")
+        // Full before stashd starts, so its first message already finds no room.
+        XCTAssertGreaterThan(try notify.fill(), 0)
+        let daemon = try await DaemonProcess.start(
+            dataDir: directory + "/data", socketPath: directory + "/run/stashd.sock",
+            environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "20000"])
+        let client = try await StashClient.connect(socketPath: daemon.socketPath, clientName: name)
+        for _ in 0..<5 { _ = try await client.stats() }
+        await client.close()
+        XCTAssertEqual(daemon.terminate(timeout: 10), 0, "SIGTERM with a full notify socket; log:\n\(daemon.log())")
+        let warnings = daemon.log().components(separatedBy: "notify socket is full").count - 1
+        XCTAssertEqual(warnings, 1, daemon.log())
+    }
+
     /// With stderr the journal's stream (JOURNAL_STREAM names its device and inode), each
     /// line starts with its priority and has no timestamp; a download's add, start,
     /// completion and removal are a line each, with its id.
@@ -280,5 +298,42 @@ private final class NotifyListener: @unchecked Sendable {
         defer { close(probe) }
         guard let address = try? UnixSocketAddress(path: path, call: "connect") else { return false }
         return address.withSocketAddress { connect(probe, $0, $1) } == 0
+    }
+}
+
+/// A datagram socket bound in place of systemd's notify socket that nobody reads.
+private final class StalledNotifySocket {
+    let path: String
+    private let descriptor: Int32
+
+    init(path: String) throws {
+        self.path = path
+        descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw DaemonProcessError("socket: \(String(cString: strerror(errno)))") }
+        let address = try UnixSocketAddress(path: path, call: "bind")
+        guard address.withSocketAddress({ bind(descriptor, $0, $1) }) == 0 else {
+            throw DaemonProcessError("bind \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sends datagrams to it until it has no room for one more; returns how many it took.
+    func fill() throws -> Int {
+        let sender = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard sender >= 0 else { throw DaemonProcessError("socket: \(String(cString: strerror(errno)))") }
+        defer { close(sender) }
+        let address = try UnixSocketAddress(path: path, call: "sendto")
+        let message = Array("STATUS=filler".utf8)
+        for count in 0..<10_000 {
+            let sent = address.withSocketAddress { target, length in
+                sendto(sender, message, message.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL), target, length)
+            }
+            if sent < 0 {
+                guard errno == EAGAIN || errno == EWOULDBLOCK else { throw DaemonProcessError("sendto \(path): \(String(cString: strerror(errno)))") }
+                return count
+            }
+        }
+        throw DaemonProcessError("\(path) took 10,000 datagrams without filling up")
     }
 }
