@@ -16,6 +16,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// An HTTP response's header block: status line, Content-Length, Content-Range,
     /// Retry-After, and the resume decision and retry delay made from them.
     case headers
+    /// A service manager's `LISTEN_PID` and `LISTEN_FDS` (socket activation).
+    case activation
 
     public func run(_ bytes: UnsafeRawBufferPointer) {
         #if DEBUG
@@ -24,6 +26,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .m3u8: Self.m3u8(bytes)
         case .license: Self.license(bytes)
         case .headers: Self.headers(bytes)
+        case .activation: Self.activation(bytes)
         }
         #endif
     }
