@@ -70,11 +70,11 @@ extension Engine {
         entry.download.totalBytes = nil
         entry.download.assetPath = layout.relativeFolderPath(id: id)
         if let stopped = stopping[id] {
-            stopping[id] = Task {
+            noteStopping(id, Task {
                 await stopped.value
                 // The plain file's part is not part of the package; left behind, verify finds it.
                 try? SystemCallError.removeFile(partPath)
-            }
+            })
         }
         beginPlanning(&entry)
         entries[id] = entry
@@ -91,10 +91,10 @@ extension Engine {
         planning.cancel()
         let id = entry.download.id
         let previous = stopping[id]
-        stopping[id] = Task {
+        noteStopping(id, Task {
             await previous?.value
             await planning.value
-        }
+        })
     }
 
     private func planned(_ id: String, generation: UInt64, _ result: Result<HLSPreparation.Prepared, Error>) {

@@ -105,19 +105,18 @@ extension Engine {
             fetch.cancel(transfer.transfer) { signal.yield() }
         }
         let count = transfers.count
-        stopping[id] = Task {
+        let stop = Task {
             await previous?.value
             var stoppedCount = 0
             for await _ in done {
                 stoppedCount += 1
                 if stoppedCount == count { break }
             }
-            self.stopped(id)
         }
+        noteStopping(id, stop, measureWhenDone: true)
     }
 
-    private func stopped(_ id: String) {
-        stopping[id] = nil
+    func stopped(_ id: String) {
         // A paused download's byte count is what its files hold once the writers stopped.
         guard var entry = entries[id], entry.activity.transfers.isEmpty, entry.download.state != .removing else { return }
         let before = entry.download.downloadedBytes
