@@ -114,8 +114,12 @@ def connect(path):
 
 
 def hello(s):
-    s.sendall(request(1, OP_HELLO, field(2, 2, b"memory-bench")))
-    read_frame(s)
+    """Hello with protocol_version 1: without it the daemon refuses the Hello, and every request
+    after it is refused on the event loop ("send Hello first") instead of being answered."""
+    s.sendall(request(1, OP_HELLO, field(1, 0, 1) + field(2, 2, b"memory-bench")))
+    answer = read_frame(s)
+    if b"send Hello first" in answer or b"speaks protocol" in answer:
+        raise RuntimeError(f"the daemon refused the Hello: {answer!r}")
 
 
 def read_frame(s):
@@ -140,11 +144,14 @@ def scenario_pipeline(socket_path, op=OP_GET_SYSTEM_INFO, body=b""):
     s.setblocking(False)
     one = request(7, op, body)
     chunk = one * 4096
+    # A send may take part of the chunk: the next one goes on from there, or the frames would
+    # be cut (the daemon refuses the bad length and closes, and nothing is measured).
     sent = 0
     deadline = time.time() + 5
     while time.time() < deadline:
+        offset = sent % len(chunk)
         try:
-            sent += s.send(chunk)
+            sent += s.send(chunk[offset:])
         except BlockingIOError:
             time.sleep(0.01)
     s.close()
