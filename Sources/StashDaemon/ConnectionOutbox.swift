@@ -6,15 +6,26 @@ import Synchronization
 
 /// The part of a connection that request and subscription tasks share with the event loop:
 /// sending frames, waiting for writability, and the subscriptions to cancel when it closes.
+///
+/// A frame sent from a task reaches NIO's outbound buffer, where the high-water mark sees it,
+/// only once the event loop runs the write; until then it is counted here (`inTransit`).
+/// Without that, a subscription replaying 4,096 events of 4 KB queued them all on the loop
+/// before the channel said it was full: 18 MB for one subscriber that never read.
 final class ConnectionOutbox: Sendable {
     let channel: Channel
     private let clock: WallClock
+    /// Bytes sent but not yet in NIO's buffer past which a subscription waits, as for NIO's
+    /// own high-water mark (64 KiB).
+    static let transitLimit = 64 * 1024
 
     private struct State {
         var closed = false
         var writable = true
+        var inTransit = 0
         var writabilityWaiters: [CheckedContinuation<Void, Never>] = []
         var subscriptions: [ObjectIdentifier: EventSubscription] = [:]
+
+        var mayWrite: Bool { writable && inTransit < ConnectionOutbox.transitLimit }
 
         mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
             defer { writabilityWaiters.removeAll() }
@@ -35,11 +46,24 @@ final class ConnectionOutbox: Sendable {
         if isClosed { return }
         var buffer = channel.allocator.buffer(capacity: 128)
         WireCodec.encode(message, at: clock.now(), into: &buffer)
-        if flush {
-            channel.writeAndFlush(buffer, promise: nil)
-        } else {
-            channel.write(buffer, promise: nil)
+        let frame = buffer
+        let size = frame.readableBytes
+        state.withLock { $0.inTransit += size }
+        let channel = self.channel
+        channel.eventLoop.execute {
+            channel.write(frame, promise: nil)
+            if flush { channel.flush() }
+            self.arrived(size)
         }
+    }
+
+    /// On the event loop: `size` bytes are now in NIO's buffer.
+    private func arrived(_ size: Int) {
+        let waiters = state.withLock { state in
+            state.inTransit -= size
+            return state.mayWrite ? state.takeWaiters() : []
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Returns false (and the caller cancels) when the connection closed while subscribing.
@@ -55,11 +79,11 @@ final class ConnectionOutbox: Sendable {
         state.withLock { $0.subscriptions[ObjectIdentifier(subscription)] = nil }
     }
 
-    /// Suspends while NIO's outbound buffer is over its high-water mark, so events wait in
-    /// the subscription (where progress coalesces) rather than piling up in the channel.
-    /// Returns false when the connection closed.
+    /// Suspends while NIO's outbound buffer is over its high-water mark or too much is on its
+    /// way to it, so events wait in the subscription (where progress coalesces) rather than
+    /// piling up in the channel. Returns false when the connection closed.
     func waitUntilWritable() async -> Bool {
-        let (isClosed, isWritable) = state.withLock { ($0.closed, $0.writable) }
+        let (isClosed, isWritable) = state.withLock { ($0.closed, $0.mayWrite) }
         if isClosed { return false }
         if isWritable { return true }
         // Frames written without a flush count towards the high-water mark too: unflushed,
@@ -75,7 +99,7 @@ final class ConnectionOutbox: Sendable {
     func setWritable(_ isWritable: Bool) {
         let waiters = state.withLock { state in
             state.writable = isWritable
-            return isWritable ? state.takeWaiters() : []
+            return state.mayWrite ? state.takeWaiters() : []
         }
         for waiter in waiters { waiter.resume() }
     }
@@ -100,7 +124,7 @@ final class ConnectionOutbox: Sendable {
     /// Checks again under the lock, so a change between the first look and now is not missed.
     private func enqueueWaiter(_ continuation: CheckedContinuation<Void, Never>) {
         let resumeNow = state.withLock { state in
-            if state.closed || state.writable { return true }
+            if state.closed || state.mayWrite { return true }
             state.writabilityWaiters.append(continuation)
             return false
         }

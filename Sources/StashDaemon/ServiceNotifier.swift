@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import StashCore
+import Synchronization
 
 /// Tells the service manager how stashd is doing, by sd_notify(3)'s datagram protocol: one
 /// datagram of `KEY=value` lines sent to the AF_UNIX address in `NOTIFY_SOCKET` (a path, or
@@ -8,10 +9,17 @@ import StashCore
 /// STATUS=, STOPPING=1, WATCHDOG=1), so it speaks the documented protocol itself rather than
 /// link libsystemd for them. Without `NOTIFY_SOCKET` (not run by systemd) every send does
 /// nothing.
+///
+/// A send never waits: a manager that does not read its socket (stopped under a debugger, or a
+/// socket nobody reads) fills it after 10 datagrams (net.unix.max_dgram_qlen), and a blocking
+/// send would then hold a thread of the cooperative pool, and the stop behind STOPPING=1, for
+/// ever.
 package final class ServiceNotifier: Sendable {
     private let address: UnixSocketAddress?
     private let descriptor: Int32
     private let logger: Logger
+    /// Messages dropped because the socket was full; the first drop is logged.
+    private let dropped = Atomic<Int>(0)
     /// Half of `WATCHDOG_USEC`: how often the manager wants WATCHDOG=1; nil when it does not.
     package let watchdogInterval: Duration?
 
@@ -61,8 +69,10 @@ package final class ServiceNotifier: Sendable {
 
     package func watchdog() { send("WATCHDOG=1") }
 
-    /// One datagram; a failure is logged at debug only, since the manager that is gone or
-    /// full will say so itself (and a missed STATUS is replaced by the next).
+    /// One datagram, or none when the socket has no room for it (logged at the first drop
+    /// only: a stalled manager would otherwise get a line in the log a second). Any other
+    /// failure is logged at debug only, since a manager that is gone will say so itself (and
+    /// a missed STATUS is replaced by the next).
     private func send(_ message: String) {
         guard let address else { return }
         let descriptor = self.descriptor
@@ -70,9 +80,13 @@ package final class ServiceNotifier: Sendable {
             try SystemCallError.check("sendto", "NOTIFY_SOCKET") {
                 message.utf8CString.withUnsafeBufferPointer { text in
                     address.withSocketAddress { socketAddress, length in
-                        sendto(descriptor, text.baseAddress, text.count - 1, Int32(MSG_NOSIGNAL), socketAddress, length)
+                        sendto(descriptor, text.baseAddress, text.count - 1, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT), socketAddress, length)
                     }
                 }
+            }
+        } catch let error as SystemCallError where error.errnoCode == EAGAIN || error.errnoCode == EWOULDBLOCK {
+            if dropped.add(1, ordering: .relaxed).oldValue == 0 {
+                logger.warning("the service manager's notify socket is full; dropping the notifications it has no room for", metadata: ["message": "\(message)"])
             }
         } catch {
             logger.debug("cannot notify the service manager", metadata: ["message": "\(message)", "error": "\(error)"])

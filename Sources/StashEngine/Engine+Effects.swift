@@ -52,10 +52,10 @@ extension Engine {
             stopPlanning(id, generation: generation)
         case .removeAfterStop(let id, let path):
             if let stopped = stopping[id] {
-                stopping[id] = Task {
+                noteStopping(id, Task {
                     await stopped.value
                     try? SystemCallError.removeFile(path)
-                }
+                })
             }
         case .syncFolders(let id, let folders, let synced):
             let fetch = self.fetch

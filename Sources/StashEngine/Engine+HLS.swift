@@ -52,10 +52,10 @@ extension Engine {
         guard let planning = plannings.removeValue(forKey: generation) else { return }
         planning.cancel()
         let previous = stopping[id]
-        stopping[id] = Task {
+        noteStopping(id, Task {
             await previous?.value
             await planning.value
-        }
+        })
     }
 
     /// What the stream at `uri` offers (`stash plan`); nothing is stored.

@@ -426,18 +426,15 @@ package actor Engine {
         }
     }
 
-    /// Deletes a removed download's files and record, after its transfer has stopped.
+    /// Deletes a removed download's files and record, after its transfers have stopped.
+    /// Concurrent cancels of one download all get here: only a download still REMOVING after
+    /// the wait is deleted, so one that another cancel deleted and a client added again
+    /// meanwhile is left alone, and a folder already gone is no error.
     private func finishRemoval(_ id: String) async throws {
-        guard entries[id] != nil else { return }
-        await stopping[id]?.value
-        let folder = layout.assetFolder(id: id)
-        if FileManager.default.fileExists(atPath: folder) {
-            do {
-                try FileManager.default.removeItem(atPath: folder)
-            } catch {
-                throw StashError(.internal, "could not delete \(folder): \(error.localizedDescription)")
-            }
-        }
+        guard entries[id]?.lifecycle.state == .removing else { return }
+        await waitForStops(of: id)
+        guard entries[id]?.lifecycle.state == .removing else { return }
+        try removeAssetFolder(layout.assetFolder(id: id))
         if entries[id]?.download.hls != nil {
             do {
                 try keys.deleteAll(asset: id)

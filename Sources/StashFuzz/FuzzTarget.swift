@@ -19,6 +19,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     /// A path from a client: the rule for paths inside an asset folder (bundle files) and for
     /// absolute ones (Adopt, Forget, Export): checked, resolved, and held against a data dir.
     case paths
+    /// A service manager's `LISTEN_PID` and `LISTEN_FDS` (socket activation).
+    case activation
 
     package func run(_ bytes: UnsafeRawBufferPointer) {
         #if DEBUG
@@ -28,6 +30,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .license: Self.license(bytes)
         case .headers: Self.headers(bytes)
         case .paths: Self.paths(bytes)
+        case .activation: Self.activation(bytes)
         }
         #endif
     }

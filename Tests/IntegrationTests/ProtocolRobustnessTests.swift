@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import StashCore
 import StashTestSupport
 import StashWire
 import XCTest
@@ -172,6 +173,24 @@ final class ProtocolRobustnessTests: XCTestCase {
         other.send(Request(id: 8, op: .getStats))
         // Answers may come out of order.
         XCTAssertEqual(Set([try other.readResponse().id, try other.readResponse().id]), [7, 8])
+    }
+
+    /// Each subscription holds up to 1,024 waiting events (and a replay up to 4,096 more): a
+    /// connection holds at most 4, and the fifth Subscribe says so.
+    func testAConnectionHoldsAtMostFourSubscriptions() throws {
+        let socket = try RawSocket(path: daemon.socketPath)
+        socket.send(Request(id: 1, op: .hello(HelloRequest(clientName: "subscriber"))))
+        _ = try socket.readResponse()
+        for id in 2...6 { socket.send(Request(id: UInt64(id), op: .subscribe(SubscribeRequest()))) }
+        var answers: [UInt64: Result<ResponseResult, StashError>] = [:]
+        while answers.count < 5 {
+            guard case .response(let response) = try socket.readMessage() else { continue }
+            answers[response.id] = response.result
+        }
+        XCTAssertEqual(answers.values.filter { $0.success != nil }.count, 4, "\(answers)")
+        let refused = try XCTUnwrap(answers.values.compactMap(\.failure).first, "\(answers)")
+        XCTAssertEqual(refused.code, .resourceExhausted)
+        XCTAssertEqual(refused.message, "this connection has 4 subscriptions, the most one may hold; subscribe once per connection")
     }
 
     /// At the descriptor limit a queued client is not left waiting on a listening socket that
