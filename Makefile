@@ -5,8 +5,9 @@ PROTO := proto/stash/v1/stash.proto
 GEN_H := Sources/CStashProto/include/stash/v1/stash.pb-c.h
 GEN_C := Sources/CStashProto/stash/v1/stash.pb-c.c
 GEN_PY := clients/python/stash_client/stash_pb2.py
+GEN_PYI := clients/python/stash_client/stash_pb2.pyi
 APT_PKGS := protobuf-c-compiler libprotobuf-c-dev libcurl4-openssl-dev libsqlite3-dev libssl-dev openssl pkg-config ffmpeg \
-	gcc protobuf-compiler python3-protobuf python3-pytest systemd
+	gcc protobuf-compiler python3-protobuf python3-pytest mypy python3-pip systemd strace
 # The clients' tests run on Debian's python3, which sees the apt packages above (a python3
 # earlier on PATH, such as pyenv's, would not).
 CLIENT_PYTHON ?= /usr/bin/python3
@@ -15,27 +16,28 @@ CLIENT_PYTHON ?= /usr/bin/python3
 
 deps:
 	@if ! command -v pkg-config >/dev/null || ! command -v protoc-c >/dev/null || ! command -v ffmpeg >/dev/null || ! command -v openssl >/dev/null \
-	    || ! command -v gcc >/dev/null || ! command -v protoc >/dev/null || ! $(CLIENT_PYTHON) -c 'import google.protobuf, pytest' 2>/dev/null \
-	    || ! command -v systemd-socket-activate >/dev/null || ! command -v systemd-analyze >/dev/null \
+	    || ! command -v gcc >/dev/null || ! command -v protoc >/dev/null \
+	    || ! $(CLIENT_PYTHON) -c 'import google.protobuf, pytest, mypy' 2>/dev/null || ! $(CLIENT_PYTHON) -m pip --version >/dev/null 2>&1 \
+	    || ! command -v systemd-socket-activate >/dev/null || ! command -v systemd-analyze >/dev/null || ! command -v strace >/dev/null \
 	    || ! pkg-config --exists libprotobuf-c libcurl sqlite3 libcrypto; then \
 	  echo "installing $(APT_PKGS)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PKGS) >/dev/null; \
 	fi
 
 # Regenerates the committed code from the schema: protobuf-c's (the daemon, the Swift client and
-# libstash-client) and protoc's Python classes (stash_client).
+# libstash-client) and protoc's Python classes (stash_client) with their type stub.
 proto: deps
-	@tmp=$$(mktemp -d) && protoc-c -Iproto --c_out=$$tmp $(PROTO) && protoc -Iproto --python_out=$$tmp $(PROTO) \
+	@tmp=$$(mktemp -d) && protoc-c -Iproto --c_out=$$tmp $(PROTO) && protoc -Iproto --python_out=$$tmp --pyi_out=$$tmp $(PROTO) \
 	  && mkdir -p $(dir $(GEN_H)) $(dir $(GEN_C)) \
 	  && cp $$tmp/stash/v1/stash.pb-c.h $(GEN_H) && cp $$tmp/stash/v1/stash.pb-c.c $(GEN_C) \
-	  && cp $$tmp/stash/v1/stash_pb2.py $(GEN_PY) \
-	  && rm -rf $$tmp && echo "generated $(GEN_H) $(GEN_C) $(GEN_PY)"
+	  && cp $$tmp/stash/v1/stash_pb2.py $(GEN_PY) && cp $$tmp/stash/v1/stash_pb2.pyi $(GEN_PYI) \
+	  && rm -rf $$tmp && echo "generated $(GEN_H) $(GEN_C) $(GEN_PY) $(GEN_PYI)"
 
 # Fails when the committed generated code does not match the schema.
 proto-check: deps
-	@tmp=$$(mktemp -d) && protoc-c -Iproto --c_out=$$tmp $(PROTO) && protoc -Iproto --python_out=$$tmp $(PROTO) \
+	@tmp=$$(mktemp -d) && protoc-c -Iproto --c_out=$$tmp $(PROTO) && protoc -Iproto --python_out=$$tmp --pyi_out=$$tmp $(PROTO) \
 	  && cmp -s $$tmp/stash/v1/stash.pb-c.h $(GEN_H) && cmp -s $$tmp/stash/v1/stash.pb-c.c $(GEN_C) \
-	  && cmp -s $$tmp/stash/v1/stash_pb2.py $(GEN_PY) \
+	  && cmp -s $$tmp/stash/v1/stash_pb2.py $(GEN_PY) && cmp -s $$tmp/stash/v1/stash_pb2.pyi $(GEN_PYI) \
 	  && rm -rf $$tmp && echo "proto-check: generated code is current" \
 	  || { echo "proto-check: generated code is stale; run 'make proto' and commit" >&2; exit 1; }
 
@@ -48,9 +50,16 @@ proto-check: deps
 # OneVariableDeclarationPerLine (`let h = s / 3600, m = s % 3600 / 60`), OneCasePerLine (small
 # enums on one line), OnlyOneTrailingClosureArgument (a labelled filter closure, then the body);
 # and OrderedImports until the 23 files with unsorted imports, several of them being changed on
-# other branches, are sorted. More: docs/DEVELOPMENT.md.
+# other branches, are sorted. Each Swift target lists in Package.swift exactly the modules its
+# files import, in the order of the layers of docs/ARCHITECTURE.md (scripts/check-imports.py).
+# Shared mutable state in Sources is behind a Mutex (Synchronization) or an actor, never an
+# NSLock, whose users need an @unchecked Sendable the compiler cannot check. More:
+# docs/DEVELOPMENT.md.
 lint:
 	python3 scripts/check-docs.py
+	SWIFT=$(SWIFT) python3 scripts/check-imports.py
+	@if grep -rnw --include='*.swift' NSLock Sources; then \
+	  echo "lint: NSLock in Sources: keep the state in a Mutex (import Synchronization)" >&2; exit 1; fi
 	$(SWIFT) format lint --strict --parallel --debug-disable-pretty-print -r Package.swift Sources Tests
 
 build: deps
@@ -82,7 +91,7 @@ FISH_COMPLETION_DIR := $(PREFIX)/share/fish/vendor_completions.d
 INSTALLED := $(BINDIR)/stash $(BINDIR)/stashd $(USER_UNIT_DIR)/stashd.socket $(USER_UNIT_DIR)/stashd.service \
 	$(BASH_COMPLETION_DIR)/stash $(ZSH_COMPLETION_DIR)/_stash $(FISH_COMPLETION_DIR)/stash.fish \
 	$(MANDIR)/man1/stash.1 $(MANDIR)/man8/stashd.8 \
-	$(PREFIX)/include/stash/client.h $(PREFIX)/lib/libstash-client.so.0.1.0 $(PREFIX)/lib/libstash-client.so.0 \
+	$(PREFIX)/include/stash/client.h $(PREFIX)/lib/libstash-client.so.0.2.0 $(PREFIX)/lib/libstash-client.so.0.2 \
 	$(PREFIX)/lib/libstash-client.so $(PREFIX)/lib/libstash-client.a $(PREFIX)/lib/pkgconfig/stash-client.pc
 # The man pages are swift-argument-parser's generate-manual run on the built binaries. It is
 # the tool of the package's GenerateManual plugin: `swift package plugin generate-manual --help`
@@ -126,8 +135,11 @@ uninstall:
 test-install: deps
 	bash scripts/test-install.sh $$($(SWIFT) build --show-bin-path)
 
+# After the build, check-client-api compiles Tests/OutsideApp as another package would: an app
+# importing StashClient must see the client and nothing of the daemon's (docs/ARCHITECTURE.md).
 test: deps proto-check lint
 	$(SWIFT) build --build-tests
+	python3 scripts/check-client-api.py $$($(SWIFT) build --show-bin-path)
 	$(SWIFT) test --skip-build --disable-swift-testing --parallel --num-workers $(TEST_WORKERS)
 	$(MAKE) --no-print-directory test-install
 	FUZZ_OPTIMIZE=0 bash scripts/fuzz.sh $(FUZZ_TEST_SECONDS)
@@ -135,10 +147,12 @@ test: deps proto-check lint
 	$(MAKE) --no-print-directory test-clients
 
 # The C and Python clients against a real stashd (the debug build), the C library built with
-# AddressSanitizer (any leak or bad access fails); then the shared scenario through the Swift,
-# C and Python clients against one daemon (clients/scenario).
+# AddressSanitizer (any leak or bad access fails), the Python client through mypy --strict
+# (clients/python/pyproject.toml); then the shared scenario through the Swift, C and Python
+# clients against one daemon (clients/scenario).
 test-clients: deps
 	$(CLIENT_PYTHON) Tests/GoldenFrames/generate.py --check
+	cd clients/python && $(CLIENT_PYTHON) -m mypy --cache-dir $(CURDIR)/.build/mypy
 	$(MAKE) --no-print-directory -C clients/c test BUILD=$(CURDIR)/.build/clients/c PYTHON=$(CLIENT_PYTHON) \
 	  STASH_BIN_DIR=$$($(SWIFT) build --show-bin-path)
 	STASH_BIN_DIR=$$($(SWIFT) build --show-bin-path) $(CLIENT_PYTHON) -m pytest -q -p no:cacheprovider clients/python/tests

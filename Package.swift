@@ -15,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
+    // Each target lists exactly the modules its files import, in the order of the layers of
+    // docs/ARCHITECTURE.md (make lint: scripts/check-imports.py).
     targets: [
         // C libraries, each behind a C-prefixed target.
         .systemLibrary(
@@ -27,7 +29,7 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLinux"),
 
-        .target(name: "StashCore", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(name: "StashCore"),
         // SHA-256, AES-GCM and random bytes from the system's libcrypto, for Fetch, Keys,
         // Engine and the test servers.
         .target(name: "StashCrypto", dependencies: ["CCrypto"]),
@@ -36,7 +38,9 @@ let package = Package(
             dependencies: ["StashCore", "CStashProto", .product(name: "NIOCore", package: "swift-nio")]),
         .target(
             name: "StashStore",
-            dependencies: ["StashCore", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "StashCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+            ]),
         .target(
             name: "StashFetch",
             dependencies: [
@@ -51,29 +55,32 @@ let package = Package(
             name: "StashEngine",
             dependencies: [
                 "StashCore", "StashCrypto", "StashStore", "StashFetch", "StashHLS", "StashKeys", "CLinux",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "NIOPosix", package: "swift-nio"),
             ]),
         .target(
             name: "StashDaemon",
             dependencies: [
-                "StashEngine", "StashWire", "StashKeys", "CLinux",
+                "StashCore", "StashEngine", "StashWire", "StashStore", "StashFetch", "StashKeys", "CLinux",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
             name: "stashd",
-            dependencies: ["StashDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: [
+                "StashCore", "StashDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .target(
             name: "StashClient",
             dependencies: [
-                "StashWire",
+                "StashCore", "StashWire",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
         .executableTarget(
             name: "stash",
-            dependencies: ["StashClient", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["StashClient", "StashCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // Control-plane benchmark for `make bench` (GetDownload latency and throughput).
         .executableTarget(name: "stash-bench", dependencies: ["StashClient"]),
@@ -95,28 +102,48 @@ let package = Package(
         .target(
             name: "StashFuzz",
             dependencies: [
-                "StashCore", "StashWire", "StashHLS", "StashKeys", "StashFetch",
+                "StashCore", "StashWire", "StashHLS", "StashKeys", "StashFetch", "StashEngine",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .executableTarget(name: "stash-fuzz", dependencies: ["StashFuzz"]),
-        .testTarget(name: "StashCoreTests", dependencies: ["StashCore"]),
+        .testTarget(name: "StashCoreTests", dependencies: ["StashCore", "StashTestSupport"]),
         .testTarget(name: "StashCryptoTests", dependencies: ["StashCrypto"]),
         .testTarget(
             name: "StashWireTests",
-            dependencies: ["StashWire", .product(name: "NIOEmbedded", package: "swift-nio")]),
-        .testTarget(name: "StashStoreTests", dependencies: ["StashStore"]),
-        .testTarget(name: "StashFetchTests", dependencies: ["StashFetch", "StashTestSupport"]),
+            dependencies: [
+                "StashCore", "StashWire", "StashTestSupport", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]),
+        .testTarget(
+            name: "StashStoreTests",
+            dependencies: [
+                "StashCore", "StashStore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(
+            name: "StashFetchTests",
+            dependencies: ["CCurl", "StashCore", "StashFetch", "StashTestSupport", .product(name: "Logging", package: "swift-log")]),
         // Corpus/ holds playlists the tests read by path (PlaylistCorpusTests).
-        .testTarget(name: "StashHLSTests", dependencies: ["StashHLS", "StashTestSupport"], exclude: ["Corpus"]),
-        .testTarget(name: "StashKeysTests", dependencies: ["StashKeys"]),
-        .testTarget(name: "StashEngineTests", dependencies: ["StashEngine", "StashTestSupport"]),
-        .testTarget(name: "StashDaemonTests", dependencies: ["StashDaemon"]),
+        .testTarget(name: "StashHLSTests", dependencies: ["StashCore", "StashHLS", "StashTestSupport"], exclude: ["Corpus"]),
+        .testTarget(name: "StashKeysTests", dependencies: ["StashKeys", "StashTestSupport"]),
+        .testTarget(
+            name: "StashEngineTests",
+            dependencies: [
+                "CLinux", "StashCore", "StashEngine", "StashFetch", "StashHLS", "StashKeys", "StashStore", "StashTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(
+            name: "StashDaemonTests",
+            dependencies: ["StashCore", "StashDaemon", "StashWire", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "StashFuzzTests", dependencies: ["StashFuzz"]),
         // The command line's own logic (what wait and watch show, prompts, suggestions).
-        .testTarget(name: "stashTests", dependencies: ["stash"]),
+        .testTarget(name: "stashTests", dependencies: ["StashClient", "stash"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["StashClient", "StashWire", "StashTestSupport", "StashCrypto"]),
+            dependencies: [
+                "StashClient", "StashCore", "StashWire", "StashTestSupport", "StashCrypto",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

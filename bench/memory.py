@@ -6,12 +6,16 @@ Starts its own stashd (BIN_DIR/stashd) on a scratch data dir and, one scenario a
 samples the daemon's resident set (VmRSS, every 20 ms) and records the peak:
 
 - idle: the daemon just started;
-- pipeline: a client writes GetSystemInfo requests for 5 s and never reads an answer;
+- pipeline, pipeline_stats, pipeline_list: a client writes GetSystemInfo, GetStats, or
+  ListDownloads requests (pages of 100 of 200 records with 4 KB of app data, added first) for
+  5 s and never reads an answer; `*_after_leave_rss_mib` is the resident set 5 s after it left
+  (issue 27: 529 MB after GetStats, since freed memory stayed with the process);
 - subscribers: four clients subscribe and never read while 2,000 downloads are added;
 - plan: GetManifestInfo (`stash plan`) of a master with 64 variants whose media playlists are
   8.5 MB each, served by a local HTTP server in this script.
 
-Each scenario also records how long it ran (`*_seconds`).
+Each scenario also records how long it ran (`*_seconds`) and the resident set 5 s after it
+ended (`*_after_leave_rss_mib`).
 
 Prints `name value` lines (peak RSS in MiB, and the bound) and writes them to OUT_DIR/memory.txt.
 The bound every scenario must stay under is 200 MiB (issue 15); the script exits 1 if one does not.
@@ -96,7 +100,10 @@ def request(request_id, op_field, body=b""):
 # Request op field numbers (proto/stash/v1/stash.proto).
 OP_HELLO = 10
 OP_ADD_DOWNLOAD = 11
+OP_LIST_DOWNLOADS = 13
+OP_PAUSE_ALL = 18
 OP_SUBSCRIBE = 21
+OP_GET_STATS = 22
 OP_GET_SYSTEM_INFO = 23
 
 
@@ -107,8 +114,12 @@ def connect(path):
 
 
 def hello(s):
-    s.sendall(request(1, OP_HELLO, field(2, 2, b"memory-bench")))
-    read_frame(s)
+    """Hello with protocol_version 1: without it the daemon refuses the Hello, and every request
+    after it is refused on the event loop ("send Hello first") instead of being answered."""
+    s.sendall(request(1, OP_HELLO, field(1, 0, 1) + field(2, 2, b"memory-bench")))
+    answer = read_frame(s)
+    if b"send Hello first" in answer or b"speaks protocol" in answer:
+        raise RuntimeError(f"the daemon refused the Hello: {answer!r}")
 
 
 def read_frame(s):
@@ -127,21 +138,37 @@ def recv_exact(s, count):
 
 
 # ------------------------------------------------------------------ scenarios
-def scenario_pipeline(socket_path):
+def scenario_pipeline(socket_path, op=OP_GET_SYSTEM_INFO, body=b""):
     s = connect(socket_path)
     hello(s)
     s.setblocking(False)
-    one = request(7, OP_GET_SYSTEM_INFO, b"")
+    one = request(7, op, body)
     chunk = one * 4096
+    # A send may take part of the chunk: the next one goes on from there, or the frames would
+    # be cut (the daemon refuses the bad length and closes, and nothing is measured).
     sent = 0
     deadline = time.time() + 5
     while time.time() < deadline:
+        offset = sent % len(chunk)
         try:
-            sent += s.send(chunk)
+            sent += s.send(chunk[offset:])
         except BlockingIOError:
             time.sleep(0.01)
     s.close()
     return sent // len(one)
+
+
+def add_paused_records(socket_path, count):
+    """Downloads with 4 KB of app data each, paused at once (nothing answers on port 9)."""
+    adder = connect(socket_path)
+    hello(adder)
+    for i in range(count):
+        body = field(1, 2, f"rec{i}".encode()) + field(2, 2, f"http://127.0.0.1:9/rec{i}".encode()) + field(10, 2, b"a" * 4096)
+        adder.sendall(request(100 + i, OP_ADD_DOWNLOAD, body))
+        read_frame(adder)
+    adder.sendall(request(99, OP_PAUSE_ALL, b""))
+    read_frame(adder)
+    adder.close()
 
 
 def scenario_subscribers(socket_path):
@@ -244,10 +271,17 @@ def main():
             results.append((f"{name}_peak_rss_mib", sampler.stop()))
             results.append((f"{name}_{detail}", count))
             results.append((f"{name}_seconds", round(seconds, 1)))
+            time.sleep(4.5)
+            results.append((f"{name}_after_leave_rss_mib", rss_mib(daemon.pid)))
             if daemon.poll() is not None:
                 raise RuntimeError(f"stashd exited with {daemon.returncode} during {name}")
 
         measure("pipeline", lambda: scenario_pipeline(socket_path), "requests_sent")
+        measure("pipeline_stats", lambda: scenario_pipeline(socket_path, OP_GET_STATS), "requests_sent")
+        add_paused_records(socket_path, 200)
+        time.sleep(0.5)
+        results.append(("records_rss_mib", rss_mib(daemon.pid)))
+        measure("pipeline_list", lambda: scenario_pipeline(socket_path, OP_LIST_DOWNLOADS, field(2, 0, 100)), "requests_sent")
         measure("subscribers", lambda: scenario_subscribers(socket_path), "downloads_added")
         measure("plan", lambda: scenario_plan(bin_dir, socket_path), "segments_per_variant")
     finally:

@@ -1,6 +1,6 @@
 """Prints the benchmark table from bench/run.sh's measurements and writes it to a file.
 
-usage: report.py TIMES_TSV CONTROL_TXT START_TXT RESULTS_TXT [HLS_TXT [CPU_TSV [CLIENTS_TXT [REGISTRY_TXT]]]]
+usage: report.py TIMES_TSV CONTROL_TXT START_TXT RESULTS_TXT [HLS_TXT [CPU_TSV [CLIENTS_TXT [NOISY_TXT [REGISTRY_TXT]]]]]
 TIMES_TSV lines: workload<TAB>tool<TAB>seconds<TAB>status ("ok" or why the run does not count).
 CONTROL_TXT lines: `name value` as printed by stash-bench (may be missing or empty).
 START_TXT lines: `name value`, the details of the best daemon start (may be missing or empty).
@@ -8,10 +8,14 @@ HLS_TXT lines: `name value` about the HLS stream (seconds, segments, bytes, subt
 CPU_TSV lines: workload<TAB>tool<TAB>command CPU seconds<TAB>stashd CPU seconds, of the fastest run.
 CLIENTS_TXT lines: `name value`, GetDownload through each client (swift_, c_, py_) and the
 socketpair floor of the same run (pingpong_).
+NOISY_TXT lines: `name value` of the noisy-neighbour part: noise_mb, files, and for each tool
+(stash, curl+sync) <tool>_dirty_before_mb, <tool>_dirty_after_mb (of its fastest run) and
+<tool>_written_mb (the most written to disk during any of its runs).
 REGISTRY_TXT lines: `name value` of the registry of 100,000 queued downloads: first_answer_s,
 rss_kb, rss_anon_kb and rss_empty_kb (the daemon at rest over them, and with none), and
 list_bench's c_list_* figures.
 Parts of the bench that did not run (BENCH_ONLY) are left out of the table.
+The single-file workloads (plain and HTTPS) also print stash over wget2 in time and in CPU per file.
 """
 import sys
 
@@ -19,6 +23,7 @@ PEERS = ("curl", "wget2", "aria2c")
 WORKLOADS = {
     "1GiB": "1 GiB file, 1 connection",
     "2000x64KiB": "2,000 x 64 KiB, 16 in parallel",
+    "2000x64KiB-https": "same, HTTPS with HTTP/2",
     "bundles": "same, as 40 bundles x 50 files",
 }
 # Workloads whose peers are not run again: their ratio is against another workload's peers,
@@ -28,6 +33,19 @@ START_WORKLOAD = "start100k"
 REGISTRY_WORKLOAD = "registry"
 HLS_WORKLOAD = "hls"
 HLS_PEERS = ("yt-dlp", "ffmpeg")
+NOISY_WORKLOAD = "noisy"
+NOISY_PEER = "curl+sync"
+# Written to disk during a run, in all, below which a tool forced none of the noise out: its
+# own files, the registry and whatever else the machine wrote meanwhile stay far below it.
+NOISY_OWN_MB = 64
+# The single-file downloads stash is held to wget2 on (issue 28): workload -> label, short name,
+# the most stash's time may be over wget2's, and the most stashd's CPU per file may be over
+# wget2's whole CPU (user + system) per file.
+COST_WORKLOADS = {
+    "2000x64KiB": ("plain HTTP", "HTTP", 2.5, 2.0),
+    "2000x64KiB-https": ("HTTPS, HTTP/2", "HTTPS", 1.5, 2.0),
+}
+SMALL_FILES = 2000
 
 
 def read_times(path):
@@ -80,24 +98,71 @@ def main():
     hls = read_values(sys.argv[5]) if len(sys.argv) > 5 else {}
     cpu = read_cpu(sys.argv[6]) if len(sys.argv) > 6 else {}
     clients = read_values(sys.argv[7]) if len(sys.argv) > 7 else {}
-    registry = read_values(sys.argv[8]) if len(sys.argv) > 8 else {}
+    noisy = read_values(sys.argv[8]) if len(sys.argv) > 8 else {}
+    registry = read_values(sys.argv[9]) if len(sys.argv) > 9 else {}
     out = []
     files_ran = any(r[0] in WORKLOADS for r in rows) or bool(control)
     start_ran = any(r[0] == START_WORKLOAD for r in rows)
     hls_ran = any(r[0] == HLS_WORKLOAD for r in rows)
     if files_ran or start_ran:
         classic(out, rows, control, start, cpu)
+    if any(r[0] in COST_WORKLOADS for r in rows):
+        download_cost_section(out, rows, cpu)
     if any(r[0] == REGISTRY_WORKLOAD for r in rows):
         registry_section(out, rows, registry)
     if hls_ran:
         hls_section(out, rows, hls)
     if clients:
         clients_section(out, clients)
+    if any(r[0] == NOISY_WORKLOAD for r in rows):
+        noisy_section(out, rows, noisy)
 
     text = "\n".join(out) + "\n"
     sys.stdout.write(text)
     with open(results_path, "w") as f:
         f.write(text)
+
+
+def noisy_section(out, rows, values):
+    """Small downloads made durable while another process holds unwritten data on the disk."""
+    noise = values.get("noise_mb", 0)
+    files = values.get("files", 0)
+    measured = [r for r in rows if r[0] == NOISY_WORKLOAD]
+    times = {tool: seconds for _, tool, seconds, status in measured if status == "ok"}
+    peer = times.get(NOISY_PEER)
+    out.append(f"noisy neighbour: {files:.0f} x 64 KiB made durable while another process holds {noise:.0f} MB")
+    out.append("unwritten on the same disk (dd without sync)")
+    out.append(f"{'tool':<14} {'seconds':>9} {'ratio':>7}  {'Dirty MB before -> after':>25}  {'written MB':>10}")
+    out.append("-" * 74)
+    for _, tool, seconds, status in measured:
+        if status != "ok":
+            out.append(f"{tool:<14} {seconds if seconds is not None else '-':>9}  {status}")
+            continue
+        ratio = f"{seconds / peer:.2f}x" if peer and tool != NOISY_PEER else ""
+        before, after = values.get(f"{tool}_dirty_before_mb", 0), values.get(f"{tool}_dirty_after_mb", 0)
+        dirty = f"{before:.0f} -> {after:.0f}"
+        out.append(f"{tool:<14} {seconds:>9.2f} {ratio:>7}  {dirty:>25}  {values.get(f'{tool}_written_mb', 0):>10.0f}")
+    out.append("")
+    out.append("stash: `stash add --from-file LIST --wait` (16 at once) on a fresh daemon; curl+sync: curl")
+    out.append("  --parallel --parallel-max 16, then `sync -d` (fdatasync) of the files. Written MB: pages")
+    out.append("  written to disk during the run (/proc/vmstat nr_written), the most of any run; a sync of")
+    out.append("  the whole file system would write the noise out.")
+    out.append("")
+    out.append("targets:")
+    stash = times.get("stash")
+    label = "noisy: stash within 3x of curl + sync -d:"
+    if stash and peer:
+        out.append(f"  {label:<46} {verdict(stash / peer <= 3)} ({stash / peer:.2f}x: {stash:.2f} s vs {peer:.2f} s)")
+    else:
+        out.append(f"  {label:<46} not measured")
+    label = "noisy: stash forces none of the noise out:"
+    if stash:
+        written = values.get("stash_written_mb", 0)
+        out.append(f"  {label:<46} {verdict(written <= NOISY_OWN_MB)} ({written:.0f} MB written of {noise:.0f} MB"
+                   f" unwritten; at most {NOISY_OWN_MB} MB counts as none)")
+    else:
+        out.append(f"  {label:<46} not measured")
+    out.append("")
 
 
 CLIENTS = (("swift", "Swift (StashClient)"), ("c", "C (libstash-client)"), ("py", "Python (stash_client)"))
@@ -149,6 +214,36 @@ def clients_section(out, values):
     if py_p50 and c_p50:
         out.append(f"  Python client: {py_p50 - c_p50:.1f} us more per call than the C one "
                    f"({py_p50 / c_p50:.2f}x; reported, no target)")
+    out.append("")
+
+
+def download_cost_section(out, rows, cpu):
+    """stash against wget2 on 2,000 single-file downloads: time and stashd's CPU per file, as ratios."""
+    def ok_seconds(workload, tool):
+        return next((r[2] for r in rows if r[0] == workload and r[1] == tool and r[3] == "ok"), None)
+
+    out.append("single-file downloads against wget2 in the same run (2,000 x 64 KiB, 16 at once):")
+    targets = []
+    for workload, (label, name, time_limit, cpu_limit) in COST_WORKLOADS.items():
+        if not any(r[0] == workload for r in rows):
+            continue
+        stash, wget2 = ok_seconds(workload, "stash"), ok_seconds(workload, "wget2")
+        daemon = cpu.get((workload, "stash"), (0, 0))[1] if stash else 0
+        wget2_cpu = cpu.get((workload, "wget2"), (0, 0))[0] if wget2 else 0
+        if stash and wget2:
+            out.append(f"  {label + ':':<15} stash {stash:.2f} s, wget2 {wget2:.2f} s; CPU per file: stashd "
+                       f"{daemon / SMALL_FILES * 1e6:.0f} us, wget2 {wget2_cpu / SMALL_FILES * 1e6:.0f} us (user + system)")
+        else:
+            out.append(f"  {label + ':':<15} not measured (see the table above)")
+        time_ratio = stash / wget2 if stash and wget2 else None
+        cpu_ratio = daemon / wget2_cpu if daemon and wget2_cpu else None
+        targets.append((f"{name}: stash time <= {time_limit}x wget2's", time_ratio, time_limit))
+        targets.append((f"{name}: stashd CPU per file <= {cpu_limit}x wget2's", cpu_ratio, cpu_limit))
+    out.append("")
+    out.append("targets:")
+    for label, ratio, limit in targets:
+        shown = f"{verdict(ratio <= limit)} ({ratio:.2f}x)" if ratio is not None else "not measured"
+        out.append(f"  {label + ':':<46} {shown}")
     out.append("")
 
 
@@ -249,6 +344,8 @@ def classic(out, rows, control, start, cpu):
     out.append("")
     out.append("ratio = seconds / fastest of curl, wget2, aria2c on the same workload; for the bundles,")
     out.append("  on the 2,000 x 64 KiB workload above (the same files, same run; peers not run again).")
+    out.append("HTTPS: nginx with TLS and HTTP/2, a throwaway CA trusted for the run; curl and wget2 with")
+    out.append("  --http2 (aria2c speaks no HTTP/2, so it is not run there).")
     out.append("stash-3x5: --max-parallel 3 --files-per-download 5, default connection caps;")
     out.append("stash-4x16: --max-parallel 4 --files-per-download 16 --max-connections 64")
     out.append("  --max-connections-per-host 64. Timed from the first add to all 40 bundles COMPLETED,")

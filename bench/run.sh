@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # `make bench`: times stash against curl, wget2 and aria2c on a local nginx, then measures the
 # control plane with stash-bench, the same small files as bundles, a daemon start over
-# 100,000 records, the scale of a registry of 100,000 queued downloads, and an HLS download (720p of a 10-minute, 3-variant stream with two
-# subtitle tracks) against yt-dlp and ffmpeg, and prints (and saves to bench/out/results.txt)
-# one table. Every output is verified against the corpus or stream manifest, so a broken run
+# 100,000 records, the scale of a registry of 100,000 queued downloads, and an HLS download
+# (720p of a 10-minute, 3-variant stream with two subtitle tracks) against yt-dlp and ffmpeg,
+# small downloads made durable while another process holds unwritten data on the same disk
+# (the noisy neighbour) against curl and `sync -d`, and prints (and saves to
+# bench/out/results.txt) one table. Every output is verified against the corpus or stream manifest, so a broken run
 # cannot look fast.
 #
 # Environment: STASH_BIN_DIR overrides the release build directory holding stashd, stash and
 # stash-bench (default: `swift build -c release --show-bin-path`); BENCH_REPEAT is how many
 # times each transfer is timed, the fastest counting (default 3); BENCH_ONLY, a comma-separated
-# list of parts (1GiB, 2000x64KiB, bundles, start100k, registry, hls, memory, clients), runs only
-# those, e.g. `BENCH_ONLY=hls bash bench/run.sh`, and saves to bench/out/results-<parts>.txt instead.
+# list of parts (1GiB, 2000x64KiB, 2000x64KiB-https, bundles, start100k, registry, hls, memory,
+# clients, noisy), runs only those, e.g.
+# `BENCH_ONLY=hls bash bench/run.sh`, and saves to bench/out/results-<parts>.txt instead.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -45,7 +48,7 @@ RESULTS=$OUT/results${ONLY:+-${ONLY//,/-}}.txt
 # want PART: whether this run includes PART (all parts unless BENCH_ONLY names some).
 want() { [[ -z $ONLY || ,$ONLY, == *,$1,* ]]; }
 # Whether any part that needs the file corpus runs.
-want_corpus() { want 1GiB || want 2000x64KiB || want bundles || want start100k; }
+want_corpus() { want 1GiB || want 2000x64KiB || want 2000x64KiB-https || want bundles || want start100k || want noisy; }
 
 # What bash's `time` prints around a timed run: user and system CPU seconds.
 TIMEFORMAT='%3U %3S'
@@ -61,6 +64,10 @@ install_missing() {
     command -v aria2c >/dev/null || missing+=(aria2)
     command -v python3 >/dev/null || missing+=(python3)
     command -v sha256sum >/dev/null || missing+=(coreutils)
+    if want 2000x64KiB-https; then
+        command -v openssl >/dev/null || missing+=(openssl)
+        command -v update-ca-certificates >/dev/null || missing+=(ca-certificates)
+    fi
     if want clients; then
         "${CLIENT_PYTHON:-/usr/bin/python3}" -c 'import google.protobuf' 2>/dev/null || missing+=(python3-protobuf)
         pkg-config --exists libprotobuf-c 2>/dev/null || missing+=(libprotobuf-c-dev pkg-config)
@@ -136,6 +143,11 @@ cleanup() {
         kill "$STALL_PID" 2>/dev/null || true
         wait "$STALL_PID" 2>/dev/null || true
     fi
+    if declare -F unmount_noisy_fs >/dev/null; then
+        unmount_noisy_fs
+        restore_sysctls
+    fi
+    stop_https
     if [[ -n $NGINX_PID ]]; then
         kill "$NGINX_PID" 2>/dev/null || true
         wait "$NGINX_PID" 2>/dev/null || true
@@ -197,6 +209,137 @@ EOF
     done
     log "nginx did not answer on $BASE; see $dir/error.log"
     exit 1
+}
+
+# ---------------------------------------------------------------- HTTPS
+# The HTTPS workload: a throwaway CA made for the run and trusted system-wide only while the
+# run lasts (stashd's libcurl, curl and wget2 all read the system bundle, so none of them is
+# told about it and nothing in stash changes), and a second nginx serving the same corpus
+# with TLS and HTTP/2.
+TLS=$OUT/tls
+# A name of its own, so the cleanup removes this CA and nothing another CA put there.
+TRUSTED_CA=/usr/local/share/ca-certificates/stash-bench-throwaway-ca.crt
+CA_TRUSTED=
+HTTPS_NGINX_PID=
+HTTPS_BASE=
+
+as_root() {
+    if ((EUID == 0)); then "$@"; else sudo "$@"; fi
+}
+
+# make_tls: a CA and a certificate for 127.0.0.1 and localhost signed by it, P-256 keys,
+# valid for a day, in $TLS.
+make_tls() {
+    local log=$TLS/openssl.log
+    rm -rf "$TLS" && mkdir -p "$TLS"
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 \
+        -subj "/CN=stash bench throwaway CA $(date +%Y%m%d%H%M%S)" \
+        -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign \
+        -keyout "$TLS/ca.key" -out "$TLS/ca.crt" >>"$log" 2>&1 || return 1
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj /CN=127.0.0.1 \
+        -keyout "$TLS/server.key" -out "$TLS/server.csr" >>"$log" 2>&1 || return 1
+    printf '%s\n' subjectAltName=IP:127.0.0.1,DNS:localhost basicConstraints=critical,CA:FALSE \
+        keyUsage=critical,digitalSignature extendedKeyUsage=serverAuth >"$TLS/server.ext"
+    openssl x509 -req -in "$TLS/server.csr" -CA "$TLS/ca.crt" -CAkey "$TLS/ca.key" -CAcreateserial \
+        -days 1 -extfile "$TLS/server.ext" -out "$TLS/server.crt" >>"$log" 2>&1
+}
+
+# trust_ca: adds $TLS/ca.crt to the system trust (Debian's ca-certificates); stop_https takes
+# it out again, from the EXIT trap too, so a failed or interrupted run leaves nothing trusted.
+trust_ca() {
+    command -v update-ca-certificates >/dev/null || { log "no update-ca-certificates (Debian's ca-certificates)"; return 1; }
+    CA_TRUSTED=1
+    as_root install -m 644 "$TLS/ca.crt" "$TRUSTED_CA" || return 1
+    as_root update-ca-certificates >>"$TLS/trust.log" 2>&1
+}
+
+untrust_ca() {
+    [[ -n $CA_TRUSTED ]] || return 0
+    CA_TRUSTED=
+    as_root rm -f "$TRUSTED_CA"
+    # --fresh: without it the links to a removed CA stay behind in /etc/ssl/certs.
+    as_root update-ca-certificates --fresh >>"$TLS/trust.log" 2>&1 || log "update-ca-certificates failed; see $TLS/trust.log"
+}
+
+start_nginx_https() {
+    local dir=$OUT/nginx-https port user_line= version=
+    rm -rf "$dir" && mkdir -p "$dir"/tmp
+    port=$(free_port)
+    ((EUID == 0)) && user_line="user $(id -un) $(id -gn);"
+    cat >"$dir/nginx.conf" <<NGINX
+$user_line
+daemon off;
+worker_processes 2;
+pid $dir/nginx.pid;
+error_log $dir/error.log warn;
+events { worker_connections 4096; }
+http {
+    # One line per request with its protocol, so the run shows every tool spoke HTTP/2.
+    log_format protocol '\$server_protocol';
+    access_log $dir/access.log protocol buffer=64k;
+    sendfile on;
+    tcp_nopush on;
+    # Also the requests of one HTTP/2 connection (nginx 1.19.7 and later).
+    keepalive_requests 100000;
+    default_type application/octet-stream;
+    client_body_temp_path $dir/tmp/body;
+    proxy_temp_path $dir/tmp/proxy;
+    fastcgi_temp_path $dir/tmp/fastcgi;
+    uwsgi_temp_path $dir/tmp/uwsgi;
+    scgi_temp_path $dir/tmp/scgi;
+    ssl_certificate $TLS/server.crt;
+    ssl_certificate_key $TLS/server.key;
+    ssl_protocols TLSv1.2 TLSv1.3;
+    ssl_session_cache shared:SSL:1m;
+    server {
+        listen 127.0.0.1:$port ssl http2;
+        root $CORPUS;
+    }
+}
+NGINX
+    nginx -p "$dir" -c "$dir/nginx.conf" &
+    HTTPS_NGINX_PID=$!
+    HTTPS_BASE=https://127.0.0.1:$port
+    for _ in $(seq 100); do
+        # No --cacert: the answer shows the system trusts the CA, and that ALPN chose HTTP/2.
+        version=$(curl -s -o /dev/null -w '%{http_version}' "$HTTPS_BASE/tiny.bin" || true)
+        [[ $version == 2 ]] && { log "nginx with TLS and HTTP/2 on $HTTPS_BASE"; return 0; }
+        sleep 0.1
+    done
+    log "nginx gave no HTTP/2 answer with a trusted certificate on $HTTPS_BASE (last: '$version'); see $dir/error.log"
+    return 1
+}
+
+stop_https() {
+    if [[ -n $HTTPS_NGINX_PID ]]; then
+        kill "$HTTPS_NGINX_PID" 2>/dev/null || true
+        wait "$HTTPS_NGINX_PID" 2>/dev/null || true
+        HTTPS_NGINX_PID=
+    fi
+    untrust_ca
+}
+
+# bench_https: the 2,000 small files over HTTPS with HTTP/2 by curl, wget2 and stash, with the
+# parallelism of the plain workload (aria2c speaks no HTTP/2, so it is left out).
+bench_https() {
+    local workload=2000x64KiB-https list=$OUT/small-https.list curlcfg=$OUT/small-https.curl tool i
+    if ! { make_tls && trust_ca && start_nginx_https; }; then
+        for tool in curl wget2 stash; do
+            printf '%s\t%s\t\t%s\n' "$workload" "$tool" "no HTTPS server (see the log above and $TLS)" >>"$TIMES"
+        done
+        stop_https
+        return
+    fi
+    for i in $(seq -f '%04g' 0 1999); do echo "$HTTPS_BASE/small/f$i.bin"; done >"$list"
+    for i in $(seq -f '%04g' 0 1999); do printf 'url = "%s"\noutput = "f%s.bin"\n' "$HTTPS_BASE/small/f$i.bin" "$i"; done >"$curlcfg"
+    run_timed $workload curl "$RUNS/curl-$workload" verify_many "$RUNS/curl-$workload" \
+        curl -sf --http2 --parallel --parallel-max $PARALLEL -K "$curlcfg"
+    run_timed $workload wget2 "$RUNS/wget2-$workload" verify_many "$RUNS/wget2-$workload" \
+        wget2 -q --http2 --max-threads=$PARALLEL -i "$list"
+    run_stash $workload stash start_stashd verify_many stash_add --from-file "$list"
+    stop_stashd
+    stop_https
+    log "$workload: requests by protocol, all runs: $(sort "$OUT/nginx-https/access.log" | uniq -c | xargs)"
 }
 
 # ---------------------------------------------------------------- stash
@@ -742,6 +885,169 @@ bench_hls() {
         ffmpeg -nostdin -v error -i "$BASE/hls/$HLS_VARIANT/index.m3u8" -map 0 -c copy out.ts
 }
 
+# ---------------------------------------------------------------- noisy neighbour
+# Another program holds NOISY_MB of unwritten data on the data dir's file system (a dd without
+# sync) while stash completes NOISY_FILES downloads of 64 KiB (one `stash add --from-file
+# --wait`, 16 at once); then the same files by curl, made durable with `sync -d` (fdatasync of
+# each), on the same noise. For each: the time, and how much was written to disk meanwhile
+# (/proc/vmstat nr_written) against the noise that was waiting: a tool that syncs the whole file
+# system writes the noise out, and waits for it.
+#
+# As root the part runs on an ext4 file system of its own (a file loop-mounted under bench/out):
+# on a shared machine any other program's syncfs of the root file system (a test's daemon, a
+# build) would write the noise out too, whatever the tool measured did.
+NOISY_MB=1200
+NOISY_FILES=20
+NOISY=$OUT/noisy.txt
+NOISY_IMAGE=$OUT/noisyfs.img
+NOISY_MOUNT=$OUT/noisyfs
+NOISY_LOOP=
+# Where the noise, the daemon's data dir and curl's files go: the loop file system, or $OUT.
+NOISY_ROOT=$OUT
+# vm.dirty_* as they were (key=value), written back at exit.
+SYSCTLS_SAVED=()
+
+mount_noisy_fs() {
+    NOISY_ROOT=$OUT
+    if ((EUID != 0)) || ! command -v mkfs.ext4 >/dev/null || ! command -v losetup >/dev/null; then
+        log "noisy: not root (or no mkfs.ext4, losetup): the part runs on $OUT's file system, where other programs' syncs write the noise out too"
+        return
+    fi
+    unmount_noisy_fs
+    truncate -s 3G "$NOISY_IMAGE" && mkfs.ext4 -q -F "$NOISY_IMAGE" || return 0
+    # Direct I/O: the loop device's writes skip the root file system's page cache.
+    NOISY_LOOP=$(losetup -f --show --direct-io=on "$NOISY_IMAGE" 2>/dev/null || losetup -f --show "$NOISY_IMAGE") ||
+        { NOISY_LOOP=; return 0; }
+    mkdir -p "$NOISY_MOUNT"
+    if mount "$NOISY_LOOP" "$NOISY_MOUNT"; then
+        NOISY_ROOT=$NOISY_MOUNT
+    else
+        losetup -d "$NOISY_LOOP"
+        NOISY_LOOP=
+    fi
+}
+
+unmount_noisy_fs() {
+    mountpoint -q "$NOISY_MOUNT" 2>/dev/null && umount "$NOISY_MOUNT"
+    [[ -n $NOISY_LOOP ]] && losetup -d "$NOISY_LOOP"
+    NOISY_LOOP=
+    rm -f "$NOISY_IMAGE"
+}
+
+# The writeback thresholds and age, set so the noise stays unwritten for the whole part: the
+# background flusher starts at dirty_background (10 % of memory by default, so less than the
+# noise on a small machine) and writes out data older than dirty_expire (30 s).
+hold_noise_in_memory() {
+    local key
+    [[ -w /proc/sys/vm/dirty_expire_centisecs ]] || return 0
+    for key in dirty_background_ratio dirty_background_bytes dirty_ratio dirty_bytes dirty_expire_centisecs; do
+        SYSCTLS_SAVED+=("$key=$(cat /proc/sys/vm/$key)")
+    done
+    echo $((2 * NOISY_MB << 20)) >/proc/sys/vm/dirty_background_bytes
+    echo $((4 * NOISY_MB << 20)) >/proc/sys/vm/dirty_bytes
+    echo 60000 >/proc/sys/vm/dirty_expire_centisecs
+}
+
+# A ratio and its _bytes twin exclude each other (writing one zeroes the other): the ratio is
+# written back first, then the bytes only where they were in force.
+restore_sysctls() {
+    local saved key value
+    for saved in "${SYSCTLS_SAVED[@]}"; do
+        key=${saved%%=*} value=${saved#*=}
+        [[ $key == *_bytes && $value == 0 ]] && continue
+        echo "$value" >"/proc/sys/vm/$key" || log "cannot restore vm.$key to $value"
+    done
+    SYSCTLS_SAVED=()
+}
+
+meminfo_mb() { awk -v key="$1:" '$1 == key { printf "%d\n", $2 / 1024 }' /proc/meminfo; }
+written_mb() { awk '$1 == "nr_written" { printf "%d\n", $2 * 4096 / 1048576 }' /proc/vmstat; }
+
+# The first NOISY_FILES small corpus files, intact, under DIR.
+verify_noisy() {
+    local found
+    found=$(comm -12 \
+        <(grep ' small/' "$CORPUS/manifest.sha256" | head -n "$NOISY_FILES" | cut -d' ' -f1 | sort -u) \
+        <(find "$1" -type f ! -name '*.part' -size 64k -print0 | xargs -0 -r sha256sum | cut -d' ' -f1 | sort -u) |
+        wc -l)
+    ((found == NOISY_FILES)) || { echo "verify: $found of $NOISY_FILES files intact under $1"; return; }
+    echo ok
+}
+
+start_stashd_noisy() {
+    rm -rf "$NOISY_ROOT/stashdata"
+    launch_stashd "$NOISY_ROOT/stashdata" --max-parallel $PARALLEL
+    wait_socket
+}
+stash_noisy() { stash_add --from-file "$OUT/noisy.list"; }
+curl_noisy() { curl -sf --parallel --parallel-max $PARALLEL -K "$OUT/noisy.curl" && sync -d f*.bin; }
+
+# noisy_run TOOL PREPARE DIR VERIFY_DIR COMMAND...: $REPEAT runs of COMMAND in an emptied DIR,
+# each on fresh noise; records the fastest run and the most written during any run.
+noisy_run() {
+    local tool=$1 prepare=$2 dir=$3 verify_dir=$4 noise=$NOISY_ROOT/noise
+    local attempt start end dirty_before dirty_after written rc status seconds best= most=0 before_best after_best
+    shift 4
+    for attempt in $(seq "$REPEAT"); do
+        rm -rf "$dir" && mkdir -p "$dir"
+        "$prepare" || { printf 'noisy\t%s\t\tcould not prepare the run\n' "$tool" >>"$TIMES"; return; }
+        settle
+        dd if=/dev/zero of="$noise" bs=1M count=$NOISY_MB status=none
+        dirty_before=$(meminfo_mb Dirty)
+        written=$(written_mb)
+        rc=0
+        start=$(now)
+        (cd "$dir" && "$@" >"$dir.log" 2>&1) || rc=$?
+        end=$(now)
+        dirty_after=$(meminfo_mb Dirty)
+        written=$(($(written_mb) - written))
+        # Deleted while still dirty: its pages are dropped, not written.
+        rm -f "$noise"
+        if ((rc != 0)); then status="exit $rc, see $dir.log"; else status=$(verify_noisy "$verify_dir"); fi
+        ((dirty_before * 10 >= NOISY_MB * 9)) || status="the noise was not held unwritten (Dirty $dirty_before MB)"
+        seconds=$(python3 -c "print(f'{$end - $start:.3f}')")
+        log "noisy $tool run $attempt: ${seconds}s, Dirty $dirty_before -> $dirty_after MB, $written MB written ($status)"
+        if [[ $status != ok ]]; then
+            printf 'noisy\t%s\t%s\t%s\n' "$tool" "$seconds" "$status" >>"$TIMES"
+            return
+        fi
+        ((written > most)) && most=$written
+        if [[ -z $best ]] || python3 -c "import sys; sys.exit(0 if $seconds < $best else 1)"; then
+            best=$seconds before_best=$dirty_before after_best=$dirty_after
+        fi
+    done
+    printf 'noisy\t%s\t%s\tok\n' "$tool" "$best" >>"$TIMES"
+    printf '%s_dirty_before_mb %s\n%s_dirty_after_mb %s\n%s_written_mb %s\n' \
+        "$tool" "$before_best" "$tool" "$after_best" "$tool" "$most" >>"$NOISY"
+}
+
+bench_noisy() {
+    local available i
+    : >"$NOISY"
+    available=$(meminfo_mb MemAvailable)
+    if ((available < 5 * NOISY_MB)); then
+        printf 'noisy\tstash\t\tnot measured: %s MB of memory available, %s needed\n' "$available" $((5 * NOISY_MB)) >>"$TIMES"
+        return
+    fi
+    for i in $(seq -f '%04g' 0 $((NOISY_FILES - 1))); do echo "$BASE/small/f$i.bin"; done >"$OUT/noisy.list"
+    for i in $(seq -f '%04g' 0 $((NOISY_FILES - 1))); do
+        printf 'url = "%s"\noutput = "f%s.bin"\n' "$BASE/small/f$i.bin" "$i"
+    done >"$OUT/noisy.curl"
+    mount_noisy_fs
+    printf 'noise_mb %s\nfiles %s\nown_fs %s\n' $NOISY_MB $NOISY_FILES "$([[ $NOISY_ROOT == "$NOISY_MOUNT" ]] && echo 1 || echo 0)" >>"$NOISY"
+    hold_noise_in_memory
+    if [[ -n $BIN ]]; then
+        noisy_run stash start_stashd_noisy "$RUNS/stash-noisy" "$NOISY_ROOT/stashdata" stash_noisy
+        stop_stashd
+    else
+        printf 'noisy\tstash\t\tnot built\n' >>"$TIMES"
+    fi
+    noisy_run curl+sync : "$NOISY_ROOT/curl" "$NOISY_ROOT/curl" curl_noisy
+    restore_sysctls
+    rm -rf "$NOISY_ROOT/curl" "$NOISY_ROOT/stashdata"
+    unmount_noisy_fs
+}
+
 # ---------------------------------------------------------------- clients
 # bench_clients: GetDownload from the Swift (stash-bench), C (bench/client_bench.c over
 # libstash-client) and Python (bench/client_bench.py over stash_client) clients on one daemon
@@ -883,6 +1189,11 @@ main() {
         stop_stashd
     fi
 
+    if want 2000x64KiB-https; then
+        log "workload 2b: 2,000 x 64 KiB over HTTPS (TLS, HTTP/2), $PARALLEL in parallel"
+        bench_https
+    fi
+
     if want bundles; then
         # The peers are not run again: for them the 2,000 files are the same work whether or not
         # stash groups them, so workload 2's times are the comparison (report.py says so).
@@ -918,6 +1229,12 @@ main() {
         bench_clients
     fi
 
+    : >"$OUT/noisy.txt"
+    if want noisy; then
+        log "workload 8: $NOISY_FILES x 64 KiB while another process holds $NOISY_MB MB unwritten on the same disk"
+        bench_noisy
+    fi
+
     : >"$OUT/memory.txt"
     if want memory && [[ -n $BIN ]]; then
         log "workload 6: daemon memory under clients that never read and a plan of 64 huge variants"
@@ -926,7 +1243,8 @@ main() {
     fi
 
     echo
-    python3 "$ROOT/bench/report.py" "$TIMES" "$CONTROL" "$START" "$RESULTS" "$OUT/hls.txt" "$CPU" "$OUT/clients.txt" "$REGISTRY"
+    python3 "$ROOT/bench/report.py" "$TIMES" "$CONTROL" "$START" "$RESULTS" "$OUT/hls.txt" "$CPU" "$OUT/clients.txt" "$OUT/noisy.txt" \
+        "$REGISTRY"
     if [[ -s $OUT/memory.txt ]]; then
         { echo; echo "daemon peak RSS, MiB (bench/memory.py; bound 200):"; sed 's/^/  /' "$OUT/memory.txt"; } | tee -a "$RESULTS"
     fi

@@ -7,11 +7,8 @@
 #include <malloc.h> /* mallopt(3), M_ARENA_MAX */
 #include <sys/inotify.h> /* inotify(7): the disk watch over complete downloads' folders */
 
-/* syncfs(2): writes back every dirty file of one file system and commits its journal once;
-   since Linux 5.8 it also reports a writeback error met on that file system. */
-int syncfs(int fd);
-
-/* sync_file_range(2), here only to wait for and report one file's writeback errors. */
+/* sync_file_range(2): starts and waits for a large file's writeback as it is written
+   (WriteBehind), without the device flush an fdatasync asks for. */
 int sync_file_range(int fd, int64_t offset, int64_t nbytes, unsigned int flags);
 #define SYNC_FILE_RANGE_WAIT_BEFORE 1
 #define SYNC_FILE_RANGE_WRITE 2
@@ -19,6 +16,13 @@ int sync_file_range(int fd, int64_t offset, int64_t nbytes, unsigned int flags);
 
 /* pipe2(2): a pipe whose ends are close-on-exec and non-blocking from the start. */
 int pipe2(int pipefd[2], int flags);
+
+/* renameat2(2) with RENAME_NOREPLACE: a rename that fails with EEXIST instead of replacing
+   what is at the new name, in one step (no window between a check and the rename). */
+int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags);
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE 1
+#endif
 
 /* sched(7): a thread at this policy runs only when its CPU has nothing else to run. */
 #define STASH_SCHED_IDLE 5

@@ -9,7 +9,7 @@ extension BundleRules {
     /// file's folder. `others` are files of the asset that are not the bundle's own (its text
     /// tracks'): their paths are taken, but they are not counted. Returns only the new files,
     /// in the order given.
-    public static func appended(
+    package static func appended(
         _ specs: [BundleFileSpec], to existing: [DownloadFile], alongside others: [DownloadFile] = [], fileName: (String) -> String
     ) throws -> [DownloadFile] {
         let candidates = try files(from: specs, fileName: fileName)

@@ -1,20 +1,20 @@
 /// The checks on the files of a new bundle. A path names a file inside the asset's folder and
 /// must never reach outside it, whatever the client sends; each error names the entry (by its
 /// position and path), the value and the rule.
-public enum BundleRules {
-    public static let maxFiles = 10_000
+package enum BundleRules {
+    package static let maxFiles = 10_000
     /// Linux NAME_MAX: the longest file name a component may have, in bytes.
-    public static let maxComponentBytes = 255
+    package static let maxComponentBytes = 255
     /// The longest relative path, in bytes; with the data dir it must stay under PATH_MAX (4096).
-    public static let maxPathBytes = 1024
+    package static let maxPathBytes = 1024
     /// The largest size a file may declare (1 PiB), and the most a bundle's sizes may add up
     /// to (4 PiB): far above any disk, and far below where a sum of them could overflow.
-    public static let maxFileSize: Int64 = 1 << 50
-    public static let maxTotalSize: Int64 = 1 << 52
+    package static let maxFileSize: Int64 = 1 << 50
+    package static let maxTotalSize: Int64 = 1 << 52
 
     /// Checks every file and turns them into the download's files. A file without a path
     /// takes its name from the URL (`fileName(from:)`).
-    public static func files(from specs: [BundleFileSpec], fileName: (String) -> String) throws -> [DownloadFile] {
+    package static func files(from specs: [BundleFileSpec], fileName: (String) -> String) throws -> [DownloadFile] {
         guard !specs.isEmpty else {
             throw StashError.invalidArgument("files is empty; a bundle needs at least one file")
         }
@@ -68,7 +68,7 @@ public enum BundleRules {
 
     /// A path inside the asset's folder: relative, no `.`/`..`/empty component, no NUL or
     /// backslash, no `.part` ending (that name is taken by partial files), within the limits.
-    public static func validatePath(_ path: String, label: String) throws {
+    package static func validatePath(_ path: String, label: String) throws {
         let shown = String(path.prefix(200)).replacingNUL()
         func refuse(_ rule: String) -> StashError {
             .invalidArgument("\(label): path '\(shown)' \(rule)")

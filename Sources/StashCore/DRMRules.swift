@@ -2,12 +2,12 @@ import Foundation
 
 /// The checks DRM parameters pass before anything is stored; each error names the field, the
 /// value and the limit.
-public enum DRMRules {
-    public static let maxHeaders = 32
-    public static let maxContentIDLength = 1024
+package enum DRMRules {
+    package static let maxHeaders = 32
+    package static let maxContentIDLength = 1024
 
     /// Reads the wire's DRM type: "" means no DRM parameters at all.
-    public static func kind(_ name: String) throws -> DRMParams.Kind? {
+    package static func kind(_ name: String) throws -> DRMParams.Kind? {
         guard !name.isEmpty else { return nil }
         guard let kind = DRMParams.Kind(rawValue: name.lowercased()) else {
             throw StashError.invalidArgument("drm.type '\(name.prefix(60))' is not supported; the supported types are: \(DRMParams.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -15,7 +15,7 @@ public enum DRMRules {
         return kind
     }
 
-    public static func validate(_ drm: DRMParams) throws {
+    package static func validate(_ drm: DRMParams) throws {
         try checkURL(drm.licenseServer, field: "drm.license_server", required: true)
         try checkURL(drm.certificateURL, field: "drm.certificate_url", required: false)
         guard drm.headers.count <= maxHeaders else {

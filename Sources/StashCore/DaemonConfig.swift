@@ -51,7 +51,7 @@ public struct DaemonConfig: Equatable, Sendable, Codable {
     }
 
     /// Sets one key from its text form; the error names the key, the value and the limits.
-    public mutating func set(_ name: String, to text: String) throws {
+    package mutating func set(_ name: String, to text: String) throws {
         guard let key = Self.keys.first(where: { $0.name == name }) else { throw Self.unknownKey(name) }
         guard let value = Int64(text.trimmingWhitespace()) else {
             throw StashError.invalidArgument("config '\(name)': value '\(text)' is not an integer")

@@ -276,14 +276,14 @@ public struct Download: Equatable, Sendable {
 
     /// Paths, inside the asset folder, of the AES-128 keys its playlists name; each is also
     /// the key's id in the key store.
-    public var hlsKeys: [String] {
+    package var hlsKeys: [String] {
         get { storage.fields.rare?.rare.hlsKeys ?? [] }
         set { changeRare { $0.hlsKeys = newValue } }
     }
 
     /// Paths, inside the asset folder, of the playlists the daemon wrote for the package
     /// (`master.m3u8` first); they belong to the download as its files do.
-    public var hlsPlaylists: [String] {
+    package var hlsPlaylists: [String] {
         get { storage.fields.rare?.rare.hlsPlaylists ?? [] }
         set { changeRare { $0.hlsPlaylists = newValue } }
     }
@@ -304,7 +304,7 @@ public struct Download: Equatable, Sendable {
     /// For each key path in `hlsKeys` whose key comes from a licence: its base64url key id.
     /// Such a key is sealed under `licenseKeyStoreID(kid)`, so one licence key named by
     /// several playlists is one entry.
-    public var licenseKeyIDs: [String: String] {
+    package var licenseKeyIDs: [String: String] {
         get { storage.fields.rare?.rare.licenseKeyIDs ?? [:] }
         set { changeRare { $0.licenseKeyIDs = newValue } }
     }
@@ -347,18 +347,18 @@ public struct Download: Equatable, Sendable {
     }
 
     /// The key store id of the key at `path` (an entry of `hlsKeys`).
-    public func keyStoreID(forKeyPath path: String) -> String {
+    package func keyStoreID(forKeyPath path: String) -> String {
         licenseKeyIDs[path].map(Self.licenseKeyStoreID) ?? path
     }
 
     /// Key store ids of licence keys are apart from key paths, which never start with "kid:".
-    public static func licenseKeyStoreID(_ kid: String) -> String { "kid:" + kid }
+    package static func licenseKeyStoreID(_ kid: String) -> String { "kid:" + kid }
 
     /// The distinct key ids the download's licence covers, sorted.
-    public var licenseKids: [String] { Array(Set(licenseKeyIDs.values)).sorted() }
+    package var licenseKids: [String] { Array(Set(licenseKeyIDs.values)).sorted() }
 
     /// An asset kept in its own folder (a bundle or an HLS package) rather than one file.
-    public var isFolder: Bool { isBundle || hls != nil }
+    package var isFolder: Bool { isBundle || hls != nil }
 
     /// Integer percent 0–100; 100 only when completed, so a client never sees 100 % of a
     /// download that is still being checked.

@@ -18,7 +18,7 @@ public struct DownloadEvent: Equatable, Sendable {
     public var time: Date
     public var kind: Kind
 
-    public init(seq: UInt64, time: Date = Date(), kind: Kind) {
+    public init(seq: UInt64, time: Date, kind: Kind) {
         self.seq = seq
         self.time = time
         self.kind = kind
@@ -61,7 +61,7 @@ public struct ProgressUpdate: Equatable, Sendable {
         self.filesTotal = filesTotal
     }
 
-    public init(_ download: Download) {
+    package init(_ download: Download) {
         self.init(
             id: download.id, downloadedBytes: download.downloadedBytes, totalBytes: download.totalBytes,
             progressPercent: download.progressPercent, speed: download.speed, remainingTime: download.remainingTime,

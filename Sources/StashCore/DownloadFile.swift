@@ -9,8 +9,8 @@ public struct DownloadFile: Equatable, Sendable {
     /// Expected SHA-256, lowercase hex, empty when none was given.
     public var sha256: String
     /// Validators of the partial file, for `If-Range` on resume; they never leave the daemon.
-    public var etag: String?
-    public var lastModified: String?
+    package var etag: String?
+    package var lastModified: String?
     /// Bytes on disk for this file, partial or complete. Not stored: the disk is the measure.
     public var downloadedBytes: Int64
     /// Size given at add time or learned from Content-Length; nil while unknown.
@@ -20,7 +20,7 @@ public struct DownloadFile: Equatable, Sendable {
     public var done: Bool
     /// Where the file starts in the resource at `url` when it is only a part of it (an HLS
     /// EXT-X-BYTERANGE segment); `size` is then the part's length. Nil for a whole resource.
-    public var rangeOffset: Int64?
+    package var rangeOffset: Int64?
 
     public init(
         url: String, path: String, size: Int64? = nil, sha256: String = "",
@@ -38,7 +38,7 @@ public struct DownloadFile: Equatable, Sendable {
     }
 
     /// The host transfers of this file count against for the per-host cap (lowercased).
-    public var host: String {
+    package var host: String {
         // Scans bytes: the engine asks for it for every file it starts, and parsing the URL
         // as characters cost more than the rest of starting a transfer.
         var url = self.url

@@ -2,16 +2,16 @@ import Foundation
 
 /// The checks every new download passes before anything is stored. Each error names the
 /// field, the value and the rule, so a client can fix its request.
-public enum DownloadRequestRules {
-    public static let maxIDLength = 128
-    public static let maxURILength = 8192
-    public static let maxTitleLength = 1024
-    public static let maxHeaders = 64
-    public static let maxAppDataBytes = 65_536
-    public static let maxGroupBytes = 1024
+package enum DownloadRequestRules {
+    package static let maxIDLength = 128
+    package static let maxURILength = 8192
+    package static let maxTitleLength = 1024
+    package static let maxHeaders = 64
+    package static let maxAppDataBytes = 65_536
+    package static let maxGroupBytes = 1024
 
     /// Ids become folder names under `assets/`, so they are restricted to a safe alphabet.
-    public static func validateID(_ id: String) throws {
+    package static func validateID(_ id: String) throws {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
         guard !id.isEmpty, id.count <= maxIDLength else {
             throw StashError.invalidArgument("id '\(id.prefix(200))' must be 1 to \(maxIDLength) characters (got \(id.count))")
@@ -22,7 +22,7 @@ public enum DownloadRequestRules {
     }
 
     /// Only absolute http and https URLs with a host are accepted.
-    public static func validateURI(_ uri: String) throws {
+    package static func validateURI(_ uri: String) throws {
         guard !uri.isEmpty else { throw StashError.invalidArgument("uri is empty; give an http:// or https:// URL") }
         guard uri.utf8.count <= maxURILength else {
             throw StashError.invalidArgument("uri is \(uri.utf8.count) bytes; the limit is \(maxURILength)")
@@ -42,7 +42,7 @@ public enum DownloadRequestRules {
     }
 
     /// Returns the digest in lowercase; empty stays empty (no check).
-    public static func normalizeSHA256(_ hex: String) throws -> String {
+    package static func normalizeSHA256(_ hex: String) throws -> String {
         if hex.isEmpty { return "" }
         let lower = hex.lowercased()
         guard lower.count == 64, lower.allSatisfy({ $0.isHexDigit }) else {
@@ -51,13 +51,13 @@ public enum DownloadRequestRules {
         return lower
     }
 
-    public static func validateTitle(_ title: String) throws {
+    package static func validateTitle(_ title: String) throws {
         guard title.count <= maxTitleLength else {
             throw StashError.invalidArgument("title is \(title.count) characters; the limit is \(maxTitleLength)")
         }
     }
 
-    public static func validateAppData(_ data: [UInt8]) throws {
+    package static func validateAppData(_ data: [UInt8]) throws {
         guard data.count <= maxAppDataBytes else {
             throw StashError.invalidArgument("app_data is \(data.count) bytes; the limit is \(maxAppDataBytes)")
         }
@@ -65,7 +65,7 @@ public enum DownloadRequestRules {
 
     /// A group is a path of segments of `A-Z a-z 0-9 . _ -` joined by `/`: no empty segment,
     /// no `.` or `..`, at most 1024 bytes. Empty means no group.
-    public static func validateGroup(_ group: String, field: String = "group") throws {
+    package static func validateGroup(_ group: String, field: String = "group") throws {
         guard !group.isEmpty else { return }
         guard group.utf8.count <= maxGroupBytes else {
             throw StashError.invalidArgument("\(field) is \(group.utf8.count) bytes; the limit is \(maxGroupBytes)")
@@ -83,7 +83,7 @@ public enum DownloadRequestRules {
 
     /// The group a group operation acts on: a group path, and not empty, since an empty
     /// group would take every download and `every` (PauseAll, ...) is the operation for that.
-    public static func validateTargetGroup(_ group: String, every: String) throws {
+    package static func validateTargetGroup(_ group: String, every: String) throws {
         guard !group.isEmpty else {
             throw StashError.invalidArgument("group '' is empty: give a group path such as one-piece/chapter-12; use \(every) for every download")
         }
@@ -92,18 +92,18 @@ public enum DownloadRequestRules {
 
     /// Whether a download of `group` is in the group `prefix` or one under it (`a/b` is in
     /// `a`, `a-2` is not). An empty prefix takes every download.
-    public static func group(_ group: String, isIn prefix: String) -> Bool {
+    package static func group(_ group: String, isIn prefix: String) -> Bool {
         prefix.isEmpty || group == prefix || (group.hasPrefix(prefix) && group.utf8.dropFirst(prefix.utf8.count).first == UInt8(ascii: "/"))
     }
 
     /// A stop reason is shown as the download's state reason: as long as a title at most.
-    public static func validateStopReason(_ reason: String) throws {
+    package static func validateStopReason(_ reason: String) throws {
         guard reason.count <= maxTitleLength else {
             throw StashError.invalidArgument("reason is \(reason.count) characters; the limit is \(maxTitleLength)")
         }
     }
 
-    public static func validateHeaders(_ headers: [HTTPHeader]) throws {
+    package static func validateHeaders(_ headers: [HTTPHeader]) throws {
         guard headers.count <= maxHeaders else {
             throw StashError.invalidArgument("\(headers.count) headers given; the limit is \(maxHeaders)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The events one subscriber has yet to read. The engine delivers into it without ever
 /// waiting; a subscriber that reads slowly sees its progress events for a download coalesce
@@ -6,153 +7,50 @@ import Foundation
 /// `maxBacklog`. Past that the waiting events are dropped and replaced by one `eventsLost`
 /// event naming their sequence numbers, so a subscriber that stopped reading costs at most
 /// that much memory, and learns what it missed when it reads again.
-// @unchecked Sendable: the queue, the pacing state, the waiter and `finished` are used only
-// under `lock`; the rest are constants.
-public final class EventSubscription: AsyncSequence, @unchecked Sendable {
-    public typealias Element = DownloadEvent
+package final class EventSubscription: AsyncSequence, Sendable {
+    package typealias Element = DownloadEvent
 
     /// Only these downloads; empty means all.
-    public let ids: Set<String>
+    package let ids: Set<String>
     /// Progress events of one download closer than this (percent and time) are skipped.
-    public let minProgressStep: Int
-    public let minInterval: TimeInterval
+    package let minProgressStep: Int
+    package let minInterval: TimeInterval
     /// Events kept for a subscriber that does not read, before they are dropped.
-    public let maxBacklog: Int
+    package let maxBacklog: Int
 
-    private let lock = NSLock()
-    private var queue: [DownloadEvent] = []
-    private var head = 0
-    /// Index in `queue` of the pending progress event of each download, to replace it in place.
-    private var pendingProgress: [String: Int] = [:]
-    private var lastSent: [String: (percent: Int, time: Date)] = [:]
-    private var waiter: CheckedContinuation<DownloadEvent?, Never>?
-    private var finished = false
-    private let onCancel: @Sendable () -> Void
+    private struct State {
+        var queue: [DownloadEvent] = []
+        var head = 0
+        /// Index in `queue` of the pending progress event of each download, to replace it in place.
+        var pendingProgress: [String: Int] = [:]
+        var lastSent: [String: (percent: Int, time: Date)] = [:]
+        var waiter: CheckedContinuation<DownloadEvent?, Never>?
+        var finished = false
 
-    public static let defaultMaxBacklog = 1024
-
-    public init(
-        ids: Set<String>, minProgressStep: Int, minInterval: TimeInterval, maxBacklog: Int = EventSubscription.defaultMaxBacklog,
-        onCancel: @escaping @Sendable () -> Void = {}
-    ) {
-        self.ids = ids
-        self.maxBacklog = Swift.max(1, maxBacklog)
-        self.minProgressStep = Swift.max(1, minProgressStep)
-        self.minInterval = Swift.max(0, minInterval)
-        self.onCancel = onCancel
-    }
-
-    /// Called by the engine for every event; returns at once.
-    public func deliver(_ event: DownloadEvent) {
-        if !ids.isEmpty && !ids.contains(event.downloadID) { return }
-        lock.lock()
-        if finished { lock.unlock(); return }
-        if case .progress(let update) = event.kind {
-            if let last = lastSent[update.id],
-               update.progressPercent - last.percent < minProgressStep,
-               event.time.timeIntervalSince(last.time) < minInterval {
-                lock.unlock()
-                return
+        /// Replaces every waiting event and `event` with one notice of what was lost (merged into
+        /// a notice still waiting at the head).
+        mutating func dropBacklog(through event: DownloadEvent) {
+            var lost = EventsLost(firstSeq: event.seq, lastSeq: event.seq, count: 1)
+            for waiting in queue[head...] {
+                if case .eventsLost(let earlier) = waiting.kind {
+                    lost.firstSeq = Swift.min(lost.firstSeq, earlier.firstSeq)
+                    lost.count += earlier.count
+                } else {
+                    lost.firstSeq = Swift.min(lost.firstSeq, waiting.seq)
+                    lost.count += 1
+                }
             }
-            if let index = pendingProgress[update.id] {
-                queue[index] = event
-                lock.unlock()
-                return
-            }
-            pendingProgress[update.id] = queue.count
+            queue.removeAll(keepingCapacity: true)
+            head = 0
+            pendingProgress.removeAll(keepingCapacity: true)
+            // Progress that was dropped leaves the pacing state stale: the next of each shows.
+            lastSent.removeAll()
+            queue.append(DownloadEvent(seq: event.seq, time: event.time, kind: .eventsLost(lost)))
         }
-        if let waiter {
-            self.waiter = nil
-            take(event)
-            lock.unlock()
-            waiter.resume(returning: event)
-            return
-        }
-        if queue.count - head >= maxBacklog {
-            dropBacklog(through: event)
-        } else {
-            queue.append(event)
-        }
-        lock.unlock()
-    }
 
-    /// With the lock held: replaces every waiting event and `event` with one notice of what
-    /// was lost (merged into a notice still waiting at the head).
-    private func dropBacklog(through event: DownloadEvent) {
-        var lost = EventsLost(firstSeq: event.seq, lastSeq: event.seq, count: 1)
-        for waiting in queue[head...] {
-            if case .eventsLost(let earlier) = waiting.kind {
-                lost.firstSeq = Swift.min(lost.firstSeq, earlier.firstSeq)
-                lost.count += earlier.count
-            } else {
-                lost.firstSeq = Swift.min(lost.firstSeq, waiting.seq)
-                lost.count += 1
-            }
-        }
-        queue.removeAll(keepingCapacity: true)
-        head = 0
-        pendingProgress.removeAll(keepingCapacity: true)
-        // Progress that was dropped leaves the pacing state stale: the next of each shows.
-        lastSent.removeAll()
-        queue.append(DownloadEvent(seq: event.seq, time: event.time, kind: .eventsLost(lost)))
-    }
-
-    /// Ends the stream; events already queued are still read.
-    public func finish() {
-        lock.lock()
-        finished = true
-        let waiter = self.waiter
-        self.waiter = nil
-        lock.unlock()
-        waiter?.resume(returning: nil)
-    }
-
-    /// Ends the stream and tells the engine to stop delivering.
-    public func cancel() {
-        lock.lock()
-        queue.removeAll()
-        head = 0
-        pendingProgress.removeAll()
-        lock.unlock()
-        finish()
-        onCancel()
-    }
-
-    /// Events waiting to be read; a measure of how far behind the subscriber is.
-    public var backlog: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return queue.count - head
-    }
-
-    // Called with the lock held, for the event handed to the reader.
-    private func take(_ event: DownloadEvent) {
-        switch event.kind {
-        case .progress(let update):
-            pendingProgress[update.id] = nil
-            lastSent[update.id] = (update.progressPercent, event.time)
-        case .stateChanged(let download, _):
-            // A new state restarts the progress pacing, so the first progress after it shows.
-            lastSent[download.id] = nil
-        case .removed(let id):
-            lastSent[id] = nil
-        case .license:
-            break
-        case .eventsLost:
-            break
-        }
-    }
-
-    private func next() async -> DownloadEvent? {
-        await withCheckedContinuation { continuation in
-            nextOrWait(continuation)
-        }
-    }
-
-    /// Hands over the oldest queued event, or parks the reader until one is delivered.
-    private func nextOrWait(_ continuation: CheckedContinuation<DownloadEvent?, Never>) {
-        lock.lock()
-        if head < queue.count {
+        /// The oldest queued event, taken for the reader; nil when none waits.
+        mutating func dequeue() -> DownloadEvent? {
+            guard head < queue.count else { return nil }
             let event = queue[head]
             head += 1
             take(event)
@@ -165,23 +63,125 @@ public final class EventSubscription: AsyncSequence, @unchecked Sendable {
                 pendingProgress = pendingProgress.mapValues { $0 - head }
                 head = 0
             }
-            lock.unlock()
-            continuation.resume(returning: event)
-            return
+            return event
         }
-        if finished {
-            lock.unlock()
-            continuation.resume(returning: nil)
-            return
+
+        /// For the event handed to the reader.
+        mutating func take(_ event: DownloadEvent) {
+            switch event.kind {
+            case .progress(let update):
+                pendingProgress[update.id] = nil
+                lastSent[update.id] = (update.progressPercent, event.time)
+            case .stateChanged(let download, _):
+                // A new state restarts the progress pacing, so the first progress after it shows.
+                lastSent[download.id] = nil
+            case .removed(let id):
+                lastSent[id] = nil
+            case .license:
+                break
+            case .eventsLost:
+                break
+            }
         }
-        waiter = continuation
-        lock.unlock()
     }
 
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    private let state = Mutex(State())
+    private let onCancel: @Sendable () -> Void
+
+    package static let defaultMaxBacklog = 1024
+
+    package init(
+        ids: Set<String>, minProgressStep: Int, minInterval: TimeInterval, maxBacklog: Int = EventSubscription.defaultMaxBacklog,
+        onCancel: @escaping @Sendable () -> Void = {}
+    ) {
+        self.ids = ids
+        self.maxBacklog = Swift.max(1, maxBacklog)
+        self.minProgressStep = Swift.max(1, minProgressStep)
+        self.minInterval = Swift.max(0, minInterval)
+        self.onCancel = onCancel
+    }
+
+    /// Called by the engine for every event; returns at once.
+    package func deliver(_ event: DownloadEvent) {
+        if !ids.isEmpty && !ids.contains(event.downloadID) { return }
+        let reader: CheckedContinuation<DownloadEvent?, Never>? = state.withLock { state in
+            if state.finished { return nil }
+            if case .progress(let update) = event.kind {
+                if let last = state.lastSent[update.id],
+                   update.progressPercent - last.percent < minProgressStep,
+                   event.time.timeIntervalSince(last.time) < minInterval {
+                    return nil
+                }
+                if let index = state.pendingProgress[update.id] {
+                    state.queue[index] = event
+                    return nil
+                }
+                state.pendingProgress[update.id] = state.queue.count
+            }
+            if let waiter = state.waiter {
+                state.waiter = nil
+                state.take(event)
+                return waiter
+            }
+            if state.queue.count - state.head >= maxBacklog {
+                state.dropBacklog(through: event)
+            } else {
+                state.queue.append(event)
+            }
+            return nil
+        }
+        reader?.resume(returning: event)
+    }
+
+    /// Ends the stream; events already queued are still read.
+    package func finish() {
+        let reader = state.withLock { state in
+            state.finished = true
+            let waiter = state.waiter
+            state.waiter = nil
+            return waiter
+        }
+        reader?.resume(returning: nil)
+    }
+
+    /// Ends the stream and tells the engine to stop delivering.
+    package func cancel() {
+        state.withLock { state in
+            state.queue.removeAll()
+            state.head = 0
+            state.pendingProgress.removeAll()
+        }
+        finish()
+        onCancel()
+    }
+
+    /// Events waiting to be read; a measure of how far behind the subscriber is.
+    package var backlog: Int {
+        state.withLock { $0.queue.count - $0.head }
+    }
+
+    private func next() async -> DownloadEvent? {
+        await withCheckedContinuation { continuation in
+            nextOrWait(continuation)
+        }
+    }
+
+    /// Hands over the oldest queued event, or parks the reader until one is delivered.
+    private func nextOrWait(_ continuation: CheckedContinuation<DownloadEvent?, Never>) {
+        // nil: the reader is parked, for `deliver` or `finish` to resume; .some(nil): the end.
+        let answer: DownloadEvent?? = state.withLock { state in
+            if let event = state.dequeue() { return event }
+            if state.finished { return .some(nil) }
+            state.waiter = continuation
+            return nil
+        }
+        if let answer { continuation.resume(returning: answer) }
+    }
+
+    package struct AsyncIterator: AsyncIteratorProtocol {
         let subscription: EventSubscription
-        public mutating func next() async -> DownloadEvent? { await subscription.next() }
+        package mutating func next() async -> DownloadEvent? { await subscription.next() }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(subscription: self) }
+    package func makeAsyncIterator() -> AsyncIterator { AsyncIterator(subscription: self) }
 }

@@ -11,7 +11,7 @@ public struct GroupTotals: Equatable, Sendable {
 
     public init() {}
 
-    public mutating func add(_ download: Download) {
+    package mutating func add(_ download: Download) {
         bytesDownloaded = bytesDownloaded.addingSaturating(download.downloadedBytes)
         bytesTotal = bytesTotal.addingSaturating(download.totalBytes ?? 0)
         filesDone = Self.saturating(filesDone, download.filesDone)

@@ -2,22 +2,22 @@ import Foundation
 
 /// The checks an HLS download's options pass before anything is stored; each error names the
 /// field, the value and the limit.
-public enum HLSRules {
-    public static let maxLanguages = 32
-    public static let maxLanguageLength = 35
+package enum HLSRules {
+    package static let maxLanguages = 32
+    package static let maxLanguageLength = 35
 
     /// A URL whose path ends in `.m3u8` or `.m3u` is an HLS stream without being told so.
-    public static func looksLikePlaylist(_ uri: String) -> Bool {
+    package static func looksLikePlaylist(_ uri: String) -> Bool {
         let path = (URLComponents(string: uri)?.path ?? "").lowercased()
         return path.hasSuffix(".m3u8") || path.hasSuffix(".m3u")
     }
 
     /// The media types RFC 8216 section 4 names for playlists, and the older ones servers send.
-    public static func isPlaylistContentType(_ type: String) -> Bool {
+    package static func isPlaylistContentType(_ type: String) -> Bool {
         ["application/vnd.apple.mpegurl", "application/x-mpegurl", "audio/mpegurl", "audio/x-mpegurl"].contains(type.lowercased())
     }
 
-    public static func validate(_ options: HLSOptions) throws {
+    package static func validate(_ options: HLSOptions) throws {
         guard (1...HLSOptions.maxSegmentConcurrency).contains(options.segmentConcurrency) else {
             throw StashError.invalidArgument("hls.segment_concurrency \(options.segmentConcurrency) is outside 1...\(HLSOptions.maxSegmentConcurrency)")
         }

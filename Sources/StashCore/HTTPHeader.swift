@@ -23,7 +23,7 @@ public struct HTTPHeader: Equatable, Sendable, Codable {
 
     /// Refuses names that are not HTTP tokens and values with CR, LF or NUL, which would let a
     /// client inject headers of its own into the request.
-    public func validate() throws {
+    package func validate() throws {
         let tokenChars = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
         guard !name.isEmpty, name.count <= 256, name.allSatisfy({ tokenChars.contains($0) }) else {
             throw StashError.invalidArgument("header name '\(name)' is not an HTTP token (letters, digits, !#$%&'*+-.^_`|~; 1 to 256 characters)")

@@ -1,17 +1,17 @@
 /// Byte counts come from servers, playlists, requests and registry rows, and a trap is a dead
 /// daemon: the sums and differences of such counts stop at the bounds instead.
 extension Int64 {
-    public func addingSaturating(_ other: Int64) -> Int64 {
+    package func addingSaturating(_ other: Int64) -> Int64 {
         let (sum, overflow) = addingReportingOverflow(other)
         return overflow ? (other > 0 ? .max : .min) : sum
     }
 
-    public func subtractingSaturating(_ other: Int64) -> Int64 {
+    package func subtractingSaturating(_ other: Int64) -> Int64 {
         let (difference, overflow) = subtractingReportingOverflow(other)
         return overflow ? (other > 0 ? .min : .max) : difference
     }
 
-    public func multipliedSaturating(by other: Int64) -> Int64 {
+    package func multipliedSaturating(by other: Int64) -> Int64 {
         let (product, overflow) = multipliedReportingOverflow(by: other)
         return overflow ? ((self < 0) == (other < 0) ? .max : .min) : product
     }
@@ -19,7 +19,7 @@ extension Int64 {
 
 extension Sequence {
     /// The saturating sum of `value` over the elements.
-    public func saturatingSum(_ value: (Element) -> Int64) -> Int64 {
+    package func saturatingSum(_ value: (Element) -> Int64) -> Int64 {
         reduce(0) { $0.addingSaturating(value($1)) }
     }
 }

@@ -18,7 +18,7 @@ public struct LicenseStatus: Equatable, Sendable {
     }
 
     /// The status of `download`'s licence at `now`.
-    public init(_ download: Download, at now: Date) {
+    package init(_ download: Download, at now: Date) {
         self.init(
             id: download.id,
             check: download.license?.check(at: now)

@@ -37,14 +37,14 @@ public struct LicenseTerms: Codable, Equatable, Sendable {
     }
 
     /// When to ask for a renewal: 80 % into the licence's life. nil: it never expires.
-    public var renewalDue: Date? {
+    package var renewalDue: Date? {
         guard let expiresAt else { return nil }
         return acquiredAt.addingTimeInterval(Self.renewalPoint * expiresAt.timeIntervalSince(acquiredAt))
     }
 
     /// Whether the keys may be used at `now`. An ended playback window wins over a refusal and
     /// both over an expired licence, since they are final: a renewal does not undo them.
-    public func check(at now: Date) -> LicenseCheck {
+    package func check(at now: Date) -> LicenseCheck {
         let licenseLeft = expiresAt.map { Self.wholeSeconds($0.timeIntervalSince(now)) }
         var playbackLeft: Int64?
         if let playbackDuration {
@@ -66,7 +66,7 @@ public struct LicenseTerms: Codable, Equatable, Sendable {
 
     /// Opens the playback window at `now`, the first time a player gets a key. Later calls
     /// change nothing: the window runs from the first playback.
-    public mutating func startPlayback(at now: Date) {
+    package mutating func startPlayback(at now: Date) {
         if firstPlaybackAt == nil { firstPlaybackAt = now }
     }
 
@@ -74,7 +74,7 @@ public struct LicenseTerms: Codable, Equatable, Sendable {
     /// expiry and the playback duration. The playback window keeps its start: a renewal
     /// extends how long the licence is held, not a window already running, which would
     /// otherwise let every renewal restart, say, a 48-hour rental.
-    public func renewed(at now: Date, expiresIn: Int?, playbackDuration: TimeInterval?) -> LicenseTerms {
+    package func renewed(at now: Date, expiresIn: Int?, playbackDuration: TimeInterval?) -> LicenseTerms {
         var terms = LicenseTerms(acquiredAt: now, expiresIn: expiresIn, playbackDuration: playbackDuration, kids: kids)
         terms.firstPlaybackAt = firstPlaybackAt
         return terms

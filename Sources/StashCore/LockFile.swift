@@ -5,9 +5,9 @@ import Synchronization
 /// when the process dies, however it dies), with the holder's pid written inside so a refused
 /// second process can say who holds it. A lock next to a resource (a data dir, a socket) lets
 /// a newcomer tell a live owner from a stale leftover without probing the resource.
-public final class LockFile: Sendable {
+package final class LockFile: Sendable {
     /// The lock file's path.
-    public let path: String
+    package let path: String
     /// -1 once released; behind a lock so two releases cannot close the descriptor twice
     /// (the second close could hit a descriptor reused by then).
     private let fd: Mutex<Int32>
@@ -23,7 +23,7 @@ public final class LockFile: Sendable {
     /// - Parameters:
     ///   - path: the lock file; created 0600 when missing.
     ///   - what: the locked resource, for the message ("data dir /x", a socket path).
-    public static func acquire(path: String, what: String) throws -> LockFile {
+    package static func acquire(path: String, what: String) throws -> LockFile {
         let fd = try SystemCallError.check("open", path) { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
         do {
             try SystemCallError.check("flock", path) { flock(fd, LOCK_EX | LOCK_NB) }
@@ -47,7 +47,7 @@ public final class LockFile: Sendable {
 
     /// Releases the lock (also released when the process exits). The file stays: unlinking it
     /// would let two processes lock two different files of the same name.
-    public func release() {
+    package func release() {
         let open = fd.withLock { fd in
             defer { fd = -1 }
             return fd

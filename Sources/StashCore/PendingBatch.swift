@@ -1,28 +1,28 @@
 /// What every batcher in stash shares (the commit queue, the fetch thread's inbox, the fetch
-/// events on their way to the engine, the sync batches): items wait in arrival order, and the
+/// events on their way to the engine): items wait in arrival order, and the
 /// consumer is woken once, not once per item. It then takes everything waiting, again and
 /// again, until it finds nothing, and only from that moment does the next item wake it.
 /// So a busy producer costs one wake-up per batch, and an item is never left waiting
 /// unseen. A value: its owner keeps it behind its own lock, with whatever else must change
 /// at the same moment.
-public struct PendingBatch<Item> {
+package struct PendingBatch<Item> {
     private var items: [Item] = []
     /// A consumer was woken and has not yet found the batch empty.
-    public private(set) var draining = false
+    package private(set) var draining = false
 
-    public init() {}
+    package init() {}
 
-    public var isEmpty: Bool { items.isEmpty }
+    package var isEmpty: Bool { items.isEmpty }
 
     /// Adds `item`; true when no consumer is draining, so the caller must wake one.
-    public mutating func add(_ item: Item) -> Bool {
+    package mutating func add(_ item: Item) -> Bool {
         items.append(item)
         return claim()
     }
 
     /// Everything waiting, oldest first. Empty means the consumer is idle from now on: the
     /// next `add` wakes it again.
-    public mutating func take() -> [Item] {
+    package mutating func take() -> [Item] {
         if items.isEmpty { draining = false }
         defer { items.removeAll(keepingCapacity: true) }
         return items
@@ -30,14 +30,14 @@ public struct PendingBatch<Item> {
 
     /// For a consumer that arrives after items did: true when items wait and none drains,
     /// and then the caller drains.
-    public mutating func claim() -> Bool {
+    package mutating func claim() -> Bool {
         guard !draining, !items.isEmpty else { return false }
         draining = true
         return true
     }
 
     /// Everything waiting, without changing who drains (for a consumer that is shutting down).
-    public mutating func removeAll() -> [Item] {
+    package mutating func removeAll() -> [Item] {
         defer { items.removeAll() }
         return items
     }

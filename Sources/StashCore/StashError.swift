@@ -45,12 +45,12 @@ public struct StashError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(code.name): \(message)" }
 
-    public static func invalidArgument(_ message: String) -> StashError { .init(.invalidArgument, message) }
-    public static func notFound(id: String) -> StashError { .init(.notFound, "no download with id '\(id)'") }
+    package static func invalidArgument(_ message: String) -> StashError { .init(.invalidArgument, message) }
+    package static func notFound(id: String) -> StashError { .init(.notFound, "no download with id '\(id)'") }
 
     /// UNAVAILABLE made by a client: the daemon cannot be reached, or the connection to it
     /// closed before the answer.
-    public static func connectionFailure(_ message: String) -> StashError {
+    package static func connectionFailure(_ message: String) -> StashError {
         var error = StashError(.unavailable, message)
         error.isConnectionFailure = true
         return error

@@ -11,7 +11,7 @@ public enum StashPaths {
     }
 
     /// `$XDG_DATA_HOME/stash`, or `~/.local/share/stash`.
-    public static func defaultDataDir(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func defaultDataDir(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
             return data + "/stash"
         }

@@ -3,7 +3,7 @@ extension String {
     /// and fragment (where signed URLs keep their tokens) become `?…`, and a user and password
     /// before the host are dropped. For what goes to the log: error messages name the URL
     /// that failed, and a log is read by more people than the app that gave the URL.
-    public var withoutURLSecrets: String {
+    package var withoutURLSecrets: String {
         var result = ""
         var rest = self[...]
         while let start = rest.range(of: "http", options: .caseInsensitive)?.lowerBound {

@@ -5,21 +5,21 @@ import Darwin
 #endif
 
 /// A failed system call: which call, what it was called on, and errno.
-public struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The call's name, e.g. "open".
-    public var call: String
+    package var call: String
     /// The path (or other subject) the call was made on.
-    public var path: String
+    package var path: String
     /// errno as it was right after the call.
-    public var errnoCode: Int32
+    package var errnoCode: Int32
 
-    public init(call: String, path: String, errnoCode: Int32) {
+    package init(call: String, path: String, errnoCode: Int32) {
         self.call = call
         self.path = path
         self.errnoCode = errnoCode
     }
 
-    public var description: String {
+    package var description: String {
         "\(call)(\(path)) failed: \(String(cString: strerror(errnoCode))) (errno \(errnoCode))"
     }
 
@@ -27,7 +27,7 @@ public struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertib
     /// signal (EINTR), and throws with the call's name, its path and errno when the result is
     /// negative. Returns the (non-negative) result.
     @discardableResult
-    public static func check<T: BinaryInteger>(_ call: String, _ path: String, _ body: () -> T) throws -> T {
+    package static func check<T: BinaryInteger>(_ call: String, _ path: String, _ body: () -> T) throws -> T {
         while true {
             let result = body()
             if result >= 0 { return result }
@@ -41,7 +41,7 @@ public struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertib
     /// The status of what is at `path` (`lstat` when not following a symlink), or nil when
     /// nothing is there (ENOENT, or ENOTDIR for a parent that is a file). Anything else, such
     /// as EACCES, throws: a path that cannot be looked at is not a missing one.
-    public static func status(_ path: String, followingSymlink: Bool = true) throws -> stat? {
+    package static func status(_ path: String, followingSymlink: Bool = true) throws -> stat? {
         var info = stat()
         do {
             try check(followingSymlink ? "stat" : "lstat", path) {
@@ -55,7 +55,7 @@ public struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertib
 
     /// Like `check`, for a call on a non-blocking descriptor: nil when it would block (EAGAIN),
     /// which for a drained pipe or inotify queue means "nothing more for now".
-    public static func checkNonBlocking<T: BinaryInteger>(_ call: String, _ path: String, _ body: () -> T) throws -> T? {
+    package static func checkNonBlocking<T: BinaryInteger>(_ call: String, _ path: String, _ body: () -> T) throws -> T? {
         do {
             return try check(call, path, body)
         } catch let error as SystemCallError where error.errnoCode == EAGAIN || error.errnoCode == EWOULDBLOCK {
@@ -67,7 +67,7 @@ public struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertib
     /// error (EINTR, EIO), so retrying could close another thread's new descriptor; and its
     /// error carries nothing left to act on: whatever had to be durable was fsynced first,
     /// where a failure was thrown. Callers that need a write-back error fsync before this.
-    public static func close(_ descriptor: Int32) {
+    package static func close(_ descriptor: Int32) {
         #if canImport(Glibc)
         _ = Glibc.close(descriptor)
         #else
@@ -76,12 +76,12 @@ public struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertib
     }
 
     /// Closes a folder stream from opendir/fdopendir (and its descriptor), as `close` does.
-    public static func closeFolder(_ stream: OpaquePointer) {
+    package static func closeFolder(_ stream: OpaquePointer) {
         _ = closedir(stream)
     }
 
     /// Removes the file at `path`; one that is already gone is not an error.
-    public static func removeFile(_ path: String) throws {
+    package static func removeFile(_ path: String) throws {
         do {
             try check("unlink", path) { unlink(path) }
         } catch let error as SystemCallError where error.errnoCode == ENOENT {

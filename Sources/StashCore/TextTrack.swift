@@ -25,18 +25,18 @@ public struct TextTrack: Equatable, Sendable {
 
     /// The file's name without its extension (`es-2`): what tells two tracks of one language
     /// apart, and what RemoveSubtitles takes to remove only one of them.
-    public var stem: String {
+    package var stem: String {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let dot = name.lastIndex(of: ".") else { return name }
         return String(name[..<dot])
     }
 
     /// The download's file for this track.
-    public var file: DownloadFile { DownloadFile(url: uri, path: path) }
+    package var file: DownloadFile { DownloadFile(url: uri, path: path) }
 
     /// Whether `other` is this track again: the same file in the same language and format.
     /// The title does not make another file.
-    public func isSame(as other: TextTrack) -> Bool {
+    package func isSame(as other: TextTrack) -> Bool {
         uri == other.uri && type == other.type && language.lowercased() == other.language.lowercased()
     }
 }

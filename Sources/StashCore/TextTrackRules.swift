@@ -2,13 +2,13 @@ import Foundation
 
 /// The checks on side-loaded text tracks, in requests and in registry rows. Each error names
 /// the field (`text_tracks[2].lang`), the value and the rule or limit.
-public enum TextTrackRules {
-    public static let maxTracks = 32
+package enum TextTrackRules {
+    package static let maxTracks = 32
     /// As long as HLS rendition languages may be.
-    public static let maxLanguageBytes = 35
-    public static let maxTitleLength = 256
+    package static let maxLanguageBytes = 35
+    package static let maxTitleLength = 256
     /// The folder of the asset the track files go in.
-    public static let folder = "subtitles"
+    package static let folder = "subtitles"
 
     /// The tracks `specs` add to a download that has `existing` tracks and `files` (all its
     /// files, the tracks' own included): each checked, its type and path filled in. One that
@@ -16,7 +16,7 @@ public enum TextTrackRules {
     /// tracks again adds nothing. The count limit applies to the download's tracks as they
     /// will be. A track's path is `subtitles/<lang>.<type>`; a second track of one language
     /// is `<lang>-2`, and so on, never a path a file of the download has.
-    public static func added(_ specs: [TextTrack], to existing: [TextTrack], files: [DownloadFile], field: String = "text_tracks") throws -> [TextTrack] {
+    package static func added(_ specs: [TextTrack], to existing: [TextTrack], files: [DownloadFile], field: String = "text_tracks") throws -> [TextTrack] {
         // Before anything else: the duplicate check below compares tracks pairwise.
         guard specs.count <= maxTracks else {
             throw StashError.invalidArgument("\(field) has \(specs.count) entries; the limit is \(maxTracks)")
@@ -86,7 +86,7 @@ public enum TextTrackRules {
 
     /// An RFC 5646 tag as far as a file name needs: subtags of 1 to 8 ASCII letters or digits
     /// joined by `-`, the first of letters, at most `maxLanguageBytes` bytes.
-    public static func validateLanguage(_ language: String, field: String) throws {
+    package static func validateLanguage(_ language: String, field: String) throws {
         let rule = "subtags of 1 to 8 letters or digits joined by '-', the first of letters, at most \(maxLanguageBytes) bytes, e.g. es or pt-BR"
         guard !language.isEmpty else {
             throw StashError.invalidArgument("\(field) is empty; give a language tag (\(rule))")
@@ -106,14 +106,14 @@ public enum TextTrackRules {
     }
 
     /// `vtt` unless the URI's path ends in `.srt`.
-    public static func defaultType(for uri: String) -> String {
+    package static func defaultType(for uri: String) -> String {
         let path = (URLComponents(string: uri)?.path ?? "").lowercased()
         return path.hasSuffix(".srt") ? "srt" : "vtt"
     }
 
     /// A track read back from the registry, which is outside input too: the request's rules,
     /// a type given, and a path the daemon could have given it (`subtitles/<lang>[-N].<type>`).
-    public static func validateStored(_ track: TextTrack) throws {
+    package static func validateStored(_ track: TextTrack) throws {
         _ = try validated(track, label: "text track")
         guard TextTrack.types.contains(track.type) else {
             throw StashError.invalidArgument("text track type '\(track.type.prefix(50))' is not one of \(TextTrack.types.joined(separator: ", "))")
@@ -133,7 +133,7 @@ public enum TextTrackRules {
     /// Whether `entry`, a language of a RemoveSubtitles, names `track`: its file name without
     /// the extension names that one track (`es-2`); a language names every track of it, a bare
     /// one every regional form too (`es` takes `es` and `es-MX`), as for HLS renditions.
-    public static func names(_ entry: String, _ track: TextTrack) -> Bool {
+    package static func names(_ entry: String, _ track: TextTrack) -> Bool {
         let asked = entry.lowercased()
         let tag = track.language.lowercased()
         if track.stem.lowercased() == asked || tag == asked { return true }

@@ -5,7 +5,7 @@ import Glibc
 /// The `sockaddr_un` of a socket path, for the daemon's listening socket and the client's
 /// connection, which both create their sockets themselves, and of the service manager's
 /// notification socket, which may be in the abstract namespace.
-public struct UnixSocketAddress: Sendable {
+package struct UnixSocketAddress: Sendable {
     private var address = sockaddr_un()
     /// The address's length: the whole structure for a path (the kernel stops at the NUL),
     /// exactly the name for an abstract one, whose every byte counts.
@@ -14,7 +14,7 @@ public struct UnixSocketAddress: Sendable {
     /// Fails with ENAMETOOLONG, naming `call` and the path, when the path does not fit in
     /// `sun_path` (108 bytes with its NUL). With `abstract`, `path`'s first character (the '@'
     /// systemd writes for it) stands for the leading NUL of an abstract name.
-    public init(path: String, abstract: Bool = false, call: String) throws {
+    package init(path: String, abstract: Bool = false, call: String) throws {
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
         guard path.utf8.count < capacity else {
             throw SystemCallError(call: call, path: path, errnoCode: ENAMETOOLONG)
@@ -30,7 +30,7 @@ public struct UnixSocketAddress: Sendable {
         }
     }
 
-    public func withSocketAddress<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
+    package func withSocketAddress<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
         let length = self.length
         return withUnsafePointer(to: address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) }

@@ -3,12 +3,12 @@ import Foundation
 /// The wall-clock time the engine reads and waits on: licence terms and renewals, the storage
 /// recheck, progress pacing. Injected, so tests move time forward instead of sleeping
 /// (StashTestSupport's `ManualClock`).
-public struct WallClock: Sendable {
-    public let now: @Sendable () -> Date
+package struct WallClock: Sendable {
+    package let now: @Sendable () -> Date
     /// Waits `seconds` (returning early if the task is cancelled).
-    public let sleep: @Sendable (_ seconds: TimeInterval) async -> Void
+    package let sleep: @Sendable (_ seconds: TimeInterval) async -> Void
 
-    public init(now: @escaping @Sendable () -> Date, sleep: @escaping @Sendable (_ seconds: TimeInterval) async -> Void) {
+    package init(now: @escaping @Sendable () -> Date, sleep: @escaping @Sendable (_ seconds: TimeInterval) async -> Void) {
         self.now = now
         self.sleep = sleep
     }
@@ -17,7 +17,7 @@ public struct WallClock: Sendable {
     /// nanoseconds in a UInt64.
     static let maxSleepSeconds: TimeInterval = 100 * 365 * 86_400
 
-    public static let system = WallClock(now: { Date() }) { seconds in
+    package static let system = WallClock(now: { Date() }) { seconds in
         let bounded = Swift.min(Swift.max(0, seconds), maxSleepSeconds)
         try? await Task.sleep(nanoseconds: UInt64(bounded * 1_000_000_000))
     }

@@ -3,13 +3,13 @@ import CCrypto
 /// AES-256-GCM, as the key store seals content keys: the sealed form is the 12-byte nonce,
 /// the ciphertext and the 16-byte tag, one after the other (the "combined" layout sealed
 /// entries have always had on disk).
-public enum AESGCM {
-    public static let keyByteCount = 32
-    public static let nonceByteCount = 12
-    public static let tagByteCount = 16
+package enum AESGCM {
+    package static let keyByteCount = 32
+    package static let nonceByteCount = 12
+    package static let tagByteCount = 16
 
     /// Seals `plaintext` under `key` with a fresh random nonce, binding `authenticating` to it.
-    public static func seal(_ plaintext: [UInt8], key: [UInt8], authenticating data: [UInt8]) throws(CryptoError) -> [UInt8] {
+    package static func seal(_ plaintext: [UInt8], key: [UInt8], authenticating data: [UInt8]) throws(CryptoError) -> [UInt8] {
         let nonce = try SecureRandom.bytes(nonceByteCount)
         return try seal(plaintext, key: key, nonce: nonce, authenticating: data)
     }
@@ -43,7 +43,7 @@ public enum AESGCM {
 
     /// Opens what `seal` made; throws when it is too short, was sealed under another key, or
     /// was changed (the tag, or `authenticating`, does not match).
-    public static func open(_ sealed: ArraySlice<UInt8>, key: [UInt8], authenticating data: [UInt8]) throws(CryptoError) -> [UInt8] {
+    package static func open(_ sealed: ArraySlice<UInt8>, key: [UInt8], authenticating data: [UInt8]) throws(CryptoError) -> [UInt8] {
         guard sealed.count >= nonceByteCount + tagByteCount else {
             throw CryptoError(call: "AES-GCM open", reason: "\(sealed.count) bytes, shorter than a nonce and a tag (\(nonceByteCount + tagByteCount))")
         }

@@ -2,25 +2,25 @@ import CCrypto
 
 /// A libcrypto call that failed: which call, and the reason libcrypto's error queue gave.
 /// `check` is the one place a libcrypto return value becomes a Swift error.
-public struct CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The call's name, e.g. "EVP_DecryptFinal_ex".
-    public var call: String
+    package var call: String
     /// libcrypto's own words for the failure, when its error queue had any.
-    public var reason: String
+    package var reason: String
 
-    public init(call: String, reason: String) {
+    package init(call: String, reason: String) {
         self.call = call
         self.reason = reason
     }
 
-    public var description: String {
+    package var description: String {
         reason.isEmpty ? "\(call) failed" : "\(call) failed: \(reason)"
     }
 
     /// Returns `value`, or throws naming `call` when it is nil. The error queue is emptied
     /// either way, so a failure never leaks into the next call's reason.
     @discardableResult
-    public static func check<Value>(_ call: String, _ value: Value?) throws(CryptoError) -> Value {
+    package static func check<Value>(_ call: String, _ value: Value?) throws(CryptoError) -> Value {
         defer { ERR_clear_error() }
         if let value { return value }
         let code = ERR_get_error()
@@ -32,7 +32,7 @@ public struct CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Checks an EVP-style result: 1 is success, anything else a failure.
-    public static func check(_ call: String, status: Int32) throws(CryptoError) {
+    package static func check(_ call: String, status: Int32) throws(CryptoError) {
         try check(call, status == 1 ? () : nil)
     }
 }

@@ -5,13 +5,13 @@ import CCrypto
 ///
 /// libcrypto's SHA-256 fails only when it cannot allocate its context, where Swift's own
 /// allocations would have trapped first; so does this, and its calls do not throw.
-public final class SHA256 {
+package final class SHA256 {
     /// The digest's length in bytes.
-    public static let byteCount = 32
+    package static let byteCount = 32
 
     private let context: OpaquePointer
 
-    public init() {
+    package init() {
         context = Self.required("EVP_MD_CTX_new", EVP_MD_CTX_new())
         Self.required("EVP_DigestInit_ex", EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 ? () : nil)
     }
@@ -20,18 +20,18 @@ public final class SHA256 {
         EVP_MD_CTX_free(context)
     }
 
-    public func update(_ bytes: UnsafeRawBufferPointer) {
+    package func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         Self.required("EVP_DigestUpdate", EVP_DigestUpdate(context, base, bytes.count) == 1 ? () : nil)
     }
 
-    public func update(_ bytes: [UInt8]) {
+    package func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
 
     /// The digest of everything fed so far. Taken from a copy of the context, so the hasher
     /// goes on: a part file's digest is read and then more bytes may still come.
-    public func finalize() -> [UInt8] {
+    package func finalize() -> [UInt8] {
         let copy = Self.required("EVP_MD_CTX_new", EVP_MD_CTX_new())
         defer { EVP_MD_CTX_free(copy) }
         Self.required("EVP_MD_CTX_copy_ex", EVP_MD_CTX_copy_ex(copy, context) == 1 ? () : nil)
@@ -43,19 +43,19 @@ public final class SHA256 {
     }
 
     /// The digest as 64 lowercase hex digits.
-    public func finalizeHex() -> String {
+    package func finalizeHex() -> String {
         Self.hex(finalize())
     }
 
     /// The digest of `bytes` in one call.
-    public static func hash(_ bytes: [UInt8]) -> [UInt8] {
+    package static func hash(_ bytes: [UInt8]) -> [UInt8] {
         let hasher = SHA256()
         hasher.update(bytes)
         return hasher.finalize()
     }
 
     /// Lowercase hex, two digits a byte.
-    public static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    package static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(2 * byteCount)

@@ -11,17 +11,15 @@ import Glibc
 /// A request the handler cannot answer at once runs in its own task, so slow requests never
 /// hold up the event loop or the requests pipelined behind them.
 ///
-/// Memory per connection is bounded whatever the client does: no more requests are read
-/// while the answers wait in NIO's outbound buffer above its high-water mark (a client that
-/// sends and never reads), or while `maxInFlight` requests are being answered off the loop.
-/// The client's own socket buffer then fills and its writes block.
+/// Memory per connection is bounded whatever the client does (`RequestAdmission`): a request
+/// starts only while the answers before it fit in NIO's outbound buffer (below its high-water
+/// mark) and a task is free for it (a heavy one also needs the heavy slot, and is parked
+/// until it frees); until then it waits here undecoded, and nothing more is read. The
+/// client's own socket buffer then fills and its writes block.
 final class ConnectionHandler: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
-
-    /// Requests answered in tasks at once, per connection.
-    static let maxInFlight = 64
 
     private let handler: any RequestHandler
     private var logger: Logger
@@ -36,7 +34,21 @@ final class ConnectionHandler: ChannelDuplexHandler {
     private let spinner: IdleSpinner?
     /// A read the channel asked for and this handler held back.
     private var readHeld = false
-    private var inFlight = 0
+    private var admission = RequestAdmission()
+    /// Frames read but not started yet, oldest first (at most one read burst's worth, since
+    /// nothing is read while any wait); `blocked` is the first of them once decoded.
+    private var waiting = CircularBuffer<ByteBuffer>()
+    private var blocked: Request?
+    /// Heavy requests waiting for the heavy slot, oldest first.
+    private var parked = CircularBuffer<Request>()
+    /// Set while `startWaiting` runs: a write inside it may report a writability change,
+    /// which must not start requests out of order.
+    private var starting = false
+    /// The client stopped reading at some point, or asked for a heavy answer (a plan may
+    /// parse 64 MiB of playlists): what it cost is given back to the system once it has gone
+    /// (`HeapArenas.returnFreedMemory`).
+    private var costMemory = false
+    private var closed = false
 
     init(handler: any RequestHandler, ownerUID: UInt32, spinner: IdleSpinner?, logger: Logger) {
         self.handler = handler
@@ -47,7 +59,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        let outbox = ConnectionOutbox(channel: context.channel)
+        let outbox = ConnectionOutbox(channel: context.channel, clock: handler.clock)
         self.outbox = outbox
         let credentials: EventLoopFuture<PeerCredentials>
         if let provider = context.channel as? SocketOptionProvider {
@@ -72,16 +84,96 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         spinner?.requestArrived()
-        let payload = unwrapInboundIn(data)
-        let request: Request
-        do {
-            request = try WireCodec.decodeRequest(payload)
-        } catch {
-            guard session.phase != .closing else { return }
-            let message = (error as? StashError)?.message ?? "\(error)"
-            refuse(StashError(.invalidArgument, "undecodable request: \(message)"), context: context)
-            return
+        waiting.append(unwrapInboundIn(data))
+        startWaiting(context: context)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        writeReplies(context: context)
+        context.fireChannelReadComplete()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        let writable = context.channel.isWritable
+        outbox?.setWritable(writable)
+        if !writable { costMemory = true }
+        carryOn(context: context)
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// The channel asks for more input after each read: held back while requests wait.
+    func read(context: ChannelHandlerContext) {
+        if mayRead(context) {
+            context.read()
+        } else {
+            readHeld = true
+            costMemory = true
         }
+    }
+
+    private func mayRead(_ context: ChannelHandlerContext) -> Bool {
+        waiting.isEmpty && blocked == nil && admission.mayRead(writable: context.channel.isWritable)
+    }
+
+    /// After a task finished or the outbound buffer drained: starts what waits, sends what it
+    /// answered at once, and reads again when nothing waits.
+    private func carryOn(context: ChannelHandlerContext) {
+        startWaiting(context: context)
+        writeReplies(context: context)
+        guard readHeld, mayRead(context) else { return }
+        readHeld = false
+        context.read()
+    }
+
+    /// Starts the parked and waiting requests in order, as long as `admission` lets them.
+    private func startWaiting(context: ChannelHandlerContext) {
+        guard !starting else { return }
+        starting = true
+        defer { starting = false }
+        while session.phase != .closing {
+            if admission.mayStartParked(writable: context.channel.isWritable), let next = parked.popFirst() {
+                admission.unparkedOne()
+                start(next, context: context)
+                continue
+            }
+            let request: Request
+            if let first = blocked {
+                request = first
+                blocked = nil
+            } else if let frame = waiting.popFirst() {
+                do {
+                    request = try WireCodec.decodeRequest(frame)
+                } catch {
+                    let message = (error as? StashError)?.message ?? "\(error)"
+                    refuse(StashError(.invalidArgument, "undecodable request: \(message)"), context: context)
+                    break
+                }
+            } else {
+                return
+            }
+            switch admission.decide(request.op, writable: context.channel.isWritable) {
+            case .start:
+                start(request, context: context)
+            case .park:
+                parked.append(request)
+                admission.parkedOne()
+            case .wait:
+                blocked = request
+                return
+            }
+        }
+        // Closing: what the client sent after the bad request is never answered.
+        dropWaiting()
+    }
+
+    private func dropWaiting() {
+        waiting.removeAll()
+        blocked = nil
+        parked.removeAll()
+        admission.droppedParked()
+    }
+
+    private func start(_ request: Request, context: ChannelHandlerContext) {
         let op = request.op
         switch session.onRequest(op) {
         case .ignore:
@@ -101,57 +193,52 @@ final class ConnectionHandler: ChannelDuplexHandler {
             let handler = self.handler
             let peer = self.peer
             let id = request.id
-            inFlight += 1
+            let heavy = RequestAdmission.isHeavy(op)
+            admission.taskStarted(heavy: heavy)
+            if heavy { costMemory = true }
             let done = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             Task {
                 let result = await handler.handle(op, peer: peer)
                 outbox.send(.response(Response(id: id, result: result)))
                 done.eventLoop.execute {
                     let (connection, context) = done.value
-                    connection.inFlight -= 1
-                    connection.releaseHeldRead(context: context)
+                    connection.admission.taskFinished(heavy: heavy)
+                    if connection.closed {
+                        connection.returnMemoryOnceIdle()
+                    } else {
+                        connection.carryOn(context: context)
+                    }
                 }
             }
         case .subscribe(let subscribeRequest):
+            guard admission.maySubscribe else {
+                let error = StashError(
+                    .resourceExhausted,
+                    "this connection has \(admission.subscriptions) subscriptions, the most one may hold; subscribe once per connection")
+                write(.response(Response(id: request.id, result: .failure(error))), context: context)
+                return
+            }
+            admission.subscribed()
             logger.debug("subscribe", metadata: ["id": "\(request.id)", "filter-ids": "\(subscribeRequest.ids.count)"])
-            startSubscription(subscribeRequest, requestID: request.id)
+            startSubscription(subscribeRequest, requestID: request.id, context: context)
         }
-    }
-
-    func channelReadComplete(context: ChannelHandlerContext) {
-        writeReplies(context: context)
-        context.fireChannelReadComplete()
-    }
-
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
-        outbox?.setWritable(context.channel.isWritable)
-        releaseHeldRead(context: context)
-        context.fireChannelWritabilityChanged()
-    }
-
-    /// The channel asks for more input after each read: held back while answers wait.
-    func read(context: ChannelHandlerContext) {
-        if mayRead(context) {
-            context.read()
-        } else {
-            readHeld = true
-        }
-    }
-
-    private func mayRead(_ context: ChannelHandlerContext) -> Bool {
-        context.channel.isWritable && inFlight < Self.maxInFlight
-    }
-
-    private func releaseHeldRead(context: ChannelHandlerContext) {
-        guard readHeld, mayRead(context) else { return }
-        readHeld = false
-        context.read()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         logger.debug("connection closed")
+        closed = true
         outbox?.close()
+        dropWaiting()
+        returnMemoryOnceIdle()
         context.fireChannelInactive()
+    }
+
+    /// Once a connection that cost memory has gone and its last task is done, what it held is
+    /// free, but glibc keeps freed memory for later unless told.
+    private func returnMemoryOnceIdle() {
+        guard closed, costMemory, admission.tasks == 0 else { return }
+        costMemory = false
+        HeapArenas.returnFreedMemory()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
@@ -201,7 +288,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         // Answers to the requests before the bad one go out first, as they were read.
         writeReplies(context: context)
         var buffer = context.channel.allocator.buffer(capacity: 128)
-        WireCodec.encode(ServerMessage.response(Response(id: 0, result: .failure(error))), into: &buffer)
+        WireCodec.encode(ServerMessage.response(Response(id: 0, result: .failure(error))), at: handler.clock.now(), into: &buffer)
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in
             // Closing with unread input would make the kernel send a reset, which can
@@ -220,7 +307,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     private func write(_ message: ServerMessage, context: ChannelHandlerContext) {
         var buffer = replies ?? context.channel.allocator.buffer(capacity: Self.repliesCapacity)
         replies = nil  // so the buffer is uniquely referenced while it grows
-        WireCodec.encode(message, into: &buffer)
+        WireCodec.encode(message, at: handler.clock.now(), into: &buffer)
         if buffer.readableBytes >= Self.repliesLimit {
             context.write(wrapOutboundOut(buffer), promise: nil)
             context.flush()
@@ -236,10 +323,11 @@ final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     /// Sends the OK for Subscribe, then every event of the subscription until either side ends.
-    private func startSubscription(_ request: SubscribeRequest, requestID: UInt64) {
+    private func startSubscription(_ request: SubscribeRequest, requestID: UInt64, context: ChannelHandlerContext) {
         let handler = self.handler
         let outbox = self.outbox!
         let logger = self.logger
+        let connection = NIOLoopBound(self, eventLoop: context.eventLoop)
         Task {
             let subscription: EventSubscription
             do {
@@ -247,6 +335,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
             } catch {
                 let stashError = error as? StashError ?? StashError(.internal, "subscribe failed: \(error)")
                 outbox.send(.response(Response(id: requestID, result: .failure(stashError))))
+                connection.eventLoop.execute { connection.value.admission.subscriptionRefused() }
                 return
             }
             guard outbox.register(subscription) else {

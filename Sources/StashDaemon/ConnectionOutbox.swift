@@ -2,21 +2,42 @@ import Foundation
 import NIOCore
 import StashCore
 import StashWire
+import Synchronization
 
 /// The part of a connection that request and subscription tasks share with the event loop:
 /// sending frames, waiting for writability, and the subscriptions to cancel when it closes.
-// @unchecked Sendable: `closed`, `writable`, the waiters and the subscriptions are used
-// only under `lock`; `channel` is a NIO channel, safe from any thread.
-final class ConnectionOutbox: @unchecked Sendable {
+///
+/// A frame sent from a task reaches NIO's outbound buffer, where the high-water mark sees it,
+/// only once the event loop runs the write; until then it is counted here (`inTransit`).
+/// Without that, a subscription replaying 4,096 events of 4 KB queued them all on the loop
+/// before the channel said it was full: 18 MB for one subscriber that never read.
+final class ConnectionOutbox: Sendable {
     let channel: Channel
-    private let lock = NSLock()
-    private var closed = false
-    private var writable = true
-    private var writabilityWaiters: [CheckedContinuation<Void, Never>] = []
-    private var subscriptions: [ObjectIdentifier: EventSubscription] = [:]
+    private let clock: WallClock
+    /// Bytes sent but not yet in NIO's buffer past which a subscription waits, as for NIO's
+    /// own high-water mark (64 KiB).
+    static let transitLimit = 64 * 1024
 
-    init(channel: Channel) {
+    private struct State {
+        var closed = false
+        var writable = true
+        var inTransit = 0
+        var writabilityWaiters: [CheckedContinuation<Void, Never>] = []
+        var subscriptions: [ObjectIdentifier: EventSubscription] = [:]
+
+        var mayWrite: Bool { writable && inTransit < ConnectionOutbox.transitLimit }
+
+        mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
+            defer { writabilityWaiters.removeAll() }
+            return writabilityWaiters
+        }
+    }
+
+    private let state = Mutex(State())
+
+    init(channel: Channel, clock: WallClock) {
         self.channel = channel
+        self.clock = clock
     }
 
     /// Encodes and writes one frame; a closed connection drops it.
@@ -24,34 +45,45 @@ final class ConnectionOutbox: @unchecked Sendable {
         // Skipping the write also keeps late tasks off an event loop that stop() shut down.
         if isClosed { return }
         var buffer = channel.allocator.buffer(capacity: 128)
-        WireCodec.encode(message, into: &buffer)
-        if flush {
-            channel.writeAndFlush(buffer, promise: nil)
-        } else {
-            channel.write(buffer, promise: nil)
+        WireCodec.encode(message, at: clock.now(), into: &buffer)
+        let frame = buffer
+        let size = frame.readableBytes
+        state.withLock { $0.inTransit += size }
+        let channel = self.channel
+        channel.eventLoop.execute {
+            channel.write(frame, promise: nil)
+            if flush { channel.flush() }
+            self.arrived(size)
         }
+    }
+
+    /// On the event loop: `size` bytes are now in NIO's buffer.
+    private func arrived(_ size: Int) {
+        let waiters = state.withLock { state in
+            state.inTransit -= size
+            return state.mayWrite ? state.takeWaiters() : []
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Returns false (and the caller cancels) when the connection closed while subscribing.
     func register(_ subscription: EventSubscription) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if closed { return false }
-        subscriptions[ObjectIdentifier(subscription)] = subscription
-        return true
+        state.withLock { state in
+            if state.closed { return false }
+            state.subscriptions[ObjectIdentifier(subscription)] = subscription
+            return true
+        }
     }
 
     func unregister(_ subscription: EventSubscription) {
-        lock.lock()
-        subscriptions[ObjectIdentifier(subscription)] = nil
-        lock.unlock()
+        state.withLock { $0.subscriptions[ObjectIdentifier(subscription)] = nil }
     }
 
-    /// Suspends while NIO's outbound buffer is over its high-water mark, so events wait in
-    /// the subscription (where progress coalesces) rather than piling up in the channel.
-    /// Returns false when the connection closed.
+    /// Suspends while NIO's outbound buffer is over its high-water mark or too much is on its
+    /// way to it, so events wait in the subscription (where progress coalesces) rather than
+    /// piling up in the channel. Returns false when the connection closed.
     func waitUntilWritable() async -> Bool {
-        let (isClosed, isWritable) = lock.withLock { (closed, writable) }
+        let (isClosed, isWritable) = state.withLock { ($0.closed, $0.mayWrite) }
         if isClosed { return false }
         if isWritable { return true }
         // Frames written without a flush count towards the high-water mark too: unflushed,
@@ -65,45 +97,37 @@ final class ConnectionOutbox: @unchecked Sendable {
 
     /// Called on the event loop when the channel's writability changes.
     func setWritable(_ isWritable: Bool) {
-        lock.lock()
-        writable = isWritable
-        let waiters = isWritable ? takeWaiters() : []
-        lock.unlock()
+        let waiters = state.withLock { state in
+            state.writable = isWritable
+            return state.mayWrite ? state.takeWaiters() : []
+        }
         for waiter in waiters { waiter.resume() }
     }
 
     /// Called on the event loop when the channel closes: cancels every subscription and
     /// wakes every writer.
     func close() {
-        lock.lock()
-        closed = true
-        let waiters = takeWaiters()
-        let open = Array(subscriptions.values)
-        subscriptions.removeAll()
-        lock.unlock()
+        let (waiters, open) = state.withLock { state in
+            state.closed = true
+            let open = Array(state.subscriptions.values)
+            state.subscriptions.removeAll()
+            return (state.takeWaiters(), open)
+        }
         for waiter in waiters { waiter.resume() }
         for subscription in open { subscription.cancel() }
     }
 
     var isClosed: Bool {
-        lock.withLock { closed }
+        state.withLock { $0.closed }
     }
 
     /// Checks again under the lock, so a change between the first look and now is not missed.
     private func enqueueWaiter(_ continuation: CheckedContinuation<Void, Never>) {
-        lock.lock()
-        if closed || writable {
-            lock.unlock()
-            continuation.resume()
-            return
+        let resumeNow = state.withLock { state in
+            if state.closed || state.mayWrite { return true }
+            state.writabilityWaiters.append(continuation)
+            return false
         }
-        writabilityWaiters.append(continuation)
-        lock.unlock()
-    }
-
-    private func takeWaiters() -> [CheckedContinuation<Void, Never>] {
-        let waiters = writabilityWaiters
-        writabilityWaiters.removeAll()
-        return waiters
+        if resumeNow { continuation.resume() }
     }
 }

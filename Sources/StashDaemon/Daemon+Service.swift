@@ -3,14 +3,14 @@ import StashCore
 
 extension Daemon {
     /// What stashd is doing, for STATUS=.
-    public func status() async -> ServiceStatus {
+    package func status() async -> ServiceStatus {
         ServiceStatus(await engine.stats())
     }
 
     /// Returns once no client has been connected and nothing was active (`Engine.busyReason`)
     /// for `seconds`, or when the task is cancelled. The socket's manager starts stashd again
     /// on the next connection, so an idle stashd costs no memory.
-    public func waitUntilIdle(for seconds: Int) async {
+    package func waitUntilIdle(for seconds: Int) async {
         let limit = Duration.seconds(seconds)
         // Often enough that the exit comes close to the limit, rarely enough to cost nothing.
         let check = min(Duration.seconds(1), max(Duration.milliseconds(100), limit / 4))
@@ -38,7 +38,7 @@ extension Daemon {
     }
 
     /// Sends STATUS= whenever it changed, at most once a second, until cancelled.
-    public func reportStatus(to notifier: ServiceNotifier) async {
+    package func reportStatus(to notifier: ServiceNotifier) async {
         var last = ""
         while !Task.isCancelled {
             let text = await status().text
@@ -57,7 +57,7 @@ extension Daemon {
     /// Sends WATCHDOG=1 every `interval` (half of WATCHDOG_USEC) until cancelled; each ping
     /// first asks the engine for its numbers, so a stuck engine stops the pings and the
     /// manager restarts stashd.
-    public func feedWatchdog(_ notifier: ServiceNotifier, every interval: Duration) async {
+    package func feedWatchdog(_ notifier: ServiceNotifier, every interval: Duration) async {
         while !Task.isCancelled {
             _ = await engine.stats()
             notifier.watchdog()

@@ -8,7 +8,7 @@ import StashStore
 
 /// The running daemon: its data-dir lock, registry, fetch workers, engine and IPC server,
 /// started and stopped in the right order.
-public final class Daemon: Sendable {
+package final class Daemon: Sendable {
     let engine: Engine
     let server: DaemonServer
     let fetch: FetchWorkers
@@ -29,7 +29,7 @@ public final class Daemon: Sendable {
     /// awake after each request (`IdleSpinner`, 0: never). `passedDescriptor` is a socket
     /// bound to `socketPath` by a service manager (`SocketActivation`), served instead of one
     /// stashd binds.
-    public static func start(
+    package static func start(
         socketPath: String, passedDescriptor: Int32? = nil, dataDir: String, overrides: [(key: String, value: String)] = [],
         busyPollMicroseconds: Int = 0, logger: Logger
     ) async throws -> Daemon {
@@ -66,7 +66,7 @@ public final class Daemon: Sendable {
     }
 
     /// Stops listening, stops transfers, persists, and releases the data dir.
-    public func stop() async {
+    package func stop() async {
         await server.stop()
         await engine.shutdown()
         dataDirLock.release()

@@ -4,14 +4,13 @@ import NIOCore
 import NIOPosix
 import StashCore
 import StashWire
+import Synchronization
 
 /// The IPC server: listens on the Unix socket, frames and decodes requests, enforces the
 /// connection rules (peer uid, Hello first, frame limits) and hands each request to a
 /// `RequestHandler`.
-// @unchecked Sendable: `running`, `connections` and `quietSince` are used only under `lock`; NIO's
-// channels and event loop group are thread-safe; the other fields are constants.
-public final class DaemonServer: @unchecked Sendable {
-    public let socketPath: String
+package final class DaemonServer: Sendable {
+    package let socketPath: String
     private let handler: any RequestHandler
     private let logger: Logger
     private let maxFrameLength: Int
@@ -21,11 +20,14 @@ public final class DaemonServer: @unchecked Sendable {
     /// left in place at a stop, since the manager listens on it again for the next start.
     private let passedDescriptor: Int32?
 
-    private let lock = NSLock()
-    private var running: Running?
-    private var connections: [ObjectIdentifier: Channel] = [:]
-    /// When the last connection closed (or the server started): `--exit-when-idle` counts from it.
-    private var quietSince = ContinuousClock.now
+    private struct State {
+        var running: Running?
+        var connections: [ObjectIdentifier: Channel] = [:]
+        /// When the last connection closed (or the server started): `--exit-when-idle` counts from it.
+        var quietSince = ContinuousClock.now
+    }
+
+    private let state = Mutex(State())
 
     private struct Running {
         var group: MultiThreadedEventLoopGroup
@@ -40,7 +42,7 @@ public final class DaemonServer: @unchecked Sendable {
     ///   - handler: answers every request.
     ///   - maxFrameLength: larger frames are refused before anything is allocated for them.
     ///   - busyPollMicroseconds: how long a CPU is kept awake after a request (`IdleSpinner`); 0 never.
-    public init(
+    package init(
         socketPath: String, passedDescriptor: Int32? = nil, handler: any RequestHandler, logger: Logger,
         maxFrameLength: Int = WireCodec.defaultMaxFrameLength, busyPollMicroseconds: Int = 0
     ) {
@@ -59,7 +61,7 @@ public final class DaemonServer: @unchecked Sendable {
     /// Binds the socket and starts accepting connections. Throws FAILED_PRECONDITION when
     /// another daemon holds the socket, or when the socket cannot be set up (the message
     /// says which step failed and why).
-    public func start() async throws {
+    package func start() async throws {
         let socketLock: LockFile
         do {
             try SocketDirectory.prepare(forSocket: socketPath, logger: logger)
@@ -75,7 +77,7 @@ public final class DaemonServer: @unchecked Sendable {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         do {
             let listener = try await bind(group: group)
-            lock.withLock { running = Running(group: group, listener: listener, socketLock: socketLock) }
+            state.withLock { $0.running = Running(group: group, listener: listener, socketLock: socketLock) }
             logger.info("listening", metadata: [
                 "socket": "\(socketPath)", "threads": "\(System.coreCount)", "passed_by_service_manager": "\(passedDescriptor != nil)"])
         } catch {
@@ -88,10 +90,10 @@ public final class DaemonServer: @unchecked Sendable {
 
     /// Stops listening, closes every connection (cancelling their subscriptions), removes the
     /// socket file and releases the lock. Calling it again does nothing.
-    public func stop() async {
-        let (stopping, open) = lock.withLock {
-            defer { running = nil }
-            return (running, Array(connections.values))
+    package func stop() async {
+        let (stopping, open) = state.withLock { state in
+            defer { state.running = nil }
+            return (state.running, Array(state.connections.values))
         }
         guard let stopping else { return }
 
@@ -107,8 +109,8 @@ public final class DaemonServer: @unchecked Sendable {
     }
 
     /// How long no client has been connected; zero while one is.
-    public var quietDuration: Duration {
-        lock.withLock { connections.isEmpty ? ContinuousClock.now - quietSince : .zero }
+    package var quietDuration: Duration {
+        state.withLock { $0.connections.isEmpty ? ContinuousClock.now - $0.quietSince : .zero }
     }
 
     // MARK: - Private
@@ -142,7 +144,7 @@ public final class DaemonServer: @unchecked Sendable {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(DescriptorReserve(listeningSocket: descriptor, logger: logger))
+                    try channel.pipeline.syncOperations.addHandler(DescriptorReserve(listeningSocket: descriptor, clock: handler.clock, logger: logger))
                 }
             }
             .childChannelInitializer { [weak self] channel in
@@ -159,14 +161,11 @@ public final class DaemonServer: @unchecked Sendable {
 
     private func track(_ channel: Channel) {
         let key = ObjectIdentifier(channel)
-        lock.lock()
-        connections[key] = channel
-        lock.unlock()
+        state.withLock { $0.connections[key] = channel }
         channel.closeFuture.whenComplete { [weak self] _ in
-            guard let self else { return }
-            self.lock.withLock {
-                self.connections[key] = nil
-                if self.connections.isEmpty { self.quietSince = .now }
+            self?.state.withLock { state in
+                state.connections[key] = nil
+                if state.connections.isEmpty { state.quietSince = .now }
             }
         }
     }

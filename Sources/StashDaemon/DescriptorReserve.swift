@@ -20,14 +20,15 @@ final class DescriptorReserve: ChannelInboundHandler {
     /// The answer every shed connection gets, encoded once.
     private let refusal: [UInt8]
 
-    init(listeningSocket: Int32, logger: Logger) {
+    init(listeningSocket: Int32, clock: WallClock, logger: Logger) {
         self.listeningSocket = listeningSocket
         self.logger = logger
         self.reserve = Self.openReserve(logger: logger)
         var buffer = ByteBuffer()
         WireCodec.encode(ServerMessage.response(Response(id: 0, result: .failure(StashError(
             .resourceExhausted,
-            "stashd has no file descriptor left for another connection (too many clients or open files); try again later")))), into: &buffer)
+            "stashd has no file descriptor left for another connection (too many clients or open files); try again later")))),
+            at: clock.now(), into: &buffer)
         self.refusal = Array(buffer.readableBytesView)
     }
 

@@ -6,17 +6,17 @@ import StashCore
 /// as sd-daemon(3) defines the prefixes (`<6>` for info), so `journalctl -p warning` finds
 /// the warnings, and carries no timestamp, which the journal adds itself. Otherwise the line is
 /// the one swift-log's `StreamLogHandler` writes.
-public struct JournalLogHandler: LogHandler {
-    public var logLevel: Logger.Level = .info
-    public var metadata: Logger.Metadata = [:]
-    public var metadataProvider: Logger.MetadataProvider?
+package struct JournalLogHandler: LogHandler {
+    package var logLevel: Logger.Level = .info
+    package var metadata: Logger.Metadata = [:]
+    package var metadataProvider: Logger.MetadataProvider?
     private let label: String
 
-    public init(label: String) {
+    package init(label: String) {
         self.label = label
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
@@ -33,7 +33,7 @@ public struct JournalLogHandler: LogHandler {
         }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var all = metadataProvider?.get() ?? [:]
         all.merge(metadata) { $1 }
         if let explicit = event.metadata { all.merge(explicit) { $1 } }
@@ -50,7 +50,7 @@ public struct JournalLogHandler: LogHandler {
     /// systemd for a service whose output goes to the journal) names the file stderr is. A
     /// child that inherited the variable but writes elsewhere (a terminal, a file) keeps
     /// the plain format.
-    public static func stderrIsJournal(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    package static func stderrIsJournal(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
         guard let value = environment["JOURNAL_STREAM"] else { return false }
         let parts = value.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }

@@ -5,19 +5,21 @@ import StashWire
 
 /// Answers each wire operation with the engine. The only place that knows both the wire's
 /// operations and the engine's methods.
-public struct RequestDispatcher: RequestHandler {
+package struct RequestDispatcher: RequestHandler {
     let engine: Engine
     let logger: Logger
 
     /// What this daemon offers, announced in Hello.
-    public static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks", "group-ops"]
+    package static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks", "group-ops"]
 
-    public init(engine: Engine, logger: Logger) {
+    package init(engine: Engine, logger: Logger) {
         self.engine = engine
         self.logger = logger
     }
 
-    public func handle(_ op: Operation, peer: PeerCredentials) async -> Result<ResponseResult, StashError> {
+    package var clock: WallClock { engine.clock }
+
+    package func handle(_ op: Operation, peer: PeerCredentials) async -> Result<ResponseResult, StashError> {
         do {
             return .success(try await answer(op))
         } catch let error as StashError {
@@ -30,7 +32,7 @@ public struct RequestDispatcher: RequestHandler {
 
     /// GetDownload (but a bundle's) and HasDownload are answered on the event loop from the
     /// engine's record cache; everything else goes through `handle`.
-    public func handleImmediately(_ op: Operation, peer: PeerCredentials) -> Result<ResponseResult, StashError>? {
+    package func handleImmediately(_ op: Operation, peer: PeerCredentials) -> Result<ResponseResult, StashError>? {
         switch op {
         case .getDownload(let id):
             do {
@@ -46,7 +48,7 @@ public struct RequestDispatcher: RequestHandler {
         }
     }
 
-    public func subscribe(_ request: SubscribeRequest) async throws -> EventSubscription {
+    package func subscribe(_ request: SubscribeRequest) async throws -> EventSubscription {
         guard request.minProgressStep >= 0, request.minProgressStep <= 100 else {
             throw StashError.invalidArgument("min_progress_step \(request.minProgressStep) is outside 0...100")
         }

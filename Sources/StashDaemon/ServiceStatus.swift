@@ -3,10 +3,10 @@ import StashCore
 
 /// The one line stashd shows in `systemctl --user status stashd` (STATUS=): what it is doing,
 /// e.g. "3 downloading, 12 queued, 4.2 MiB/s", or "idle, 40 downloads kept".
-public struct ServiceStatus: Equatable, Sendable {
-    public let text: String
+package struct ServiceStatus: Equatable, Sendable {
+    package let text: String
 
-    public init(_ stats: DownloadStats) {
+    package init(_ stats: DownloadStats) {
         let shown: [(DownloadState, String)] = [
             (.preparing, "preparing"), (.downloading, "downloading"), (.queued, "queued"),
             (.waitingForNetwork, "waiting for the network"), (.restarting, "restarting"), (.removing, "removing"),

@@ -2,21 +2,20 @@ import Foundation
 import StashCore
 
 /// The listening socket a service manager handed over (systemd's socket activation, or
-/// `systemd-socket-activate`), read as sd_listen_fds(3) reads it: `LISTEN_PID` must be this
-/// process, `LISTEN_FDS` counts descriptors from 3. stashd serves exactly one socket, a Unix
-/// stream socket bound to a path, and holds it to the rules of a socket it binds itself: mode
-/// 0600, owned by this uid, in a directory others cannot replace it in.
-public enum SocketActivation {
-    /// SD_LISTEN_FDS_START: the first passed descriptor.
-    public static let firstDescriptor: Int32 = 3
-
+/// `systemd-socket-activate`), read as sd_listen_fds(3) reads it (`ListenVariables`). stashd
+/// serves exactly one socket, a Unix stream socket bound to a path, and holds it to the rules
+/// of a socket it binds itself: owned by this uid, and no one else may connect to it.
+package enum SocketActivation {
     /// What the environment says.
-    public enum Found: Equatable, Sendable {
-        /// No `LISTEN_PID`, or `LISTEN_FDS` is 0: stashd binds `--socket` itself.
+    package enum Found: Equatable, Sendable {
+        /// No `LISTEN_PID`: stashd binds `--socket` itself.
         case none
         /// `LISTEN_PID` names another process (the variables leaked from a parent): ignored,
         /// as sd_listen_fds ignores them.
         case otherProcess(pid: Int32)
+        /// `LISTEN_PID` is this process but `LISTEN_FDS` (nil: unset) passes no descriptor:
+        /// sd_listen_fds answers 0, and stashd binds `--socket` as if not activated.
+        case nothingPassed(listenFDS: String?)
         /// The socket to serve: its descriptor and the path it is bound to.
         case socket(descriptor: Int32, path: String)
     }
@@ -25,33 +24,33 @@ public enum SocketActivation {
     /// `LISTEN_FDNAMES` from the process's environment, so nothing stashd starts inherits
     /// them. Throws FAILED_PRECONDITION naming the variable or the socket, its value and
     /// what stashd accepts; it never guesses at a descriptor the variables do not describe.
-    public static func take(environment: [String: String] = ProcessInfo.processInfo.environment, pid: Int32 = getpid()) throws -> Found {
-        guard let pidText = environment["LISTEN_PID"] else { return .none }
+    package static func take(environment: [String: String] = ProcessInfo.processInfo.environment, pid: Int32 = getpid()) throws -> Found {
+        guard environment["LISTEN_PID"] != nil else { return .none }
         defer {
             // Fails only for a name with '=' in it, which these have not.
             for name in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] { _ = try? SystemCallError.check("unsetenv", name) { unsetenv(name) } }
         }
-        guard let listenPID = Int32(pidText), listenPID > 0 else {
-            throw StashError(.failedPrecondition, "LISTEN_PID '\(pidText)' is not a process id (a decimal number from 1 to \(Int32.max))")
+        switch try ListenVariables.read(listenPID: environment["LISTEN_PID"], listenFDS: environment["LISTEN_FDS"], processID: pid) {
+        case .none:
+            return .none
+        case .otherProcess(let other):
+            return .otherProcess(pid: other)
+        case .nothingPassed(let listenFDS):
+            return .nothingPassed(listenFDS: listenFDS)
+        case .descriptors(let count):
+            guard count == 1 else {
+                throw StashError(
+                    .failedPrecondition,
+                    "LISTEN_FDS is \(count): stashd serves exactly 1 socket; give its socket unit one ListenStream= "
+                        + "(descriptors \(ListenVariables.firstDescriptor)…\(ListenVariables.lastDescriptor(count: count)) passed)")
+            }
+            let descriptor = ListenVariables.firstDescriptor
+            return .socket(descriptor: descriptor, path: try check(descriptor))
         }
-        guard listenPID == pid else { return .otherProcess(pid: listenPID) }
-        let countText = environment["LISTEN_FDS"] ?? ""
-        guard let count = Int32(countText), count >= 0 else {
-            throw StashError(.failedPrecondition, "LISTEN_FDS '\(countText)' is not a number of descriptors (a decimal number from 0)")
-        }
-        if count == 0 { return .none }
-        guard count == 1 else {
-            throw StashError(
-                .failedPrecondition,
-                "LISTEN_FDS is \(count): stashd serves exactly 1 socket; give its socket unit one ListenStream= (descriptors \(firstDescriptor)…\(Int64(firstDescriptor) + Int64(count) - 1) passed)")
-        }
-        let descriptor = firstDescriptor
-        let path = try check(descriptor)
-        return .socket(descriptor: descriptor, path: path)
     }
 
     /// The path a passed descriptor listens on, after checking that it is a listening Unix
-    /// stream socket bound to a file of mode 0600 that this uid owns.
+    /// stream socket bound to a file this uid owns and no one else may connect to.
     static func check(_ descriptor: Int32) throws -> String {
         let name = "passed descriptor \(descriptor)"
         do {
@@ -109,8 +108,10 @@ public enum SocketActivation {
         return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
     }
 
-    /// The file must keep other users out as the socket stashd binds does (0600); the peer
-    /// check at accept is the second fence, not the only one.
+    /// The file must keep other users out as the socket stashd binds does; the peer check at
+    /// accept is the second fence, not the only one. connect(2) on a Unix socket needs write
+    /// permission on its file, so only the group's and others' write bits matter: 0644
+    /// (systemd-socket-activate's socket under the usual umask) admits only the owner.
     private static func checkFile(_ path: String) throws {
         guard let info = try SystemCallError.status(path, followingSymlink: false) else {
             throw StashError(.failedPrecondition, "the passed socket's file \(path) does not exist")
@@ -120,10 +121,11 @@ public enum SocketActivation {
                 .failedPrecondition, "the passed socket's file \(path) belongs to uid \(info.st_uid), not to this daemon's uid \(geteuid())")
         }
         let mode = info.st_mode & 0o7777
-        guard mode & 0o077 == 0 else {
+        guard mode & 0o022 == 0 else {
             throw StashError(
                 .failedPrecondition,
-                "the passed socket's file \(path) is mode \(String(mode, radix: 8)): others may connect; stashd serves a socket of at most mode 600 (SocketMode=0600)")
+                "the passed socket's file \(path) is mode \(String(mode, radix: 8)): its group or others may write to it, and so connect; "
+                    + "stashd serves a socket only its owner may write to (SocketMode=0600)")
         }
     }
 }

@@ -23,6 +23,16 @@ struct AssetLayout: Sendable {
     /// Where a file of a download lands; its partial bytes are at this path plus `.part`.
     func filePath(id: String, _ file: DownloadFile) -> String { assetFolder(id: id) + "/" + file.path }
 
+    /// Every file's part file (`<path>.part` under the asset folder) must fit in PATH_MAX;
+    /// `label` names the entry of the request in the error.
+    func checkPathLengths(_ files: [DownloadFile], id: String, label: (Int) -> String) throws {
+        let folder = assetFolder(id: id)
+        let limit = Int(PATH_MAX) - 1
+        if let index = files.indices.first(where: { folder.utf8.count + 1 + files[$0].path.utf8.count + 5 > limit }) {
+            throw StashError.invalidArgument("\(label(index)): path '\(files[index].path.prefix(200))' is too long: under \(folder) it would exceed the file system's \(limit) bytes")
+        }
+    }
+
     /// The record as clients see it: its asset path absolute. The files' resume validators
     /// stay in it: the wire encoding never carries them.
     func publicView(_ download: Download) -> Download {

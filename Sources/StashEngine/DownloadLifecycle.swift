@@ -5,14 +5,14 @@ import StashCore
 /// says: every move into an active state is `.startTransfer`, every move out of one
 /// `.stopTransfer` or `.remove` (`DownloadLifecycleTests` checks it for every state and
 /// input). Every transition is therefore testable without a network, a disk or a clock.
-public struct DownloadLifecycle: Equatable, Sendable {
-    public private(set) var state: DownloadState
+package struct DownloadLifecycle: Equatable, Sendable {
+    package private(set) var state: DownloadState
 
-    public init(state: DownloadState) {
+    package init(state: DownloadState) {
         self.state = state
     }
 
-    public enum Input: Equatable, Sendable {
+    package enum Input: Equatable, Sendable {
         /// The scheduler gave the download a transfer slot.
         case schedule
         /// Response headers arrived: bytes are flowing.
@@ -51,7 +51,7 @@ public struct DownloadLifecycle: Equatable, Sendable {
         case crashed
     }
 
-    public enum Action: Equatable, Sendable {
+    package enum Action: Equatable, Sendable {
         /// Nothing to do: the input does not change anything (e.g. pausing a paused download).
         case none
         /// Persist and announce the new state.
@@ -67,7 +67,7 @@ public struct DownloadLifecycle: Equatable, Sendable {
 
     /// Applies one input. Throws FAILED_PRECONDITION for a request that makes no sense in the
     /// current state (e.g. pausing a completed download), naming both.
-    public mutating func on(_ input: Input) throws -> Action {
+    package mutating func on(_ input: Input) throws -> Action {
         switch (input, state) {
         case (.schedule, .queued):
             state = .preparing
@@ -91,6 +91,10 @@ public struct DownloadLifecycle: Equatable, Sendable {
         case (.transferFailed, let s) where s.isActive:
             state = .failed
             return .stopTransfer
+        case (.transferFailed, .queued):
+            // One that can never start (a size no disk holds) fails without starting.
+            state = .failed
+            return .commit
 
         case (.pause, .queued):
             state = .paused

@@ -35,7 +35,7 @@ extension Engine {
         return last
     }
 
-    private func perform(_ effect: EngineEffect) -> CommitTicket? {
+    func perform(_ effect: EngineEffect) -> CommitTicket? {
         switch effect {
         case .commit(let change, let event):
             return commits.submit(change, event: event)
@@ -52,17 +52,18 @@ extension Engine {
             stopPlanning(id, generation: generation)
         case .removeAfterStop(let id, let path):
             if let stopped = stopping[id] {
-                stopping[id] = Task {
+                noteStopping(id, Task {
                     await stopped.value
                     try? SystemCallError.removeFile(path)
-                }
+                })
             }
         case .syncFolders(let id, let folders, let synced):
             let fetch = self.fetch
+            let folder = layout.assetFolder(id: id)
             Task {
                 var failure: DownloadError?
                 do {
-                    try await fetch.syncFolders(folders)
+                    try await fetch.syncFolders(folders, in: folder)
                 } catch {
                     failure = DownloadError(.storage, "\(error)")
                 }
@@ -73,19 +74,19 @@ extension Engine {
         case .flightEnded(let id):
             flight.ended(id)
         case .watch(let download):
-            diskWatch?.watch(id: download.id, folders: watchedFolders(download))
+            diskWatch.watch(download)
         case .unwatch(let id):
-            diskWatch?.unwatch(id: id)
-        case .armLicenseTimer:
-            armLicenseTimer()
+            diskWatch.unwatch(id)
+        case .license(let order):
+            licenses.perform(order, config: config)
         case .armStorageRecheck:
             let clock = self.clock
             Task { [weak self] in
-                await clock.sleep(Self.storageRecheckInterval)
+                await clock.sleep(EngineState.storageRecheckInterval)
                 await self?.run(.storageRecheckDue)
             }
         case .forgetStorageInfo:
-            storageCache = nil
+            storage.forget()
         case .setRateLimit(let bytesPerSecond):
             fetch.setRateLimit(bytesPerSecond)
         case .log(let level, let message, let metadata):

@@ -3,34 +3,34 @@ import StashCore
 
 /// Requests over many downloads: every one, or those of a group and the groups under it.
 extension Engine {
-    public func pauseAll() async throws -> Int {
+    package func pauseAll() async throws -> Int {
         try await pauseEach(in: "")
     }
 
-    public func resumeAll() async throws -> Int {
+    package func resumeAll() async throws -> Int {
         try await resumeEach(in: "", includeFailed: true)
     }
 
-    public func cancelAll() async throws -> Int {
+    package func cancelAll() async throws -> Int {
         try await cancelEach(in: "")
     }
 
     /// Pauses what can be paused of `group` and the groups under it; returns how many were.
-    public func pauseGroup(_ group: String) async throws -> Int {
+    package func pauseGroup(_ group: String) async throws -> Int {
         try DownloadRequestRules.validateTargetGroup(group, every: "PauseAll")
         return try await pauseEach(in: group)
     }
 
     /// Resumes the PAUSED downloads of `group` and the groups under it, and the FAILED ones
     /// with `includeFailed`; returns how many were.
-    public func resumeGroup(_ group: String, includeFailed: Bool) async throws -> Int {
+    package func resumeGroup(_ group: String, includeFailed: Bool) async throws -> Int {
         try DownloadRequestRules.validateTargetGroup(group, every: "ResumeAll")
         return try await resumeEach(in: group, includeFailed: includeFailed)
     }
 
     /// Cancels every download of `group` and the groups under it, as `cancel(id:)` does each
     /// (files deleted, a held licence released); returns how many were.
-    public func cancelGroup(_ group: String) async throws -> Int {
+    package func cancelGroup(_ group: String) async throws -> Int {
         try DownloadRequestRules.validateTargetGroup(group, every: "CancelAll")
         return try await cancelEach(in: group)
     }

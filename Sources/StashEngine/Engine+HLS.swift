@@ -16,7 +16,7 @@ extension Download {
 
 extension Engine {
     var hlsPreparation: HLSPreparation {
-        HLSPreparation(fetch: fetch, keys: keys, licenses: licenseClient, retry: RetryPolicy(config),
+        HLSPreparation(fetch: fetch, keys: keys, licenses: licenses.client(config), retry: RetryPolicy(config),
                        lowSpeedLimit: config.lowSpeedLimit, lowSpeedTime: config.lowSpeedTime, clock: clock)
     }
 
@@ -52,14 +52,14 @@ extension Engine {
         guard let planning = plannings.removeValue(forKey: generation) else { return }
         planning.cancel()
         let previous = stopping[id]
-        stopping[id] = Task {
+        noteStopping(id, Task {
             await previous?.value
             await planning.value
-        }
+        })
     }
 
     /// What the stream at `uri` offers (`stash plan`); nothing is stored.
-    public func manifestInfo(uri: String, headers: [HTTPHeader]) async throws -> ManifestInfo {
+    package func manifestInfo(uri: String, headers: [HTTPHeader]) async throws -> ManifestInfo {
         try DownloadRequestRules.validateURI(uri)
         try DownloadRequestRules.validateHeaders(headers)
         let preparation = hlsPreparation
@@ -72,7 +72,7 @@ extension Engine {
     }
 
     /// Writes a completed HLS download as a folder an ordinary player opens offline.
-    public func export(id: String, to dir: String, decrypt: Bool) async throws -> ExportResult {
+    package func export(id: String, to dir: String, decrypt: Bool) async throws -> ExportResult {
         guard let entry = entries[id] else { throw StashError.notFound(id: id) }
         let download = entry.download
         guard download.hls != nil else {
@@ -80,7 +80,7 @@ extension Engine {
         }
         if !download.licenseKeyIDs.isEmpty {
             let check = download.license?.check(at: clock.now()) ?? LicenseCheck(verdict: .none, licenseSecondsLeft: nil, playbackSecondsLeft: nil, expiresAt: nil)
-            guard check.isValid else { throw StashError(.failedPrecondition, Self.invalidLicenseMessage(id, check)) }
+            guard check.isValid else { throw StashError(.failedPrecondition, check.reason(for: id)) }
         }
         guard download.state == .completed else {
             throw StashError(.failedPrecondition, "download '\(id)' is \(download.state.name), not COMPLETED; export it once it has completed")
@@ -88,8 +88,8 @@ extension Engine {
         var keyIDs: [String: String] = [:]
         for path in download.hlsKeys { keyIDs[path] = download.keyStoreID(forKeyPath: path) }
         let exporter = PackageExporter(
-            keys: keys, asset: id, folder: layout.assetFolder(id: id), playlists: download.hlsPlaylists, keyIDs: keyIDs,
+            keys: keys, dataDir: layout.dataDir, asset: id, folder: layout.assetFolder(id: id), playlists: download.hlsPlaylists, keyIDs: keyIDs,
             textTrackPaths: download.textTracks.map(\.path))
-        return try await Task.detached { try exporter.export(to: dir, decrypt: decrypt) }.value
+        return try await files.run { try exporter.export(to: dir, decrypt: decrypt) }
     }
 }

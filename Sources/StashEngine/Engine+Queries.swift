@@ -5,14 +5,14 @@ import StashCore
 extension Engine {
     /// Answers from memory, on the caller's thread, unless the record lists files the cache
     /// does not hold (a bundle's): then nil, and `get(id:)` has the answer.
-    public nonisolated func cachedGet(id: String) throws -> Download? {
+    package nonisolated func cachedGet(id: String) throws -> Download? {
         guard let download = records.get(id) else { throw StashError.notFound(id: id) }
         guard !download.isBundle else { return nil }
         return publicView(download)
     }
 
     /// The committed record with the engine's file list (a bundle's, which the cache leaves out).
-    public func get(id: String) throws -> Download {
+    package func get(id: String) throws -> Download {
         guard var download = records.get(id) else { throw StashError.notFound(id: id) }
         download.files = entries[id]?.download.files ?? []
         // As from the cache: no answer carries an HLS package's segments.
@@ -21,15 +21,15 @@ extension Engine {
     }
 
     /// Answers from memory, on the caller's thread: never touches the disk.
-    public nonisolated func has(id: String) -> (exists: Bool, state: DownloadState) {
+    package nonisolated func has(id: String) -> (exists: Bool, state: DownloadState) {
         guard let download = records.get(id) else { return (false, .notDownloaded) }
         return (true, download.state)
     }
 
-    public static let defaultPageSize = 100
-    public static let maxPageSize = 1000
+    package static let defaultPageSize = 100
+    package static let maxPageSize = 1000
 
-    public func list(states: [DownloadState], pageSize: Int, pageToken: String, group: String = "") throws -> DownloadPage {
+    package func list(states: [DownloadState], pageSize: Int, pageToken: String, group: String = "") throws -> DownloadPage {
         try DownloadRequestRules.validateGroup(group, field: "group filter")
         guard pageSize >= 0, pageSize <= Self.maxPageSize else {
             throw StashError.invalidArgument("page_size \(pageSize) is outside 0...\(Self.maxPageSize)")
@@ -45,13 +45,13 @@ extension Engine {
         return state.list(states: states, size: size, after: after, group: group)
     }
 
-    public func subscribe(ids: [String], minProgressStep: Int, minIntervalMs: Int, replayFrom: UInt64) -> EventSubscription {
+    package func subscribe(ids: [String], minProgressStep: Int, minIntervalMs: Int, replayFrom: UInt64) -> EventSubscription {
         bus.subscribe(
             ids: Set(ids), minProgressStep: minProgressStep == 0 ? Self.progressStep : minProgressStep,
             minInterval: minIntervalMs == 0 ? Self.progressInterval : Double(minIntervalMs) / 1000, replayFrom: replayFrom)
     }
 
-    public func stats() -> DownloadStats {
+    package func stats() -> DownloadStats {
         var counts: [DownloadState: Int] = [:]
         var speed: Int64 = 0
         for entry in entries.values {

@@ -39,16 +39,15 @@ extension Engine {
             fetch.cancel(transfer) { signal.yield() }
         }
         let count = generations.count
-        stopping[id] = Task {
+        let stop = Task {
             await previous?.value
             var stoppedCount = 0
             for await _ in done {
                 stoppedCount += 1
                 if stoppedCount == count { break }
             }
-            self.stopping[id] = nil
-            self.run(.transfersStopped(id))
         }
+        noteStopping(id, stop, transfersStopped: true)
     }
 
     /// The download's total: exact when every file's size is known, else the known sizes plus

@@ -15,7 +15,7 @@ import StashStore
 /// Requests and fetch events are both handled on this actor; the synchronous part of each
 /// (the decision, queueing its commit) runs without suspension, so no two of them interleave
 /// halfway.
-public actor Engine {
+package actor Engine {
     typealias Entry = DownloadEntry
 
     let layout: AssetLayout
@@ -28,14 +28,10 @@ public actor Engine {
     let socketPath: String
     /// Every decision of the engine: see `EngineState`.
     var state: EngineState
-    public var config: DaemonConfig { state.config }
+    package var config: DaemonConfig { state.config }
 
     /// Read without the actor: see `RecordCache`.
     nonisolated let records: RecordCache
-    /// The last verify (at start or asked for), for GetSystemInfo.
-    var lastVerify = VerifyReport()
-    /// GetSystemInfo's answer and when it was made; nil after a change.
-    var storageCache: (time: TimeInterval, info: SystemInfo)?
     /// The fetch service's handle of each transfer `EngineState` started, by its generation.
     var transfers: [UInt64: TransferID] = [:]
     /// The HLS plannings under way, by generation.
@@ -43,43 +39,31 @@ public actor Engine {
     let notices = NoticeInbox()
     /// Transfers being torn down, so a removal can wait for the file to be closed.
     var stopping: [String: Task<Void, Never>] = [:]
-    /// Service certificates of licence servers, fetched once.
-    let certificates = CertificateCache()
-    /// Downloads whose licence is being renewed, and when a failed automatic renewal may try again.
-    var renewing: Set<String> = []
-    var renewRetryAt: [String: Date] = [:]
-    /// Wakes at the next licence expiry, end of playback or renewal.
-    var licenseTimer: Task<Void, Never>?
-    /// Releases the licence servers have not acknowledged, and their sending.
-    let outbox: LicenseOutbox
+    /// Licences: acquire, renew, release, the outbox and the licence timer.
+    let licenses: LicenseManager
     /// What keeps the daemon from working fully, for GetSystemInfo.
     var warnings: [String] = []
-    /// inotify over the folders of complete downloads (`Engine+DiskWatch`); nil until started,
-    /// or when inotify is not available.
-    var diskWatch: DiskWatch?
-    /// The disk watch's bounds; a test lowers them to see the fallback.
-    let diskWatchSettings: DiskWatchSettings
+    /// The threads blocking file work runs on.
+    let files = FilePool()
+    // The maintenance services (`Engine+Maintenance`).
+    let verifier: VerifyService
+    let adopter: AdoptService
+    let forgetter: ForgetService
+    let subtitleService: SubtitleService
+    let diskWatch: DiskWatchService
+    let storage: StorageService
     /// Which downloads were transferring if stashd dies: see `CrashGuard`.
     let flight: FlightLog
-    let clock: WallClock
-    let network: NetworkMonitor
+    package nonisolated let clock: WallClock
 
     // The state's parts, for the code that is not yet an input of `EngineState` or a service
-    // of its own (licences, verify, the disk watch, subtitles, append, removal).
+    // of its own (licences, queries and group requests, removal).
     var entries: EntryTable {
         get { state.entries }
         _modify { yield &state.entries }
     }
     var order: [String] { state.order }
     var queue: DownloadQueue { state.queue }
-    var slots: TransferSlots {
-        get { state.slots }
-        _modify { yield &state.slots }
-    }
-    var slotsChanged: Bool {
-        get { state.slotsChanged }
-        set { state.slotsChanged = newValue }
-    }
 
     /// Progress of one download is announced when it moved by this many percent …
     static let progressStep = EngineState.progressStep
@@ -88,7 +72,7 @@ public actor Engine {
 
     /// `clock` and `network` are what the engine's timers and licence renewals read: the
     /// system's unless a test gives its own.
-    public init(
+    package init(
         dataDir: String, socketPath: String, registry: Registry, fetch: any FetchService, keys: KeyStore, config: DaemonConfig, logger: Logger,
         clock: WallClock = .system, network: NetworkMonitor = .system, diskWatch: DiskWatchSettings = DiskWatchSettings()
     ) {
@@ -102,26 +86,32 @@ public actor Engine {
         dataDir: String, socketPath: String, registry: Registry, fetch: any FetchService, keys: KeyStore, config: DaemonConfig, logger: Logger,
         clock: WallClock, network: NetworkMonitor, diskWatch: DiskWatchSettings, disk: DiskGauge
     ) {
-        self.diskWatchSettings = diskWatch
         self.clock = clock
         self.bus = EventBus(clock: clock)
-        self.network = network
         self.keys = keys
         self.layout = AssetLayout(dataDir: dataDir)
         self.socketPath = socketPath
         self.registry = registry
         self.fetch = fetch
-        self.state = EngineState(config: config, layout: layout, clock: clock, disk: disk)
+        self.state = EngineState(config: config, layout: layout, clock: clock, disk: disk, network: network)
         self.logger = logger
         self.records = state.entries.cache
         self.commits = CommitQueue(registry: registry, bus: bus, cache: state.entries.cache)
-        self.outbox = LicenseOutbox(commits: commits, clock: clock, logger: logger)
+        self.licenses = LicenseManager(fetch: fetch, keys: keys, commits: commits, clock: clock, logger: logger)
         self.flight = FlightLog(dataDir: dataDir, logger: logger)
+        self.verifier = VerifyService(layout: layout, keys: keys, files: files, clock: clock, logger: logger)
+        self.adopter = AdoptService(layout: layout, files: files, clock: clock, logger: logger)
+        self.forgetter = ForgetService(layout: layout, files: files, logger: logger)
+        self.subtitleService = SubtitleService(layout: layout, keys: keys, logger: logger)
+        self.diskWatch = DiskWatchService(settings: diskWatch, layout: layout, logger: logger)
+        self.storage = StorageService(layout: layout, socketPath: socketPath, clock: clock)
     }
 
     /// Loads the registry, reconciles it with the disk, and starts what was queued or running.
-    public func start() async throws {
+    package func start() async throws {
         try FileManager.default.createDirectory(atPath: layout.assetsDir, withIntermediateDirectories: true)
+        ForgetJournal(dataDir: layout.dataDir).cleanUp(logger: logger)
+        licenses.attach(self)
         fetch.setRateLimit(config.rateLimit)
         var loaded = try registry.loadAll()
         for download in loaded.downloads where download.state != .removing { state.indexContent(download) }
@@ -135,7 +125,8 @@ public actor Engine {
         // Listing assets/ for orphans needs only the ids: it runs beside the file checks.
         let assetsDir = layout.assetsDir
         let owners = loaded.downloads.map(\.id)
-        let orphanScan = Task.detached { AssetScanner.orphans(assetsDir: assetsDir, owners: owners) }
+        let files = self.files
+        let orphanScan = Task { (try? await files.run { AssetScanner.orphans(assetsDir: assetsDir, owners: owners) }) ?? AssetScanner.Result() }
         let recovered = enterLoaded(&loaded.downloads, crashGuard: crashGuard)
         // The entries and the record cache now hold the only copies.
         loaded.downloads = []
@@ -149,12 +140,14 @@ public actor Engine {
             logger.error("registry writes fail at start; starting anyway", metadata: ["error": "\(error)"])
             warnings.append(warning)
         }
-        verifyAtStart(findings: recovered.findings, filesChecked: recovered.filesChecked, started: verifyStarted, orphans: await orphanScan.value)
+        verifier.atStart(
+            findings: recovered.findings, downloadsChecked: entries.count, filesChecked: recovered.filesChecked, started: verifyStarted,
+            orphans: await orphanScan.value)
         let releases = try registry.loadReleases()
         for problem in releases.problems {
             logger.warning("licence release outbox entry skipped", metadata: ["problem": "\(problem)"])
         }
-        outbox.load(releases.releases)
+        licenses.outbox.load(releases.releases)
         notices.attach { [weak self] in self?.handleNoticesLater() }
         // Right after the start, not in it: the socket opens without waiting for the list of
         // folders to watch.
@@ -164,21 +157,21 @@ public actor Engine {
         _ = malloc_trim(0)
         logger.info("engine started", metadata: ["downloads": "\(entries.count)", "queued": "\(queue.waitingCount)"])
         schedule()
-        licenseTick()
-        sendOutbox()
+        run(.license(.timer))
+        licenses.sendReleases(config)
     }
 
     /// Stops every transfer and waits for the registry to hold the last state. Partial files
     /// stay; active downloads go back to the queue on the next start.
-    public func shutdown() async {
+    package func shutdown() async {
         run(.shutdown)
-        licenseTimer?.cancel()
-        outbox.close()
+        licenses.close()
         await fetch.shutdown()
         let last = run(.fetchStopped)
         try? await last?.wait()
         flight.removeAfterCleanStop()
-        diskWatch?.close()
+        diskWatch.close()
+        files.close()
         notices.close()
         bus.finishAll()
     }
@@ -192,7 +185,7 @@ public actor Engine {
     /// and is ALREADY_EXISTS with another one, unless `force`. `textTracks` are side-loaded
     /// subtitle files fetched with it (`TextTrackRules`); the download found by id or content
     /// must hold them too.
-    public func add(
+    package func add(
         id requestedID: String, uri: String, files specs: [BundleFileSpec] = [], title: String, sha256: String, headers: [HTTPHeader],
         hls requestedHLS: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false, appData: [UInt8] = [], group: String = "",
         textTracks trackSpecs: [TextTrack] = []
@@ -269,7 +262,7 @@ public actor Engine {
         }
         // An HLS download gets its tracks' files with the rest of its files, once its playlists are read.
         let allFiles = hls != nil ? files : files + tracks.map(\.file)
-        try checkPathLengths(allFiles, id: id) { $0 < files.count ? "files[\($0)]" : "text_tracks" }
+        try layout.checkPathLengths(allFiles, id: id) { $0 < files.count ? "files[\($0)]" : "text_tracks" }
         var download = Download(
             id: id, uri: uri, title: title, state: .queued,
             assetPath: isBundle || hls != nil ? layout.relativeFolderPath(id: id) : layout.relativeFilePath(id: id, uri: uri),
@@ -298,20 +291,15 @@ public actor Engine {
         return lacking.isEmpty ? nil : lacking.map { "\($0.language) (\($0.uri.prefix(200)))" }.joined(separator: ", ")
     }
 
-    /// Every file's part file (`<path>.part` under the asset folder) must fit in PATH_MAX;
-    /// `label` names the entry of the request in the error.
-    func checkPathLengths(_ files: [DownloadFile], id: String, label: (Int) -> String) throws {
-        let folder = layout.assetFolder(id: id)
-        let limit = Int(PATH_MAX) - 1
-        if let index = files.indices.first(where: { folder.utf8.count + 1 + files[$0].path.utf8.count + 5 > limit }) {
-            throw StashError.invalidArgument("\(label(index)): path '\(files[index].path.prefix(200))' is too long: under \(folder) it would exceed the file system's \(limit) bytes")
-        }
-    }
-
     /// Enters a new download (AddDownload, Adopt) and returns once its record is committed.
     /// It is indexed at once, so the same URL twice in one pipelined list is one download; a
     /// record the registry refuses is taken back, unless something moved it on meanwhile.
     func insert(_ download: Download) async throws {
+        // Adopt looks at the id before its file work, which lets the engine serve an add of
+        // the same id meanwhile.
+        guard state.entries[download.id] == nil else {
+            throw StashError(.alreadyExists, "download '\(download.id)' already exists; use another id")
+        }
         let ticket = run(.add(download))
         do {
             try await ticket?.wait()
@@ -321,35 +309,24 @@ public actor Engine {
         }
     }
 
-    public func pause(id: String) async throws -> Download {
+    package func pause(id: String) async throws -> Download {
         try await committed(request(.pause(id), id: id), id: id)
     }
 
     /// Stops the download with the app's reason: STOPPED, told apart from PAUSED, and started
     /// again only by a resume.
-    public func stop(id: String, reason: String) async throws -> Download {
+    package func stop(id: String, reason: String) async throws -> Download {
         try DownloadRequestRules.validateStopReason(reason)
         return try await committed(request(.stop(id, reason: reason), id: id), id: id)
     }
 
-    public func resume(id: String) async throws -> Download {
+    package func resume(id: String) async throws -> Download {
         try await committed(request(.resume(id), id: id), id: id)
     }
 
     /// Stops the download, deletes its files and its record.
-    public func cancel(id: String) async throws {
-        guard let download = entries[id]?.download else { throw StashError.notFound(id: id) }
-        // A licence it holds is given back: the release goes through the outbox, committed
-        // with the cancel, so a server that cannot be reached now is told later, across restarts.
-        var release: LicenseRelease?
-        if download.state != .removing, let terms = download.license, let drm = download.drm {
-            let queued = LicenseRelease(downloadID: id, drm: drm, kids: terms.kids, requestedAt: clock.now())
-            // Queued before the cancel's own commit, so no crash leaves the record gone and the
-            // release unrecorded.
-            outbox.keep(queued)
-            release = queued
-            logger.info("licence release queued by the cancel", metadata: ["id": "\(id)"])
-        }
+    package func cancel(id: String) async throws {
+        // A licence it holds is given back through the outbox (`EngineState.releaseOnCancel`).
         let change = try request(.cancel(id), id: id)
         do {
             try await change?.ticket.wait()
@@ -359,11 +336,10 @@ public actor Engine {
             logger.warning("cancel goes on with the registry full", metadata: ["id": "\(id)"])
         }
         try await finishRemoval(id)
-        if release != nil { sendOutbox() }
     }
 
     /// Applies every entry or none: the first bad key or value is the error.
-    public func setConfig(_ changes: [(key: String, value: String)]) async throws -> DaemonConfig {
+    package func setConfig(_ changes: [(key: String, value: String)]) async throws -> DaemonConfig {
         var updated = config
         for change in changes { try updated.set(change.key, to: change.value) }
         try await registry.saveConfig(updated)
@@ -377,13 +353,6 @@ public actor Engine {
     struct Change {
         let ticket: CommitTicket
         let download: Download
-    }
-
-    /// Runs one input through a download's state machine (`EngineState.transition`) and
-    /// carries out what it decided. Nil when nothing changed.
-    @discardableResult
-    func transition(_ id: String, _ input: DownloadLifecycle.Input, edit: (inout Download) -> Void = { _ in }) throws -> Change? {
-        try withoutActuallyEscaping(edit) { edit in try request(.change(id, input, edit: edit), id: id) }
     }
 
     /// Schedules what waits for a slot.
@@ -403,18 +372,8 @@ public actor Engine {
         layout.publicView(download)
     }
 
-    func indexContent(_ download: Download) {
-        state.indexContent(download)
-    }
-
     func unindexContent(_ download: Download) {
         state.unindexContent(download)
-    }
-
-    /// nil when the file is missing or cannot be looked at: its size is then unknown.
-    func fileSize(_ path: String) -> Int64? {
-        guard let info = try? SystemCallError.status(path) else { return nil }
-        return Int64(info.st_size)
     }
 
     private func newID() -> String {
@@ -434,18 +393,15 @@ public actor Engine {
         }
     }
 
-    /// Deletes a removed download's files and record, after its transfer has stopped.
+    /// Deletes a removed download's files and record, after its transfers have stopped.
+    /// Concurrent cancels of one download all get here: only a download still REMOVING after
+    /// the wait is deleted, so one that another cancel deleted and a client added again
+    /// meanwhile is left alone, and a folder already gone is no error.
     private func finishRemoval(_ id: String) async throws {
-        guard entries[id] != nil else { return }
-        await stopping[id]?.value
-        let folder = layout.assetFolder(id: id)
-        if FileManager.default.fileExists(atPath: folder) {
-            do {
-                try FileManager.default.removeItem(atPath: folder)
-            } catch {
-                throw StashError(.internal, "could not delete \(folder): \(error.localizedDescription)")
-            }
-        }
+        guard entries[id]?.lifecycle.state == .removing else { return }
+        await waitForStops(of: id)
+        guard entries[id]?.lifecycle.state == .removing else { return }
+        try removeAssetFolder(layout.assetFolder(id: id))
         if entries[id]?.download.hls != nil {
             do {
                 try keys.deleteAll(asset: id)

@@ -30,8 +30,8 @@ enum EngineEffect {
     /// The disk watch starts or stops watching a download's folders.
     case watch(Download)
     case unwatch(String)
-    /// Look again at when the next licence moment (expiry, renewal) comes.
-    case armLicenseTimer
+    /// An order to the licence manager: arm its timer, renew a licence, keep a release.
+    case license(LicenseOrder)
     /// Send `.storageRecheckDue` after `EngineState.storageRecheckInterval`.
     case armStorageRecheck
     /// Storage figures (GetSystemInfo) made before this change are stale.

@@ -31,10 +31,6 @@ enum EngineInput {
     case resume(String)
     case cancel(String)
     case configChanged(DaemonConfig)
-    /// A change of one download's state asked for by code not yet a service of its own
-    /// (licences, verify, the disk watch, subtitles, append): the lifecycle input, and the
-    /// edit of the record that goes with it.
-    case change(String, DownloadLifecycle.Input, edit: (inout Download) -> Void)
 
     // MARK: Reports
 
@@ -49,4 +45,11 @@ enum EngineInput {
     case planningWaitsForNetwork(String, generation: UInt64)
     /// The storage recheck's timer fired.
     case storageRecheckDue
+    /// The licence manager's result or timer (`EngineState+License`).
+    case license(LicenseReport)
+
+    // MARK: Maintenance services
+
+    /// A fact of verify, adopt, forget, the disk watch, append or subtitles.
+    case maintenance(MaintenanceInput)
 }

@@ -67,11 +67,12 @@ extension EngineState {
                 effects.append(.commit(nil, then: .license(LicenseEvent(
                     id: id, kind: .downloaded, message: "\(license.kids.count) key(s) from \(entry.download.drm?.licenseServer ?? "")",
                     status: LicenseStatus(entry.download, at: clock.now())))))
-                effects.append(.armLicenseTimer)
+                armLicenseTimer(into: &effects)
             }
-            // Now that the size is known, a package that cannot fit waits for space.
+            // Now that the size is known, a package that cannot fit waits for space, or fails
+            // when it never can.
             if let shortfall = storageShortfall(entry.download, into: &effects) {
-                _ = try? transition(id, .requeue, into: &effects) { $0.stateReason = shortfall }
+                holdOrFail(id, for: shortfall, into: &effects)
             }
         case .failure(let error):
             entries[id] = entry

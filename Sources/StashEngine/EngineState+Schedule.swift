@@ -12,7 +12,7 @@ extension EngineState {
         while let id = queue.next() {
             guard let entry = entries[id], entry.lifecycle.state == .queued else { continue }
             if let shortfall = storageShortfall(entry.download, into: &effects) {
-                holdForStorage(id, reason: shortfall, into: &effects)
+                holdOrFail(id, for: shortfall, into: &effects)
                 continue
             }
             _ = try? transition(id, .schedule, into: &effects) { $0.stateReason = "" }

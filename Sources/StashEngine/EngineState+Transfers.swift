@@ -122,9 +122,10 @@ extension EngineState {
         entries[id] = entry
         effects.append(.commit(
             entry.download.isFolder ? .noteFile(id: id, index: index, file: file) : .saveFile(id: id, index: index, file: file), then: nil))
-        // The first response told the size: a download that cannot fit waits for space.
+        // The first response told the size: a download that cannot fit waits for space, or
+        // fails when it never can.
         if sizeWasUnknown, let shortfall = storageShortfall(entry.download, into: &effects) {
-            _ = try? transition(id, .requeue, into: &effects) { $0.stateReason = shortfall }
+            holdOrFail(id, for: shortfall, into: &effects)
             schedule(into: &effects)
             return
         }

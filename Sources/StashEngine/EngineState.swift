@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import StashCore
+import StashFetch
 
 /// Every decision of the engine, as a value: the downloads, the queue for download slots, the
 /// transfer slots, the list order and the dedupe index, with one `on(_:)` per fact. It does
@@ -14,6 +15,8 @@ struct EngineState {
     let layout: AssetLayout
     let clock: WallClock
     let disk: DiskGauge
+    /// Whether a licence server's host can be reached, before a renewal is started.
+    let network: NetworkMonitor
     private(set) var config: DaemonConfig
 
     /// The downloads, in list order, with the index ListDownloads reads (`ListIndex`).
@@ -34,6 +37,12 @@ struct EngineState {
     var sessionBytes: Int64 = 0
     /// The storage recheck's timer is armed (`EngineState+Storage`).
     var storageRecheckArmed = false
+    /// The licence timer and the renewals under way (`EngineState+License`).
+    var licenseSchedule = LicenseSchedule()
+    /// Downloads a maintenance service is working on (forget's move, a removal of subtitles),
+    /// with what it does: what would change their files meanwhile is refused
+    /// (`EngineState+Maintenance`).
+    var holds: [String: String] = [:]
     private(set) var shuttingDown = false
 
     /// Progress of one download is announced when it moved by this many percent …
@@ -44,11 +53,12 @@ struct EngineState {
     /// after a crash is close to the truth (the part file is the real measure on resume).
     static let progressSaveInterval: TimeInterval = 2
 
-    init(config: DaemonConfig, layout: AssetLayout, clock: WallClock, disk: DiskGauge) {
+    init(config: DaemonConfig, layout: AssetLayout, clock: WallClock, disk: DiskGauge, network: NetworkMonitor = .system) {
         self.config = config
         self.layout = layout
         self.clock = clock
         self.disk = disk
+        self.network = network
         self.queue = DownloadQueue(maxParallel: config.maxParallel)
         self.slots = TransferSlots(caps: TransferSlots.Caps(config))
     }
@@ -116,12 +126,11 @@ struct EngineState {
         case .resume(let id):
             try resume(id, into: &effects)
         case .cancel(let id):
+            releaseOnCancel(id, into: &effects)
             try transition(id, .cancel, into: &effects) { $0.stateReason = "cancelled by a client" }
             schedule(into: &effects)
         case .configChanged(let updated):
             changeConfig(updated, into: &effects)
-        case .change(let id, let lifecycleInput, let edit):
-            try transition(id, lifecycleInput, into: &effects, edit: edit)
 
         case .schedule:
             schedule(into: &effects)
@@ -140,6 +149,11 @@ struct EngineState {
             }
         case .storageRecheckDue:
             recheckStorage(into: &effects)
+        case .license(let report):
+            try on(license: report, into: &effects)
+
+        case .maintenance(let fact):
+            try on(fact, into: &effects)
         }
         return effects
     }
@@ -160,6 +174,7 @@ struct EngineState {
         _ id: String, _ input: DownloadLifecycle.Input, into effects: inout [EngineEffect], edit: (inout Download) -> Void = { _ in }
     ) throws -> Bool {
         guard var entry = entries[id] else { throw StashError.notFound(id: id) }
+        try checkHold(id, input)
         let previous = entry.lifecycle.state
         let action = try entry.lifecycle.on(input)
         if action == .none { return false }
@@ -188,7 +203,7 @@ struct EngineState {
         effects.append(.forgetStorageInfo)
         if download.state == .queued { queue.enqueue(id) }
         // A licence that ran out while the download ran applies from the moment it completes.
-        if download.state == .completed, download.license != nil { effects.append(.armLicenseTimer) }
+        if download.state == .completed, download.license != nil { armLicenseTimer(into: &effects) }
         // In or out of the states that hold complete files: the watch over its folders follows.
         if previous.holdsCompleteFiles != download.state.holdsCompleteFiles {
             effects.append(download.state.holdsCompleteFiles ? .watch(download) : .unwatch(id))

@@ -3,7 +3,7 @@ import StashFetch
 /// What the engine needs of whatever moves bytes: `FetchWorkers` in the daemon, a fake that
 /// completes, fails or stalls transfers on command in the engine's tests. Declared here, by
 /// its user: StashFetch knows nothing of the engine.
-public protocol FetchService: Sendable {
+package protocol FetchService: Sendable {
     /// Starts a transfer; its events arrive in order, exactly one final event.
     func start(_ request: FetchRequest, events: @escaping @Sendable (FetchEvent) -> Void) -> TransferID
     /// Stops a transfer without waiting; `stopped` runs once it is torn down and its file closed.
@@ -12,8 +12,9 @@ public protocol FetchService: Sendable {
     func fetchBody(_ request: FetchRequest, waitingForNetwork: (@Sendable () -> Void)?) async throws -> FetchedBody
     /// Global rate limit over all transfers in bytes/s (0 = unlimited).
     func setRateLimit(_ bytesPerSecond: Int64)
-    /// Makes the renames in these folders durable.
-    func syncFolders(_ folders: [String]) async throws
+    /// Makes the renames in these folders of the asset folder `folder` durable, and the
+    /// folders holding them up to the one holding `folder`.
+    func syncFolders(_ folders: [String], in folder: String) async throws
     /// Stops every transfer and returns once they are all stopped.
     func shutdown() async
 }

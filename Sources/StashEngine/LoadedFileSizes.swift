@@ -13,8 +13,9 @@ struct LoadedFileSizes {
     private var offsets: [Int]
 
     /// `folders`: the names in `assetsDir`, nil when it could not be listed (then every
-    /// download's files are looked at).
-    init(_ downloads: [Download], assetsDir: String, folders: Set<String>?) {
+    /// download's files are looked at); `probe`: the sizes of regular files under a folder
+    /// (`DiskGauge.regularFileSizes`).
+    init(_ downloads: [Download], assetsDir: String, folders: Set<String>?, probe: ([String], String) -> [Int64?]) {
         offsets = []
         offsets.reserveCapacity(downloads.count)
         var total = 0
@@ -31,7 +32,7 @@ struct LoadedFileSizes {
             total += download.files.count
         }
         finals = [Int64?](repeating: nil, count: total)
-        for (slot, size) in zip(slots, FileSizeProbe.sizes(of: paths, under: assetsDir)) { finals[slot] = size }
+        for (slot, size) in zip(slots, probe(paths, assetsDir)) { finals[slot] = size }
         // Part files: where a file is not whole in a folder that exists, of a download that
         // is not complete (a complete one's missing bytes are not being fetched).
         paths = []
@@ -45,7 +46,7 @@ struct LoadedFileSizes {
             }
         }
         parts = [Int64?](repeating: nil, count: total)
-        for (slot, size) in zip(partSlots, FileSizeProbe.sizes(of: paths, under: assetsDir)) { parts[slot] = size }
+        for (slot, size) in zip(partSlots, probe(paths, assetsDir)) { parts[slot] = size }
     }
 
     /// The sizes of the files of the download at `number` in the list given, in order.

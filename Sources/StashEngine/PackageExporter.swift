@@ -7,9 +7,12 @@ import StashKeys
 /// playlists and segments as they are with each key written next to the playlist that names
 /// it, or (`decrypt`) clear segments and playlists without EXT-X-KEY, and the side-loaded text
 /// tracks beside them. Reads the package's own playlists, so it needs nothing but the folder
-/// and the key store.
+/// and the key store. The package is read from the asset folder's descriptor and the copy
+/// written from the target's, neither through a symlink; the target is held to
+/// `DataDirGuard`'s rule (nothing is exported into the data dir).
 struct PackageExporter: Sendable {
     let keys: KeyStore
+    let dataDir: String
     let asset: String
     let folder: String
     /// The package's playlists, `master.m3u8` first, relative to `folder`.
@@ -21,26 +24,35 @@ struct PackageExporter: Sendable {
     let textTrackPaths: [String]
 
     func export(to dir: String, decrypt: Bool) throws -> ExportResult {
-        guard dir.hasPrefix("/") else {
-            throw StashError.invalidArgument("dir '\(dir.prefix(200))' must be an absolute path")
-        }
-        let created = try prepare(dir)
+        let paths = DataDirGuard(dataDir: dataDir)
+        let target = try paths.resolve(dir, field: "dir", followingLast: true)
+        try paths.refuse(target, field: "dir")
+        let package: FolderHandle
         do {
-            return try write(to: dir, decrypt: decrypt)
+            package = try FolderHandle.open(folder, followingSymlink: false)
+        } catch {
+            throw StashError(.failedPrecondition, "\(folder) cannot be opened as a folder (\(error)); `stash verify --repair` fetches the package again")
+        }
+        defer { package.release() }
+        let (output, created) = try prepare(target)
+        defer { output.release() }
+        let writer = ExportWriter(root: output)
+        defer { writer.release() }
+        do {
+            return try write(from: package, to: writer, dir: dir, decrypt: decrypt)
         } catch {
             // A half-written copy would look playable and is not: take it back.
-            if created {
-                try? FileManager.default.removeItem(atPath: dir)
+            if let created, let base = try? target.openBase() {
+                base.removeEntry(created)
+                base.release()
             } else {
-                for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] {
-                    try? FileManager.default.removeItem(atPath: dir + "/" + name)
-                }
+                for name in (try? output.names()) ?? [] { output.removeEntry(name) }
             }
             throw error
         }
     }
 
-    private func write(to dir: String, decrypt: Bool) throws -> ExportResult {
+    private func write(from package: FolderHandle, to writer: ExportWriter, dir: String, decrypt: Bool) throws -> ExportResult {
         var files = 0
         var bytes: Int64 = 0
         var keyCache: [String: [UInt8]] = [:]
@@ -58,8 +70,14 @@ struct PackageExporter: Sendable {
             keyCache[path] = stored
             return stored
         }
+        func readFile(_ relative: String) throws -> [UInt8] {
+            try self.readFile(relative, from: package)
+        }
+        func readText(_ relative: String) throws -> String {
+            String(decoding: try readFile(relative), as: UTF8.self)
+        }
         func emit(_ data: [UInt8], _ relative: String, mode: mode_t = 0o644) throws {
-            try write(data, to: dir + "/" + relative, mode: mode)
+            try writer.write(data, to: relative, mode: mode)
             files += 1
             bytes += Int64(data.count)
         }
@@ -105,50 +123,39 @@ struct PackageExporter: Sendable {
     }
 
     /// The folder may not exist yet, or be empty: an export never mixes with other files.
-    /// Returns whether it was created here.
-    private func prepare(_ dir: String) throws -> Bool {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
-                throw StashError.invalidArgument("dir '\(dir)' exists and is not a folder")
+    /// Returns it open, and the entry made in `target.base` when it was created here.
+    private func prepare(_ target: ClientPath) throws -> (FolderHandle, created: String?) {
+        if target.tail.isEmpty {
+            guard let info = try? SystemCallError.status(target.base), info.st_mode & S_IFMT == S_IFDIR else {
+                throw StashError.invalidArgument("dir \(target.shown) exists and is not a folder")
             }
-            let contents = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+            let folder = try FolderHandle.open(target.base, followingSymlink: false)
+            let contents = (try? folder.names()) ?? []
             guard contents.isEmpty else {
-                throw StashError.invalidArgument("dir '\(dir)' is not empty (\(contents.count) entries); export into a new or empty folder")
+                folder.release()
+                throw StashError.invalidArgument("dir \(target.shown) is not empty (\(contents.count) entries); export into a new or empty folder")
             }
-            return false
+            return (folder, nil)
         }
         do {
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            let base = try target.openBase()
+            defer { base.release() }
+            return (try base.descend(target.tail, creating: true), target.tail[0])
         } catch {
-            throw StashError.invalidArgument("cannot create dir '\(dir)': \(error.localizedDescription)")
+            throw StashError.invalidArgument("cannot create dir \(target.shown): \(error)")
         }
-        return true
     }
 
-    private func readText(_ relative: String) throws -> String {
-        String(decoding: try readFile(relative), as: UTF8.self)
-    }
-
-    private func readFile(_ relative: String) throws -> [UInt8] {
-        let path = folder + "/" + relative
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw StashError(.failedPrecondition, "\(path) is missing or unreadable; `stash verify --repair` fetches it again")
-        }
-        return [UInt8](data)
-    }
-
-    private func write(_ data: [UInt8], to path: String, mode: mode_t) throws {
-        let parent = (path as NSString).deletingLastPathComponent
+    /// A file of the package, read from its folder without following a symlink.
+    private func readFile(_ relative: String, from package: FolderHandle) throws -> [UInt8] {
+        let components = relative.split(separator: "/")
         do {
-            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-            let fd = try SystemCallError.check("open", path) { open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode) }
-            defer { SystemCallError.close(fd) }
-            try DurableFile.writeAll(data, to: fd, path: path)
-        } catch let error as SystemCallError {
-            throw StashError(.internal, "cannot write \(path): \(error)")
+            guard let name = components.last else { throw SystemCallError(call: "open", path: folder, errnoCode: EISDIR) }
+            let parent = try package.descend(components.dropLast())
+            defer { parent.release() }
+            return try parent.read(String(name))
         } catch {
-            throw StashError(.internal, "cannot write \(path): \(error.localizedDescription)")
+            throw StashError(.failedPrecondition, "\(folder)/\(relative) is missing or unreadable (\(error)); `stash verify --repair` fetches it again")
         }
     }
 }

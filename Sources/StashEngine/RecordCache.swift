@@ -17,7 +17,8 @@ final class RecordCache: Sendable {
     private let records = Mutex<[String: Download]>([:])
 
     /// The record as committed, nil once deleted. A running download keeps the live counters
-    /// it already shows when they are ahead of the committed ones.
+    /// it already shows when they are ahead of the committed ones and count the same files: a
+    /// package planned again (its file list dropped, then rebuilt) starts its count anew.
     func commit(_ id: String, _ download: Download?) {
         guard var download = download.map(Self.cached) else {
             records.withLock { $0[id] = nil }
@@ -25,7 +26,7 @@ final class RecordCache: Sendable {
         }
         records.withLock { records in
             if let shown = records[id], shown.state == download.state, shown.state.isActive,
-               shown.downloadedBytes > download.downloadedBytes {
+               shown.filesTotal == download.filesTotal, shown.downloadedBytes > download.downloadedBytes {
                 download.downloadedBytes = shown.downloadedBytes
                 download.speed = shown.speed
                 download.filesDone = max(download.filesDone, shown.filesDone)
@@ -45,7 +46,8 @@ final class RecordCache: Sendable {
             live.downloadedBytes = download.downloadedBytes
             live.totalBytes = download.totalBytes
             live.speed = download.speed
-            live.filesDone = download.filesDone
+            // Files done count against the committed total: a plan made again is shown once committed.
+            if shown.filesTotal == download.filesTotal { live.filesDone = download.filesDone }
             records[id] = live
         }
     }

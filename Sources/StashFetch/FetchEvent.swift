@@ -2,7 +2,7 @@ import StashCore
 
 /// What a transfer reports, in order, on the fetch thread. Exactly one of `completed`,
 /// `received`, `failed`, `stopped` and `noSpace` ends a transfer.
-public enum FetchEvent: Sendable, Equatable {
+package enum FetchEvent: Sendable, Equatable {
     /// Response headers of a successful (2xx) response arrived; again after every retry.
     case started(FetchResponseInfo)
     /// Bytes in the part file; at most every 100 ms per transfer, the first 100 ms after the
@@ -25,7 +25,7 @@ public enum FetchEvent: Sendable, Equatable {
     case received(FetchedBody)
 
     /// Whether this event ends the transfer.
-    public var isFinal: Bool {
+    package var isFinal: Bool {
         switch self {
         case .completed, .received, .failed, .stopped, .noSpace: return true
         case .started, .progress, .retrying, .waitingForNetwork: return false

@@ -26,12 +26,12 @@ final class FetchLoop {
     /// other transfer, so they run on these queues and report back through the inbox. Several
     /// serial queues rather than one concurrent queue: Dispatch would run a concurrent queue on
     /// as many threads as cores, and a thread waiting on the disk does not use its core. The
-    /// syncs and renames at the end run on `syncer`'s thread.
+    /// syncs and renames at the end run on `syncer`'s threads.
     private let disk = (0..<8).map { DispatchQueue(label: "stash.fetch.disk.\($0)", qos: .userInitiated) }
     private let diskWork = DispatchGroup()
-    private let syncer: SyncBatcher
+    private let syncer: FileSyncer
 
-    init(inbox: FetchInbox, monitor: NetworkMonitor, syncer: SyncBatcher, logger: Logger) throws {
+    init(inbox: FetchInbox, monitor: NetworkMonitor, syncer: FileSyncer, logger: Logger) throws {
         self.inbox = inbox
         self.syncer = syncer
         self.monitor = monitor
@@ -382,57 +382,18 @@ final class FetchLoop {
         let inbox = self.inbox
         let logger = transfer.logger
         diskWork.enter()
-        let syncer = self.syncer
-        let durability = transfer.request.durability
-        // The rename runs on the batcher's thread: handing each file back to a disk queue
-        // cost two thread wake-ups per file, more than the rename itself.
-        syncer.submit(file) { [diskWork] syncFailure in
-            guard durability == .alone else {
-                defer { diskWork.leave() }
-                Self.commit(id, bytes: bytes, sha256: digest, logger: logger, inbox: inbox) {
-                    if let syncFailure {
-                        file.closeFile()
-                        throw syncFailure
-                    }
-                    try file.commitSynced()
-                }
-                return
-            }
-            do {
-                if let syncFailure { throw syncFailure }
-                try file.renameSynced()
-            } catch {
-                file.closeFile()
-                Self.commit(id, bytes: bytes, sha256: digest, logger: logger, inbox: inbox) { throw error }
-                diskWork.leave()
-                return
-            }
-            // A second syncfs, shared like the first, makes the rename durable before the
-            // transfer says the file is complete.
-            syncer.submit(file) { renameSyncFailure in
-                defer { diskWork.leave() }
-                file.closeFile()
-                Self.commit(id, bytes: bytes, sha256: digest, logger: logger, inbox: inbox) {
-                    if let renameSyncFailure { throw renameSyncFailure }
-                }
+        // The sync and rename run on a sync thread, and the transfer's final event is posted
+        // from there: handing each file back to a disk queue cost two thread wake-ups per
+        // file, more than the rename itself.
+        syncer.commit(file, durability: transfer.request.durability) { [diskWork] failure in
+            defer { diskWork.leave() }
+            if let failure {
+                _ = inbox.post(.committed(id, FetchFailure.thrown(failure).finalEvent))
+            } else {
+                logger.debug("transfer completed", metadata: ["bytes": "\(bytes)"])
+                _ = inbox.post(.committed(id, .completed(bytes: bytes, sha256: digest)))
             }
         }
-    }
-
-    /// Runs the last step of a file's commit (on the sync thread) and posts the transfer's
-    /// final event.
-    private static func commit(
-        _ id: TransferID, bytes: Int64, sha256: String, logger: Logger, inbox: FetchInbox, _ body: () throws -> Void
-    ) {
-        let event: FetchEvent
-        do {
-            try body()
-            logger.debug("transfer completed", metadata: ["bytes": "\(bytes)"])
-            event = .completed(bytes: bytes, sha256: sha256)
-        } catch {
-            event = FetchFailure.thrown(error).finalEvent
-        }
-        _ = inbox.post(.committed(id, event))
     }
 
     private func stop(_ transfer: Transfer) {
@@ -488,6 +449,7 @@ final class FetchLoop {
                 if monitor.isOnline(host: transfer.host) {
                     startAttempt(transfer, counted: true)
                 } else {
+                    transfer.logger.debug("network still down; checking again in 1 s")
                     transfer.phase = .waitingForNetwork(nextCheck: current + 1_000_000_000)
                 }
             default:

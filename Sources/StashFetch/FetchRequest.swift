@@ -1,42 +1,42 @@
 import StashCore
 
 /// One transfer: where the bytes come from, where they go, and how hard to try.
-public struct FetchRequest: Sendable {
-    public var url: String
-    public var headers: [HTTPHeader]
+package struct FetchRequest: Sendable {
+    package var url: String
+    package var headers: [HTTPHeader]
     /// Absolute path of the folder the file belongs in (an asset's folder). Nothing is ever
     /// written outside it, and no symlink inside it is followed.
-    public var folder: String
+    package var folder: String
     /// Path of the file inside `folder`: relative, no `..`, already checked by the caller.
     /// The bytes go to `<relativePath>.part` and are renamed once complete, fsynced and verified.
-    public var relativePath: String
+    package var relativePath: String
     /// Lowercase hex SHA-256 the complete file must have; "" skips the check.
-    public var expectedSHA256: String
+    package var expectedSHA256: String
     /// Validators of the bytes already in `partPath`; without one of them a part file cannot
     /// be resumed safely and is restarted from zero.
-    public var etag: String?
-    public var lastModified: String?
-    public var retry: RetryPolicy
+    package var etag: String?
+    package var lastModified: String?
+    package var retry: RetryPolicy
     /// A transfer slower than `lowSpeedLimit` bytes/s for `lowSpeedTime` seconds is stalled and retried.
-    public var lowSpeedLimit: Int
-    public var lowSpeedTime: Int
-    public var durability: FileDurability
+    package var lowSpeedLimit: Int
+    package var lowSpeedTime: Int
+    package var durability: FileDurability
 
     /// Names the file the transfer writes: two transfers with the same key must not overlap.
     var fileKey: String { folder + "/" + relativePath }
     /// Fetch only this part of the resource; the file holds just these bytes.
-    public var range: FetchRange?
+    package var range: FetchRange?
     /// The resource's size as recorded earlier, when known: a resume whose 206 names another
     /// size is another resource and starts again from zero.
-    public var expectedSize: Int64?
+    package var expectedSize: Int64?
     /// Keep the body in memory, up to this many bytes, instead of writing a file: the
     /// transfer ends with `.received` and `folder`/`relativePath` are not used.
-    public var memoryLimit: Int?
+    package var memoryLimit: Int?
     /// POST this body instead of a GET (a licence request); only with `memoryLimit`. Sent
     /// with `Content-Type: application/json` unless `headers` name another.
-    public var postBody: [UInt8]?
+    package var postBody: [UInt8]?
 
-    public init(
+    package init(
         url: String, headers: [HTTPHeader] = [], folder: String, relativePath: String,
         expectedSHA256: String = "", etag: String? = nil, lastModified: String? = nil,
         retry: RetryPolicy = RetryPolicy(DaemonConfig()),
@@ -60,7 +60,7 @@ public struct FetchRequest: Sendable {
     }
 
     /// A request for a small resource kept in memory (a playlist, a key, a licence).
-    public static func inMemory(
+    package static func inMemory(
         url: String, headers: [HTTPHeader] = [], limit: Int, retry: RetryPolicy = RetryPolicy(DaemonConfig()),
         lowSpeedLimit: Int = DaemonConfig().lowSpeedLimit, lowSpeedTime: Int = DaemonConfig().lowSpeedTime,
         postBody: [UInt8]? = nil
@@ -72,7 +72,7 @@ public struct FetchRequest: Sendable {
     }
 
     /// Absolute path the bytes are written to while the transfer runs.
-    public var partPath: String { finalPath + ".part" }
+    package var partPath: String { finalPath + ".part" }
     /// Absolute path of the complete file.
-    public var finalPath: String { folder + "/" + relativePath }
+    package var finalPath: String { folder + "/" + relativePath }
 }

@@ -5,15 +5,15 @@ import StashCore
 
 /// Runs every transfer on one dedicated thread driving a libcurl multi handle, so no Swift
 /// concurrency thread or event loop ever blocks on the network or the disk.
-public final class FetchWorkers: Sendable {
+package final class FetchWorkers: Sendable {
     private let inbox = FetchInbox()
-    private let syncer = SyncBatcher()
+    private let syncer = FileSyncer()
     private let logger: Logger
 
     /// libcurl must be initialised once per process before any handle exists.
     private static let globalInit: CURLcode = ccurl_global_init_all()
 
-    public init(logger: Logger, networkMonitor: NetworkMonitor = .system) {
+    package init(logger: Logger, networkMonitor: NetworkMonitor = .system) {
         self.logger = logger
         let initCode = Self.globalInit
         let inbox = self.inbox
@@ -38,7 +38,7 @@ public final class FetchWorkers: Sendable {
 
     /// Starts a transfer; events arrive on the fetch thread, in order, exactly one final event.
     @discardableResult
-    public func start(_ request: FetchRequest, events: @escaping @Sendable (FetchEvent) -> Void) -> TransferID {
+    package func start(_ request: FetchRequest, events: @escaping @Sendable (FetchEvent) -> Void) -> TransferID {
         let id = inbox.makeID()
         if !inbox.post(.start(id, request, events)) {
             inbox.transferFinished()
@@ -53,7 +53,7 @@ public final class FetchWorkers: Sendable {
     ///
     /// - Parameter waitingForNetwork: called (on the fetch thread) each time the transfer
     ///   starts to wait for the network, so the caller can say so.
-    public func fetchBody(_ request: FetchRequest, waitingForNetwork: (@Sendable () -> Void)? = nil) async throws -> FetchedBody {
+    package func fetchBody(_ request: FetchRequest, waitingForNetwork: (@Sendable () -> Void)? = nil) async throws -> FetchedBody {
         precondition(request.memoryLimit != nil, "fetchBody needs a request with memoryLimit")
         let outcome = FetchOutcome()
         let id: TransferID = start(request) { event in
@@ -76,7 +76,7 @@ public final class FetchWorkers: Sendable {
     /// Stops a transfer; returns once it is torn down and its file closed, after its final
     /// event was delivered: `.stopped`, or `.completed` for a transfer whose body had already
     /// arrived and was being committed to disk. No-op for an unknown or finished id.
-    public func cancel(_ id: TransferID) async {
+    package func cancel(_ id: TransferID) async {
         await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
             cancel(id) { waiter.resume() }
         }
@@ -85,28 +85,39 @@ public final class FetchWorkers: Sendable {
     /// Stops a transfer without waiting: the stop is queued before this returns, so it takes
     /// effect before any transfer started afterwards (a resumed download reopening the same
     /// part file). `stopped` runs once the transfer is torn down, as for `cancel(_:) async`.
-    public func cancel(_ id: TransferID, then stopped: @escaping @Sendable () -> Void) {
+    package func cancel(_ id: TransferID, then stopped: @escaping @Sendable () -> Void) {
         if !inbox.post(.cancel(id, stopped)) { stopped() }
     }
 
     /// Global rate limit over all transfers in bytes/s (0 = unlimited), split evenly among
     /// running transfers and re-split when their number changes.
-    public func setRateLimit(_ bytesPerSecond: Int64) {
+    package func setRateLimit(_ bytesPerSecond: Int64) {
         inbox.setRateLimit(bytesPerSecond)
     }
 
-    /// Makes the renames in these folders durable: what a caller of `FileDurability.grouped`
-    /// transfers does once the last of its files landed. Shares its `syncfs` with the files
-    /// being committed meanwhile, and never blocks the calling thread.
-    public func syncFolders(_ folders: [String]) async throws {
-        try await syncer.sync(folders: folders)
+    /// Makes the renames in these folders of the asset folder `folder` durable, and the
+    /// entries of the folders holding them up to the one holding `folder`: what a caller of
+    /// `FileDurability.grouped` transfers does once the last of its files landed. One `fsync`
+    /// per folder, shared with the files being committed there meanwhile, on the sync
+    /// threads; never blocks the calling thread.
+    package func syncFolders(_ folders: [String], in folder: String) async throws {
+        var all = Set<String>()
+        for path in folders {
+            if path.hasPrefix(folder + "/") {
+                all.formUnion(FileSyncer.enclosingFolders(path.dropFirst(folder.count + 1), in: folder))
+            } else {
+                all.insert(path)
+                all.formUnion(FileSyncer.enclosingFolders("", in: folder))
+            }
+        }
+        try await syncer.sync(folders: all.sorted())
     }
 
     /// Transfers started and not yet finished (running, or waiting to retry or for the network).
-    public var activeTransfers: Int { inbox.unfinishedCount }
+    package var activeTransfers: Int { inbox.unfinishedCount }
 
     /// Stops every transfer (each gets `.stopped`) and returns once the fetch thread has ended.
-    public func shutdown() async {
+    package func shutdown() async {
         await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
             if !inbox.post(.shutdown(waiter)) { waiter.resume() }
         }

@@ -2,21 +2,21 @@ import Foundation
 
 /// Answers "can this host be reached at all right now?" so a transfer that lost its network
 /// waits instead of burning its retry attempts.
-public struct NetworkMonitor: Sendable {
+package struct NetworkMonitor: Sendable {
     private let check: @Sendable (String) -> Bool
 
     /// `isOnline` receives the host of the transfer's URL.
-    public init(isOnline: @escaping @Sendable (String) -> Bool) {
+    package init(isOnline: @escaping @Sendable (String) -> Bool) {
         self.check = isOnline
     }
 
-    public func isOnline(host: String) -> Bool {
+    package func isOnline(host: String) -> Bool {
         check(host)
     }
 
     /// Online when the host is loopback (no interface is needed to reach it) or when a
     /// non-loopback interface is up and has an IPv4 or IPv6 address.
-    public static let system = NetworkMonitor { host in
+    package static let system = NetworkMonitor { host in
         isLoopback(host: host) || hasRoutableInterface()
     }
 

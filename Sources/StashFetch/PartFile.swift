@@ -1,4 +1,3 @@
-import CLinux
 import StashCrypto
 import Foundation
 import StashCore
@@ -20,13 +19,13 @@ final class PartFile: TransferBody, @unchecked Sendable {
     private(set) var descriptor: Int32
     /// Bytes in the file, all of them covered by `hasher` when there is one.
     private(set) var size: Int64
-    /// The file system the file is on, for `SyncBatcher`'s one syncfs per file system.
-    private(set) var device: dev_t = 0
     private var hasher: SHA256?
     private let writeBehind: WriteBehind
     /// The folder the file is in, opened by the walk; the file's names are relative to it.
     private var directory: Int32
     private let directoryPath: String
+    /// The folders whose entries the file depends on, its own first (`FileSyncer`).
+    let enclosingFolders: [String]
     private let partName: String
     private let finalName: String
 
@@ -42,6 +41,7 @@ final class PartFile: TransferBody, @unchecked Sendable {
         finalName = name
         partName = name + ".part"
         directoryPath = ([folder] + components.dropLast()).joined(separator: "/")
+        enclosingFolders = FileSyncer.enclosingFolders(components.dropLast().joined(separator: "/"), in: folder)
         path = directoryPath + "/" + partName
         hasher = hashing ? SHA256() : nil
         writeBehind = WriteBehind(path: path)
@@ -71,7 +71,6 @@ final class PartFile: TransferBody, @unchecked Sendable {
             throw DownloadError(.storage, "'\(path)' is not a regular file with a single link; nothing is written to it")
         }
         size = Int64(info.st_size)
-        device = info.st_dev
     }
 
     /// Opens `folder`, creating it when missing, then each of `components` inside it,
@@ -179,25 +178,17 @@ final class PartFile: TransferBody, @unchecked Sendable {
         return hasher.finalizeHex()
     }
 
-    /// The commit of a file whose data a `syncfs` has made durable since its last write
-    /// (`SyncBatcher`): checks that none of its own writeback failed, then renames it. The
-    /// folder is not fsynced. Closes the file either way.
-    func commitSynced() throws {
-        defer { closeFile() }
-        try renameSynced()
-    }
+    /// The folder the file is in, and the descriptor it was opened with (until `closeFile`).
+    var folderPath: String { directoryPath }
+    var folderDescriptor: Int32 { directory }
 
-    /// `commitSynced` without the close: the file stays open so that a second `syncfs` can be
-    /// asked on its descriptor to make the rename durable too. A symlink at the final name is
-    /// replaced, not followed (rename never follows its target).
-    func renameSynced() throws {
+    /// Makes the file's data durable (`fdatasync`: its bytes and its size, not the other
+    /// files of the disk), then renames it to its final name; the folder is not synced. A
+    /// symlink at the final name is replaced, not followed (rename never follows its target).
+    func syncDataAndRename() throws {
         let fd = descriptor
         try writeBehind.check()
-        // Nothing is left to write back, so this only waits for nothing and then reports a
-        // writeback error met by this file since it was opened, as fsync would; unlike fsync it
-        // does not ask the device to flush its cache once more.
-        let flags = UInt32(SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER)
-        try SystemCallError.check("sync_file_range", path) { sync_file_range(fd, 0, 0, flags) }
+        try SystemCallError.check("fdatasync", path) { fdatasync(fd) }
         try rename()
     }
 

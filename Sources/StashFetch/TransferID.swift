@@ -1,10 +1,10 @@
 /// Names one transfer of a `FetchWorkers`; never reused by the same instance.
-public struct TransferID: Hashable, Sendable, CustomStringConvertible {
-    public let rawValue: UInt64
+package struct TransferID: Hashable, Sendable, CustomStringConvertible {
+    package let rawValue: UInt64
 
-    public init(rawValue: UInt64) {
+    package init(rawValue: UInt64) {
         self.rawValue = rawValue
     }
 
-    public var description: String { "transfer-\(rawValue)" }
+    package var description: String { "transfer-\(rawValue)" }
 }

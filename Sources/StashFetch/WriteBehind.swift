@@ -1,6 +1,7 @@
 import CLinux
 import Foundation
 import StashCore
+import Synchronization
 
 /// Starts writeback of a large file's dirty pages while the download goes on, so the fsync that
 /// makes the finished file durable has only the last few megabytes left to flush (for a 1 GiB
@@ -10,19 +11,22 @@ import StashCore
 /// never on the fetch thread. A duplicate shares the open file description, so a write error
 /// it sees would not be seen again by the final fsync: it is kept here and reported by
 /// `check()`.
-// @unchecked Sendable: `inFlight` and `failure` are read and written only under `lock`;
-// `pending` only by the one thread writing the file.
-final class WriteBehind: @unchecked Sendable {
+final class WriteBehind: Sendable {
     /// Bytes written between two flushes.
     static let interval: Int64 = 64 << 20
     private static let queue = DispatchQueue(label: "stash.fetch.write-behind", qos: .utility)
 
     private let path: String
-    private let lock = NSLock()
-    private var inFlight = false
-    private var failure: SystemCallError?
-    /// Bytes written since the last flush started; touched only by the writing thread.
-    private var pending: Int64 = 0
+
+    private struct State {
+        var inFlight = false
+        var failure: SystemCallError?
+        /// Bytes written since the last flush started.
+        var pending: Int64 = 0
+    }
+
+    /// Uncontended but for the moment a flush ends: one writing thread, one flush at a time.
+    private let state = Mutex(State())
 
     init(path: String) {
         self.path = path
@@ -30,18 +34,17 @@ final class WriteBehind: @unchecked Sendable {
 
     /// Counts written bytes and starts a flush every `interval` bytes, unless one still runs.
     func wrote(_ count: Int, descriptor: Int32) {
-        pending += Int64(count)
-        guard pending >= Self.interval else { return }
-        let start = lock.withLock { () -> Bool in
-            if inFlight { return false }
-            inFlight = true
+        let start = state.withLock { state in
+            state.pending += Int64(count)
+            guard state.pending >= Self.interval, !state.inFlight else { return false }
+            state.inFlight = true
+            state.pending = 0
             return true
         }
         guard start else { return }
-        pending = 0
         let copy = dup(descriptor)
         guard copy >= 0 else {
-            lock.withLock { inFlight = false }
+            state.withLock { $0.inFlight = false }
             return
         }
         let path = self.path
@@ -57,9 +60,9 @@ final class WriteBehind: @unchecked Sendable {
                 error = failed
             } catch {}
             SystemCallError.close(copy)
-            lock.withLock {
-                if failure == nil { failure = error }
-                inFlight = false
+            state.withLock { state in
+                if state.failure == nil { state.failure = error }
+                state.inFlight = false
             }
         }
     }
@@ -67,10 +70,10 @@ final class WriteBehind: @unchecked Sendable {
     /// Waits for a flush in flight and throws the first error a flush met, errno and all, so
     /// a full disk found by a flush ends the transfer like one found by a write.
     func check() throws {
-        while lock.withLock({ inFlight }) {
+        while state.withLock({ $0.inFlight }) {
             Self.queue.sync {}
         }
-        if let failure = lock.withLock({ failure }) {
+        if let failure = state.withLock({ $0.failure }) {
             throw failure
         }
     }

@@ -5,7 +5,7 @@
 /// The targets reach the parsers' internal types through `@testable import`, which only
 /// debug builds allow (`make fuzz` builds debug with optimisation and libFuzzer's
 /// instrumentation); in a release build `run` does nothing.
-public enum FuzzTarget: String, CaseIterable, Sendable {
+package enum FuzzTarget: String, CaseIterable, Sendable {
     /// A byte stream from a client (or the daemon): frames, each decoded as a Request and as
     /// a ServerMessage.
     case frames
@@ -16,14 +16,21 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// An HTTP response's header block: status line, Content-Length, Content-Range,
     /// Retry-After, and the resume decision and retry delay made from them.
     case headers
+    /// A path from a client: the rule for paths inside an asset folder (bundle files) and for
+    /// absolute ones (Adopt, Forget, Export): checked, resolved, and held against a data dir.
+    case paths
+    /// A service manager's `LISTEN_PID` and `LISTEN_FDS` (socket activation).
+    case activation
 
-    public func run(_ bytes: UnsafeRawBufferPointer) {
+    package func run(_ bytes: UnsafeRawBufferPointer) {
         #if DEBUG
         switch self {
         case .frames: Self.frames(bytes)
         case .m3u8: Self.m3u8(bytes)
         case .license: Self.license(bytes)
         case .headers: Self.headers(bytes)
+        case .paths: Self.paths(bytes)
+        case .activation: Self.activation(bytes)
         }
         #endif
     }

@@ -1,9 +1,9 @@
 /// A sub-range of a resource: `length` bytes starting at `offset`.
-public struct ByteRange: Equatable, Hashable, Sendable {
-    public var length: UInt64
-    public var offset: UInt64
+package struct ByteRange: Equatable, Hashable, Sendable {
+    package var length: UInt64
+    package var offset: UInt64
 
-    public init(length: UInt64, offset: UInt64) {
+    package init(length: UInt64, offset: UInt64) {
         self.length = length
         self.offset = offset
     }
@@ -14,7 +14,7 @@ public struct ByteRange: Equatable, Hashable, Sendable {
 
     /// The first byte after the range, where an offset-less EXT-X-BYTERANGE continues; parsing
     /// keeps it at most `limit`.
-    public var end: UInt64 { offset + length }
+    package var end: UInt64 { offset + length }
 
     /// Parses `<length>[@<offset>]` (RFC 8216 section 4.3.2.2). The offset is nil when absent:
     /// only the caller knows what it continues from.

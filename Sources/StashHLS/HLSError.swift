@@ -1,8 +1,8 @@
 /// Why a playlist was refused. The message names the line, the value and the limit, so the
 /// person who published the stream can find what to fix; `line` is nil when the problem is
 /// the whole input (its size, its encoding).
-public struct HLSError: Error, Equatable, Sendable, CustomStringConvertible {
-    public enum Code: String, Sendable, CaseIterable {
+package struct HLSError: Error, Equatable, Sendable, CustomStringConvertible {
+    package enum Code: String, Sendable, CaseIterable {
         /// The input is larger than `maxPlaylistBytes`.
         case tooLarge
         /// The input is not UTF-8, as RFC 8216 section 4.1 requires.
@@ -45,22 +45,22 @@ public struct HLSError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// The largest playlist accepted; checked before any parsing so a hostile server cannot
     /// make the daemon hold or scan more than this.
-    public static let maxPlaylistBytes = 16 * 1024 * 1024
+    package static let maxPlaylistBytes = 16 * 1024 * 1024
     /// The most segments one media playlist may list (a 2-second-segment stream of 55 hours).
-    public static let maxSegments = 100_000
+    package static let maxSegments = 100_000
     /// No segment or target duration may exceed a day; larger values are errors or attacks.
-    public static let maxDurationSeconds: Double = 24 * 60 * 60
+    package static let maxDurationSeconds: Double = 24 * 60 * 60
 
-    public var code: Code
-    public var message: String
+    package var code: Code
+    package var message: String
     /// The 1-based line the problem is on.
-    public var line: Int?
+    package var line: Int?
 
-    public init(_ code: Code, line: Int?, _ message: String) {
+    package init(_ code: Code, line: Int?, _ message: String) {
         self.code = code
         self.line = line
         self.message = line.map { "line \($0): \(message)" } ?? message
     }
 
-    public var description: String { "\(code.rawValue): \(message)" }
+    package var description: String { "\(code.rawValue): \(message)" }
 }

@@ -3,10 +3,10 @@ import Foundation
 /// The master playlist of a package on disk, read and edited in place: which subtitle
 /// renditions it names (GetSubtitles) and the same master without some of them
 /// (RemoveSubtitles, which works offline and so cannot plan the package again).
-public enum LocalMasterPlaylist {
+package enum LocalMasterPlaylist {
     /// The subtitle renditions a package's master lists, with their playlists' local paths in
     /// `uri`: what GetSubtitles answers, read from the package itself.
-    public static func subtitles(_ text: String) throws -> [Rendition] {
+    package static func subtitles(_ text: String) throws -> [Rendition] {
         var found: [Rendition] = []
         for (index, line) in lines(text) where line.hasPrefix("#EXT-X-MEDIA:") {
             let attributes = try AttributeList(line.dropFirst("#EXT-X-MEDIA:".count), tag: "#EXT-X-MEDIA", line: index + 1)
@@ -22,14 +22,14 @@ public enum LocalMasterPlaylist {
 
     /// The subtitle renditions of `renditions` that `language` names, by the rule the choice
     /// at download time uses ("en" also takes "en-US").
-    public static func matching(_ language: String, in renditions: [Rendition]) -> [Rendition] {
+    package static func matching(_ language: String, in renditions: [Rendition]) -> [Rendition] {
         MasterPlaylist.matching(language, in: renditions)
     }
 
     /// The master without the EXT-X-MEDIA lines whose URI is in `paths`. A variant's
     /// SUBTITLES (or AUDIO) attribute goes too when no rendition of its group is left, since
     /// RFC 8216 section 4.3.4.2 requires a named group to exist.
-    public static func removing(_ paths: Set<String>, from text: String) throws -> String {
+    package static func removing(_ paths: Set<String>, from text: String) throws -> String {
         var kept: [Substring] = []
         var groupsLeft: [String: Set<String>] = ["SUBTITLES": [], "AUDIO": []]
         var removedGroups: [String: Set<String>] = ["SUBTITLES": [], "AUDIO": []]

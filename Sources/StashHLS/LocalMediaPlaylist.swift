@@ -4,16 +4,16 @@
 /// It reads only what stash writes (EXT-X-KEY, EXT-X-MAP, EXT-X-MEDIA-SEQUENCE, EXTINF and
 /// file names); every path must stay inside the folder, since a playlist edited or planted on
 /// disk would otherwise make the export read or write elsewhere.
-public struct LocalMediaPlaylist: Equatable, Sendable {
+package struct LocalMediaPlaylist: Equatable, Sendable {
     /// In playback order.
-    public var segments: [LocalSegment]
+    package var segments: [LocalSegment]
     /// Each init section file once, in order of first use, with the key the playlist puts in
     /// force at its first EXT-X-MAP.
-    public var initSections: [LocalSegment]
+    package var initSections: [LocalSegment]
     /// Each key file once, in order of first use.
-    public var keyPaths: [String]
+    package var keyPaths: [String]
 
-    public init(segments: [LocalSegment], initSections: [LocalSegment] = [], keyPaths: [String] = []) {
+    package init(segments: [LocalSegment], initSections: [LocalSegment] = [], keyPaths: [String] = []) {
         self.segments = segments
         self.initSections = initSections
         self.keyPaths = keyPaths
@@ -22,7 +22,7 @@ public struct LocalMediaPlaylist: Equatable, Sendable {
     /// Parses a package media playlist. Throws `HLSError`: `.unsafePath` for a path that is
     /// not a plain relative name, `.missingHeader`, `.missingTag` or `.invalidAttribute` for
     /// text stash did not write.
-    public static func parse(_ text: String) throws -> LocalMediaPlaylist {
+    package static func parse(_ text: String) throws -> LocalMediaPlaylist {
         let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
         guard lines.first.map({ $0.trimmingWhitespace() }) == "#EXTM3U" else {
             throw HLSError(.missingHeader, line: 1, "a package playlist must start with #EXTM3U")
@@ -85,7 +85,7 @@ public struct LocalMediaPlaylist: Equatable, Sendable {
 
     /// `text` without its EXT-X-KEY lines, for `stash export --decrypt`: the files next to it
     /// are then clear, and a key line would make players decrypt them again.
-    public static func decryptedText(_ text: String) -> String {
+    package static func decryptedText(_ text: String) -> String {
         // Split on LF bytes, not Characters: "\r\n" is one Character, and the line ends are
         // kept as they were.
         let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)

@@ -1,14 +1,14 @@
 /// A segment or init section of a package playlist on disk, with what decrypts it.
-public struct LocalSegment: Equatable, Sendable {
+package struct LocalSegment: Equatable, Sendable {
     /// Relative to the playlist's folder.
-    public var path: String
+    package var path: String
     /// The AES-128 key file, relative to the playlist's folder; nil when the file is clear.
-    public var keyPath: String?
+    package var keyPath: String?
     /// The 16-byte IV when `keyPath` is set: the explicit one, else (RFC 8216 section 5.2) the
     /// segment's media sequence number, big-endian.
-    public var iv: [UInt8]?
+    package var iv: [UInt8]?
 
-    public init(path: String, keyPath: String? = nil, iv: [UInt8]? = nil) {
+    package init(path: String, keyPath: String? = nil, iv: [UInt8]? = nil) {
         self.path = path
         self.keyPath = keyPath
         self.iv = iv

@@ -7,12 +7,12 @@ extension ManifestInfo {
     ///
     /// A variant whose playlist is missing gets the duration of the others (every variant of
     /// a presentation is as long) and a bandwidth estimate; 0 when nothing is known.
-    public init(master: MasterPlaylist?, media: [String: MediaPlaylist]) {
+    package init(master: MasterPlaylist?, media: [String: MediaPlaylist]) {
         self.init(master: master, summaries: media.mapValues(MediaSummary.init))
     }
 
     /// The same from summaries of the media playlists (`MediaSummary`).
-    public init(master: MasterPlaylist?, summaries media: [String: MediaSummary]) {
+    package init(master: MasterPlaylist?, summaries media: [String: MediaSummary]) {
         guard let master else {
             let sorted = media.sorted { $0.key < $1.key }
             let variants = sorted.map { uri, playlist in Self.variantInfo(uri: uri, playlist: playlist) }

@@ -12,7 +12,7 @@ extension MasterPlaylist {
     /// compares, so it is chosen only when no variant with a BANDWIDTH is left, and then the
     /// first listed (the one players start with) is.
     /// Throws `HLSError.Code.noMatch` naming what was asked and what is offered.
-    public func select(_ options: HLSOptions) throws -> RenditionSelection {
+    package func select(_ options: HLSOptions) throws -> RenditionSelection {
         guard !variants.isEmpty else {
             throw HLSError(.noMatch, line: nil, "the master playlist lists no variants (EXT-X-STREAM-INF)")
         }

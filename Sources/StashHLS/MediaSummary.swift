@@ -1,20 +1,20 @@
 /// What `stash plan` needs of one media playlist, a few numbers instead of every segment: the
 /// planner keeps these and lets each parsed playlist go at once, so reading 64 variants of
 /// 100,000 segments holds one playlist at a time per reader, not all of them.
-public struct MediaSummary: Sendable {
-    public var totalDuration: Double
+package struct MediaSummary: Sendable {
+    package var totalDuration: Double
     /// Set when every segment is a byte range.
-    public var exactBytes: Int64?
+    package var exactBytes: Int64?
     /// Peak and average bits per second; set with `exactBytes`.
-    public var bitRates: (peak: UInt64, average: UInt64)?
+    package var bitRates: (peak: UInt64, average: UInt64)?
     /// EXT-X-KEY methods in order of first use, "NONE" for clear segments.
-    public var encryption: [String]
+    package var encryption: [String]
     /// False for a live playlist (no EXT-X-ENDLIST).
-    public var hasEndList: Bool
+    package var hasEndList: Bool
     /// `MediaPlaylist.warnings`.
-    public var warnings: [String]
+    package var warnings: [String]
 
-    public init(_ playlist: MediaPlaylist) {
+    package init(_ playlist: MediaPlaylist) {
         totalDuration = playlist.totalDuration
         hasEndList = playlist.hasEndList
         warnings = playlist.warnings

@@ -7,7 +7,7 @@ extension PackagePlan {
     /// selection needs, `.unsupported` for a live playlist (no EXT-X-ENDLIST), METHOD=SAMPLE-AES
     /// or a KEYFORMAT other than "identity" (the export can only decrypt whole AES-128
     /// segments with a raw key), `.noSegments` for an empty playlist.
-    public static func make(masterURI: String, selection: RenditionSelection?, media: [String: MediaPlaylist]) throws -> PackagePlan {
+    package static func make(masterURI: String, selection: RenditionSelection?, media: [String: MediaPlaylist]) throws -> PackagePlan {
         func playlist(_ uri: String?, _ what: String) throws -> (String, MediaPlaylist) {
             guard let uri else {
                 throw HLSError(.missingPlaylist, line: nil, "\(what) has no URI; its media is carried in the variant")

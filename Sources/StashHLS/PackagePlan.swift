@@ -5,25 +5,25 @@
 /// Layout: `master.m3u8`; `video/index.m3u8` with `seg00000.ts`, `init0.mp4`, `key0.key`;
 /// `audio/<lang>/` and `subtitles/<lang>/` alike (`<lang>-2` for a second one of a language). Every byte range is its own file,
 /// so the local playlists need no EXT-X-BYTERANGE and each file can be checked on its own.
-public struct PackagePlan: Equatable, Sendable {
+package struct PackagePlan: Equatable, Sendable {
     /// Every segment and distinct init section of every chosen playlist, in playback order
     /// per playlist (video, then audio renditions, then subtitle renditions).
-    public var files: [PackageFile]
+    package var files: [PackageFile]
     /// Where each AES-128 key belongs, one per (playlist folder, key URI).
-    public var keys: [PackageKey]
+    package var keys: [PackageKey]
     /// `master.m3u8` first, then each media playlist in the order of `files`.
-    public var playlists: [PackagePlaylist]
+    package var playlists: [PackagePlaylist]
     /// Seconds of the video playlist.
-    public var duration: Double
+    package var duration: Double
     /// The exact sum of `files` sizes when every one is a byte range. Otherwise the variant's
     /// AVERAGE-BANDWIDTH (else BANDWIDTH) x duration / 8, which by RFC 8216 section 4.3.4.2
     /// already counts the renditions that play with it, raised to the known sizes if they add
     /// up to more. Nil when neither is known (a media playlist of whole-file segments).
-    public var estimatedBytes: Int64?
+    package var estimatedBytes: Int64?
     /// True when `estimatedBytes` is the exact sum.
-    public var sizeIsExact: Bool
+    package var sizeIsExact: Bool
 
-    public init(files: [PackageFile], keys: [PackageKey], playlists: [PackagePlaylist], duration: Double,
+    package init(files: [PackageFile], keys: [PackageKey], playlists: [PackagePlaylist], duration: Double,
                 estimatedBytes: Int64?, sizeIsExact: Bool) {
         self.files = files
         self.keys = keys
@@ -34,5 +34,5 @@ public struct PackagePlan: Equatable, Sendable {
     }
 
     /// The local master playlist's path in the asset folder.
-    public static let masterPath = "master.m3u8"
+    package static let masterPath = "master.m3u8"
 }

@@ -1,12 +1,12 @@
 /// An RFC 8216 playlist: either the master that lists variants and renditions, or the media
 /// playlist of one of them that lists segments.
-public enum Playlist: Equatable, Sendable {
+package enum Playlist: Equatable, Sendable {
     case master(MasterPlaylist)
     case media(MediaPlaylist)
 
     /// Parses a playlist fetched from `baseURL`, resolving every URI against it. The size is
     /// checked before the bytes are decoded, so an oversized body costs no parsing.
-    public static func parse(_ bytes: [UInt8], baseURL: String) throws -> Playlist {
+    package static func parse(_ bytes: [UInt8], baseURL: String) throws -> Playlist {
         try checkSize(bytes.count)
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw HLSError(.notUTF8, line: nil, "the playlist is not valid UTF-8 (RFC 8216 section 4.1)")
@@ -14,7 +14,7 @@ public enum Playlist: Equatable, Sendable {
         return try parseChecked(text, baseURL: baseURL)
     }
 
-    public static func parse(_ text: String, baseURL: String) throws -> Playlist {
+    package static func parse(_ text: String, baseURL: String) throws -> Playlist {
         try checkSize(text.utf8.count)
         return try parseChecked(text, baseURL: baseURL)
     }

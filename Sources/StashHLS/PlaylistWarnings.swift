@@ -2,26 +2,26 @@
 /// `stash plan` can say what it read differently from the text. Bounded: a hostile playlist of
 /// 16 MiB of stray lines must not become an answer of millions of lines, so the first `limit`
 /// are kept and the rest are counted in one last line.
-public struct PlaylistWarnings: Equatable, Sendable {
+package struct PlaylistWarnings: Equatable, Sendable {
     /// Warnings a parser keeps per playlist.
-    public static let perPlaylist = 20
+    package static let perPlaylist = 20
     /// Warnings a plan keeps over all its playlists.
-    public static let perPlan = 100
+    package static let perPlan = 100
 
     private let limit: Int
     private var kept: [String] = []
     private var dropped = 0
 
-    public init(limit: Int = perPlaylist) {
+    package init(limit: Int = perPlaylist) {
         self.limit = limit
     }
 
     /// The warnings, with "line N: " before each that has a line, and one line for those past the limit.
-    public var lines: [String] {
+    package var lines: [String] {
         dropped == 0 ? kept : kept + ["\(dropped) more warning(s) not shown"]
     }
 
-    public var isEmpty: Bool { kept.isEmpty }
+    package var isEmpty: Bool { kept.isEmpty }
 
     mutating func add(line: Int?, _ message: String) {
         guard kept.count < limit else {

@@ -1,14 +1,14 @@
 /// What `MasterPlaylist.select(_:)` chose to keep: one variant and the separate audio and
 /// subtitle renditions that play with it.
-public struct RenditionSelection: Equatable, Sendable {
-    public var variant: Variant
+package struct RenditionSelection: Equatable, Sendable {
+    package var variant: Variant
     /// Audio renditions with their own playlist, in the order asked for; empty when the audio
     /// is muxed into the variant.
-    public var audio: [Rendition]
+    package var audio: [Rendition]
     /// Subtitle renditions, in the order asked for.
-    public var subtitles: [Rendition]
+    package var subtitles: [Rendition]
 
-    public init(variant: Variant, audio: [Rendition] = [], subtitles: [Rendition] = []) {
+    package init(variant: Variant, audio: [Rendition] = [], subtitles: [Rendition] = []) {
         self.variant = variant
         self.audio = audio
         self.subtitles = subtitles

@@ -1,9 +1,9 @@
 /// A video size from a RESOLUTION attribute (`1280x720`).
-public struct Resolution: Equatable, Hashable, Sendable {
-    public var width: Int
-    public var height: Int
+package struct Resolution: Equatable, Hashable, Sendable {
+    package var width: Int
+    package var height: Int
 
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = width
         self.height = height
     }

@@ -4,18 +4,18 @@
 /// (with an optional IV of 32 hex digits after it); any other id is opaque, as FairPlay
 /// streams write them (`skd://someuri`), and is the UTF-8 bytes of its text, which the
 /// original platform passes to its key server as they are.
-public struct SKDURI: Equatable, Sendable {
-    public static let scheme = "skd://"
+package struct SKDURI: Equatable, Sendable {
+    package static let scheme = "skd://"
     /// The longest opaque id, in UTF-8 bytes: FairPlay ids are names and URLs of some tens of
     /// bytes, and each one travels in every licence request of its download.
-    public static let maxOpaqueKeyIDBytes = 256
+    package static let maxOpaqueKeyIDBytes = 256
 
     /// The id's bytes: 16 for a hex id, the text's UTF-8 for an opaque one.
-    public var keyID: [UInt8]
+    package var keyID: [UInt8]
     /// The IV the URI carries; a segment uses it when its EXT-X-KEY has no IV attribute.
-    public var iv: [UInt8]?
+    package var iv: [UInt8]?
 
-    public static func isSKD(_ uri: Substring) -> Bool { uri.hasPrefix(scheme) }
+    package static func isSKD(_ uri: Substring) -> Bool { uri.hasPrefix(scheme) }
 
     /// Every "skd://" is removed, not only a leading one, as the original platform does, so
     /// `skd://skd://ID` reads as `skd://ID`.
@@ -23,7 +23,7 @@ public struct SKDURI: Equatable, Sendable {
     /// - Throws: `HLSError.Code.invalidURI` for an empty or too long id, or a hex id followed
     ///   by more than an IV; `.invalidIV` for an IV that is not 32 hex digits. Each names the
     ///   URI and the part that is wrong.
-    public init(parsing uri: Substring, line: Int?) throws {
+    package init(parsing uri: Substring, line: Int?) throws {
         let text = uri.replacingOccurrences(of: Self.scheme, with: "")
         let components = text.split(separator: ":", omittingEmptySubsequences: false)
         // A UUID's dashes are only presentation; the id is its 16 bytes.
@@ -67,7 +67,7 @@ public struct SKDURI: Equatable, Sendable {
     }
 
     /// Exactly 16 bytes written as 32 hex digits, or nil: how key ids and IVs are written.
-    public static func hex(_ text: Substring) -> [UInt8]? {
+    package static func hex(_ text: Substring) -> [UInt8]? {
         let digits = Array(text.utf8)
         guard digits.count == 32 else { return nil }
         var bytes: [UInt8] = []

@@ -1,22 +1,22 @@
 /// One EXT-X-STREAM-INF entry of a master playlist: a rendition of the whole presentation at
 /// one bitrate, with the groups of alternative audio and subtitles it plays with.
-public struct Variant: Equatable, Sendable {
+package struct Variant: Equatable, Sendable {
     /// The media playlist, resolved to an absolute http(s) URL.
-    public var uri: String
+    package var uri: String
     /// Peak bits per second (BANDWIDTH), the figure quality choice compares; nil when the
     /// playlist does not say, which ranks the variant after every one that does.
-    public var bandwidth: UInt64?
-    public var averageBandwidth: UInt64?
-    public var resolution: Resolution?
+    package var bandwidth: UInt64?
+    package var averageBandwidth: UInt64?
+    package var resolution: Resolution?
     /// RFC 6381 codec strings, split from CODECS.
-    public var codecs: [String]
-    public var frameRate: Double?
+    package var codecs: [String]
+    package var frameRate: Double?
     /// GROUP-ID of the EXT-X-MEDIA TYPE=AUDIO renditions to play with this variant.
-    public var audioGroup: String?
+    package var audioGroup: String?
     /// GROUP-ID of the EXT-X-MEDIA TYPE=SUBTITLES renditions to play with this variant.
-    public var subtitlesGroup: String?
+    package var subtitlesGroup: String?
 
-    public init(uri: String, bandwidth: UInt64?, averageBandwidth: UInt64? = nil, resolution: Resolution? = nil,
+    package init(uri: String, bandwidth: UInt64?, averageBandwidth: UInt64? = nil, resolution: Resolution? = nil,
                 codecs: [String] = [], frameRate: Double? = nil, audioGroup: String? = nil, subtitlesGroup: String? = nil) {
         self.uri = uri
         self.bandwidth = bandwidth

@@ -1,7 +1,7 @@
 /// Base64url (RFC 4648 section 5), the encoding of ClearKey key ids and keys. Key ids are
 /// compared as strings, so each byte string has exactly one accepted spelling apart from
 /// padding: encoding never pads, and decoding refuses leftover bits that are not zero.
-public enum Base64URL {
+package enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Every byte's value in the alphabet, or 0xFF for a byte outside it.
@@ -12,7 +12,7 @@ public enum Base64URL {
     }()
 
     /// `bytes` in base64url without padding.
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var symbols: [UInt8] = []
         symbols.reserveCapacity((bytes.count * 4 + 2) / 3)
         var index = 0
@@ -32,7 +32,7 @@ public enum Base64URL {
     /// The bytes `text` encodes, with or without padding; nil for '+', '/', whitespace, any
     /// other character outside the alphabet, misplaced or wrong padding, a length no
     /// encoding has, or nonzero leftover bits.
-    public static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         var symbols = Array(text.utf8)
         if symbols.last == UInt8(ascii: "=") {
             guard symbols.count % 4 == 0 else { return nil }

@@ -1,6 +1,7 @@
 import StashCrypto
 import Foundation
 import StashCore
+import Synchronization
 
 /// Content keys (HLS AES-128 keys and the like) sealed at rest under a per-data-dir master key.
 ///
@@ -17,14 +18,14 @@ import StashCore
 /// Every operation is serialized by a lock, so one instance can be shared between tasks.
 /// Failed system calls throw `SystemCallError`; everything else throws `KeysError`. No error
 /// or description ever contains key bytes.
-// @unchecked Sendable: its fields are constants and its state is on disk, where each
-// operation holds `lock` for its whole run, so calls from several threads are serialized.
-public final class KeyStore: @unchecked Sendable {
+package final class KeyStore: Sendable {
     /// The keys folder this store manages.
-    public let directory: String
+    package let directory: String
     /// Immutable after init; every other piece of state is on disk, guarded by `lock`.
     private let masterKey: [UInt8]
-    private let lock = NSLock()
+    /// Held for the whole of each operation on the files, so calls from several threads are
+    /// serialized; it guards no value of its own.
+    private let lock = Mutex(())
 
     static let masterKeyFileName = "master.key"
     static let masterKeySize = 32
@@ -40,7 +41,7 @@ public final class KeyStore: @unchecked Sendable {
     /// - Throws: `KeysError.Code.invalidMasterKey` naming the path when `master.key` exists
     ///   but is not a 32-byte regular file. It is never replaced, since a new master key
     ///   would make every sealed entry unreadable.
-    public init(directory: String) throws {
+    package init(directory: String) throws {
         self.directory = directory
         try KeyFiles.makeDirectory(directory, mode: 0o700)
         self.masterKey = try Self.loadOrCreateMasterKey(in: directory)
@@ -50,7 +51,7 @@ public final class KeyStore: @unchecked Sendable {
 
     /// Seals `key` and stores it as the entry for (`asset`, `keyID`), replacing any earlier
     /// entry atomically: a reader sees the old key or the new one, never a partial file.
-    public func write(asset: String, keyID: String, key: [UInt8]) throws {
+    package func write(asset: String, keyID: String, key: [UInt8]) throws {
         try Self.validate(asset: asset)
         guard !key.isEmpty, key.count <= Self.maximumKeySize else {
             throw KeysError(
@@ -79,7 +80,7 @@ public final class KeyStore: @unchecked Sendable {
     /// The key stored for (`asset`, `keyID`), or nil when there is none.
     /// - Throws: `KeysError.Code.unsealFailed` naming the entry when the file is tampered
     ///   with, was copied from another entry, or was sealed under another master key.
-    public func read(asset: String, keyID: String) throws -> [UInt8]? {
+    package func read(asset: String, keyID: String) throws -> [UInt8]? {
         try Self.validate(asset: asset)
         let path = entryPath(asset: asset, keyID: keyID)
         let contents = try withLock {
@@ -96,7 +97,7 @@ public final class KeyStore: @unchecked Sendable {
 
     /// Whether an entry exists for (`asset`, `keyID`). Does not unseal it; false for an
     /// invalid asset id.
-    public func exists(asset: String, keyID: String) -> Bool {
+    package func exists(asset: String, keyID: String) -> Bool {
         guard (try? Self.validate(asset: asset)) != nil else { return false }
         let path = entryPath(asset: asset, keyID: keyID)
         return withLock { access(path, F_OK) == 0 }
@@ -104,7 +105,7 @@ public final class KeyStore: @unchecked Sendable {
 
     /// Removes the entry for (`asset`, `keyID`) if there is one, and the asset's folder when
     /// that was its last entry (so `assets()` no longer lists it).
-    public func delete(asset: String, keyID: String) throws {
+    package func delete(asset: String, keyID: String) throws {
         try Self.validate(asset: asset)
         let assetPath = path(ofAsset: asset)
         let path = entryPath(asset: asset, keyID: keyID)
@@ -119,7 +120,7 @@ public final class KeyStore: @unchecked Sendable {
 
     /// Removes every entry of `asset` (and leftovers of interrupted writes) and its folder.
     /// An asset without keys is not an error.
-    public func deleteAll(asset: String) throws {
+    package func deleteAll(asset: String) throws {
         try Self.validate(asset: asset)
         let assetPath = path(ofAsset: asset)
         try withLock {
@@ -134,7 +135,7 @@ public final class KeyStore: @unchecked Sendable {
 
     /// The asset ids that have at least one entry, sorted; for reconciling the store with
     /// the registry (keys of deleted downloads).
-    public func assets() throws -> [String] {
+    package func assets() throws -> [String] {
         try withLock {
             let names = try KeyFiles.listDirectory(directory) ?? []
             return try names.filter { name in
@@ -278,9 +279,7 @@ public final class KeyStore: @unchecked Sendable {
         path(ofAsset: asset) + "/" + Self.entryFileName(keyID: keyID)
     }
 
-    private func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
+    private func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        try lock.withLock { _ throws(E) in try body() }
     }
 }

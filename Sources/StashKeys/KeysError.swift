@@ -1,8 +1,8 @@
 /// The error of the key manager: a code and a message that names the entry, the path or the
 /// length involved. Messages never carry key bytes, so they are safe to log and to send to a
 /// client. Failed system calls are thrown as `SystemCallError` instead, like the rest of stash.
-public struct KeysError: Error, Equatable, Sendable, CustomStringConvertible {
-    public enum Code: Sendable, Equatable, CaseIterable {
+package struct KeysError: Error, Equatable, Sendable, CustomStringConvertible {
+    package enum Code: Sendable, Equatable, CaseIterable {
         /// An asset id outside `[A-Za-z0-9._-]`, or starting with '.'.
         case invalidAssetID
         /// An empty content key was given to store.
@@ -40,7 +40,7 @@ public struct KeysError: Error, Equatable, Sendable, CustomStringConvertible {
         /// A service certificate whose validity ended.
         case certificateExpired
 
-        public var name: String {
+        package var name: String {
             switch self {
             case .invalidAssetID: return "INVALID_ASSET_ID"
             case .invalidKey: return "INVALID_KEY"
@@ -62,13 +62,13 @@ public struct KeysError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var code: Code
-    public var message: String
+    package var code: Code
+    package var message: String
 
-    public init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
-    public var description: String { "\(code.name): \(message)" }
+    package var description: String { "\(code.name): \(message)" }
 }

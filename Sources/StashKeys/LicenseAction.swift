@@ -1,5 +1,5 @@
 /// What a licence request asks of the server; the raw value is the request's `action`.
-public enum LicenseAction: String, Sendable {
+package enum LicenseAction: String, Sendable {
     /// The first licence for the keys.
     case acquire
     /// An extension of a licence held.

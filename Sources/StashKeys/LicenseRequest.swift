@@ -2,17 +2,17 @@ import Foundation
 
 /// A ClearKey licence request (W3C EME, "License Request Format") for persistent keys, with
 /// the action and the optional content id and service certificate fingerprint stash adds.
-public struct LicenseRequest: Sendable {
+package struct LicenseRequest: Sendable {
     /// The key ids asked for: 16 bytes for a hex id, the UTF-8 of an opaque `skd://` id's text
     /// (at most 256 bytes) otherwise.
-    public var kids: [[UInt8]]
-    public var action: LicenseAction
+    package var kids: [[UInt8]]
+    package var action: LicenseAction
     /// The content id the download was added with; nil: none.
-    public var contentID: String?
+    package var contentID: String?
     /// Lowercase hex SHA-256 of the service certificate's DER bytes; nil: no certificate.
-    public var certificateSHA256: String?
+    package var certificateSHA256: String?
 
-    public init(kids: [[UInt8]], action: LicenseAction, contentID: String? = nil, certificateSHA256: String? = nil) {
+    package init(kids: [[UInt8]], action: LicenseAction, contentID: String? = nil, certificateSHA256: String? = nil) {
         self.kids = kids
         self.action = action
         self.contentID = contentID
@@ -21,7 +21,7 @@ public struct LicenseRequest: Sendable {
 
     /// The JSON body to POST, e.g. `{"action":"acquire","kids":["…"],"type":"persistent-license"}`.
     /// Keys are sorted and slashes left unescaped, so the same request is always the same bytes.
-    public func body() -> [UInt8] {
+    package func body() -> [UInt8] {
         var object: [String: Any] = [
             "kids": kids.map(Base64URL.encode),
             "type": "persistent-license",

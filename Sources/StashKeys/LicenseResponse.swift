@@ -4,24 +4,24 @@ import Foundation
 /// `{"keys":[{"kty":"oct","kid":"<b64url>","k":"<b64url>"}],"type":"persistent-license",
 /// "expires_in":N,"playback_duration":M}`, where the two terms, in seconds, are stash's
 /// additions and optional.
-public struct LicenseResponse: Sendable {
+package struct LicenseResponse: Sendable {
     /// The requested keys by base64url key id, 16 bytes each.
-    public var keys: [String: [UInt8]]
+    package var keys: [String: [UInt8]]
     /// Seconds the licence lasts from now; nil: it never expires.
-    public var expiresIn: Int?
+    package var expiresIn: Int?
     /// Seconds of the playback window; nil: none.
-    public var playbackDuration: Int?
+    package var playbackDuration: Int?
 
-    public init(keys: [String: [UInt8]], expiresIn: Int?, playbackDuration: Int?) {
+    package init(keys: [String: [UInt8]], expiresIn: Int?, playbackDuration: Int?) {
         self.keys = keys
         self.expiresIn = expiresIn
         self.playbackDuration = playbackDuration
     }
 
     /// A licence is a few keys of JSON; anything larger is not one.
-    public static let maximumSize = 1 << 20
+    package static let maximumSize = 1 << 20
     /// The longest term accepted; a larger one is a unit mistake (milliseconds) or garbage.
-    public static let maximumTerm = 10 * 365 * 86_400
+    package static let maximumTerm = 10 * 365 * 86_400
     /// An AES-128 content key.
     static let keySize = 16
 
@@ -33,7 +33,7 @@ public struct LicenseResponse: Sendable {
     ///   seconds from 1 to `maximumTerm`; `.licenseKeyMissing` when a requested key id has no
     ///   key; `.licenseKeyLength` when a requested key is not 16 bytes. No message repeats
     ///   the body or a key.
-    public static func parse(_ body: [UInt8], requested kids: [[UInt8]], server: String) throws -> LicenseResponse {
+    package static func parse(_ body: [UInt8], requested kids: [[UInt8]], server: String) throws -> LicenseResponse {
         func malformed(_ message: String) -> KeysError {
             KeysError(.licenseMalformed, "the licence from \(server) \(message)")
         }

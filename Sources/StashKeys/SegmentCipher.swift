@@ -1,9 +1,9 @@
 /// HLS AES-128 segment decryption (RFC 8216 section 4.3.2.4): AES-128-CBC over the whole
 /// segment with PKCS7 padding, by libcrypto's EVP interface in one pass (one key schedule
 /// per segment).
-public enum SegmentCipher {
+package enum SegmentCipher {
     /// The AES block size, which is also the key and IV size of HLS AES-128.
-    public static let blockSize = 16
+    package static let blockSize = 16
 
     /// Decrypts one AES-128 segment and strips its PKCS7 padding.
     ///
@@ -12,7 +12,7 @@ public enum SegmentCipher {
     ///   is not 16 bytes, `.invalidCiphertextLength` when `data` is empty or not a whole number
     ///   of blocks (a truncated download), and `.badPadding` when the padding is wrong (usually
     ///   a wrong key or IV).
-    public static func decrypt(_ data: [UInt8], key: [UInt8], iv: [UInt8]) throws -> [UInt8] {
+    package static func decrypt(_ data: [UInt8], key: [UInt8], iv: [UInt8]) throws -> [UInt8] {
         guard key.count == blockSize else {
             throw KeysError(.invalidKeyLength, "an AES-128 segment key must be \(blockSize) bytes, got \(key.count)")
         }

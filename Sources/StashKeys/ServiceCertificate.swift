@@ -3,12 +3,12 @@ import Foundation
 
 /// A licence server's service certificate, as far as stash uses it: its fingerprint goes in
 /// every licence request (`certificate_sha256`), and its validity says whether it may.
-public struct ServiceCertificate: Sendable, Equatable {
+package struct ServiceCertificate: Sendable, Equatable {
     /// Lowercase hex SHA-256 of the certificate's DER bytes, as `openssl x509 -fingerprint
     /// -sha256` prints it without colons.
-    public var sha256: String
-    public var notBefore: Date
-    public var notAfter: Date
+    package var sha256: String
+    package var notBefore: Date
+    package var notAfter: Date
 
     /// Reads a PEM or DER X.509 certificate fetched from `source` and checks that it is valid
     /// at `now`.
@@ -16,7 +16,7 @@ public struct ServiceCertificate: Sendable, Equatable {
     /// - Throws: `KeysError` naming `source`: `.certificateInvalid` (with the byte count) when
     ///   the bytes are not a certificate, `.certificateNotYetValid` before its notBefore and
     ///   `.certificateExpired` from its notAfter on, both with the date in ISO 8601.
-    public static func parse(_ bytes: [UInt8], at now: Date, source: String) throws -> ServiceCertificate {
+    package static func parse(_ bytes: [UInt8], at now: Date, source: String) throws -> ServiceCertificate {
         let certificate = try X509Certificate(parsing: bytes, source: source)
         let parsed = ServiceCertificate(
             sha256: SHA256.hex(SHA256.hash(try certificate.der())),

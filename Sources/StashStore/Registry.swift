@@ -6,27 +6,27 @@ import StashCore
 /// The persistence manager: the only code that touches SQLite. It keeps every download and
 /// the daemon's config in one WAL database, and commits each write durably before the caller
 /// goes on, so a state a client was told about survives a crash or a power loss.
-public final class Registry: Sendable {
+package final class Registry: Sendable {
     /// What `loadAll` found: the readable downloads, oldest first, and a note per row it
     /// skipped or had to repair.
-    public struct LoadResult: Sendable {
-        public var downloads: [Download]
-        public var problems: [String]
+    package struct LoadResult: Sendable {
+        package var downloads: [Download]
+        package var problems: [String]
 
-        public init(downloads: [Download], problems: [String]) {
+        package init(downloads: [Download], problems: [String]) {
             self.downloads = downloads
             self.problems = problems
         }
     }
 
     /// The database file.
-    public let path: String
+    package let path: String
     private let pool: DatabasePool
     private let committer: GroupCommitter
     private let logger: Logger
 
     /// Opens or creates the registry at `path` (a DatabasePool in WAL mode), runs migrations.
-    public init(path: String, logger: Logger) throws {
+    package init(path: String, logger: Logger) throws {
         self.path = path
         self.logger = logger
         var configuration = Configuration()
@@ -49,7 +49,7 @@ public final class Registry: Sendable {
     /// Every download, oldest first. A row with a missing required field is skipped and
     /// described in `problems`; a row with an unknown state name is read as PAUSED (with a
     /// problem note). Never crashes on a bad row.
-    public func loadAll() throws -> LoadResult {
+    package func loadAll() throws -> LoadResult {
         readAhead()
         var result = try Self.guarding(path, "load downloads") {
             try pool.read { db in
@@ -148,24 +148,24 @@ public final class Registry: Sendable {
     /// are grouped into one transaction (group commit) so thousands of state changes per
     /// second stay cheap even with synchronous=FULL; callers each wait for the transaction that
     /// holds their write. A replaced download keeps its place in the "oldest first" order.
-    public func save(_ downloads: [Download]) async throws {
+    package func save(_ downloads: [Download]) async throws {
         try await commit(RegistryBatch(saves: downloads))
     }
 
     /// Commits a batch of download writes in one transaction (group-committed with others).
-    public func commit(_ batch: RegistryBatch) async throws {
+    package func commit(_ batch: RegistryBatch) async throws {
         if batch.isEmpty { return }
         try await submit(.batch(batch))
     }
 
     /// Removes downloads by id, group-committed in order with saves. Unknown ids are ignored.
-    public func delete(ids: [String]) async throws {
+    package func delete(ids: [String]) async throws {
         try await commit(RegistryBatch(deletes: ids))
     }
 
     /// The saved config, nil when never saved. A stored key that is unknown or out of range
     /// is ignored with a warning, so a config written by a newer daemon still loads.
-    public func loadConfig() throws -> DaemonConfig? {
+    package func loadConfig() throws -> DaemonConfig? {
         let rows = try Self.guarding(path, "load config") {
             try pool.read { db in
                 try Row.fetchAll(db, sql: "SELECT key, value FROM config ORDER BY key").map {
@@ -189,7 +189,7 @@ public final class Registry: Sendable {
 
     /// The licence releases still waiting for the server's acknowledgement, oldest first. An
     /// unreadable entry is a problem reported, not a crash, and stays in the table.
-    public func loadReleases() throws -> (releases: [LicenseRelease], problems: [String]) {
+    package func loadReleases() throws -> (releases: [LicenseRelease], problems: [String]) {
         let rows = try Self.guarding(path, "load the licence release outbox") {
             try pool.read { db in
                 try Row.fetchAll(db, sql: ReleaseRow.selectAllSQL).map {
@@ -210,7 +210,7 @@ public final class Registry: Sendable {
     }
 
     /// Saves every config key, group-committed with download writes.
-    public func saveConfig(_ config: DaemonConfig) async throws {
+    package func saveConfig(_ config: DaemonConfig) async throws {
         try await submit(.config(config))
     }
 

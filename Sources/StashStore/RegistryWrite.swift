@@ -17,20 +17,20 @@ enum RegistryWrite: Sendable {
 
 /// Download writes that commit together, applied in this order: whole downloads, records,
 /// files, deletions.
-public struct RegistryBatch: Sendable {
+package struct RegistryBatch: Sendable {
     /// Downloads written with all their files (new downloads).
-    public var saves: [Download] = []
+    package var saves: [Download] = []
     /// Downloads whose record changed but not their file list (state, progress).
-    public var updates: [Download] = []
+    package var updates: [Download] = []
     /// Single files that learned something (size, validators).
-    public var fileUpdates: [FileUpdate] = []
-    public var deletes: [String] = []
+    package var fileUpdates: [FileUpdate] = []
+    package var deletes: [String] = []
     /// Licence releases to keep in the outbox (inserted or replaced by id), and ids of
     /// releases the server acknowledged.
-    public var releases: [LicenseRelease] = []
-    public var releasesDone: [String] = []
+    package var releases: [LicenseRelease] = []
+    package var releasesDone: [String] = []
 
-    public init(saves: [Download] = [], updates: [Download] = [], fileUpdates: [FileUpdate] = [], deletes: [String] = [],
+    package init(saves: [Download] = [], updates: [Download] = [], fileUpdates: [FileUpdate] = [], deletes: [String] = [],
                 releases: [LicenseRelease] = [], releasesDone: [String] = []) {
         self.saves = saves
         self.updates = updates
@@ -40,7 +40,7 @@ public struct RegistryBatch: Sendable {
         self.releasesDone = releasesDone
     }
 
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         saves.isEmpty && updates.isEmpty && fileUpdates.isEmpty && deletes.isEmpty && releases.isEmpty && releasesDone.isEmpty
     }
 
@@ -57,12 +57,12 @@ public struct RegistryBatch: Sendable {
 }
 
 /// The new stored facts of one file of a download.
-public struct FileUpdate: Sendable, Equatable {
-    public var downloadID: String
-    public var index: Int
-    public var file: DownloadFile
+package struct FileUpdate: Sendable, Equatable {
+    package var downloadID: String
+    package var index: Int
+    package var file: DownloadFile
 
-    public init(downloadID: String, index: Int, file: DownloadFile) {
+    package init(downloadID: String, index: Int, file: DownloadFile) {
         self.downloadID = downloadID
         self.index = index
         self.file = file

@@ -6,17 +6,17 @@ import Glibc
 
 /// A real `stashd` child process for tests and demos: started on a private socket and data
 /// dir, with its stderr in a log file, ready once the socket accepts connections.
-public final class DaemonProcess: @unchecked Sendable {
-    public let socketPath: String
-    public let dataDir: String
+package final class DaemonProcess: @unchecked Sendable {
+    package let socketPath: String
+    package let dataDir: String
     /// stashd's stdout and stderr, appended across restarts.
-    public var logPath: String { dataDir + "/stashd.log" }
-    public let extraArguments: [String]
-    public let environment: [String: String]
+    package var logPath: String { dataDir + "/stashd.log" }
+    package let extraArguments: [String]
+    package let environment: [String: String]
     private var process: Process
 
     /// How long `start` waits for the socket to accept a connection.
-    public static let startTimeout: TimeInterval = 20
+    package static let startTimeout: TimeInterval = 20
 
     private init(socketPath: String, dataDir: String, extraArguments: [String], environment: [String: String], process: Process) {
         self.socketPath = socketPath
@@ -43,7 +43,7 @@ public final class DaemonProcess: @unchecked Sendable {
     ///   - environment: added to this process's environment.
     /// - Throws: `DaemonProcessError` when the binary is missing, stashd exits during start
     ///   (the error holds its log) or the socket does not accept within `startTimeout`.
-    public static func start(
+    package static func start(
         dataDir: String? = nil, socketPath: String? = nil, extraArguments: [String] = [], environment: [String: String] = [:]
     ) async throws -> DaemonProcess {
         let dataDir = try dataDir ?? makeTemporaryDirectory(prefix: "stashd-data")
@@ -56,19 +56,19 @@ public final class DaemonProcess: @unchecked Sendable {
     }
 
     /// Stops stashd (SIGTERM) and starts it again on the same socket and data dir.
-    public func restart() async throws {
+    package func restart() async throws {
         if process.isRunning { _ = terminate() }
         process = try Self.launch(socketPath: socketPath, dataDir: dataDir, extraArguments: extraArguments, environment: environment)
         try await waitUntilReady()
     }
 
     /// The child's pid.
-    public var pid: Int32 { process.processIdentifier }
+    package var pid: Int32 { process.processIdentifier }
 
-    public var isRunning: Bool { process.isRunning }
+    package var isRunning: Bool { process.isRunning }
 
     /// Sends a signal (SIGKILL to simulate a crash, SIGSTOP to freeze it, ...).
-    public func kill(signal: Int32) {
+    package func kill(signal: Int32) {
         Glibc.kill(process.processIdentifier, signal)
     }
 
@@ -76,10 +76,10 @@ public final class DaemonProcess: @unchecked Sendable {
     /// seconds is killed (SIGKILL), so a stop that hangs fails the test (status 9) instead of
     /// hanging it.
     @discardableResult
-    public func terminate(timeout: TimeInterval = 30) -> Int32 {
+    package func terminate(timeout: TimeInterval = 30) -> Int32 {
         kill(signal: SIGTERM)
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
         if process.isRunning { kill(signal: SIGKILL) }
         return waitForExit()
     }
@@ -87,24 +87,24 @@ public final class DaemonProcess: @unchecked Sendable {
     /// Waits for stashd to exit; returns its exit status (or the signal number when it was
     /// killed by one).
     @discardableResult
-    public func waitForExit() -> Int32 {
+    package func waitForExit() -> Int32 {
         process.waitUntilExit()
         return process.terminationStatus
     }
 
     /// Everything stashd has written so far.
-    public func log() -> String {
+    package func log() -> String {
         (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
     }
 
     /// Runs the `stash` CLI against this daemon (`--socket` is appended to `args`).
-    public func runCLI(_ args: [String], environment extra: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+    package func runCLI(_ args: [String], environment extra: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
         try Self.run(executable: Self.executableURL(named: "stash"), arguments: args + ["--socket", socketPath], environment: extra)
     }
 
     /// Runs an executable to completion and returns its status and output. After `timeout`
     /// seconds it is killed (SIGKILL), so a test that expected an exit cannot hang.
-    public static func run(
+    package static func run(
         executable: URL, arguments: [String], environment extra: [String: String] = [:], timeout: TimeInterval = 60
     ) throws -> (status: Int32, stdout: String, stderr: String) {
         let directory = try makeTemporaryDirectory(prefix: "stash-run")
@@ -138,7 +138,7 @@ public final class DaemonProcess: @unchecked Sendable {
     /// Finds a product binary: in `$STASH_BIN_DIR` when set, else in the nearest directory
     /// above this test executable that has it (`swift test` runs from `.build/debug`, where
     /// the products are).
-    public static func executableURL(named name: String) throws -> URL {
+    package static func executableURL(named name: String) throws -> URL {
         let environment = ProcessInfo.processInfo.environment
         if let binDir = environment["STASH_BIN_DIR"], !binDir.isEmpty {
             let path = binDir + "/" + name
@@ -158,7 +158,7 @@ public final class DaemonProcess: @unchecked Sendable {
     }
 
     /// A new directory under /tmp, mode 0700.
-    public static func makeTemporaryDirectory(prefix: String) throws -> String {
+    package static func makeTemporaryDirectory(prefix: String) throws -> String {
         // mkdtemp replaces the six trailing X of its template.
         let pattern = "/tmp/\(prefix)-" + String(repeating: "X", count: 6)
         var template = Array(pattern.utf8CString)
@@ -191,8 +191,8 @@ public final class DaemonProcess: @unchecked Sendable {
     }
 
     private func waitUntilReady() async throws {
-        let deadline = Date().addingTimeInterval(Self.startTimeout)
-        while Date() < deadline {
+        let deadline = ContinuousClock.now + .seconds(Self.startTimeout)
+        while ContinuousClock.now < deadline {
             guard process.isRunning else {
                 throw DaemonProcessError("stashd exited with status \(process.terminationStatus) during start; its log:\n\(log())")
             }

@@ -1,8 +1,8 @@
 /// Why a test could not start or find a stash binary; the message says what to do.
-public struct DaemonProcessError: Error, CustomStringConvertible {
-    public let description: String
+package struct DaemonProcessError: Error, CustomStringConvertible {
+    package let description: String
 
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }

@@ -10,31 +10,31 @@ import Foundation
 /// - `## warning: TEXT`, once per warning the parse must give, each containing its TEXT;
 /// - `## ffprobe: no WHY` when ffmpeg cannot read it, so there is no reading to compare;
 /// - `## pad-to-bytes: N` to grow it with comment lines to N bytes (a size git should not hold).
-public struct HLSCorpusEntry: Sendable {
-    public enum Expectation: Sendable, Equatable {
+package struct HLSCorpusEntry: Sendable {
+    package enum Expectation: Sendable, Equatable {
         case accepted
         case refused(code: String, mentions: String)
     }
 
     /// The file name, e.g. `quirk-no-targetduration.m3u8`.
-    public let name: String
-    public let text: String
-    public let description: String
-    public let expectation: Expectation
+    package let name: String
+    package let text: String
+    package let description: String
+    package let expectation: Expectation
     /// One text per expected warning.
-    public let warnings: [String]
+    package let warnings: [String]
     /// Why ffprobe is not run on it; nil when it is.
-    public let ffprobeSkipped: String?
+    package let ffprobeSkipped: String?
 
     /// Every `.m3u8` file of `directory`, by name.
-    public static func load(directory: String) throws -> [HLSCorpusEntry] {
+    package static func load(directory: String) throws -> [HLSCorpusEntry] {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".m3u8") }.sorted()
         return try names.map { try HLSCorpusEntry(name: $0, text: String(contentsOfFile: directory + "/" + $0, encoding: .utf8)) }
     }
 
     /// - Throws: `HLSFixtureError` for a `##` line it does not know, or a missing `corpus` or
     ///   `expect`, so a misspelt expectation cannot pass by being ignored.
-    public init(name: String, text: String) throws {
+    package init(name: String, text: String) throws {
         var description: String?
         var expectation: Expectation?
         var warnings: [String] = []

@@ -12,23 +12,23 @@ import Foundation
 /// - an EXT-X-KEY URI is `key`;
 /// - a media playlist the corpus does not hold (a variant or rendition of a master) is a VOD
 ///   playlist of two segments of its own.
-public struct HLSCorpusSite: Sendable {
+package struct HLSCorpusSite: Sendable {
     /// The AES-128 key of every key URI.
-    public static let key: [UInt8] = Array(0..<16)
+    package static let key: [UInt8] = Array(0..<16)
     /// The IV `aes*` segments are encrypted with, as a playlist writes it after `0x`.
-    public static let iv = "A0A1A2A3A4A5A6A7A8A9AAABACADAEAF"
+    package static let iv = "A0A1A2A3A4A5A6A7A8A9AAABACADAEAF"
 
-    public let directory: String
+    package let directory: String
     /// The corpus playlist, relative to `directory`.
-    public let playlistPath: String
+    package let playlistPath: String
     /// Every segment, key and playlist file made, relative to `directory`.
-    public let segmentPaths: Set<String>
-    public let keyPaths: Set<String>
-    public let playlistPaths: Set<String>
+    package let segmentPaths: Set<String>
+    package let keyPaths: Set<String>
+    package let playlistPaths: Set<String>
 
     /// Lays out `entry` in `directory`, to be served at `origin` + `prefix` (`http://127.0.0.1:8080`,
     /// `/c/name`). URIs that are not http(s) (`file:`, `data:`, `skd:`) are left alone.
-    public static func make(_ entry: HLSCorpusEntry, in directory: String, origin: String, prefix: String,
+    package static func make(_ entry: HLSCorpusEntry, in directory: String, origin: String, prefix: String,
                             segment: [UInt8]) throws -> HLSCorpusSite {
         let base = origin + prefix + "/"
         var files = Files(directory: directory, segment: segment)
@@ -63,7 +63,7 @@ public struct HLSCorpusSite: Sendable {
     }
 
     /// One second of 64x64 video at 10 frames per second in MPEG-TS, made by ffmpeg.
-    public static func makeSegment(in scratch: String) throws -> [UInt8] {
+    package static func makeSegment(in scratch: String) throws -> [UInt8] {
         let path = scratch + "/corpus-segment.ts"
         try MediaTool.run("ffmpeg", [
             "-nostdin", "-hide_banner", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=64x64:rate=10:duration=1",
@@ -77,7 +77,7 @@ public struct HLSCorpusSite: Sendable {
     /// every packet (which makes it fetch every segment). `-f hls` because ffmpeg detects HLS
     /// only by EXT-X-TARGETDURATION, EXT-X-MEDIA-SEQUENCE or EXT-X-STREAM-INF, while a player
     /// knows from the URL; without it ffmpeg refuses a playlist with none of them.
-    public static func ffprobeDuration(_ url: String) throws -> Double {
+    package static func ffprobeDuration(_ url: String) throws -> Double {
         let output = try MediaTool.run("ffprobe", [
             "-v", "error", "-f", "hls", "-count_packets", "-show_entries", "format=duration", "-of", "csv=p=0", url,
         ], failOnStderr: true)

@@ -12,7 +12,7 @@ extension HLSFixture {
     /// have changed how fixtures are made) starts afresh. Tests only read a shared fixture.
     ///
     /// - Parameter name: says which fixture and with what arguments, e.g. "ts-12s".
-    public static func shared(_ name: String, make: (_ directory: String) throws -> HLSFixture) throws -> HLSFixture {
+    package static func shared(_ name: String, make: (_ directory: String) throws -> HLSFixture) throws -> HLSFixture {
         let root = try cacheRoot()
         let folder = root + "/" + name
         let record = folder + "/fixture.json"

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension HLSFixture {
     enum SegmentKind {
@@ -91,12 +92,11 @@ extension HLSFixture {
         if let error = failures.first { throw error }
     }
 
-    private final class Failures: @unchecked Sendable {
-        private let lock = NSLock()
-        private var errors: [Error] = []
+    private final class Failures: Sendable {
+        private let errors = Mutex<[Error]>([])
 
-        func record(_ error: Error) { lock.withLock { errors.append(error) } }
-        var first: Error? { lock.withLock { errors.first } }
+        func record(_ error: Error) { errors.withLock { $0.append(error) } }
+        var first: Error? { errors.withLock { $0.first } }
     }
 
     /// The ffmpeg arguments that make one variant from the test sources at its size.

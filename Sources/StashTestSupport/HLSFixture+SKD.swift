@@ -13,7 +13,7 @@ extension HLSFixture {
     /// `ivHex` is the IV the segments were encrypted with.
     ///
     /// - Throws: `HLSFixtureError` when `keyID` or `key` is not 16 bytes, or ffmpeg fails.
-    public static func tsSKD(
+    package static func tsSKD(
         in directory: String, seconds: Int = 8, keyID: [UInt8], key: [UInt8], uriIV: Bool = false
     ) throws -> HLSFixture {
         guard keyID.count == 16 else {
@@ -24,7 +24,7 @@ extension HLSFixture {
 
     /// The same with an opaque key id, FairPlay style: URI "skd://<opaqueKeyID>" as given
     /// (`skd://someuri`), which a licence server knows by its UTF-8 bytes.
-    public static func tsSKD(in directory: String, seconds: Int = 8, opaqueKeyID: String, key: [UInt8]) throws -> HLSFixture {
+    package static func tsSKD(in directory: String, seconds: Int = 8, opaqueKeyID: String, key: [UInt8]) throws -> HLSFixture {
         try tsSKD(in: directory, seconds: seconds, uriKeyID: opaqueKeyID, key: key, uriIV: false)
     }
 

@@ -9,59 +9,59 @@ import Foundation
 /// Every playlist is a VOD playlist (EXT-X-PLAYLIST-TYPE:VOD, EXT-X-ENDLIST), every URI in it
 /// is relative, and the master is written here rather than by ffmpeg so its attributes are
 /// the ones declared in `variants`.
-public struct HLSFixture: Sendable, Codable {
+package struct HLSFixture: Sendable, Codable {
     /// One variant stream of the master.
-    public struct Variant: Sendable, Equatable, Codable {
+    package struct Variant: Sendable, Equatable, Codable {
         /// Its media playlist, relative to `directory` (and to the master).
-        public let path: String
+        package let path: String
         /// BANDWIDTH in the master: a peak above what any of its segments really needs.
-        public let bandwidth: Int
+        package let bandwidth: Int
         /// AVERAGE-BANDWIDTH in the master: its segments' bytes over the duration.
-        public let averageBandwidth: Int
-        public let width: Int
-        public let height: Int
+        package let averageBandwidth: Int
+        package let width: Int
+        package let height: Int
         /// CODECS in the master.
-        public let codecs: String
+        package let codecs: String
         /// Video frames in the whole variant (`seconds * frameRate`).
-        public let frameCount: Int
-        public let segmentCount: Int
+        package let frameCount: Int
+        package let segmentCount: Int
         /// The explicit IV of its EXT-X-KEY (32 lowercase hex digits); nil when its segments
         /// are clear or their IV is their media sequence number (no IV attribute).
-        public let ivHex: String?
-        public let isEncrypted: Bool
+        package let ivHex: String?
+        package let isEncrypted: Bool
     }
 
     /// A WebVTT subtitle rendition (EXT-X-MEDIA TYPE=SUBTITLES GROUP-ID="subs").
-    public struct Subtitle: Sendable, Equatable, Codable {
-        public let language: String
-        public let name: String
+    package struct Subtitle: Sendable, Equatable, Codable {
+        package let language: String
+        package let name: String
         /// Its media playlist of .vtt segments, relative to `directory`.
-        public let path: String
+        package let path: String
     }
 
     /// Where the files are.
-    public let directory: String
+    package let directory: String
     /// The master playlist, relative to `directory`.
-    public let masterPath: String
-    public let variants: [Variant]
-    public let subtitles: [Subtitle]
+    package let masterPath: String
+    package let variants: [Variant]
+    package let subtitles: [Subtitle]
     /// The AES-128 key (32 lowercase hex digits) when the segments are encrypted.
-    public let keyHex: String?
+    package let keyHex: String?
     /// The key file, relative to `directory`, when the segments are encrypted.
-    public let keyPath: String?
+    package let keyPath: String?
     /// The duration of every variant.
-    public let seconds: Int
+    package let seconds: Int
 
-    public var subtitleLanguages: [String] { subtitles.map(\.language) }
+    package var subtitleLanguages: [String] { subtitles.map(\.language) }
 
-    public static let frameRate = 25
+    package static let frameRate = 25
     /// EXTINF of every media segment but maybe the last.
-    public static let segmentSeconds = 2
+    package static let segmentSeconds = 2
     /// EXTINF of every subtitle segment but maybe the last.
-    public static let subtitleSegmentSeconds = 4
+    package static let subtitleSegmentSeconds = 4
 
     /// Whether ffmpeg and ffprobe are on PATH; tests skip when they are not.
-    public static var isAvailable: Bool {
+    package static var isAvailable: Bool {
         MediaTool.path(of: "ffmpeg") != nil && MediaTool.path(of: "ffprobe") != nil
     }
 
@@ -70,7 +70,7 @@ public struct HLSFixture: Sendable, Codable {
     /// "../keys/aes.key"): v0 and v2 with an explicit IV each, v1 with none (the IV is the
     /// media sequence number). Two WebVTT subtitle renditions, en "English" and es "Español",
     /// in group "subs", which every variant names.
-    public static func tsAES128(in directory: String, seconds: Int = 12) throws -> HLSFixture {
+    package static func tsAES128(in directory: String, seconds: Int = 12) throws -> HLSFixture {
         let keyHex = "2b7e151628aed2a6abf7158809cf4f3c"
         let keyPath = "keys/aes.key"
         let specs = [
@@ -95,7 +95,7 @@ public struct HLSFixture: Sendable, Codable {
 
     /// Fragmented MP4 (`-hls_segment_type fmp4`): one clear 426x240 variant whose playlist
     /// has an EXT-X-MAP init section (init.mp4) and .m4s segments.
-    public static func fmp4(in directory: String, seconds: Int = 12) throws -> HLSFixture {
+    package static func fmp4(in directory: String, seconds: Int = 12) throws -> HLSFixture {
         let specs = [
             VariantSpec(name: "v0", width: 426, height: 240, bandwidth: 1_600_000, videoKbps: 900, kind: .fmp4, encryption: .none)
         ]
@@ -104,7 +104,7 @@ public struct HLSFixture: Sendable, Codable {
 
     /// One clear 426x240 variant in a single file, v0/media.ts (`-hls_flags single_file`):
     /// every segment is an EXT-X-BYTERANGE of it.
-    public static func singleFileByteRange(in directory: String, seconds: Int = 12) throws -> HLSFixture {
+    package static func singleFileByteRange(in directory: String, seconds: Int = 12) throws -> HLSFixture {
         let specs = [
             VariantSpec(
                 name: "v0", width: 426, height: 240, bandwidth: 1_600_000, videoKbps: 900, kind: .singleFile,
@@ -115,7 +115,7 @@ public struct HLSFixture: Sendable, Codable {
 
     /// Video frames in a media file or playlist, by decoding it with ffprobe
     /// (`-count_frames`, first video stream). Playlists may name any extension (key files).
-    public static func frameCount(of playlistOrFile: String) throws -> Int {
+    package static func frameCount(of playlistOrFile: String) throws -> Int {
         let output = try MediaTool.run(
             "ffprobe",
             ["-v", "error"] + inputOptions(for: playlistOrFile) + [
@@ -133,7 +133,7 @@ public struct HLSFixture: Sendable, Codable {
     /// and returns how many video frames came out of the video stream ffmpeg picks (the
     /// highest resolution of a master). Throws when ffmpeg fails or reports any error, e.g. a
     /// segment that does not decrypt or decode.
-    public static func decodedFrames(playlist: String) throws -> Int {
+    package static func decodedFrames(playlist: String) throws -> Int {
         let output = try MediaTool.run(
             "ffmpeg",
             ["-nostdin", "-hide_banner", "-v", "error"] + inputOptions(for: playlist) + [

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 
 /// A real HTTP/1.1 licence server on 127.0.0.1 for tests: it hands out the keys it was given
 /// for `POST /license` (JSON, kids in base64url) and a service certificate at `GET /cert`,
@@ -10,7 +11,7 @@ import NIOPosix
 ///
 /// `stop()` then `restart()` takes it down and brings it back on the same port with the same
 /// keys, settings and recorded requests, for tests of a server that goes away for a while.
-public final class LicenseServer: @unchecked Sendable {
+package final class LicenseServer: Sendable {
     /// What the settable properties read and write, under the lock.
     private struct Settings {
         var expiresIn: Int?
@@ -21,21 +22,26 @@ public final class LicenseServer: @unchecked Sendable {
         var malformedJSON = false
     }
 
-    public private(set) var port = 0
+    private struct State {
+        var port = 0
+        var group: MultiThreadedEventLoopGroup?
+        var channel: Channel?
+        var settings = Settings()
+        var keys: [[UInt8]: [UInt8]] = [:]
+        var revoked: Set<[UInt8]> = []
+        var certificate: [UInt8]?
+        var recorded: [LicenseServerRequest] = []
+    }
 
-    private let lock = NSLock()
-    private var group: MultiThreadedEventLoopGroup?
-    private var channel: Channel?
-    private var settings = Settings()
-    private var keys: [[UInt8]: [UInt8]] = [:]
-    private var revoked: Set<[UInt8]> = []
-    private var certificate: [UInt8]?
-    private var recorded: [LicenseServerRequest] = []
+    private let state = Mutex(State())
+
+    /// The port it serves on, 127.0.0.1; the same after `restart`.
+    package var port: Int { state.withLock { $0.port } }
 
     private init() {}
 
     /// Binds 127.0.0.1 on `port` (0: an ephemeral one) and starts serving.
-    public static func start(port: Int = 0) throws -> LicenseServer {
+    package static func start(port: Int = 0) throws -> LicenseServer {
         let server = LicenseServer()
         try server.bind(port: port)
         return server
@@ -44,17 +50,17 @@ public final class LicenseServer: @unchecked Sendable {
     deinit {
         // Not the blocking shutdown (which closes every channel too): the last reference
         // may go on an event loop thread.
-        group?.shutdownGracefully { _ in }
+        state.withLock { $0.group }?.shutdownGracefully { _ in }
     }
 
     /// Closes the listener and every connection; the port is free when this returns.
-    public func stop() {
-        let (channel, group) = lock.withLock { () -> (Channel?, MultiThreadedEventLoopGroup?) in
+    package func stop() {
+        let (channel, group) = state.withLock { state in
             defer {
-                self.channel = nil
-                self.group = nil
+                state.channel = nil
+                state.group = nil
             }
-            return (self.channel, self.group)
+            return (state.channel, state.group)
         }
         try? channel?.close().wait()
         try? group?.syncShutdownGracefully()
@@ -62,91 +68,91 @@ public final class LicenseServer: @unchecked Sendable {
 
     /// Serves again on the same port, with the keys, settings and recorded requests it had
     /// (stopping first if it is running).
-    public func restart() throws {
+    package func restart() throws {
         stop()
         try bind(port: port)
     }
 
     /// `http://127.0.0.1:<port>/license`
-    public var licenseURL: String { "http://127.0.0.1:\(port)/license" }
+    package var licenseURL: String { "http://127.0.0.1:\(port)/license" }
 
     /// `http://127.0.0.1:<port>/cert`
-    public var certificateURL: String { "http://127.0.0.1:\(port)/cert" }
+    package var certificateURL: String { "http://127.0.0.1:\(port)/cert" }
 
     /// Serves `key` for `kid`, replacing an earlier key for it. Any length is taken, so a test
     /// can hand out a key that is not 16 bytes.
-    public func addKey(kid: [UInt8], key: [UInt8]) {
-        lock.withLock { keys[kid] = key }
+    package func addKey(kid: [UInt8], key: [UInt8]) {
+        state.withLock { $0.keys[kid] = key }
     }
 
     /// From now on acquire and renew naming `kid` are refused with 403.
-    public func revoke(kid: [UInt8]) {
-        _ = lock.withLock { revoked.insert(kid) }
+    package func revoke(kid: [UInt8]) {
+        _ = state.withLock { $0.revoked.insert(kid) }
     }
 
     /// Serves `bytes` at `GET /cert`; nil makes it answer 404.
-    public func serveCertificate(_ bytes: [UInt8]?) {
-        lock.withLock { certificate = bytes }
+    package func serveCertificate(_ bytes: [UInt8]?) {
+        state.withLock { $0.certificate = bytes }
     }
 
     /// `expires_in` of acquire and renew answers, in seconds; left out when nil.
-    public var expiresIn: Int? {
+    package var expiresIn: Int? {
         get { read(\.expiresIn) }
         set { write(\.expiresIn, newValue) }
     }
 
     /// `playback_duration` of acquire and renew answers, in seconds; left out when nil.
-    public var playbackDuration: Int? {
+    package var playbackDuration: Int? {
         get { read(\.playbackDuration) }
         set { write(\.playbackDuration, newValue) }
     }
 
     /// A header every licence request must carry (name in any case, value exactly), as an
     /// app's authorisation would be; requests without it get 403.
-    public var requiredHeader: (name: String, value: String)? {
+    package var requiredHeader: (name: String, value: String)? {
         get { read(\.requiredHeader) }
         set { write(\.requiredHeader, newValue) }
     }
 
     /// When set, every licence request is answered with this status and `{"error":"refused"}`.
-    public var refuseStatus: Int? {
+    package var refuseStatus: Int? {
         get { read(\.refuseStatus) }
         set { write(\.refuseStatus, newValue) }
     }
 
     /// Seconds every licence answer waits before it is sent (other requests keep being read).
-    public var delaySeconds: Double {
+    package var delaySeconds: Double {
         get { read(\.delaySeconds) }
         set { write(\.delaySeconds, newValue) }
     }
 
     /// When true, acquire and renew are answered 200 with a body that is not JSON.
-    public var malformedJSON: Bool {
+    package var malformedJSON: Bool {
         get { read(\.malformedJSON) }
         set { write(\.malformedJSON, newValue) }
     }
 
     /// Every licence request received so far, in arrival order, refused ones included.
-    public var requests: [LicenseServerRequest] { lock.withLock { recorded } }
+    package var requests: [LicenseServerRequest] { state.withLock { $0.recorded } }
 
     /// The recorded requests with this action: "" gives those whose body was not well-formed.
-    public func requests(action: String) -> [LicenseServerRequest] {
+    package func requests(action: String) -> [LicenseServerRequest] {
         requests.filter { $0.action == action }
     }
 
     /// Records a licence request and decides its answer from the settings as they are now.
     func answer(method: HTTPMethod, path: String, headers: HTTPHeaders, body: [UInt8]) -> LicenseServerAnswer {
-        lock.withLock {
+        state.withLock { state in
             switch (method, path) {
             case (.GET, "/cert"):
-                guard let certificate else { return .error(404, "no certificate") }
+                guard let certificate = state.certificate else { return .error(404, "no certificate") }
                 return LicenseServerAnswer(status: 200, contentType: "application/octet-stream", body: certificate)
             case (.POST, "/license"):
                 let pairs = headers.map { RecordedRequest.HTTPHeaderPair(name: $0.name, value: $0.value) }
                 let (request, problem) = LicenseServerRequest.parse(body: body, headers: pairs)
-                recorded.append(request)
-                var answer = licenseAnswer(request, problem: problem, headers: headers)
-                answer.delay = settings.delaySeconds
+                state.recorded.append(request)
+                var answer = Self.licenseAnswer(request, problem: problem, headers: headers, state: state)
+                answer.delay = state.settings.delaySeconds
                 return answer
             case (_, "/license"), (_, "/cert"):
                 return .error(405, "method \(method.rawValue) not allowed on \(path)")
@@ -156,8 +162,11 @@ public final class LicenseServer: @unchecked Sendable {
         }
     }
 
-    /// Called under the lock.
-    private func licenseAnswer(_ request: LicenseServerRequest, problem: String?, headers: HTTPHeaders) -> LicenseServerAnswer {
+    /// The answer to a licence request, from the state as the lock holds it.
+    private static func licenseAnswer(
+        _ request: LicenseServerRequest, problem: String?, headers: HTTPHeaders, state: State
+    ) -> LicenseServerAnswer {
+        let settings = state.settings
         if let status = settings.refuseStatus { return .error(status, "refused") }
         if let required = settings.requiredHeader, !headers[required.name].contains(required.value) {
             return .error(403, "missing or wrong \(required.name) header")
@@ -174,8 +183,8 @@ public final class LicenseServer: @unchecked Sendable {
         }
         var answered: [[String: String]] = []
         for (kid, text) in zip(request.kids, kids) {
-            if revoked.contains(kid) { return .error(403, "key \(text) revoked") }
-            guard let key = keys[kid] else { return .error(404, "unknown key id \(text)") }
+            if state.revoked.contains(kid) { return .error(403, "key \(text) revoked") }
+            guard let key = state.keys[kid] else { return .error(404, "unknown key id \(text)") }
             answered.append(["kty": "oct", "kid": text, "k": Base64URL.encode(key)])
         }
         var object: [String: Any] = ["keys": answered, "type": "persistent-license"]
@@ -184,12 +193,12 @@ public final class LicenseServer: @unchecked Sendable {
         return .json(200, object)
     }
 
-    private func read<Value>(_ setting: KeyPath<Settings, Value>) -> Value {
-        lock.withLock { settings[keyPath: setting] }
+    private func read<Value: Sendable>(_ setting: KeyPath<Settings, Value>) -> Value {
+        state.withLock { $0.settings[keyPath: setting] }
     }
 
-    private func write<Value>(_ setting: WritableKeyPath<Settings, Value>, _ value: Value) {
-        lock.withLock { settings[keyPath: setting] = value }
+    private func write<Value: Sendable>(_ setting: WritableKeyPath<Settings, Value>, _ value: Value) {
+        state.withLock { $0.settings[keyPath: setting] = value }
     }
 
     private func bind(port: Int) throws {
@@ -208,11 +217,11 @@ public final class LicenseServer: @unchecked Sendable {
             }
         do {
             let channel = try bootstrap.bind(host: "127.0.0.1", port: port).wait()
-            lock.withLock {
-                self.group = group
-                self.channel = channel
+            state.withLock { state in
+                state.group = group
+                state.channel = channel
+                state.port = channel.localAddress?.port ?? 0
             }
-            self.port = channel.localAddress?.port ?? 0
         } catch {
             try? group.syncShutdownGracefully()
             throw error

@@ -3,8 +3,8 @@ import Foundation
 /// A tmpfs of a few MiB mounted for a test, so "the disk is full" is real rather than faked.
 /// Mounting needs root (CAP_SYS_ADMIN); `mount` returns nil where it is not allowed, and the
 /// test skips.
-public final class SmallDisk: @unchecked Sendable {
-    public let path: String
+package final class SmallDisk: @unchecked Sendable {
+    package let path: String
     private var mounted = true
 
     private init(path: String) {
@@ -12,7 +12,7 @@ public final class SmallDisk: @unchecked Sendable {
     }
 
     /// Mounts a tmpfs of `bytes` at `path` (created when missing); nil when this process may not.
-    public static func mount(at path: String, bytes: Int) throws -> SmallDisk? {
+    package static func mount(at path: String, bytes: Int) throws -> SmallDisk? {
         guard getuid() == 0 else { return nil }
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         guard try run("/bin/mount", "-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", path) else { return nil }
@@ -20,12 +20,12 @@ public final class SmallDisk: @unchecked Sendable {
     }
 
     /// Grows (or shrinks) the file system in place; its files stay.
-    public func resize(bytes: Int) throws -> Bool {
+    package func resize(bytes: Int) throws -> Bool {
         try Self.run("/bin/mount", "-o", "remount,size=\(bytes)", path)
     }
 
     /// Lazily, so a file a failed test left open cannot keep the mount (and the folder) around.
-    public func unmount() {
+    package func unmount() {
         guard mounted else { return }
         mounted = false
         _ = try? Self.run("/bin/umount", "-l", path)

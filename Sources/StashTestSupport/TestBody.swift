@@ -7,7 +7,7 @@ import Glibc
 
 /// A response body: fixed bytes, a deterministic pattern of any size generated chunk by
 /// chunk, or a file read chunk by chunk, so a large body never sits in memory.
-public enum TestBody: Sendable, Equatable {
+package enum TestBody: Sendable, Equatable {
     case bytes([UInt8])
     case pattern(size: Int, seed: UInt64)
     /// The first `size` bytes of the file at `path`, read when sent: bytes the file no longer
@@ -15,7 +15,7 @@ public enum TestBody: Sendable, Equatable {
     /// a hung server.
     case file(path: String, size: Int)
 
-    public var count: Int {
+    package var count: Int {
         switch self {
         case .bytes(let bytes): return bytes.count
         case .pattern(let size, _): return size
@@ -24,7 +24,7 @@ public enum TestBody: Sendable, Equatable {
     }
 
     /// The whole file at `path`, with its size as it is now.
-    public static func file(atPath path: String) throws -> TestBody {
+    package static func file(atPath path: String) throws -> TestBody {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
         return .file(path: path, size: size)
@@ -33,7 +33,7 @@ public enum TestBody: Sendable, Equatable {
     /// Pattern byte at `index`: a hash of the index, so a chunk written at the wrong offset
     /// never matches by accident (unlike a short repeating cycle).
     @inline(__always)
-    public static func patternByte(at index: Int, seed: UInt64) -> UInt8 {
+    package static func patternByte(at index: Int, seed: UInt64) -> UInt8 {
         var x = UInt64(truncatingIfNeeded: index) &+ seed &* 0x9E37_79B9_7F4A_7C15
         x = (x ^ (x >> 30)) &* 0xBF58_476D_1CE4_E5B9
         x = (x ^ (x >> 27)) &* 0x94D0_49BB_1331_11EB
@@ -41,7 +41,7 @@ public enum TestBody: Sendable, Equatable {
     }
 
     /// Bytes `range` of the body.
-    public func slice(_ range: Range<Int>) -> [UInt8] {
+    package func slice(_ range: Range<Int>) -> [UInt8] {
         switch self {
         case .bytes(let bytes): return Array(bytes[range])
         case .pattern(_, let seed): return range.map { Self.patternByte(at: $0, seed: seed) }
@@ -53,7 +53,7 @@ public enum TestBody: Sendable, Equatable {
     }
 
     /// Fills `buffer` with bytes starting at `offset`.
-    public func fill(_ buffer: UnsafeMutableRawBufferPointer, from offset: Int) {
+    package func fill(_ buffer: UnsafeMutableRawBufferPointer, from offset: Int) {
         switch self {
         case .bytes(let bytes):
             bytes.withUnsafeBytes { source in
@@ -89,7 +89,7 @@ public enum TestBody: Sendable, Equatable {
     }
 
     /// Lowercase hex SHA-256 of the whole body.
-    public var sha256Hex: String {
+    package var sha256Hex: String {
         let hasher = SHA256()
         let chunk = 1 << 20
         var offset = 0

@@ -2,8 +2,8 @@ import Foundation
 
 /// Self-signed X.509 certificates (P-256 key, subject "CN=stash test"), made with the
 /// `openssl` command-line tool, for tests of service certificates.
-public enum TestCertificate {
-    public enum Format: Sendable {
+package enum TestCertificate {
+    package enum Format: Sendable {
         /// Base64 between `-----BEGIN CERTIFICATE-----` lines.
         case pem
         /// The raw ASN.1 bytes.
@@ -11,11 +11,11 @@ public enum TestCertificate {
     }
 
     /// Whether `openssl` is on PATH; tests skip when it is not.
-    public static var isAvailable: Bool { MediaTool.path(of: "openssl") != nil }
+    package static var isAvailable: Bool { MediaTool.path(of: "openssl") != nil }
 
     /// A certificate valid from now for `validDays` days. Writes its key and certificate into
     /// `directory` (test-certificate.key, test-certificate.pem or .der), replacing earlier ones.
-    public static func make(in directory: String, validDays: Int = 30, format: Format = .pem) throws -> [UInt8] {
+    package static func make(in directory: String, validDays: Int = 30, format: Format = .pem) throws -> [UInt8] {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let keyPath = directory + "/test-certificate.key"
         let pemPath = directory + "/test-certificate.pem"
@@ -29,7 +29,7 @@ public enum TestCertificate {
     /// A certificate that expired long ago: valid only from 2020-01-01 to 2020-01-02 UTC.
     /// Writes its key and certificate into `directory` (expired-certificate.key,
     /// expired-certificate.pem or .der), replacing earlier ones.
-    public static func makeExpired(in directory: String, format: Format = .pem) throws -> [UInt8] {
+    package static func makeExpired(in directory: String, format: Format = .pem) throws -> [UInt8] {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let keyPath = directory + "/expired-certificate.key"
         let pemPath = directory + "/expired-certificate.pem"

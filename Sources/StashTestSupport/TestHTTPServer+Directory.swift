@@ -3,7 +3,7 @@ import Foundation
 extension TestHTTPServer {
     /// The Content-Type `serveDirectory` sends for a file, from its extension:
     /// application/octet-stream for extensions it does not know.
-    public static func contentType(forPath path: String) -> String {
+    package static func contentType(forPath path: String) -> String {
         switch (path as NSString).pathExtension.lowercased() {
         case "m3u8": return "application/vnd.apple.mpegurl"
         case "ts": return "video/mp2t"

@@ -2,32 +2,39 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 
 /// A real HTTP/1.1 server on 127.0.0.1 with an ephemeral port, whose answers tests script per
 /// path (ranges, validators, failures, resets, stalls, throttling, redirects) and whose
 /// requests they can inspect afterwards.
-public final class TestHTTPServer: @unchecked Sendable {
+package final class TestHTTPServer: Sendable {
     private let group: MultiThreadedEventLoopGroup
-    private var channel: Channel?
-    public private(set) var port = 0
 
-    private let lock = NSLock()
-    private var routes: [String: TestRoute] = [:]
-    private var recorded: [RecordedRequest] = []
-    private var inFlight = 0
-    private var peak = 0
-    private var inFlightByHost: [String: Int] = [:]
-    private var peakByHost: [String: Int] = [:]
-    private var stallWaiters: [NIOLoopBound<() -> Void>] = []
-    /// `serveDirectory` mounts, for files that appear after it was called.
-    private var directories: [(prefix: String, path: String)] = []
+    private struct State {
+        var channel: Channel?
+        var port = 0
+        var routes: [String: TestRoute] = [:]
+        var recorded: [RecordedRequest] = []
+        var inFlight = 0
+        var peak = 0
+        var inFlightByHost: [String: Int] = [:]
+        var peakByHost: [String: Int] = [:]
+        var stallWaiters: [NIOLoopBound<() -> Void>] = []
+        /// `serveDirectory` mounts, for files that appear after it was called.
+        var directories: [(prefix: String, path: String)] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// The port it listens on, 127.0.0.1.
+    package var port: Int { state.withLock { $0.port } }
 
     private init() {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     }
 
     /// Binds 127.0.0.1 on an ephemeral port and starts serving.
-    public static func start() throws -> TestHTTPServer {
+    package static func start() throws -> TestHTTPServer {
         let server = TestHTTPServer()
         let bootstrap = ServerBootstrap(group: server.group)
             .serverChannelOption(ChannelOptions.backlog, value: 512)
@@ -41,8 +48,10 @@ public final class TestHTTPServer: @unchecked Sendable {
             }
         do {
             let channel = try bootstrap.bind(host: "127.0.0.1", port: 0).wait()
-            server.channel = channel
-            server.port = channel.localAddress?.port ?? 0
+            server.state.withLock { state in
+                state.channel = channel
+                state.port = channel.localAddress?.port ?? 0
+            }
         } catch {
             try? server.group.syncShutdownGracefully()
             throw error
@@ -55,10 +64,10 @@ public final class TestHTTPServer: @unchecked Sendable {
     }
 
     /// Closes the listener and every connection.
-    public func stop() {
-        let channel = lock.withLock { () -> Channel? in
-            defer { self.channel = nil }
-            return self.channel
+    package func stop() {
+        let channel = state.withLock { state in
+            defer { state.channel = nil }
+            return state.channel
         }
         guard let channel else { return }
         try? channel.close().wait()
@@ -66,22 +75,22 @@ public final class TestHTTPServer: @unchecked Sendable {
     }
 
     /// `http://127.0.0.1:<port><path>`
-    public func url(_ path: String) -> String {
+    package func url(_ path: String) -> String {
         "http://127.0.0.1:\(port)\(path)"
     }
 
     /// Serves `body` at `path`, replacing any earlier route there.
-    public func serve(path: String, body: [UInt8], etag: String? = nil, lastModified: String? = nil) {
+    package func serve(path: String, body: [UInt8], etag: String? = nil, lastModified: String? = nil) {
         serve(path: path, route: TestRoute(body: .bytes(body), etag: etag, lastModified: lastModified))
     }
 
     /// Serves `size` deterministic pattern bytes (see `TestBody.pattern`) at `path`.
-    public func serve(path: String, size: Int, seed: UInt64 = 1, etag: String? = nil, lastModified: String? = nil) {
+    package func serve(path: String, size: Int, seed: UInt64 = 1, etag: String? = nil, lastModified: String? = nil) {
         serve(path: path, route: TestRoute(body: .pattern(size: size, seed: seed), etag: etag, lastModified: lastModified))
     }
 
-    public func serve(path: String, route: TestRoute) {
-        lock.withLock { routes[path] = route }
+    package func serve(path: String, route: TestRoute) {
+        state.withLock { $0.routes[path] = route }
     }
 
     /// Serves every file under `directory` (recursively) at `prefix/relative/path`, with a
@@ -90,77 +99,77 @@ public final class TestHTTPServer: @unchecked Sendable {
     /// `requests(for:)` work on its path. A file's size is taken when its route is made: now
     /// for the files already there, at its first request for a file added later. Serve the
     /// directory again after rewriting a file to pick up its new size.
-    public func serveDirectory(_ directory: String, at prefix: String) {
+    package func serveDirectory(_ directory: String, at prefix: String) {
         let prefix = Self.normalisedPrefix(prefix)
         let found = Self.routesForFiles(under: directory, at: prefix)
-        lock.withLock {
-            directories.removeAll { $0.prefix == prefix }
-            directories.append((prefix, directory))
-            for (path, route) in found { routes[path] = route }
+        state.withLock { state in
+            state.directories.removeAll { $0.prefix == prefix }
+            state.directories.append((prefix, directory))
+            for (path, route) in found { state.routes[path] = route }
         }
     }
 
     /// A route for a file under a served directory that has no route yet. Called under the lock.
-    private func directoryRoute(_ path: String) -> TestRoute? {
-        for mount in directories {
-            guard let route = Self.fileRoute(requestPath: path, prefix: mount.prefix, directory: mount.path) else { continue }
-            routes[path] = route
+    private static func directoryRoute(_ path: String, in state: inout State) -> TestRoute? {
+        for mount in state.directories {
+            guard let route = fileRoute(requestPath: path, prefix: mount.prefix, directory: mount.path) else { continue }
+            state.routes[path] = route
             return route
         }
         return nil
     }
 
     /// Changes the behaviour of an existing route; requests already being answered keep theirs.
-    public func update(path: String, _ change: (inout TestRoute) -> Void) {
-        lock.withLock {
-            guard var route = routes[path] ?? directoryRoute(path) else {
+    package func update(path: String, _ change: (inout TestRoute) -> Void) {
+        state.withLock { state in
+            guard var route = state.routes[path] ?? Self.directoryRoute(path, in: &state) else {
                 preconditionFailure("no route at '\(path)'; call serve first")
             }
             change(&route)
-            routes[path] = route
+            state.routes[path] = route
         }
     }
 
-    public func route(_ path: String) -> TestRoute? {
-        lock.withLock { routes[path] }
+    package func route(_ path: String) -> TestRoute? {
+        state.withLock { $0.routes[path] }
     }
 
     /// Every request received so far, in arrival order.
-    public var requests: [RecordedRequest] { lock.withLock { recorded } }
+    package var requests: [RecordedRequest] { state.withLock { $0.recorded } }
 
-    public func requests(for path: String) -> [RecordedRequest] {
+    package func requests(for path: String) -> [RecordedRequest] {
         requests.filter { $0.path == path }
     }
 
     /// Requests whose response is still being sent, and the most there ever were at once.
-    public var inFlightRequests: Int { lock.withLock { inFlight } }
-    public var peakInFlightRequests: Int { lock.withLock { peak } }
+    package var inFlightRequests: Int { state.withLock { $0.inFlight } }
+    package var peakInFlightRequests: Int { state.withLock { $0.peak } }
 
     /// Starts counting peaks afresh (for a test with several phases).
-    public func resetPeaks() {
-        lock.withLock {
-            peak = inFlight
-            peakByHost = inFlightByHost
+    package func resetPeaks() {
+        state.withLock { state in
+            state.peak = state.inFlight
+            state.peakByHost = state.inFlightByHost
         }
     }
 
     /// The most requests at once whose Host header was `host` (e.g. "127.0.0.1:PORT").
-    public func peakInFlightRequests(host: String) -> Int { lock.withLock { peakByHost[host] ?? 0 } }
+    package func peakInFlightRequests(host: String) -> Int { state.withLock { $0.peakByHost[host] ?? 0 } }
 
     /// The Host header value of `url(_:)` URLs, and of the same server reached as `localhost`.
-    public var hostHeader: String { "127.0.0.1:\(port)" }
-    public var localhostHeader: String { "localhost:\(port)" }
+    package var hostHeader: String { "127.0.0.1:\(port)" }
+    package var localhostHeader: String { "localhost:\(port)" }
 
     /// A URL of this server through the name `localhost`: to the daemon, another host.
-    public func localhostURL(_ path: String) -> String {
+    package func localhostURL(_ path: String) -> String {
         "http://localhost:\(port)\(path)"
     }
 
     /// Lets every response stalled "until released" continue.
-    public func releaseStalls() {
-        let waiters = lock.withLock { () -> [NIOLoopBound<() -> Void>] in
-            defer { stallWaiters.removeAll() }
-            return stallWaiters
+    package func releaseStalls() {
+        let waiters = state.withLock { state in
+            defer { state.stallWaiters.removeAll() }
+            return state.stallWaiters
         }
         for resume in waiters { resume.eventLoop.execute { resume.value() } }
     }
@@ -168,33 +177,33 @@ public final class TestHTTPServer: @unchecked Sendable {
     /// Called on `loop`, where `resume` then runs.
     func addStallWaiter(on loop: EventLoop, _ resume: @escaping () -> Void) {
         let bound = NIOLoopBound(resume, eventLoop: loop)
-        lock.withLock { stallWaiters.append(bound) }
+        state.withLock { $0.stallWaiters.append(bound) }
     }
 
     func responseEnded(host: String) {
-        lock.withLock {
-            inFlight -= 1
-            inFlightByHost[host, default: 1] -= 1
+        state.withLock { state in
+            state.inFlight -= 1
+            state.inFlightByHost[host, default: 1] -= 1
         }
     }
 
     /// Records the request and decides the answer from the route as it is now.
     func plan(for head: HTTPRequestHead) -> TestResponsePlan {
-        lock.withLock {
+        state.withLock { state in
             let path = String(head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-            recorded.append(RecordedRequest(
+            state.recorded.append(RecordedRequest(
                 method: head.method.rawValue, path: path, uri: head.uri,
                 headers: head.headers.map { RecordedRequest.HTTPHeaderPair(name: $0.name, value: $0.value) }))
-            inFlight += 1
-            peak = max(peak, inFlight)
+            state.inFlight += 1
+            state.peak = max(state.peak, state.inFlight)
             let host = head.headers["Host"].first ?? ""
-            inFlightByHost[host, default: 0] += 1
-            peakByHost[host] = max(peakByHost[host] ?? 0, inFlightByHost[host]!)
+            state.inFlightByHost[host, default: 0] += 1
+            state.peakByHost[host] = max(state.peakByHost[host] ?? 0, state.inFlightByHost[host]!)
             let isHead = head.method == .HEAD
-            guard var route = routes[path] ?? directoryRoute(path) else {
+            guard var route = state.routes[path] ?? Self.directoryRoute(path, in: &state) else {
                 return .simple(status: 404, reason: "Not Found", text: "no route at \(path)\n", isHead: isHead)
             }
-            defer { routes[path] = route }
+            defer { state.routes[path] = route }
             if let status = route.alwaysStatus {
                 return .simple(status: status, reason: Self.reason(status), text: "status \(status)\n", isHead: isHead)
             }
@@ -204,7 +213,8 @@ public final class TestHTTPServer: @unchecked Sendable {
                 return .simple(status: route.failStatus, reason: Self.reason(route.failStatus), text: "scripted failure\n", headers: extra, isHead: isHead)
             }
             if let target = route.redirectTo {
-                let location = target.contains("://") ? target : url(target)
+                // Not url(_:), which takes the lock held here.
+                let location = target.contains("://") ? target : "http://127.0.0.1:\(state.port)\(target)"
                 return .simple(status: 302, reason: "Found", text: "see \(location)\n", headers: [("Location", location)], isHead: isHead)
             }
             return servePlan(route: &route, head: head, isHead: isHead)

@@ -1,6 +1,6 @@
 /// How a hostile or broken server gets a 206 wrong (`TestRoute.partialAnswer`): the ways a
 /// resume can be answered that must not leave a wrong file marked complete.
-public enum TestPartialAnswer: Sendable, Equatable {
+package enum TestPartialAnswer: Sendable, Equatable {
     /// A 206 with the requested bytes but no Content-Range header.
     case omitContentRange
     /// A 206 with only the first `bytes` of the requested range, and a Content-Range that says

@@ -4,8 +4,9 @@ import StashCore
 
 extension Download {
     /// The public record: progress, speed and remaining time are the values computed from
-    /// the download; the resume validators (etag, last-modified) stay in the daemon.
-    func wire(in arena: PackArena) -> UnsafeMutablePointer<Stash__V1__Download> {
+    /// the download; the resume validators (etag, last-modified) stay in the daemon. A
+    /// licence's time left is worked out at `now`, the sender's clock's.
+    func wire(in arena: PackArena, now: Date) -> UnsafeMutablePointer<Stash__V1__Download> {
         var message = Stash__V1__Download()
         stash__v1__download__init(&message)
         message.id = arena.cString(id)
@@ -38,7 +39,7 @@ extension Download {
         message.hls = hls?.wire(in: arena)
         message.drm = drm?.wire(in: arena)
         if license != nil {
-            message.license = LicenseStatus(self, at: Date()).wire(in: arena)
+            message.license = LicenseStatus(self, at: now).wire(in: arena)
         }
         message.app_data = arena.bytes(appData)
         message.group = arena.cString(group)

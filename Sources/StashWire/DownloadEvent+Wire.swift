@@ -1,4 +1,5 @@
 import CStashProto
+import Foundation
 import StashCore
 
 extension DownloadEvent {
@@ -11,7 +12,8 @@ extension DownloadEvent {
         case .stateChanged(let download, let previous):
             var changed = Stash__V1__StateChanged()
             stash__v1__state_changed__init(&changed)
-            changed.download = download.wire(in: arena)
+            // The licence's status as at the event, so a replay later tells the same.
+            changed.download = download.wire(in: arena, now: time)
             changed.previous = previous.wire
             message.kind_case = STASH__V1__EVENT__KIND_STATE_CHANGED
             message.state_changed = arena.store(changed)

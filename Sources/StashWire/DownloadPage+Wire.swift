@@ -1,12 +1,13 @@
 import CStashProto
+import Foundation
 import StashCore
 
 extension DownloadPage {
-    func wire(in arena: PackArena) -> UnsafeMutablePointer<Stash__V1__ListDownloadsResult> {
+    func wire(in arena: PackArena, now: Date) -> UnsafeMutablePointer<Stash__V1__ListDownloadsResult> {
         var message = Stash__V1__ListDownloadsResult()
         stash__v1__list_downloads_result__init(&message)
         message.n_downloads = downloads.count
-        message.downloads = arena.array(downloads) { Optional($0.wire(in: arena)) }
+        message.downloads = arena.array(downloads) { Optional($0.wire(in: arena, now: now)) }
         message.next_page_token = arena.cString(nextPageToken)
         message.total = UInt32(clamping: total)
         message.totals = totals.wire(in: arena)

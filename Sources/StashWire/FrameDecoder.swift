@@ -5,21 +5,21 @@ import NIOCore
 /// The length is checked as soon as its 4 bytes are in, before any of the payload is waited
 /// for, so a peer cannot make the receiver buffer more than `maxFrameLength` bytes for one
 /// frame. Payloads are slices of the received bytes, not copies.
-public struct FrameDecoder: ByteToMessageDecoder {
-    public typealias InboundOut = ByteBuffer
+package struct FrameDecoder: ByteToMessageDecoder {
+    package typealias InboundOut = ByteBuffer
 
     static let prefixLength = 4
 
     /// The largest payload accepted, in bytes.
-    public let maxFrameLength: Int
+    package let maxFrameLength: Int
 
-    public init(maxFrameLength: Int = WireCodec.defaultMaxFrameLength) {
+    package init(maxFrameLength: Int = WireCodec.defaultMaxFrameLength) {
         self.maxFrameLength = maxFrameLength
     }
 
     /// Passes on every complete frame's payload; throws `FrameError` as soon as a length
     /// prefix is 0 or above `maxFrameLength`.
-    public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+    package mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         guard let payload = try nextPayload(from: &buffer) else { return .needMoreData }
         context.fireChannelRead(Self.wrapInboundOut(payload))
         return .continue
@@ -27,7 +27,7 @@ public struct FrameDecoder: ByteToMessageDecoder {
 
     /// At the end of the stream, bytes that do not make a whole frame throw
     /// `FrameError.truncatedFrame`.
-    public mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+    package mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
         while try decode(context: context, buffer: &buffer) == .continue {}
         try checkNothingLeft(in: buffer)
         return .needMoreData

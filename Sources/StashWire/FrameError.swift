@@ -1,6 +1,6 @@
 /// A frame that breaks the framing rules of PROTOCOL.md. After any of these the byte stream
 /// cannot be trusted: the daemon answers with an error Response and closes (PROTOCOL.md, Limits).
-public enum FrameError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum FrameError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The length prefix was 0; every message has at least one field set.
     case emptyFrame
     /// The length prefix announced more bytes than the receiver accepts.
@@ -9,7 +9,7 @@ public enum FrameError: Error, Equatable, Sendable, CustomStringConvertible {
     /// just the 4-byte prefix when it was cut short), `received` arrived.
     case truncatedFrame(expected: Int, received: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .emptyFrame:
             return "frame length 0 is invalid; a frame carries at least 1 byte of message"

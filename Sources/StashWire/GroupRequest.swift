@@ -1,13 +1,13 @@
 /// PauseGroup, ResumeGroup and CancelGroup: the downloads of `group` and of the groups under it.
-public struct GroupRequest: Equatable, Sendable {
+package struct GroupRequest: Equatable, Sendable {
     /// A group path as in AddDownload; the daemon refuses an empty one, so a client that
     /// forgets it never acts on every download.
-    public var group: String
+    package var group: String
     /// ResumeGroup only: resume the FAILED downloads too. The daemon refuses it set with
     /// PauseGroup or CancelGroup rather than ignore what the client meant.
-    public var includeFailed: Bool
+    package var includeFailed: Bool
 
-    public init(group: String, includeFailed: Bool = false) {
+    package init(group: String, includeFailed: Bool = false) {
         self.group = group
         self.includeFailed = includeFailed
     }

@@ -1,11 +1,11 @@
 import StashCore
 
 /// A client's request: an id the response will carry, and one operation.
-public struct Request: Equatable, Sendable {
-    public var id: UInt64
-    public var op: Operation
+package struct Request: Equatable, Sendable {
+    package var id: UInt64
+    package var op: Operation
 
-    public init(id: UInt64, op: Operation) {
+    package init(id: UInt64, op: Operation) {
         self.id = id
         self.op = op
     }
@@ -16,7 +16,7 @@ public struct Request: Equatable, Sendable {
 /// is a well-formed protobuf message but holds a value this version cannot read (an unknown
 /// state number, a string that is not UTF-8); it is answered with that error, under its own
 /// id, and the connection stays open.
-public enum Operation: Equatable, Sendable {
+package enum Operation: Equatable, Sendable {
     case hello(HelloRequest)
     case addDownload(AddDownloadRequest)
     case getDownload(id: String)
@@ -65,7 +65,7 @@ public enum Operation: Equatable, Sendable {
     case invalid(StashError)
 
     /// The operation's name in PROTOCOL.md, for logs and errors.
-    public var name: String {
+    package var name: String {
         switch self {
         case .hello: return "Hello"
         case .addDownload: return "AddDownload"
@@ -128,11 +128,11 @@ public struct AdoptRequest: Equatable, Sendable {
     }
 }
 
-public struct HelloRequest: Equatable, Sendable {
-    public var protocolVersion: Int
-    public var clientName: String
+package struct HelloRequest: Equatable, Sendable {
+    package var protocolVersion: Int
+    package var clientName: String
 
-    public init(protocolVersion: Int = StashVersion.protocolVersion, clientName: String) {
+    package init(protocolVersion: Int = StashVersion.protocolVersion, clientName: String) {
         self.protocolVersion = protocolVersion
         self.clientName = clientName
     }
@@ -181,29 +181,29 @@ public struct AddDownloadRequest: Equatable, Sendable {
     }
 }
 
-public struct ExportRequest: Equatable, Sendable {
-    public var id: String
+package struct ExportRequest: Equatable, Sendable {
+    package var id: String
     /// Absolute path of the folder to write; created, and it must not exist or be empty.
-    public var dir: String
-    public var decrypt: Bool
+    package var dir: String
+    package var decrypt: Bool
 
-    public init(id: String, dir: String, decrypt: Bool = false) {
+    package init(id: String, dir: String, decrypt: Bool = false) {
         self.id = id
         self.dir = dir
         self.decrypt = decrypt
     }
 }
 
-public struct ListDownloadsRequest: Equatable, Sendable {
+package struct ListDownloadsRequest: Equatable, Sendable {
     /// Empty: every state.
-    public var states: [DownloadState]
+    package var states: [DownloadState]
     /// 0 means the default page size (100); at most 1000.
-    public var pageSize: Int
-    public var pageToken: String
+    package var pageSize: Int
+    package var pageToken: String
     /// Empty: every download; else this group and the groups under it.
-    public var group: String
+    package var group: String
 
-    public init(states: [DownloadState] = [], pageSize: Int = 0, pageToken: String = "", group: String = "") {
+    package init(states: [DownloadState] = [], pageSize: Int = 0, pageToken: String = "", group: String = "") {
         self.states = states
         self.pageSize = pageSize
         self.pageToken = pageToken
@@ -211,17 +211,17 @@ public struct ListDownloadsRequest: Equatable, Sendable {
     }
 }
 
-public struct SubscribeRequest: Equatable, Sendable {
+package struct SubscribeRequest: Equatable, Sendable {
     /// Empty: every download.
-    public var ids: [String]
+    package var ids: [String]
     /// Percent between progress events of one download; 0 means 1.
-    public var minProgressStep: Int
+    package var minProgressStep: Int
     /// Milliseconds between progress events of one download; 0 means 250.
-    public var minIntervalMs: Int
+    package var minIntervalMs: Int
     /// 0: no replay. Otherwise the daemon first sends the buffered events with seq >= this.
-    public var replayFromSeq: UInt64
+    package var replayFromSeq: UInt64
 
-    public init(ids: [String] = [], minProgressStep: Int = 0, minIntervalMs: Int = 0, replayFromSeq: UInt64 = 0) {
+    package init(ids: [String] = [], minProgressStep: Int = 0, minIntervalMs: Int = 0, replayFromSeq: UInt64 = 0) {
         self.ids = ids
         self.minProgressStep = minProgressStep
         self.minIntervalMs = minIntervalMs
@@ -229,26 +229,26 @@ public struct SubscribeRequest: Equatable, Sendable {
     }
 }
 
-public struct VerifyRequest: Equatable, Sendable {
+package struct VerifyRequest: Equatable, Sendable {
     /// Also check each file's sha256 where one was given.
-    public var deep: Bool
+    package var deep: Bool
     /// Re-queue downloads with missing files; delete orphans and stale part files.
-    public var repair: Bool
+    package var repair: Bool
     /// Only report, even with `repair`.
-    public var dryRun: Bool
+    package var dryRun: Bool
 
-    public init(deep: Bool = false, repair: Bool = false, dryRun: Bool = false) {
+    package init(deep: Bool = false, repair: Bool = false, dryRun: Bool = false) {
         self.deep = deep
         self.repair = repair
         self.dryRun = dryRun
     }
 }
 
-public struct ConfigEntry: Equatable, Sendable {
-    public var key: String
-    public var value: String
+package struct ConfigEntry: Equatable, Sendable {
+    package var key: String
+    package var value: String
 
-    public init(key: String, value: String) {
+    package init(key: String, value: String) {
         self.key = key
         self.value = value
     }

@@ -1,15 +1,16 @@
 import CStashProto
+import Foundation
 import StashCore
 
 extension Response {
-    func wire(in arena: PackArena) -> UnsafeMutablePointer<Stash__V1__Response> {
+    func wire(in arena: PackArena, now: Date) -> UnsafeMutablePointer<Stash__V1__Response> {
         var message = Stash__V1__Response()
         stash__v1__response__init(&message)
         message.id = id
         switch result {
         case .success(let result):
             message.status = StashError.okStatus(in: arena)
-            result.setWire(on: &message, in: arena)
+            result.setWire(on: &message, in: arena, now: now)
         case .failure(let error):
             message.status = error.wireStatus(in: arena)
         }

@@ -1,18 +1,18 @@
 import StashCore
 
 /// The daemon's answer to one request: the request's id and either a result or an error.
-public struct Response: Equatable, Sendable {
-    public var id: UInt64
-    public var result: Result<ResponseResult, StashError>
+package struct Response: Equatable, Sendable {
+    package var id: UInt64
+    package var result: Result<ResponseResult, StashError>
 
-    public init(id: UInt64, result: Result<ResponseResult, StashError>) {
+    package init(id: UInt64, result: Result<ResponseResult, StashError>) {
         self.id = id
         self.result = result
     }
 }
 
 /// What a successful response carries; which case depends on the operation (PROTOCOL.md).
-public enum ResponseResult: Equatable, Sendable {
+package enum ResponseResult: Equatable, Sendable {
     /// Subscribe and other operations with nothing to return.
     case empty
     case hello(HelloResult)
@@ -41,7 +41,7 @@ public struct HelloResult: Equatable, Sendable {
     public var daemonVersion: String
     public var features: [String]
 
-    public init(protocolVersion: Int = StashVersion.protocolVersion, daemonVersion: String = StashVersion.daemon, features: [String]) {
+    package init(protocolVersion: Int = StashVersion.protocolVersion, daemonVersion: String = StashVersion.daemon, features: [String]) {
         self.protocolVersion = protocolVersion
         self.daemonVersion = daemonVersion
         self.features = features
@@ -49,7 +49,7 @@ public struct HelloResult: Equatable, Sendable {
 }
 
 /// A frame from the daemon: a response to a request, or an event on a subscribed connection.
-public enum ServerMessage: Equatable, Sendable {
+package enum ServerMessage: Equatable, Sendable {
     case response(Response)
     case event(DownloadEvent)
     /// An event of a kind this version does not know, from a later daemon: a client skips it

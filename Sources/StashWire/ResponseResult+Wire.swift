@@ -1,9 +1,10 @@
 import CStashProto
+import Foundation
 import StashCore
 
 extension ResponseResult {
     /// Sets the `result` oneof of a Response; `.empty` leaves it unset.
-    func setWire(on response: inout Stash__V1__Response, in arena: PackArena) {
+    func setWire(on response: inout Stash__V1__Response, in arena: PackArena, now: Date) {
         switch self {
         case .empty:
             response.result_case = STASH__V1__RESPONSE__RESULT__NOT_SET
@@ -13,13 +14,13 @@ extension ResponseResult {
         case .download(let download, let created):
             var result = Stash__V1__DownloadResult()
             stash__v1__download_result__init(&result)
-            result.download = download.wire(in: arena)
+            result.download = download.wire(in: arena, now: now)
             result.created = WireValue.bool(created)
             response.result_case = STASH__V1__RESPONSE__RESULT_DOWNLOAD
             response.download = arena.store(result)
         case .list(let page):
             response.result_case = STASH__V1__RESPONSE__RESULT_LIST
-            response.list = page.wire(in: arena)
+            response.list = page.wire(in: arena, now: now)
         case .has(let exists, let state):
             var result = Stash__V1__HasDownloadResult()
             stash__v1__has_download_result__init(&result)

@@ -8,7 +8,7 @@ extension WireCodec {
     /// receivers refuse as a frame of length 0.
     /// A string holding a NUL goes out cut at the NUL, as protobuf-c packs strings; a client
     /// sends with `encodeRefusingNUL`, which refuses one instead.
-    public static func encode(_ request: Request, into buffer: inout ByteBuffer) {
+    package static func encode(_ request: Request, into buffer: inout ByteBuffer) {
         let arena = PackArena()
         var message = wire(request, in: arena)
         write(&message, into: &buffer)
@@ -19,7 +19,7 @@ extension WireCodec {
     /// As `encode`, but a request holding a string with a NUL is refused before anything is
     /// written, naming the field: protobuf-c would send the string cut at the NUL, and
     /// `cancel("a\0b")` would cancel `a`. A string cannot carry a NUL in this protocol.
-    public static func encodeRefusingNUL(_ request: Request, into buffer: inout ByteBuffer) throws {
+    package static func encodeRefusingNUL(_ request: Request, into buffer: inout ByteBuffer) throws {
         let arena = PackArena(findingNUL: true)
         var message = wire(request, in: arena)
         let cut = arena.stringsWithNUL
@@ -55,7 +55,7 @@ extension WireCodec {
     /// `Operation.invalid` with the error naming the field and the value, so it can be
     /// answered under its own id.
     /// Bytes that are not a Request at all throw `StashError` with code `.invalidArgument`.
-    public static func decodeRequest(_ payload: ByteBuffer) throws -> Request {
+    package static func decodeRequest(_ payload: ByteBuffer) throws -> Request {
         try decode(
             payload, message: "stash.v1.Request",
             unpack: { stash__v1__request__unpack(nil, $0, $1) },

@@ -1,17 +1,20 @@
 import CStashProto
+import Foundation
 import NIOCore
 import StashCore
 
 extension WireCodec {
-    /// Writes one frame: the u32 big-endian payload length, then the ServerMessage.
-    public static func encode(_ message: ServerMessage, into buffer: inout ByteBuffer) {
+    /// Writes one frame: the u32 big-endian payload length, then the ServerMessage. `now` is
+    /// the time a response's records are sent at (a licence's time left is worked out from it):
+    /// the daemon passes its injected clock's. An event's record is told as at the event.
+    package static func encode(_ message: ServerMessage, at now: Date, into buffer: inout ByteBuffer) {
         let arena = PackArena()
         var wire = Stash__V1__ServerMessage()
         stash__v1__server_message__init(&wire)
         switch message {
         case .response(let response):
             wire.msg_case = STASH__V1__SERVER_MESSAGE__MSG_RESPONSE
-            wire.response = response.wire(in: arena)
+            wire.response = response.wire(in: arena, now: now)
         case .event(let event):
             wire.msg_case = STASH__V1__SERVER_MESSAGE__MSG_EVENT
             wire.event = event.wire(in: arena)
@@ -35,7 +38,7 @@ extension WireCodec {
     /// ServerMessage, an enum value this version does not know, a string that is not UTF-8 or
     /// holds a NUL, or a record whose numbers cannot be (PROTOCOL.md section 8, "Values a client
     /// refuses") throw `StashError` with code `.invalidArgument`.
-    public static func decodeServerMessage(_ payload: ByteBuffer) throws -> ServerMessage {
+    package static func decodeServerMessage(_ payload: ByteBuffer) throws -> ServerMessage {
         try decode(
             payload, message: "stash.v1.ServerMessage",
             unpack: { stash__v1__server_message__unpack(nil, $0, $1) },

@@ -8,9 +8,9 @@ import StashCore
 /// A frame is a u32 big-endian length, then that many bytes of one protobuf message. The
 /// `encode` functions write the whole frame (prefix included) into the buffer; the `decode`
 /// functions take the payload only (FrameDecoder has already removed the prefix and checked it).
-public enum WireCodec {
+package enum WireCodec {
     /// Frames larger than this are refused before anything is allocated for them.
-    public static let defaultMaxFrameLength = 4 * 1024 * 1024
+    package static let defaultMaxFrameLength = 4 * 1024 * 1024
 
     /// Writes the length prefix, then lets protobuf-c pack straight into the buffer's writable
     /// bytes, so the message is never copied through an intermediate array.

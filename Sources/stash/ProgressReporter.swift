@@ -9,13 +9,13 @@ final class ProgressReporter {
     static let maxBars = 20
     /// Progress redraws closer together than this are skipped; a change of state is drawn at
     /// once, as it may be the last change for a long time (a pause, a failure).
-    static let redrawInterval: TimeInterval = 0.1
+    static let redrawInterval = Duration.milliseconds(100)
 
     private let bars: Bool
     private var order: [String] = []
     private var downloads: [String: Download] = [:]
     private var drawnLines = 0
-    private var lastDraw: TimeInterval = 0
+    private var lastDraw: ContinuousClock.Instant?
 
     init(json: Bool) {
         bars = !json && Output.isTerminal
@@ -45,8 +45,8 @@ final class ProgressReporter {
     }
 
     private func redraw(force: Bool) {
-        let now = Date().timeIntervalSinceReferenceDate
-        guard force || now - lastDraw >= Self.redrawInterval else { return }
+        let now = ContinuousClock.now
+        if !force, let lastDraw, now - lastDraw < Self.redrawInterval { return }
         lastDraw = now
         let lines = currentLines()
         var text = ""

@@ -141,6 +141,9 @@ struct Stashd: AsyncParsableCommand {
                 break
             case .otherProcess(let pid):
                 logger.notice("LISTEN_PID names another process; binding --socket", metadata: ["LISTEN_PID": "\(pid)", "socket": "\(socketPath)"])
+            case .nothingPassed(let listenFDS):
+                logger.notice("LISTEN_PID names this process but LISTEN_FDS passes no socket; binding --socket", metadata: [
+                    "LISTEN_FDS": "\(listenFDS ?? "unset")", "socket": "\(socketPath)"])
             case .socket(let descriptor, let path):
                 if path != socketPath {
                     logger.debug("serving the socket passed by the service manager, not --socket", metadata: ["socket": "\(path)"])

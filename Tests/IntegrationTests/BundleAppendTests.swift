@@ -204,4 +204,22 @@ final class BundleAppendTests: DaemonTestCase {
         let report = try await client.verify()
         XCTAssertTrue(report.findings.isEmpty, "\(report.findings)")
     }
+
+    /// Appended paths are relative to the bundle's folder and opened from its descriptor (the
+    /// one rule for paths): a folder of the bundle replaced by a symlink into the data dir's
+    /// keys fails the transfer, and nothing is written there.
+    func testAnAppendWritesNothingThroughASymlinkInTheBundle() async throws {
+        _ = try await client.addDownload(AddDownloadRequest(id: "sl", uri: "", files: [page("s", "1.jpg")]))
+        try await waitFor("sl", .completed)
+        let keys = daemon.dataDir + "/keys"
+        let before = try FileManager.default.contentsOfDirectory(atPath: keys)
+        try FileManager.default.removeItem(atPath: assetFolder("sl") + "/pages")
+        try FileManager.default.createSymbolicLink(atPath: assetFolder("sl") + "/pages", withDestinationPath: keys)
+        _ = try await waitUntil("sl", timeout: 10) { $0.state == .failed }
+        _ = try await append("sl", [page("s", "2.jpg")])
+        _ = try await client.resume(id: "sl")
+        let failed = try await waitUntil("sl", timeout: 10) { $0.state == .failed && $0.error?.kind == .storage && $0.error?.message.contains("no symlink is followed") == true }
+        XCTAssertEqual(failed.filesDone, 0, failed.error?.message ?? "")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: keys), before, "nothing was written through the link")
+    }
 }

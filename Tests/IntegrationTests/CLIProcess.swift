@@ -49,8 +49,8 @@ final class CLIProcess {
 
     /// Polls until `condition` holds for the output so far; false after `timeout`.
     func waitForOutput(timeout: TimeInterval = 20, _ condition: (String) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while ContinuousClock.now < deadline {
             if condition(stdout) { return true }
             usleep(20_000)
         }
@@ -59,8 +59,8 @@ final class CLIProcess {
 
     /// The exit status, or nil when it is still running after `timeout` (then it is killed).
     func waitForExit(timeout: TimeInterval = 20) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(20_000) }
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
         guard !process.isRunning else {
             kill(process.processIdentifier, SIGKILL)
             return nil

@@ -42,17 +42,18 @@ final class CLIProgressTests: DaemonTestCase {
         XCTAssertTrue(wait.waitForOutput { $0.contains(#""state":"DOWNLOADING""#) }, wait.stdout + wait.stderr)
         _ = try await client.pause(id: "slow")
         XCTAssertTrue(wait.waitForOutput(timeout: 2) { $0.contains(#""state":"PAUSED""#) }, wait.stdout)
-        // Reports sent before the pause may follow it; none shows a speed or an ETA.
-        try await Task.sleep(nanoseconds: 500_000_000)
+        // Reports sent before the pause may follow it; none shows a speed or an ETA. The
+        // cancel's events come after all of them, and end the command.
+        try await client.cancel(id: "slow")
+        XCTAssertEqual(wait.waitForExit(), 1, "a cancelled download ends wait with 1: \(wait.stderr)")
         let afterPause = jsonLines(wait.stdout).drop { $0["state"] as? String != "PAUSED" }
+            .prefix { $0["state"] as? String != "REMOVING" }
         XCTAssertFalse(afterPause.isEmpty)
         for line in afterPause {
             XCTAssertEqual(line["state"] as? String, "PAUSED")
             XCTAssertEqual(line["speed"] as? Int, 0, "\(line)")
             XCTAssertTrue(line["remainingTime"] is NSNull, "\(line)")
         }
-        try await client.cancel(id: "slow")
-        XCTAssertEqual(wait.waitForExit(), 1, "a cancelled download ends wait with 1: \(wait.stderr)")
     }
 
     /// On a terminal, pausing every download redraws every bar at once, each with the title.
@@ -95,14 +96,20 @@ final class CLIProgressTests: DaemonTestCase {
 
     func testCtrlCOnAddWaitSaysTheDownloadGoesOn() async throws {
         serveSlow("/long")
+        let closedBefore = daemon.log().components(separatedBy: "connection closed").count - 1
         let add = try CLIProcess(["add", http.url("/long"), "--id", "long", "--wait", "--socket", daemon.socketPath])
         XCTAssertTrue(add.waitForOutput { $0.contains(#""state":"DOWNLOADING""#) }, add.stdout + add.stderr)
         add.signal(SIGINT)
         XCTAssertEqual(add.waitForExit(), 130, add.stderr)
         XCTAssertTrue(add.stderr.hasPrefix("stash: stopped waiting; stashd goes on with download long."), add.stderr)
         XCTAssertTrue(add.stderr.contains("`stash wait long`") && add.stderr.contains("`stash watch`"), add.stderr)
-        try await Task.sleep(nanoseconds: 300_000_000)
-        let download = try await client.getDownload(id: "long")
+        // Once stashd has seen the command's connection close, the download still runs and
+        // receives more bytes.
+        try await eventually("stashd to see the command's connection close") {
+            self.daemon.log().components(separatedBy: "connection closed").count - 1 >= closedBefore + 1
+        }
+        let atExit = try await client.getDownload(id: "long").downloadedBytes
+        let download = try await waitUntil("long") { $0.state != .downloading || $0.downloadedBytes > atExit }
         XCTAssertEqual(download.state, .downloading, "the download goes on")
     }
 }

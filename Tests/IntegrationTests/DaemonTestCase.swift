@@ -50,9 +50,9 @@ class DaemonTestCase: XCTestCase {
     /// Polls until the download reaches `state` (or a terminal state it was not meant to).
     @discardableResult
     func waitFor(_ id: String, _ state: DownloadState, timeout: TimeInterval = 30, file: StaticString = #filePath, line: UInt = #line) async throws -> Download {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = ContinuousClock.now + .seconds(timeout)
         var last: Download?
-        while Date() < deadline {
+        while ContinuousClock.now < deadline {
             let download = try await client.getDownload(id: id)
             last = download
             if download.state == state { return download }
@@ -68,8 +68,8 @@ class DaemonTestCase: XCTestCase {
 
     /// Polls until `condition` holds for the download.
     func waitUntil(_ id: String, timeout: TimeInterval = 30, _ condition: (Download) -> Bool) async throws -> Download {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while ContinuousClock.now < deadline {
             let download = try await client.getDownload(id: id)
             if condition(download) { return download }
             try await Task.sleep(nanoseconds: 20_000_000)
@@ -87,8 +87,8 @@ class DaemonTestCase: XCTestCase {
             _ = try await client.addDownload(AddDownloadRequest(id: "slow\(index)", uri: http.url("/slow\(index)")))
         }
         var peak = 0
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
             let all = try await client.allDownloads()
             peak = max(peak, all.filter { $0.state.isActive }.count)
             if all.allSatisfy({ $0.state == .completed }) { break }

@@ -120,6 +120,30 @@ final class HLSHostileTests: DaemonTestCase {
         assertMessage(try await failure("absurd", "/absurd.m3u8"), contains: "EXTINF")
     }
 
+    /// Byte ranges no disk could hold fail at planning, naming the size and the limit, where
+    /// they used to leave the download QUEUED for space forever. The wait is bounded: a daemon
+    /// that holds it for space fails the test in seconds.
+    func testAPackageNoDiskCouldHoldFailsAtPlanningNamingItsSize() async throws {
+        http.serve(path: "/s.ts", size: 1_000)
+        let cases = [
+            // Two ranges whose sum saturates at Int64.max.
+            ("saturated", "#EXT-X-BYTERANGE:5000000000000000000@0\n", "9223372036854775807 bytes"),
+            // Each range far below Int64's end; the sum just past 1 PiB.
+            ("petabyte", "#EXT-X-BYTERANGE:562949953421313@0\n", "1125899906842626 bytes"),
+        ]
+        for (id, range, size) in cases {
+            let segment = "#EXTINF:2,\n" + range + "s.ts\n"
+            serveText("/\(id).m3u8", media(segment + segment))
+            _ = try await client.addDownload(AddDownloadRequest(id: id, uri: http.url("/\(id).m3u8"), hls: HLSOptions()))
+            let failed = try await waitFor(id, .failed, timeout: 10)
+            XCTAssertEqual(failed.error?.kind, .validation, id)
+            let message = failed.error?.message ?? ""
+            assertMessage(message, contains: "playlists' sizes add up to \(size)")
+            assertMessage(message, contains: "limit of 1125899906842624 bytes")
+            XCTAssertTrue(http.requests(for: "/s.ts").isEmpty, "\(id): no segment is fetched")
+        }
+    }
+
     func testKeyThatIsNotSixteenBytesIsRefused() async throws {
         http.serve(path: "/k17.key", body: [UInt8](repeating: 7, count: 17))
         http.serve(path: "/s0.ts", body: [UInt8](repeating: 1, count: 32))

@@ -40,7 +40,7 @@ final class HostileDaemonTests: XCTestCase {
                 defer { close(fd) }
                 guard let hello = Self.readRequestID(fd) else { return }
                 var frame = ByteBuffer()
-                WireCodec.encode(.response(Response(id: hello, result: .success(.hello(HelloResult(features: []))))), into: &frame)
+                WireCodec.encode(.response(Response(id: hello, result: .success(.hello(HelloResult(features: []))))), at: Date(), into: &frame)
                 Self.write(fd, Array(frame.readableBytesView))
                 guard let call = Self.readRequestID(fd) else { return }
                 let payload = answer(call)

@@ -38,10 +38,10 @@ final class HostileNumbersTests: DaemonTestCase {
         let twice = "#EXTINF:2,\n#EXT-X-BYTERANGE:5000000000000000000@0\ns.ts\n"
         http.serve(path: "/sum.m3u8", body: Array(media(twice + twice).utf8))
         _ = try await client.addDownload(AddDownloadRequest(id: "sum", uri: http.url("/sum.m3u8"), hls: HLSOptions()))
-        // 10^19 bytes do not fit any disk: the download waits for space or fails, never completes.
-        let waiting = try await waitUntil("sum") { $0.state == .failed || ($0.state == .queued && $0.stateReason.contains("insufficient storage")) }
-        XCTAssertNotEqual(waiting.state, .completed)
-        XCTAssertEqual(waiting.totalBytes, Int64.max, "the playlist's sizes saturate")
+        // 10^19 bytes do not fit any disk: the download fails at planning (HLSHostileTests
+        // checks the message).
+        let failed = try await waitFor("sum", .failed, timeout: 10)
+        XCTAssertEqual(failed.totalBytes, Int64.max, "the playlist's sizes saturate")
         try await assertRestarts()
     }
 
@@ -55,6 +55,21 @@ final class HostileNumbersTests: DaemonTestCase {
         let failed = try await waitFor("busy", .failed)
         XCTAssertTrue(failed.error?.message.contains("503") == true, "\(failed.error?.message ?? "")")
         try await assertRestarts()
+    }
+
+    /// A bundle may declare up to 4 PiB (BundleRules), but no download above 1 PiB ever
+    /// starts: it fails naming its size and the limit instead of waiting for space forever.
+    func testABundleDeclaringMoreThanAPetabyteFailsInsteadOfWaiting() async throws {
+        let files = (0..<4).map { BundleFileSpec(url: http.url("/p\($0)"), path: "p\($0)", size: 1 << 50) }
+        _ = try await client.addDownload(AddDownloadRequest(id: "peta", uri: "", files: files))
+        let failed = try await waitFor("peta", .failed, timeout: 10)
+        XCTAssertEqual(failed.error?.kind, .validation)
+        let message = failed.error?.message ?? ""
+        XCTAssertTrue(message.contains("files' sizes add up to 4503599627370496 bytes") && message.contains("limit of 1125899906842624 bytes"), message)
+        XCTAssertTrue(http.requests(for: "/p0").isEmpty, "nothing is fetched")
+        try await assertRestarts()
+        let after = try await client.getDownload(id: "peta")
+        XCTAssertEqual(after.state, .failed, "and stays FAILED after a restart")
     }
 
     func testBundleSizesPastTheLimitAreRefusedNamingTheField() async throws {

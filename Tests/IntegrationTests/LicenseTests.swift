@@ -6,7 +6,9 @@ import XCTest
 
 /// Protected HLS streams whose EXT-X-KEY names an `skd://` key id: a real daemon asks the test
 /// licence server for the keys, keeps them sealed, and moves the download through the licence
-/// states as the server grants, lets expire, refuses and acknowledges.
+/// states as the server grants, lets expire, refuses and acknowledges. The timing of expiry,
+/// renewal, retries and the playback window is `LicenseTimerTests`' (the engine on a manual
+/// clock); here is what needs the process, the socket and a real server.
 final class LicenseTests: DaemonTestCase {
     /// The most verbose level, so the check that no key reaches the log covers every message.
     override var daemonArguments: [String] { ["--log-level", "trace"] }
@@ -177,30 +179,6 @@ final class LicenseTests: DaemonTestCase {
         XCTAssertTrue(sawError, "a LicenseError event")
     }
 
-    func testExpiryMovesToLicenseExpiredAndRenewalBackToCompleted() async throws {
-        licenses.expiresIn = 3
-        _ = try await add("short")
-        _ = try await waitFor("short", .completed)
-        // Down before the daemon's own renewal at 80 % of the licence (2.4 s), so it lapses.
-        licenses.stop()
-        let expired = try await waitForState("short", .licenseExpired, timeout: 20)
-        XCTAssertTrue(expired.stateReason.contains("expired"), expired.stateReason)
-        let check = try await client.checkLicense(id: "short")
-        XCTAssertFalse(check.isValid)
-        XCTAssertEqual(check.check.verdict, .licenseExpired)
-        await assertFails(.failedPrecondition) { try await self.client.playbackKey(id: "short") }
-        await assertFails(.failedPrecondition) { try await self.client.export(id: "short", to: try self.exportDir("nope")) }
-
-        try licenses.restart()
-        licenses.expiresIn = 3600
-        let renewed = try await client.renewLicense(id: "short")
-        XCTAssertTrue(renewed.isValid)
-        XCTAssertEqual(renewed.state, .completed)
-        let current = try await client.getDownload(id: "short")
-        XCTAssertEqual(current.state, .completed)
-        XCTAssertGreaterThanOrEqual(licenses.requests(action: "renew").count, 1)
-    }
-
     /// A segment lost after the licence ran out is fetched again by `verify --repair` without
     /// asking the licence server, and the download goes back to LICENSE_EXPIRED, whole.
     func testRepairRestoresAnExpiredDownloadsFilesAndItStaysExpired() async throws {
@@ -225,31 +203,6 @@ final class LicenseTests: DaemonTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + segment)), bytes)
         let clean = try await client.verify()
         XCTAssertEqual(clean.findings, [])
-    }
-
-    func testALicenceThatRunsOutDuringTheDownloadExpiresAsItCompletes() async throws {
-        let stream = try serveStream()
-        // One segment at a time, each a second or two: the download outlives its 2 s licence.
-        let folder = (stream.variants[0].path as NSString).deletingLastPathComponent
-        let segments = try FileManager.default.contentsOfDirectory(atPath: stream.directory + "/" + folder).filter { $0.hasSuffix(".ts") }
-        XCTAssertGreaterThanOrEqual(segments.count, 3)
-        for segment in segments {
-            http.update(path: "/skd/\(folder)/\(segment)") { $0.bytesPerSecond = 300_000 }
-        }
-        licenses.expiresIn = 2
-        _ = try await client.addDownload(AddDownloadRequest(
-            id: "outlived", uri: http.url("/skd/" + stream.masterPath), hls: HLSOptions(segmentConcurrency: 1),
-            drm: DRMParams(licenseServer: licenses.licenseURL)))
-        _ = try await waitUntil("outlived") { $0.license != nil }
-        // No renewal can succeed now; the daemon's next try is 15 s after its first.
-        licenses.stop()
-        let running = try await client.getDownload(id: "outlived")
-        XCTAssertTrue(running.state.isActive, "still fetching when the licence runs out: \(running.state.name)")
-        // COMPLETED lasts only until the licence is looked at, well before the next renewal try.
-        let expired = try await waitForState("outlived", .licenseExpired, timeout: 12)
-        XCTAssertNotNil(expired.completedAt, "it completed first")
-        XCTAssertEqual(expired.filesDone, expired.filesTotal)
-        XCTAssertTrue(expired.stateReason.contains("expired"), expired.stateReason)
     }
 
     func testRevokedRenewalIsDRMExpired() async throws {
@@ -297,19 +250,6 @@ final class LicenseTests: DaemonTestCase {
         await assertFails(.failedPrecondition) { try await self.client.playbackKey(id: "refused") }
     }
 
-    func testPlaybackWindowEndsInDRMExpired() async throws {
-        licenses.playbackDuration = 1
-        _ = try await add("window")
-        _ = try await waitFor("window", .completed)
-        let before = try await client.checkLicense(id: "window")
-        XCTAssertEqual(before.check.playbackSecondsLeft, 1, "the whole window until the first playback")
-        _ = try await client.playbackKey(id: "window")
-        _ = try await waitForState("window", .drmExpired, timeout: 10)
-        let ended = try await client.checkLicense(id: "window")
-        XCTAssertEqual(ended.check.verdict, .playbackExpired)
-        await assertFails(.failedPrecondition) { try await self.client.playbackKey(id: "window") }
-    }
-
     func testReleaseWhileServerDownReachesItOnceAfterRestart() async throws {
         _ = try await add("gone")
         _ = try await waitFor("gone", .completed)
@@ -322,15 +262,10 @@ final class LicenseTests: DaemonTestCase {
         try await daemon.restart()
         try await reconnect()
         try licenses.restart()
-        let deadline = Date().addingTimeInterval(30)
-        while licenses.requests(action: "release").isEmpty, Date() < deadline {
-            try await Task.sleep(nanoseconds: 100_000_000)
-        }
         // That an acknowledged release is never sent again, however much time passes, is
         // LicenseOutboxTests' (on a manual clock).
-        let releases = licenses.requests(action: "release")
-        XCTAssertEqual(releases.count, 1, "the release reaches the server once")
-        XCTAssertEqual(releases.first?.kids, [Self.keyID])
+        try await waitForRequests(action: "release", count: 1)
+        XCTAssertEqual(licenses.requests(action: "release").first?.kids, [Self.keyID])
 
         // A new licence brings the download back.
         let again = try await client.downloadLicense(id: "gone")

@@ -64,7 +64,9 @@ final class NetworkLossTests: XCTestCase {
         server.waitUntilExit()
         let waiting = try await poll(client, "offline", "WAITING_FOR_NETWORK") { $0.state == .waitingForNetwork }
         XCTAssertTrue(waiting.stateReason.contains("network"), waiting.stateReason)
-        try await Task.sleep(nanoseconds: 1_500_000_000)
+        // The daemon looks again a second later and finds the network still gone (that the
+        // looks use no attempts is FetchControlTests'): the download waits on, without failing.
+        try await eventually("stashd to look at the network again") { self.log.contains("network still down") }
         let still = try await client.getDownload(id: "offline")
         XCTAssertEqual(still.state, .waitingForNetwork, "it waits, without failing, while the network is away")
 
@@ -196,25 +198,28 @@ final class NetworkLossTests: XCTestCase {
     }
 
     private func connect(_ socket: String) async throws -> StashClient {
-        for _ in 0..<200 {
+        for _ in 0..<1_000 {
             if let client = try? await StashClient.connect(socketPath: socket) { return client }
-            try await Task.sleep(nanoseconds: 100_000_000)
+            try await Task.sleep(nanoseconds: 20_000_000)
         }
         throw DaemonProcessError("stashd did not start; log:\n\((try? String(contentsOfFile: work + "/stashd.log", encoding: .utf8)) ?? "")")
     }
 
+    /// What stashd has logged so far.
+    private var log: String { (try? String(contentsOfFile: work + "/stashd.log", encoding: .utf8)) ?? "" }
+
     private func poll(
         _ client: StashClient, _ id: String, _ what: String, timeout: TimeInterval = 20, _ condition: (Download) -> Bool
     ) async throws -> Download {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = ContinuousClock.now + .seconds(timeout)
         var last: Download?
-        while Date() < deadline {
+        while ContinuousClock.now < deadline {
             let download = try await client.getDownload(id: id)
             last = download
             if condition(download) { return download }
             try await Task.sleep(nanoseconds: 50_000_000)
         }
-        XCTFail("waited \(timeout) s for \(what); last state \(last?.state.name ?? "?"), log:\n\(((try? String(contentsOfFile: work + "/stashd.log", encoding: .utf8)) ?? "").suffix(3000))")
+        XCTFail("waited \(timeout) s for \(what); last state \(last?.state.name ?? "?"), log:\n\(log.suffix(3000))")
         throw CancellationError()
     }
 }

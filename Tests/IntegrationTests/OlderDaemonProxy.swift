@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOPosix
 import StashWire
@@ -59,7 +60,7 @@ final class OlderDaemonProxy: Sendable {
             hello.features.removeAll(where: hiddenFeatures.contains)
             response.result = .success(.hello(hello))
             var frame = ByteBuffer()
-            WireCodec.encode(.response(response), into: &frame)
+            WireCodec.encode(.response(response), at: Date(), into: &frame)
             return frame
         }
 

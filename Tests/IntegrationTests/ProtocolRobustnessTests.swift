@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import StashCore
 import StashTestSupport
 import StashWire
 import XCTest
@@ -174,16 +175,27 @@ final class ProtocolRobustnessTests: XCTestCase {
         XCTAssertEqual(Set([try other.readResponse().id, try other.readResponse().id]), [7, 8])
     }
 
-    /// CPU time (user + system, in clock ticks) the process has used, from /proc.
-    private func cpuTicks(pid: Int32) throws -> Int {
-        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
-        // Fields after the command name, which is in parentheses and may hold spaces.
-        let fields = stat[stat.index(after: stat.lastIndex(of: ")")!)...].split(separator: " ")
-        return Int(fields[11])! + Int(fields[12])!
+    /// Each subscription holds up to 1,024 waiting events (and a replay up to 4,096 more): a
+    /// connection holds at most 4, and the fifth Subscribe says so.
+    func testAConnectionHoldsAtMostFourSubscriptions() throws {
+        let socket = try RawSocket(path: daemon.socketPath)
+        socket.send(Request(id: 1, op: .hello(HelloRequest(clientName: "subscriber"))))
+        _ = try socket.readResponse()
+        for id in 2...6 { socket.send(Request(id: UInt64(id), op: .subscribe(SubscribeRequest()))) }
+        var answers: [UInt64: Result<ResponseResult, StashError>] = [:]
+        while answers.count < 5 {
+            guard case .response(let response) = try socket.readMessage() else { continue }
+            answers[response.id] = response.result
+        }
+        XCTAssertEqual(answers.values.filter { $0.success != nil }.count, 4, "\(answers)")
+        let refused = try XCTUnwrap(answers.values.compactMap(\.failure).first, "\(answers)")
+        XCTAssertEqual(refused.code, .resourceExhausted)
+        XCTAssertEqual(refused.message, "this connection has 4 subscriptions, the most one may hold; subscribe once per connection")
     }
 
-    /// At the descriptor limit the daemon pauses accepting instead of spinning on a listening
-    /// socket that stays readable, and serves again once descriptors free.
+    /// At the descriptor limit a queued client is not left waiting on a listening socket that
+    /// stays readable, which kept the daemon spinning on accept: every client is either served
+    /// or told at once that descriptors ran out, and the daemon serves again once they free.
     func testAcceptBacksOffAtTheDescriptorLimit() throws {
         let limit = Process()
         limit.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
@@ -193,12 +205,25 @@ final class ProtocolRobustnessTests: XCTestCase {
         XCTAssertEqual(limit.terminationStatus, 0)
         var sockets: [RawSocket] = []
         for _ in 0..<80 { sockets.append(try RawSocket(path: daemon.socketPath)) }
-        Thread.sleep(forTimeInterval: 0.5)
-        let before = try cpuTicks(pid: daemon.pid)
-        Thread.sleep(forTimeInterval: 2)
-        let used = try cpuTicks(pid: daemon.pid) - before
-        // 2 s of a spinning loop is about 200 ticks; a paused accept costs a few.
-        XCTAssertLessThan(used, 60, "the daemon used \(used) ticks of CPU in 2 s with clients waiting at the descriptor limit")
+        var refused = 0
+        for (index, socket) in sockets.enumerated() {
+            socket.send(Request(id: UInt64(index + 1), op: .hello(HelloRequest(clientName: "crowd"))))
+            let response: Response
+            do {
+                response = try socket.readResponse()
+            } catch {
+                // RawSocket's reads give up after 10 s.
+                return XCTFail("client \(index + 1) of 80 got no answer, still queued on the listening socket: \(error)")
+            }
+            if let failure = response.result.failure {
+                XCTAssertEqual(failure.code, .resourceExhausted, "\(failure)")
+                XCTAssertEqual(response.id, 0)
+                refused += 1
+            } else {
+                XCTAssertEqual(response.id, UInt64(index + 1))
+            }
+        }
+        XCTAssertGreaterThan(refused, 0, "48 descriptors cannot hold 80 clients")
         sockets.removeAll()
         let fresh = try RawSocket(path: daemon.socketPath)
         fresh.send(Request(id: 1, op: .hello(HelloRequest(clientName: "after"))))

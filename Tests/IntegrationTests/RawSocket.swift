@@ -73,13 +73,13 @@ final class RawSocket {
         defer { _ = fcntl(fd, F_SETFL, flags) }
         var total = 0
         var offset = 0
-        var lastProgress = Date()
-        while total < limit, Date().timeIntervalSince(lastProgress) < quiet {
+        var lastProgress = ContinuousClock.now
+        while total < limit, ContinuousClock.now - lastProgress < .seconds(quiet) {
             let written = chunk[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if written > 0 {
                 total += written
                 offset = (offset + written) % chunk.count
-                lastProgress = Date()
+                lastProgress = ContinuousClock.now
             } else if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
                 usleep(10_000)
             } else {

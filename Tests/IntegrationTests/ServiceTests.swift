@@ -46,10 +46,10 @@ final class ServiceTests: XCTestCase {
         await client.close()
         // No client now, but a transfer of about 1.5 s: stashd stays until it is done and then
         // 2 s more, never while it runs.
-        let closed = Date()
+        let closed = ContinuousClock.now
         XCTAssertEqual(first.waitForExit(timeout: 20), 0, first.log)
-        let lifetime = Date().timeIntervalSince(closed)
-        XCTAssertGreaterThan(lifetime, 3.2, "exited \(lifetime) s after the last client left, with a transfer of 1.5 s to finish; log:\n\(first.log)")
+        let lifetime = ContinuousClock.now - closed
+        XCTAssertGreaterThan(lifetime, .seconds(3.2), "exited \(lifetime) s after the last client left, with a transfer of 1.5 s to finish; log:\n\(first.log)")
         XCTAssertTrue(first.log.contains("exiting when idle"), first.log)
         XCTAssertTrue(FileManager.default.fileExists(atPath: socket), "the passed socket stays for the manager")
 
@@ -62,14 +62,30 @@ final class ServiceTests: XCTestCase {
         XCTAssertEqual(second.waitForExit(timeout: 20), 0, second.log)
     }
 
-    /// The passed socket must keep other users out as the one stashd binds does.
-    func testAPassedSocketOthersMayUseIsRefused() throws {
+    /// The passed socket must keep other users out as the one stashd binds does: connect(2)
+    /// needs write permission, so a socket its group or others may write to is refused.
+    func testAPassedSocketOthersMayWriteToIsRefused() throws {
+        for (mode, shown) in [(mode_t(0o666), "666"), (0o620, "620")] {
+            let socket = directory + "/run\(shown)/stashd.sock"
+            let daemon = try ActivatedDaemon(socket: socket, dataDir: directory + "/data", arguments: [], log: directory + "/\(shown).log", mode: mode)
+            let listed = try DaemonProcess.run(executable: DaemonProcess.executableURL(named: "stash"), arguments: ["ls", "--socket", socket])
+            XCTAssertEqual(listed.status, 3, listed.stderr)
+            XCTAssertEqual(daemon.waitForExit(timeout: 20), 1, daemon.log)
+            XCTAssertTrue(
+                daemon.log.contains("is mode \(shown): its group or others may write to it, and so connect; stashd serves a socket only its owner may write to"),
+                daemon.log)
+        }
+    }
+
+    /// Mode 0644 (what systemd-socket-activate leaves under the usual umask) admits only the
+    /// owner, since connect(2) needs write permission: served.
+    func testAPassedSocketOnlyItsOwnerMayWriteToIsServed() throws {
         let socket = directory + "/run/stashd.sock"
-        let daemon = try ActivatedDaemon(socket: socket, dataDir: directory + "/data", arguments: [], log: directory + "/log", mode: 0o666)
+        let daemon = try ActivatedDaemon(socket: socket, dataDir: directory + "/data", arguments: ["--exit-when-idle", "1"], log: directory + "/log", mode: 0o644)
         let listed = try DaemonProcess.run(executable: DaemonProcess.executableURL(named: "stash"), arguments: ["ls", "--socket", socket])
-        XCTAssertEqual(listed.status, 3, listed.stderr)
-        XCTAssertEqual(daemon.waitForExit(timeout: 20), 1, daemon.log)
-        XCTAssertTrue(daemon.log.contains("is mode 666: others may connect; stashd serves a socket of at most mode 600"), daemon.log)
+        XCTAssertEqual(listed.status, 0, listed.stderr + daemon.log)
+        XCTAssertEqual(daemon.waitForExit(timeout: 20), 0, daemon.log)
+        XCTAssertTrue(daemon.log.contains("passed_by_service_manager=true"), daemon.log)
     }
 
     /// Variables stashd cannot use are named with their values and the limit; stashd does
@@ -79,7 +95,7 @@ final class ServiceTests: XCTestCase {
         let arguments = ["--socket", directory + "/s.sock", "--data-dir", directory + "/data"]
         let badPID = try DaemonProcess.run(executable: stashd, arguments: arguments, environment: ["LISTEN_PID": "-7", "LISTEN_FDS": "1"])
         XCTAssertEqual(badPID.status, 1, badPID.stderr)
-        XCTAssertTrue(badPID.stderr.contains("LISTEN_PID '-7' is not a process id (a decimal number from 1 to 2147483647)"), badPID.stderr)
+        XCTAssertTrue(badPID.stderr.contains("LISTEN_PID '-7' is not a process id (a decimal number from 1 to 2147483647"), badPID.stderr)
 
         let socket = directory + "/run/stashd.sock"
         let two = try ActivatedDaemon(socket: socket, dataDir: directory + "/data", arguments: [], log: directory + "/two.log",
@@ -87,13 +103,53 @@ final class ServiceTests: XCTestCase {
         let listed = try DaemonProcess.run(executable: DaemonProcess.executableURL(named: "stash"), arguments: ["ls", "--socket", socket])
         XCTAssertEqual(listed.status, 3, listed.stderr)
         XCTAssertEqual(two.waitForExit(timeout: 20), 1, two.log)
-        XCTAssertTrue(two.log.contains("LISTEN_FDS is 2: stashd serves exactly 1 socket"), two.log)
+        XCTAssertTrue(two.log.contains("LISTEN_FDS is 2: stashd serves exactly 1 socket; give its socket unit one ListenStream= (descriptors 3…4 passed)"), two.log)
 
         let other = try await DaemonProcess.start(
             dataDir: directory + "/data", socketPath: directory + "/run2/stashd.sock",
             environment: ["LISTEN_PID": "1", "LISTEN_FDS": "99999999999"])
         XCTAssertEqual(other.terminate(), 0, other.log())
         XCTAssertTrue(other.log().contains("LISTEN_PID names another process; binding --socket"), other.log())
+    }
+
+    /// LISTEN_FDS for this very process (LISTEN_PID set by the shell that execs stashd) that is
+    /// not a canonical count is refused with its value, and a count whose descriptors would
+    /// pass Int32.max names the real limit.
+    func testListenFDSIsReadAsACanonicalDecimalAndItsRangeNamedRight() throws {
+        let refusals = [
+            "+1": "LISTEN_FDS '+1' is not a number of descriptors (a decimal number from 0 to 2147483644",
+            "01": "LISTEN_FDS '01' is not a number of descriptors (a decimal number from 0 to 2147483644",
+            "2147483647": "LISTEN_FDS '2147483647' is not a number of descriptors (a decimal number from 0 to 2147483644, digits only: descriptors 3…2147483646 at most)",
+            "2147483644": "LISTEN_FDS is 2147483644: stashd serves exactly 1 socket; give its socket unit one ListenStream= (descriptors 3…2147483646 passed)",
+        ]
+        for (value, message) in refusals {
+            let run = try runStashdAsItsOwnListenPID(listenFDS: value, arguments: [])
+            XCTAssertEqual(run.status, 1, "LISTEN_FDS=\(value): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains(message), "LISTEN_FDS=\(value): \(run.stderr)")
+            XCTAssertFalse(run.stderr.contains("2147483649"), run.stderr)
+        }
+    }
+
+    /// LISTEN_PID naming stashd without LISTEN_FDS is what sd_listen_fds reads as no socket
+    /// passed: stashd binds --socket as if not activated, and says so.
+    func testListenPIDWithoutListenFDSBindsTheSocketItself() throws {
+        let run = try runStashdAsItsOwnListenPID(listenFDS: nil, arguments: ["--exit-when-idle", "1"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("LISTEN_PID names this process but LISTEN_FDS passes no socket; binding --socket"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("passed_by_service_manager=false"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("exiting when idle"), run.stderr)
+    }
+
+    /// stashd run by a shell that sets LISTEN_PID to its own pid and execs it, so the pid is
+    /// stashd's, as a service manager sets it.
+    private func runStashdAsItsOwnListenPID(listenFDS: String?, arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let stashd = try DaemonProcess.executableURL(named: "stashd").path
+        let data = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-listen")
+        let script = "LISTEN_PID=$$; export LISTEN_PID; exec \"$0\" \"$@\""
+        return try DaemonProcess.run(
+            executable: URL(fileURLWithPath: "/bin/sh"),
+            arguments: ["-c", script, stashd, "--socket", data + "/run/stashd.sock", "--data-dir", data + "/data"] + arguments,
+            environment: listenFDS.map { ["LISTEN_FDS": $0] } ?? [:], timeout: 30)
     }
 
     func testNotifySocketGetsReadyAfterTheSocketAcceptsThenStatusWatchdogAndStopping() async throws {
@@ -119,6 +175,24 @@ final class ServiceTests: XCTestCase {
         XCTAssertTrue(notify.wait { $0.contains { $0.hasPrefix("STOPPING=1") } }, "\(notify.messages)")
         let statuses = notify.messages.filter { $0.hasPrefix("STATUS=") }
         XCTAssertEqual(statuses, statuses.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }, "STATUS= is sent only on a change")
+    }
+
+    /// A notify socket nobody reads holds 10 datagrams (net.unix.max_dgram_qlen): stashd then
+    /// drops what does not fit, says so once, and serves and stops as it would without one
+    /// (its sends used to wait for room, holding READY=1, the watchdog and the stop for ever).
+    func testANotifySocketNobodyReadsHoldsUpNeitherTheDaemonNorItsStop() async throws {
+        let notify = try StalledNotifySocket(path: directory + "/notify")
+        // Full before stashd starts, so its first message already finds no room.
+        XCTAssertGreaterThan(try notify.fill(), 0)
+        let daemon = try await DaemonProcess.start(
+            dataDir: directory + "/data", socketPath: directory + "/run/stashd.sock",
+            environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "20000"])
+        let client = try await StashClient.connect(socketPath: daemon.socketPath, clientName: name)
+        for _ in 0..<5 { _ = try await client.stats() }
+        await client.close()
+        XCTAssertEqual(daemon.terminate(timeout: 10), 0, "SIGTERM with a full notify socket; log:\n\(daemon.log())")
+        let warnings = daemon.log().components(separatedBy: "notify socket is full").count - 1
+        XCTAssertEqual(warnings, 1, daemon.log())
     }
 
     /// With stderr the journal's stream (JOURNAL_STREAM names its device and inode), each
@@ -177,8 +251,8 @@ private final class ActivatedDaemon {
         let result = posix_spawn(&child, argv[0], &actions, nil, &cArguments, environ)
         guard result == 0 else { throw DaemonProcessError("posix_spawn \(argv[0]): \(String(cString: strerror(result)))") }
         pid = child
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, !self.log.contains("Listening on") { usleep(10_000) }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline, !self.log.contains("Listening on") { usleep(10_000) }
         XCTAssertEqual(chmod(socket, mode), 0, "chmod \(socket): \(String(cString: strerror(errno)))")
     }
 
@@ -196,9 +270,9 @@ private final class ActivatedDaemon {
     /// after `timeout` (then it is killed).
     func waitForExit(timeout: TimeInterval) -> Int32? {
         if let status { return status }
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = ContinuousClock.now + .seconds(timeout)
         var raw: Int32 = 0
-        while Date() < deadline {
+        while ContinuousClock.now < deadline {
             if waitpid(pid, &raw, WNOHANG) == pid {
                 let signal = raw & 0x7f
                 status = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
@@ -251,8 +325,8 @@ private final class NotifyListener: @unchecked Sendable {
 
     /// Polls until `condition` holds for the messages so far (10 s at most).
     func wait(_ condition: ([String]) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
             if condition(messages) { return true }
             usleep(20_000)
         }
@@ -261,8 +335,8 @@ private final class NotifyListener: @unchecked Sendable {
 
     private func receive() {
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             guard count > 0 else { continue }
             let message = String(decoding: buffer[..<count], as: UTF8.self)
@@ -280,5 +354,42 @@ private final class NotifyListener: @unchecked Sendable {
         defer { close(probe) }
         guard let address = try? UnixSocketAddress(path: path, call: "connect") else { return false }
         return address.withSocketAddress { connect(probe, $0, $1) } == 0
+    }
+}
+
+/// A datagram socket bound in place of systemd's notify socket that nobody reads.
+private final class StalledNotifySocket {
+    let path: String
+    private let descriptor: Int32
+
+    init(path: String) throws {
+        self.path = path
+        descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw DaemonProcessError("socket: \(String(cString: strerror(errno)))") }
+        let address = try UnixSocketAddress(path: path, call: "bind")
+        guard address.withSocketAddress({ bind(descriptor, $0, $1) }) == 0 else {
+            throw DaemonProcessError("bind \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sends datagrams to it until it has no room for one more; returns how many it took.
+    func fill() throws -> Int {
+        let sender = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard sender >= 0 else { throw DaemonProcessError("socket: \(String(cString: strerror(errno)))") }
+        defer { close(sender) }
+        let address = try UnixSocketAddress(path: path, call: "sendto")
+        let message = Array("STATUS=filler".utf8)
+        for count in 0..<10_000 {
+            let sent = address.withSocketAddress { target, length in
+                sendto(sender, message, message.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL), target, length)
+            }
+            if sent < 0 {
+                guard errno == EAGAIN || errno == EWOULDBLOCK else { throw DaemonProcessError("sendto \(path): \(String(cString: strerror(errno)))") }
+                return count
+            }
+        }
+        throw DaemonProcessError("\(path) took 10,000 datagrams without filling up")
     }
 }

@@ -29,6 +29,23 @@ final class StorageTests: SmallDiskTestCase {
         XCTAssertEqual(try sha256Hex(ofFile: done.assetPath), http.route("/toobig")!.body.sha256Hex)
     }
 
+    /// Larger than the whole disk, by its declared size or by its Content-Length: it could
+    /// never fit, so it fails naming its size and the disk's instead of waiting forever.
+    func testADownloadLargerThanTheWholeDiskFailsInsteadOfWaiting() async throws {
+        let disk = try await client.systemInfo().diskTotal
+        http.serve(path: "/huge", size: 3 << 20)
+        _ = try await client.addDownload(AddDownloadRequest(id: "huge", uri: http.url("/huge")))
+        _ = try await client.addDownload(AddDownloadRequest(id: "declared", uri: "", files: [
+            BundleFileSpec(url: http.url("/huge"), path: "a", size: 1 << 20), BundleFileSpec(url: http.url("/huge"), path: "b", size: 2 << 20),
+        ]))
+        for (id, size) in [("huge", "its size is 3145728 bytes"), ("declared", "its files' sizes add up to 3145728 bytes")] {
+            let failed = try await waitFor(id, .failed, timeout: 10)
+            XCTAssertEqual(failed.error?.kind, .validation, id)
+            let message = failed.error?.message ?? ""
+            XCTAssertTrue(message.contains(size) && message.contains("the \(disk) bytes of the whole disk"), message)
+        }
+    }
+
     func testADiskThatFillsMidTransferPausesAndAResumeCompletesByteExact() async throws {
         http.serve(path: "/movie", size: 1_200_000, etag: "\"m\"")
         http.update(path: "/movie") { $0.bytesPerSecond = 1_000_000 }

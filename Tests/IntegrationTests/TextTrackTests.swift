@@ -99,9 +99,12 @@ final class TextTrackTests: DaemonTestCase {
         await assertFails(.failedPrecondition) { try await self.client.removeSubtitles(id: "film", languages: ["fr"]) }
         let report = try await client.verify()
         XCTAssertTrue(report.findings.isEmpty, "\(report.findings)")
-        try await Task.sleep(nanoseconds: 300_000_000)
-        let still = try await client.getDownload(id: "film")
-        XCTAssertEqual(still.state, .completed, "the disk watch takes a removed track's file for no loss")
+        // The disk watch takes a removed track's file for no loss: the first loss it reports
+        // is one that comes after the removals.
+        XCTAssertEqual(truncate(asset("film") + "/film.mp4", 10), 0)
+        let failed = try await waitUntil("film") { $0.state != .completed }
+        XCTAssertEqual(failed.state, .failed)
+        XCTAssertTrue(failed.stateReason.contains("film.mp4") && failed.stateReason.contains("10 bytes on disk"), failed.stateReason)
     }
 
     func testBadTracksAreRefusedNamingTheFieldTheValueAndTheLimit() async throws {
@@ -278,6 +281,51 @@ final class TextTrackTests: DaemonTestCase {
         XCTAssertFalse(bare.hasSubtitles)
         let report = try await client.verify()
         XCTAssertTrue(report.findings.isEmpty, "\(report.findings)")
+    }
+
+    /// A symlink planted at `<asset>/subtitles` leads out of the data dir: removing a rendition
+    /// (a folder there) or a track (a file there) follows it nowhere; the removal is refused
+    /// naming it, and what is outside stays.
+    func testRemovingSubtitlesFollowsNoSymlinkPlantedInTheAssetFolder() async throws {
+        let media = { (segments: [String]) in
+            "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n" + segments.map { "#EXTINF:2,\n\($0)\n" }.joined() + "#EXT-X-ENDLIST\n"
+        }
+        serveText("/pl/master.m3u8", """
+            #EXTM3U
+            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",LANGUAGE="en",NAME="English",URI="subs/en.m3u8"
+            #EXT-X-STREAM-INF:BANDWIDTH=500000,SUBTITLES="subs"
+            video.m3u8
+
+            """)
+        serveText("/pl/video.m3u8", media(["v0.ts"]))
+        serveText("/pl/subs/en.m3u8", media(["en0.vtt"]))
+        http.serve(path: "/pl/v0.ts", size: 3000, seed: 1)
+        serveText("/pl/subs/en0.vtt", "WEBVTT\n")
+        _ = try await client.addDownload(AddDownloadRequest(
+            id: "pl", uri: http.url("/pl/master.m3u8"), hls: HLSOptions(subtitles: ["en"]), textTracks: [spanishTrack()]))
+        try await waitFor("pl", .completed)
+        XCTAssertTrue(exists(asset("pl") + "/subtitles/en"))
+        XCTAssertTrue(exists(asset("pl") + "/subtitles/es.vtt"))
+
+        // Someone else's folder, with names the removal would delete.
+        let outside = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-outside")
+        try FileManager.default.createDirectory(atPath: outside + "/en", withIntermediateDirectories: false)
+        try Data("theirs".utf8).write(to: URL(fileURLWithPath: outside + "/en/notes.txt"))
+        try Data("theirs".utf8).write(to: URL(fileURLWithPath: outside + "/es.vtt"))
+        try Data("theirs".utf8).write(to: URL(fileURLWithPath: outside + "/unrelated.txt"))
+        try FileManager.default.removeItem(atPath: asset("pl") + "/subtitles")
+        try FileManager.default.createSymbolicLink(atPath: asset("pl") + "/subtitles", withDestinationPath: outside)
+
+        for language in ["en", "es"] {
+            let refused = await assertFails(.failedPrecondition) { try await self.client.removeSubtitles(id: "pl", languages: [language]) }
+            XCTAssertTrue(refused?.message.contains(asset("pl") + "/subtitles is a symlink") ?? false, refused?.message ?? "")
+        }
+        for path in ["/en/notes.txt", "/es.vtt", "/unrelated.txt"] {
+            XCTAssertEqual(try String(contentsOfFile: outside + path, encoding: .utf8), "theirs", path)
+        }
+        let kept = try await client.allSubtitles(id: "pl")
+        XCTAssertEqual(kept.renditions.map(\.language), ["en"], "nothing changed")
+        XCTAssertEqual(kept.textTracks.map(\.language), ["es"])
     }
 
     func testForgetHandsOverASingleFileWithItsTracksAsAFolder() async throws {

@@ -1,14 +1,19 @@
+import Foundation
 import StashCore
+import StashTestSupport
 import XCTest
 
 final class EventSubscriptionTests: XCTestCase {
-    private func progress(_ id: String, _ percent: Int, seq: UInt64, at time: Date = Date()) -> DownloadEvent {
+    /// When the events happen unless a test says otherwise: the pacing reads the events' own time.
+    private static let time = Date(timeIntervalSince1970: 1_700_000_000)
+
+    private func progress(_ id: String, _ percent: Int, seq: UInt64, at time: Date = EventSubscriptionTests.time) -> DownloadEvent {
         DownloadEvent(seq: seq, time: time, kind: .progress(ProgressUpdate(
             id: id, downloadedBytes: Int64(percent), totalBytes: 100, progressPercent: percent, speed: 0, remainingTime: nil)))
     }
 
     private func state(_ id: String, _ state: DownloadState, seq: UInt64) -> DownloadEvent {
-        DownloadEvent(seq: seq, kind: .stateChanged(Download(id: id, uri: "http://h/x", state: state, assetPath: "assets/\(id)/x"), previous: .queued))
+        DownloadEvent(seq: seq, time: Self.time, kind: .stateChanged(Download(id: id, uri: "http://h/x", state: state, assetPath: "assets/\(id)/x"), previous: .queued))
     }
 
     func testSlowReaderSeesProgressCoalescedAndEveryStateChange() async {
@@ -71,16 +76,19 @@ final class EventSubscriptionTests: XCTestCase {
         XCTAssertEqual(seen, [1, 11, 25])
     }
 
-    func testWaitingReaderIsWokenAndCancelEnds() async {
+    func testWaitingReaderIsWokenAndCancelEnds() async throws {
         let subscription = EventSubscription(ids: [], minProgressStep: 1, minInterval: 0)
         let reader = Task { () -> [UInt64] in
             var seqs: [UInt64] = []
             for await event in subscription { seqs.append(event.seq) }
             return seqs
         }
+        // Time for the reader to park, so the delivery usually wakes it; if it is late, it
+        // takes the event from the queue instead.
         try? await Task.sleep(nanoseconds: 50_000_000)
         subscription.deliver(state("a", .queued, seq: 7))
-        try? await Task.sleep(nanoseconds: 50_000_000)
+        // A cancel drops what is still queued: it comes once the reader has the event.
+        try await eventually("the reader to take the event") { subscription.backlog == 0 }
         subscription.cancel()
         let seqs = await reader.value
         XCTAssertEqual(seqs, [7])

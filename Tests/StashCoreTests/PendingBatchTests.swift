@@ -1,4 +1,5 @@
 import StashCore
+import StashTestSupport
 import XCTest
 
 final class PendingBatchTests: XCTestCase {
@@ -26,7 +27,7 @@ final class PendingBatchTests: XCTestCase {
     /// Random adds and takes: every item is taken exactly once, in order, and whenever items
     /// wait someone is draining or has been told to.
     func testNoItemIsLostOrWaitsUnseen() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededRandom.seeded()
         var batch = PendingBatch<Int>()
         var taken: [Int] = []
         var next = 0

@@ -7,9 +7,9 @@ import XCTest
 final class IdleSpinnerTests: XCTestCase {
     /// Polls `condition` every millisecond for up to 5 s.
     private func eventually(_ what: String, _ condition: () -> Bool) {
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = ContinuousClock.now + .seconds(5)
         while !condition() {
-            guard Date() < deadline else { return XCTFail("not within 5 s: \(what)") }
+            guard ContinuousClock.now < deadline else { return XCTFail("not within 5 s: \(what)") }
             usleep(1000)
         }
     }

@@ -141,6 +141,13 @@ final class DownloadLifecycleTests: XCTestCase {
         XCTAssertThrowsError(try run(.queued, .transferStarted))
     }
 
+    /// A queued download whose size no disk holds fails where it waits, with nothing to stop.
+    func testAQueuedDownloadCanFailWithoutStarting() throws {
+        XCTAssertEqual(try run(.queued, .transferFailed).0, .failed)
+        XCTAssertEqual(try run(.queued, .transferFailed).1, .commit)
+        XCTAssertThrowsError(try run(.paused, .transferFailed))
+    }
+
     func testRequeueOnlyActive() throws {
         XCTAssertEqual(try run(.downloading, .requeue).0, .queued)
         XCTAssertEqual(try run(.downloading, .requeue).1, .stopTransfer)

@@ -1,4 +1,5 @@
 @testable import StashEngine
+import StashTestSupport
 import XCTest
 
 final class DownloadQueueTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import StashCore
+import StashFetch
 import StashKeys
 import StashStore
 import StashTestSupport
@@ -18,6 +19,7 @@ final class EngineHarness {
     let fetch = FakeFetch()
     let clock = ManualClock(start: Date(timeIntervalSince1970: 2_000_000_000))
     private let free = FreeSpace(1 << 40)
+    private let online = Reachable()
     private(set) var engine: Engine!
     private let config: DaemonConfig
     private static let logger = Logger(label: "engine-harness")
@@ -34,7 +36,7 @@ final class EngineHarness {
         engine = Engine(
             dataDir: dataDir, socketPath: dataDir + "/unused.sock", registry: try Registry(path: dataDir + "/stash.sqlite", logger: Self.logger),
             fetch: fetch, keys: try KeyStore(directory: dataDir + "/keys"), config: config, logger: Self.logger, clock: clock.clock,
-            network: .system, diskWatch: DiskWatchSettings(), disk: Self.gauge(free: free, assetsDir: dataDir + "/assets"))
+            network: NetworkMonitor { [online] _ in online.value.withLock { $0 } }, diskWatch: DiskWatchSettings(), disk: Self.gauge(free: free, assetsDir: dataDir + "/assets"))
         try await engine.start()
         try await settle()
     }
@@ -57,6 +59,11 @@ final class EngineHarness {
     /// Free bytes the engine reads for the disk holding the assets.
     func setFree(_ bytes: Int64) {
         free.set(bytes)
+    }
+
+    /// Whether the engine finds a host reachable (every host: true at first).
+    func setOnline(_ value: Bool) {
+        online.value.withLock { $0 = value }
     }
 
     func stop() async {
@@ -123,10 +130,20 @@ private final class FreeSpace: Sendable {
     func set(_ value: Int64) { bytes.withLock { $0 = value } }
 }
 
+/// Whether hosts can be reached, as the harness's network monitor answers.
+private final class Reachable: Sendable {
+    let value = Mutex(true)
+}
+
 extension Engine {
     /// Licence releases not yet acknowledged, and whether a task is sending them.
     func outboxState() -> (releases: Int, attempts: [Int], sending: Bool) {
-        (outbox.kept.count, outbox.kept.map(\.attempts), outbox.isSending)
+        (licenses.outbox.kept.count, licenses.outbox.kept.map(\.attempts), licenses.outbox.isSending)
+    }
+
+    /// Downloads whose licence is being renewed.
+    func renewals() -> Set<String> {
+        state.licenseSchedule.renewing
     }
 
     /// The engine's own record of `id`, committed or not.

@@ -165,7 +165,7 @@ final class EngineSchedulingTests: XCTestCase {
 
         // The recheck comes, and there is still no room: held again, the recheck armed again.
         try await harness.eventually("the recheck sleeps on the clock") { harness.clock.sleeperCount > 0 }
-        harness.clock.advance(by: Engine.storageRecheckInterval)
+        harness.clock.advance(by: EngineState.storageRecheckInterval)
         try await harness.eventually("the recheck is armed again") { harness.clock.sleeperCount > 0 }
         let stillHeld = try await harness.record("big")
         XCTAssertEqual(stillHeld.state, .queued)
@@ -175,7 +175,7 @@ final class EngineSchedulingTests: XCTestCase {
         await harness.engine.schedule()
         try await harness.settle()
         XCTAssertEqual(harness.fetch.started, [url], "a held download waits for the recheck, not for the next schedule")
-        harness.clock.advance(by: Engine.storageRecheckInterval)
+        harness.clock.advance(by: EngineState.storageRecheckInterval)
         try await harness.eventually("started again once the recheck came") { harness.fetch.started.count == 2 }
         await harness.stop()
     }

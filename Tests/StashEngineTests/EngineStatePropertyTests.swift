@@ -2,6 +2,7 @@ import Foundation
 import StashCore
 import StashFetch
 import Synchronization
+import StashTestSupport
 import XCTest
 
 @testable import StashEngine

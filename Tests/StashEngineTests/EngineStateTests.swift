@@ -55,7 +55,9 @@ final class EngineStateTests: XCTestCase {
             case .flightEnded(let id): return "flight end \(id)"
             case .watch(let download): return "watch \(download.id)"
             case .unwatch(let id): return "unwatch \(id)"
-            case .armLicenseTimer: return "licence timer"
+            case .license(.arm(let moment)): return moment == nil ? "licence timer off" : "licence timer"
+            case .license(.renew(let id, _, _)): return "renew \(id)"
+            case .license(.keep(let release)): return "keep release of \(release.downloadID)"
             case .armStorageRecheck: return "storage recheck"
             case .setRateLimit(let rate): return "rate \(rate)"
             case .forgetStorageInfo, .log: return nil
@@ -146,7 +148,8 @@ final class EngineStateTests: XCTestCase {
         XCTAssertEqual(effects, [
             "commit file a#0", "flight end a", "licence timer", "watch a", "commit save a COMPLETED, then publish a COMPLETED",
         ])
-        XCTAssertEqual(Self.describe(try state.on(.change("a", .filesLost, edit: { _ in }))), [
+        // No /data on this machine: the disk watch's look finds the file gone.
+        XCTAssertEqual(Self.describe(try state.on(.maintenance(.diskChanged(["a"])))), [
             "unwatch a", "commit save a FAILED, then publish a FAILED",
         ])
     }

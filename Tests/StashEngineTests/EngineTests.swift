@@ -187,7 +187,7 @@ final class EngineTests: XCTestCase {
             try await engine.get(id: "held").stateReason.contains("insufficient storage")
         }
         try await eventually("the recheck sleeps on the engine's clock") { manual.sleeperCount > 0 }
-        manual.advance(by: Engine.storageRecheckInterval)
+        manual.advance(by: EngineState.storageRecheckInterval)
         // The recheck ran (it is asleep again) and found no more space.
         try await eventually("the recheck is armed again") { manual.sleeperCount > 0 }
         let stillHeld = try await engine.get(id: "held")

@@ -85,7 +85,7 @@ final class FakeFetch: FetchService {
         state.withLock { $0.rateLimit = bytesPerSecond }
     }
 
-    func syncFolders(_ folders: [String]) async throws {}
+    func syncFolders(_ folders: [String], in folder: String) async throws {}
 
     func shutdown() async {
         let all = state.withLock { state in

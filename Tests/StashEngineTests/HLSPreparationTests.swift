@@ -76,12 +76,12 @@ final class HLSPreparationTests: XCTestCase {
     func testAPlaybackKeyIsFoundByEachSpellingOfItsID() throws {
         let terms = LicenseTerms(acquiredAt: Date(timeIntervalSince1970: 0), expiresIn: nil, playbackDuration: nil,
                                  kids: ["AAECAwQFBgcICQoLDA0ODw", "c29tZXVyaQ"])
-        XCTAssertEqual(try Engine.kid("", in: terms, id: "d"), "AAECAwQFBgcICQoLDA0ODw")
-        XCTAssertEqual(try Engine.kid("000102030405060708090a0b0c0d0e0f", in: terms, id: "d"), "AAECAwQFBgcICQoLDA0ODw")
-        XCTAssertEqual(try Engine.kid("00010203-0405-0607-0809-0A0B0C0D0E0F", in: terms, id: "d"), "AAECAwQFBgcICQoLDA0ODw")
-        XCTAssertEqual(try Engine.kid("c29tZXVyaQ", in: terms, id: "d"), "c29tZXVyaQ")
-        XCTAssertEqual(try Engine.kid("someuri", in: terms, id: "d"), "c29tZXVyaQ")
-        XCTAssertThrowsError(try Engine.kid("otheruri", in: terms, id: "d")) { error in
+        XCTAssertEqual(try LicenseManager.kid("", in: terms, id: "d"), "AAECAwQFBgcICQoLDA0ODw")
+        XCTAssertEqual(try LicenseManager.kid("000102030405060708090a0b0c0d0e0f", in: terms, id: "d"), "AAECAwQFBgcICQoLDA0ODw")
+        XCTAssertEqual(try LicenseManager.kid("00010203-0405-0607-0809-0A0B0C0D0E0F", in: terms, id: "d"), "AAECAwQFBgcICQoLDA0ODw")
+        XCTAssertEqual(try LicenseManager.kid("c29tZXVyaQ", in: terms, id: "d"), "c29tZXVyaQ")
+        XCTAssertEqual(try LicenseManager.kid("someuri", in: terms, id: "d"), "c29tZXVyaQ")
+        XCTAssertThrowsError(try LicenseManager.kid("otheruri", in: terms, id: "d")) { error in
             XCTAssertTrue("\(error)".contains("'otheruri' is not one of the 2 keys"), "\(error)")
         }
     }

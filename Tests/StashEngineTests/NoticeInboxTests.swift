@@ -55,8 +55,8 @@ final class NoticeInboxTests: XCTestCase {
         DispatchQueue.concurrentPerform(iterations: 4) { sender in
             for step in 0..<1_000 { inbox.post(Self.notice(sender * 10_000 + step)) }
         }
-        let deadline = Date().addingTimeInterval(10)
-        while seen.values.count < 4_000, Date() < deadline { usleep(1_000) }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while seen.values.count < 4_000, ContinuousClock.now < deadline { usleep(1_000) }
         let all = seen.values
         XCTAssertEqual(all.count, 4_000)
         for sender in 0..<4 {

@@ -44,14 +44,14 @@ final class FetchControlTests: FetchTestCase {
         let body = TestBody.pattern(size: 2_000_000, seed: 4)
         server.serve(path: "/limited", route: TestRoute(body: body))
         workers.setRateLimit(1_000_000)
-        let began = Date()
+        let began = ContinuousClock.now
 
         let recorder = await fetch(request("/limited", sha256: body.sha256Hex))
 
         XCTAssertEqual(recorder.finalEvent, .completed(bytes: 2_000_000, sha256: body.sha256Hex))
         // Unlimited this takes well under a second; at 1 MB/s about 2 s less one buffer that
         // goes through at once. A generous floor proves the limit applied.
-        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(began), 1.5)
+        XCTAssertGreaterThanOrEqual(ContinuousClock.now - began, .seconds(1.5))
     }
 
     func testRateLimitIsSharedByConcurrentTransfers() async throws {
@@ -59,7 +59,7 @@ final class FetchControlTests: FetchTestCase {
         server.serve(path: "/shared", route: TestRoute(body: body))
         workers.setRateLimit(1_000_000)
         let recorders = [EventRecorder(), EventRecorder()]
-        let began = Date()
+        let began = ContinuousClock.now
         for (index, recorder) in recorders.enumerated() {
             workers.start(request("/shared", name: "r\(index)", sha256: body.sha256Hex), events: recorder.handler)
         }
@@ -69,7 +69,7 @@ final class FetchControlTests: FetchTestCase {
         for recorder in recorders { XCTAssertEqual(recorder.finalEvent, .completed(bytes: 1_000_000, sha256: body.sha256Hex)) }
         // 2 MB through a 1 MB/s limit takes about 2 s; each transfer alone at the full limit
         // would finish in about 1 s, so this floor shows the limit is split, not per transfer.
-        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(began), 1.5)
+        XCTAssertGreaterThanOrEqual(ContinuousClock.now - began, .seconds(1.5))
     }
 
     func testWaitsForNetworkWithoutUsingAttempts() async throws {

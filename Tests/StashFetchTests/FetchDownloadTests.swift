@@ -27,8 +27,9 @@ final class FetchDownloadTests: FetchTestCase {
         XCTAssertEqual(workers.activeTransfers, 0)
     }
 
-    /// Files of a bundle share one syncfs per group instead of an fsync each; every one still
-    /// lands whole under its final name, with no part file left and no descriptor left open.
+    /// Files of a bundle are synced on the sync threads without their folders (the caller syncs
+    /// those once at the end); every one still lands whole under its final name, with no part
+    /// file left and no descriptor left open.
     func testGroupedFilesLandWholeUnderTheirNames() async throws {
         let bodies = (0..<40).map { TestBody.pattern(size: 20_000 + $0 * 997, seed: UInt64($0)) }
         for (index, body) in bodies.enumerated() { server.serve(path: "/g\(index)", body: body.slice(0..<body.count)) }

@@ -88,7 +88,9 @@ final class FetchHostileServerTests: FetchTestCase {
         server.serve(path: "/overlong", route: route)
         server.serve(path: "/next", route: TestRoute(body: body))
         await fetch(request("/overlong", name: "first.bin"))
-        try await Task.sleep(for: .milliseconds(200))
+        // The server ends its answer once the bytes no header announced are out: from then on
+        // they wait on the kept-alive connection for the next request to trip on.
+        try await eventually("the overlong answer's extra bytes sent") { server.inFlightRequests == 0 }
         for index in 0..<5 {
             let request = request("/next", name: "next-\(index).bin")
             let recorder = await fetch(request)

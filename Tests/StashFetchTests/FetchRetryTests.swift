@@ -32,14 +32,14 @@ final class FetchRetryTests: FetchTestCase {
             $0.retryAfterSeconds = 1
         }
         let request = request("/busy", sha256: body.sha256Hex)
-        let began = Date()
+        let began = ContinuousClock.now
 
         let recorder = await fetch(request)
 
         XCTAssertEqual(recorder.finalEvent, .completed(bytes: 50_000, sha256: body.sha256Hex))
         XCTAssertEqual(recorder.retries.map(\.delayMs), [1000])
         XCTAssertEqual(recorder.retries.first?.error.httpStatus, 429)
-        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(began), 0.9)
+        XCTAssertGreaterThanOrEqual(ContinuousClock.now - began, .seconds(0.9))
     }
 
     func testRetryAfterIsCappedByMaxDelay() async throws {

@@ -29,16 +29,15 @@ final class PartFileTests: XCTestCase {
             withUnsafeBytes(of: UInt32(index).bigEndian) { bytes.replaceSubrange(0..<4, with: $0) }
             try bytes.withUnsafeBytes { try file.append($0) }
         }
-        // As a single-file transfer does: a shared syncfs, then the file's own writeback checked.
-        let synced = expectation(description: "syncfs")
-        let failure = Mutex<SystemCallError?>(nil)
-        SyncBatcher().submit(file) { error in
-            failure.withLock { $0 = error }
-            synced.fulfill()
+        // As a single-file transfer does: the file's own data synced, renamed, its folders synced.
+        let committed = expectation(description: "committed")
+        let failure = Mutex<String?>(nil)
+        FileSyncer().commit(file, durability: .alone) { error in
+            failure.withLock { $0 = error.map { "\($0)" } }
+            committed.fulfill()
         }
-        wait(for: [synced], timeout: 60)
+        wait(for: [committed], timeout: 60)
         XCTAssertNil(failure.withLock { $0 })
-        try file.commitSynced()
 
         let path = folder + "/big.bin"
         XCTAssertFalse(FileManager.default.fileExists(atPath: path + ".part"))

@@ -259,9 +259,9 @@ final class HLSFixtureTests: XCTestCase {
     }
 
     private func timed<T>(_ what: String, _ body: () throws -> T) throws -> T {
-        let start = Date()
+        let start = ContinuousClock.now
         let result = try body()
-        print("\(what): \(String(format: "%.2f", Date().timeIntervalSince(start))) s")
+        print("\(what): \(ContinuousClock.now - start)")
         return result
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import StashKeys
+import StashTestSupport
 import XCTest
 
 final class Base64URLTests: XCTestCase {
@@ -17,7 +18,7 @@ final class Base64URLTests: XCTestCase {
     }
 
     func testRoundTripsAndMatchesFoundation() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededRandom.seeded()
         for count in 0...40 {
             let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
             let encoded = Base64URL.encode(bytes)

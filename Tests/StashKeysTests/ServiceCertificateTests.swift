@@ -1,5 +1,6 @@
 import Foundation
 import StashKeys
+import StashTestSupport
 import XCTest
 
 final class ServiceCertificateTests: XCTestCase {
@@ -102,7 +103,7 @@ final class ServiceCertificateTests: XCTestCase {
         assertRefused(Array("hello, not a certificate".utf8), .certificateInvalid, mentioning: ["24 bytes", "not a PEM or DER X.509 certificate"])
         assertRefused([0x30, 0x82, 0x01, 0x00, 0xFF], .certificateInvalid, mentioning: ["5 bytes", "not a PEM or DER"])
         assertRefused([], .certificateInvalid, mentioning: ["0 bytes"])
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededRandom.seeded()
         let noise = (0..<512).map { _ in UInt8.random(in: 0...255, using: &generator) }
         assertRefused(noise, .certificateInvalid, mentioning: ["512 bytes"])
 

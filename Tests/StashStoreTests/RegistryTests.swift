@@ -545,9 +545,9 @@ final class RegistryTests: XCTestCase {
             return download
         }
         try await registry.save(downloads)
-        let start = Date()
+        let start = ContinuousClock.now
         let loaded = try openRegistry().loadAll()
-        print("loaded \(loaded.downloads.count) rows in \(Int(Date().timeIntervalSince(start) * 1000)) ms")
+        print("loaded \(loaded.downloads.count) rows in \(ContinuousClock.now - start)")
         XCTAssertEqual(loaded.problems, [])
         XCTAssertEqual(loaded.downloads.count, 100_000)
         XCTAssertEqual(loaded.downloads.first, downloads.first)

@@ -250,4 +250,33 @@ final class LicenseWireTests: XCTestCase {
         XCTAssertEqual(try record.message(25).string(2), Self.drm.licenseServer)
         XCTAssertThrowsError(try record.message(26), "license unset while none is held")
     }
+
+    /// A licenced record, as the engine would send it ten minutes into its licence's hour.
+    private static func licensedRecord() -> Download {
+        var download = WireTestSupport.download(id: "movie")
+        download.state = .completed
+        download.drm = drm
+        download.license = terms
+        return download
+    }
+
+    private static let tenMinutesIn = WireTestSupport.date(ms: 1_700_000_600_000)
+
+    /// An event tells the record's licence as at the event's time (the engine's clock), not
+    /// as at the moment the frame is encoded on the machine's own clock.
+    func testAnEventTellsTheRecordsLicenceAsAtTheEvent() throws {
+        let event = DownloadEvent(seq: 1, time: Self.tenMinutesIn, kind: .stateChanged(Self.licensedRecord(), previous: .downloading))
+        let license = try ProtobufFields(WireTestSupport.payloadBytes(.event(event))).message(2).message(10).message(1).message(26)
+        XCTAssertEqual(license.string(3), "valid")
+        XCTAssertEqual(license.varint(4), 3000, "license_seconds_left ten minutes into an hour")
+    }
+
+    /// A response tells it as at the time the encoder is given.
+    func testAResponseTellsTheRecordsLicenceAsAtTheEncodersClock() throws {
+        var buffer = ByteBuffer()
+        WireCodec.encode(success(.download(Self.licensedRecord(), created: false)), at: Self.tenMinutesIn, into: &buffer)
+        let payload = Array(try WireTestSupport.payload(of: buffer).readableBytesView)
+        let license = try ProtobufFields(payload).message(1).message(11).message(1).message(26)
+        XCTAssertEqual(license.varint(4), 3000, "license_seconds_left ten minutes into an hour")
+    }
 }

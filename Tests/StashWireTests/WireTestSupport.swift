@@ -4,21 +4,6 @@ import StashCore
 import StashWire
 import XCTest
 
-/// A deterministic generator, so the random-bytes tests fail the same way every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 enum WireTestSupport {
     /// Splits one encoded frame into its prefix and payload, checking that the prefix is the
     /// payload's length and that nothing follows it.
@@ -37,16 +22,20 @@ enum WireTestSupport {
 
     static func roundTrip(_ message: ServerMessage, file: StaticString = #filePath, line: UInt = #line) throws -> ServerMessage {
         var buffer = ByteBuffer()
-        WireCodec.encode(message, into: &buffer)
+        WireCodec.encode(message, at: sentAt, into: &buffer)
         return try WireCodec.decodeServerMessage(payload(of: buffer, file: file, line: line))
     }
 
     static func payloadBytes(_ message: ServerMessage) throws -> [UInt8] {
         var buffer = ByteBuffer()
-        WireCodec.encode(message, into: &buffer)
+        WireCodec.encode(message, at: sentAt, into: &buffer)
         let payload = try payload(of: buffer)
         return Array(payload.readableBytesView)
     }
+
+    /// When the tests' server messages are sent: a licence's time left in a record is worked
+    /// out from it.
+    static let sentAt = date(ms: 1_700_000_500_000)
 
     /// Dates on the wire are whole milliseconds; fixtures use such dates so they round-trip exactly.
     static func date(ms: Int64) -> Date {

@@ -1,19 +1,23 @@
 @testable import stash
+import Foundation
 import StashClient
 import XCTest
 
 /// What `wait` and `watch` show, fed the events a daemon sends: never back in time.
 final class DownloadTrackerTests: XCTestCase {
+    /// When the events were sent; the tracker orders them by sequence, not by time.
+    private static let time = Date(timeIntervalSince1970: 1_700_000_000)
+
     private func record(_ state: DownloadState, bytes: Int64 = 0, speed: Int64 = 0) -> Download {
         Download(id: "b", uri: "", state: state, downloadedBytes: bytes, totalBytes: 1000, speed: speed, assetPath: "/a/b")
     }
 
     private func changed(_ seq: UInt64, _ previous: DownloadState, _ state: DownloadState) -> DownloadEvent {
-        DownloadEvent(seq: seq, kind: .stateChanged(record(state), previous: previous))
+        DownloadEvent(seq: seq, time: Self.time, kind: .stateChanged(record(state), previous: previous))
     }
 
     private func progress(_ seq: UInt64, bytes: Int64, speed: Int64) -> DownloadEvent {
-        DownloadEvent(seq: seq, kind: .progress(ProgressUpdate(
+        DownloadEvent(seq: seq, time: Self.time, kind: .progress(ProgressUpdate(
             id: "b", downloadedBytes: bytes, totalBytes: 1000, progressPercent: Int(bytes / 10), speed: speed, remainingTime: nil)))
     }
 
@@ -61,7 +65,7 @@ final class DownloadTrackerTests: XCTestCase {
     func testARemovedDownloadIsNoted() {
         var tracker = DownloadTracker()
         tracker.set(record(.downloading))
-        XCTAssertNil(tracker.apply(DownloadEvent(seq: 1, kind: .removed(id: "b"))))
+        XCTAssertNil(tracker.apply(DownloadEvent(seq: 1, time: Self.time, kind: .removed(id: "b"))))
         XCTAssertEqual(tracker.removed, ["b"])
     }
 }

@@ -57,7 +57,9 @@ int main(int argc, char **argv) {
 
     stash_client *events = connect_or_exit(socket_path);
     const char *ids[] = {id_file, id_bundle};
-    stash_subscribe_options subscription = {.ids = ids, .n_ids = 2};
+    stash_subscribe_options subscription = STASH_SUBSCRIBE_OPTIONS_INIT;
+    subscription.ids = ids;
+    subscription.n_ids = 2;
     if (stash_subscribe(events, &subscription) != STASH_OK) {
         printf("subscribe: %s\n", stash_client_error_message(events));
         return 1;
@@ -80,7 +82,9 @@ int main(int argc, char **argv) {
         snprintf(urls[n], sizeof urls[n], "%s/data/100000/%s-b%d.bin", base, p, n + 1);
         files[n] = (stash_bundle_file){.url = urls[n]};
     }
-    stash_add_options bundle = {.files = files, .n_files = 3};
+    stash_add_options bundle = STASH_ADD_OPTIONS_INIT;
+    bundle.files = files;
+    bundle.n_files = 3;
     if (stash_add(client, NULL, id_bundle, "A bundle", &bundle, &record) != STASH_OK) {
         printf("add %s: %s\n", id_bundle, stash_client_error_message(client));
         return 1;

@@ -163,7 +163,7 @@ static bool download(decoder *d, const Stash__V1__Download *in, stash_download *
     if (in->hls) {
         stash_hls_options *hls = alloc_one(d, sizeof *hls, "Download.hls");
         if (!hls) return false;
-        *hls = (stash_hls_options){text(in->hls->quality), in->hls->max_height, in->hls->bandwidth,
+        *hls = (stash_hls_options){sizeof *hls, text(in->hls->quality), in->hls->max_height, in->hls->bandwidth,
                                    strings(in->hls->subtitles), in->hls->n_subtitles, strings(in->hls->audio),
                                    in->hls->n_audio, in->hls->segment_concurrency};
         out->hls = hls;
@@ -171,6 +171,7 @@ static bool download(decoder *d, const Stash__V1__Download *in, stash_download *
     if (in->drm) {
         stash_drm_params *drm = alloc_one(d, sizeof *drm, "Download.drm");
         if (!drm) return false;
+        drm->struct_size = sizeof *drm;
         drm->type = text(in->drm->type);
         drm->license_server = text(in->drm->license_server);
         drm->license_headers = headers(d, in->drm->n_license_headers, in->drm->license_headers, "DrmParams.license_headers");

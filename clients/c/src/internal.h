@@ -7,6 +7,7 @@
 #include "stash/v1/stash.pb-c.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 
 /* Events kept while a blocking call waits for its answer; past this they are counted as lost. */
 #define STASH_EVENT_QUEUE_LIMIT 1024
@@ -107,6 +108,26 @@ stash_status client_call(stash_client *client, Stash__V1__Request *request, Stas
 
 /* Packs a request into a frame (u32 big-endian length + payload), malloc'd. */
 stash_status pack_request(stash_client *client, const Stash__V1__Request *request, uint8_t **frame, size_t *length);
+
+/* The options structs' struct_size rule (client.h, "Option structs"). The smallest size each
+ * may declare: the end of the last field of its first version (libstash-client 0.2, this
+ * layout). A later version appends fields and keeps these; a field it appends must start at or
+ * after the old sizeof (a _Static_assert beside it), so the tail padding an older caller may
+ * have left unset is never read as a field. */
+#define STASH_FIELD_END(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
+#define STASH_ADD_OPTIONS_FIRST_SIZE STASH_FIELD_END(stash_add_options, n_text_tracks)
+#define STASH_LIST_OPTIONS_FIRST_SIZE STASH_FIELD_END(stash_list_options, group)
+#define STASH_ADOPT_OPTIONS_FIRST_SIZE STASH_FIELD_END(stash_adopt_options, link)
+#define STASH_SUBSCRIBE_OPTIONS_FIRST_SIZE STASH_FIELD_END(stash_subscribe_options, replay_from_seq)
+#define STASH_HLS_OPTIONS_FIRST_SIZE STASH_FIELD_END(stash_hls_options, segment_concurrency)
+#define STASH_DRM_PARAMS_FIRST_SIZE STASH_FIELD_END(stash_drm_params, certificate_url)
+
+/* Copies the caller's options struct `given` (NULL: none) into `view`, this library's layout of
+ * `known_size` bytes: the bytes that fit in the caller's struct_size, the rest zero. STASH_OK,
+ * or STASH_INVALID_ARGUMENT recorded on the client naming `field` (e.g. "options->hls"), the
+ * struct `type`, the value and the size expected, with `view` zeroed. */
+stash_status options_view(stash_client *client, const void *given, size_t known_size, size_t first_size,
+                          const char *field, const char *type, void *view);
 
 /* Tests only: a client with no connection that keeps the last request frame it packs. */
 stash_client *client_new_capture(uint64_t first_id, const char *name);

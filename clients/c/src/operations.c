@@ -193,63 +193,71 @@ stash_status stash_add(stash_client *client, const char *url, const char *id, co
                        const stash_add_options *options, stash_download **out) {
     if (out) *out = NULL;
     if (!client) return STASH_INVALID_ARGUMENT;
-    static const stash_add_options none = {0};
-    const stash_add_options *o = options ? options : &none;
     request_memory m;
     if (!begin_request(&m, client)) return m.status;
+    stash_add_options o;
+    stash_hls_options o_hls;
+    stash_drm_params o_drm;
+    m.status = options_view(client, options, sizeof o, STASH_ADD_OPTIONS_FIRST_SIZE, "options", "stash_add_options", &o);
+    if (m.status == STASH_OK)
+        m.status = options_view(client, o.hls, sizeof o_hls, STASH_HLS_OPTIONS_FIRST_SIZE, "options->hls",
+                                "stash_hls_options", &o_hls);
+    if (m.status == STASH_OK)
+        m.status = options_view(client, o.drm, sizeof o_drm, STASH_DRM_PARAMS_FIRST_SIZE, "options->drm",
+                                "stash_drm_params", &o_drm);
     Stash__V1__AddDownloadRequest body = STASH__V1__ADD_DOWNLOAD_REQUEST__INIT;
     body.id = text(id);
     body.uri = text(url);
     body.title = text(title);
-    body.sha256 = text(o->sha256);
-    body.headers = headers(&m, o->headers, o->n_headers, "options->headers");
-    body.n_headers = body.headers ? o->n_headers : 0;
-    if (array_given(&m, o->files, o->n_files, "options->files")) {
-        Stash__V1__BundleFile **files = request_array(&m, o->n_files, sizeof *files);
-        Stash__V1__BundleFile *items = request_array(&m, o->n_files, sizeof *items);
-        for (size_t i = 0; files && items && i < o->n_files; i++) {
+    body.sha256 = text(o.sha256);
+    body.headers = headers(&m, o.headers, o.n_headers, "options->headers");
+    body.n_headers = body.headers ? o.n_headers : 0;
+    if (array_given(&m, o.files, o.n_files, "options->files")) {
+        Stash__V1__BundleFile **files = request_array(&m, o.n_files, sizeof *files);
+        Stash__V1__BundleFile *items = request_array(&m, o.n_files, sizeof *items);
+        for (size_t i = 0; files && items && i < o.n_files; i++) {
             stash__v1__bundle_file__init(&items[i]);
-            items[i].url = text(o->files[i].url);
-            items[i].path = text(o->files[i].path);
-            items[i].size = o->files[i].size;
-            items[i].sha256 = text(o->files[i].sha256);
+            items[i].url = text(o.files[i].url);
+            items[i].path = text(o.files[i].path);
+            items[i].size = o.files[i].size;
+            items[i].sha256 = text(o.files[i].sha256);
             files[i] = &items[i];
         }
         body.files = files;
-        body.n_files = files && items ? o->n_files : 0;
+        body.n_files = files && items ? o.n_files : 0;
     }
     Stash__V1__HlsOptions hls = STASH__V1__HLS_OPTIONS__INIT;
-    if (o->hls) {
-        hls.quality = text(o->hls->quality);
-        hls.max_height = o->hls->max_height;
-        hls.bandwidth = o->hls->bandwidth;
-        hls.subtitles = string_list(&m, o->hls->subtitles, o->hls->n_subtitles, "options->hls->subtitles");
-        hls.n_subtitles = hls.subtitles ? o->hls->n_subtitles : 0;
-        hls.audio = string_list(&m, o->hls->audio, o->hls->n_audio, "options->hls->audio");
-        hls.n_audio = hls.audio ? o->hls->n_audio : 0;
-        hls.segment_concurrency = o->hls->segment_concurrency;
+    if (o.hls) {
+        hls.quality = text(o_hls.quality);
+        hls.max_height = o_hls.max_height;
+        hls.bandwidth = o_hls.bandwidth;
+        hls.subtitles = string_list(&m, o_hls.subtitles, o_hls.n_subtitles, "options->hls->subtitles");
+        hls.n_subtitles = hls.subtitles ? o_hls.n_subtitles : 0;
+        hls.audio = string_list(&m, o_hls.audio, o_hls.n_audio, "options->hls->audio");
+        hls.n_audio = hls.audio ? o_hls.n_audio : 0;
+        hls.segment_concurrency = o_hls.segment_concurrency;
         body.hls = &hls;
     }
     Stash__V1__DrmParams drm = STASH__V1__DRM_PARAMS__INIT;
-    if (o->drm) {
-        drm.type = text(o->drm->type);
-        drm.license_server = text(o->drm->license_server);
+    if (o.drm) {
+        drm.type = text(o_drm.type);
+        drm.license_server = text(o_drm.license_server);
         drm.license_headers =
-            headers(&m, o->drm->license_headers, o->drm->n_license_headers, "options->drm->license_headers");
-        drm.n_license_headers = drm.license_headers ? o->drm->n_license_headers : 0;
-        drm.content_id = text(o->drm->content_id);
-        drm.certificate_url = text(o->drm->certificate_url);
+            headers(&m, o_drm.license_headers, o_drm.n_license_headers, "options->drm->license_headers");
+        drm.n_license_headers = drm.license_headers ? o_drm.n_license_headers : 0;
+        drm.content_id = text(o_drm.content_id);
+        drm.certificate_url = text(o_drm.certificate_url);
         body.drm = &drm;
     }
-    body.force = o->force;
-    if (array_given(&m, o->app_data, o->n_app_data, "options->app_data")) {
-        body.app_data.data = (uint8_t *)o->app_data;
-        body.app_data.len = o->n_app_data;
+    body.force = o.force;
+    if (array_given(&m, o.app_data, o.n_app_data, "options->app_data")) {
+        body.app_data.data = (uint8_t *)o.app_data;
+        body.app_data.len = o.n_app_data;
     }
-    body.group = text(o->group);
-    body.append = o->append;
-    body.text_tracks = text_tracks(&m, o->text_tracks, o->n_text_tracks, "options->text_tracks");
-    body.n_text_tracks = body.text_tracks ? o->n_text_tracks : 0;
+    body.group = text(o.group);
+    body.append = o.append;
+    body.text_tracks = text_tracks(&m, o.text_tracks, o.n_text_tracks, "options->text_tracks");
+    body.n_text_tracks = body.text_tracks ? o.n_text_tracks : 0;
     Stash__V1__Request request = STASH__V1__REQUEST__INIT;
     request.op_case = STASH__V1__REQUEST__OP_ADD_DOWNLOAD;
     request.add_download = &body;
@@ -278,10 +286,12 @@ stash_status stash_has(stash_client *client, const char *id, bool *exists, stash
 stash_status stash_list(stash_client *client, const stash_list_options *options, stash_download_list **out) {
     if (out) *out = NULL;
     if (!client) return STASH_INVALID_ARGUMENT;
-    static const stash_list_options none = {0};
-    const stash_list_options *o = options ? options : &none;
     request_memory m;
     if (!begin_request(&m, client)) return m.status;
+    stash_list_options view;
+    const stash_list_options *o = &view;
+    m.status = options_view(client, options, sizeof view, STASH_LIST_OPTIONS_FIRST_SIZE, "options", "stash_list_options",
+                            &view);
     Stash__V1__ListDownloadsRequest body = STASH__V1__LIST_DOWNLOADS_REQUEST__INIT;
     if (array_given(&m, o->states, o->n_states, "options->states")) {
         Stash__V1__DownloadState *states = request_array(&m, o->n_states, sizeof *states);
@@ -358,14 +368,15 @@ stash_status stash_adopt(stash_client *client, const char *path, const char *id,
     if (status != STASH_OK) return status;
     REQUIRE(client, path, "path");
     REQUIRE(client, id, "id");
+    stash_adopt_options o;
+    status = options_view(client, options, sizeof o, STASH_ADOPT_OPTIONS_FIRST_SIZE, "options", "stash_adopt_options", &o);
+    if (status != STASH_OK) return status;
     Stash__V1__AdoptRequest body = STASH__V1__ADOPT_REQUEST__INIT;
     body.path = text(path);
     body.id = text(id);
-    if (options) {
-        body.url = text(options->url);
-        body.sha256 = text(options->sha256);
-        body.link = options->link;
-    }
+    body.url = text(o.url);
+    body.sha256 = text(o.sha256);
+    body.link = o.link;
     Stash__V1__Request request = STASH__V1__REQUEST__INIT;
     request.op_case = STASH__V1__REQUEST__OP_ADOPT;
     request.adopt = &body;
@@ -401,10 +412,12 @@ stash_status stash_cancel_group(stash_client *client, const char *group, uint32_
 
 stash_status stash_subscribe(stash_client *client, const stash_subscribe_options *options) {
     if (!client) return STASH_INVALID_ARGUMENT;
-    static const stash_subscribe_options none = {0};
-    const stash_subscribe_options *o = options ? options : &none;
     request_memory m;
     if (!begin_request(&m, client)) return m.status;
+    stash_subscribe_options view;
+    const stash_subscribe_options *o = &view;
+    m.status = options_view(client, options, sizeof view, STASH_SUBSCRIBE_OPTIONS_FIRST_SIZE, "options",
+                            "stash_subscribe_options", &view);
     Stash__V1__SubscribeRequest body = STASH__V1__SUBSCRIBE_REQUEST__INIT;
     body.ids = string_list(&m, o->ids, o->n_ids, "options->ids");
     body.n_ids = body.ids ? o->n_ids : 0;

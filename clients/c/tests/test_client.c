@@ -104,8 +104,12 @@ static void test_hello(stash_client *client) {
 static const char *test_single_file(stash_client *client, stash_client *events) {
     static const uint8_t app_data[] = {0, 1, 2, 255, 'x'};
     stash_header headers[] = {{"X-Test", "c client"}, {"Authorization", "Bearer t"}};
-    stash_add_options options = {
-        .headers = headers, .n_headers = 2, .app_data = app_data, .n_app_data = sizeof app_data, .group = "c/tests"};
+    stash_add_options options = STASH_ADD_OPTIONS_INIT;
+    options.headers = headers;
+    options.n_headers = 2;
+    options.app_data = app_data;
+    options.n_app_data = sizeof app_data;
+    options.group = "c/tests";
     stash_download *added = NULL;
     CHECK_OK(stash_add(client, url("/slow/600000/c-file.bin"), "c-file", "Épisode 1", &options, &added), client);
     if (!added) return "c-file";
@@ -165,7 +169,9 @@ static void test_bundle(stash_client *client, stash_client *events) {
         {.url = url("/data/80000/c-b2.bin"), .path = "pages/2.bin"},
         {.url = url("/data/90000/c-b3.bin")},
     };
-    stash_add_options options = {.files = files, .n_files = 3};
+    stash_add_options options = STASH_ADD_OPTIONS_INIT;
+    options.files = files;
+    options.n_files = 3;
     stash_download *added = NULL;
     CHECK_OK(stash_add(client, NULL, "c-bundle", "Chapter 1", &options, &added), client);
     CHECK(added && added->bundle && added->files_total == 3, "a bundle of 3");
@@ -185,7 +191,10 @@ static void test_bundle(stash_client *client, stash_client *events) {
 
 static void test_list(stash_client *client) {
     stash_state completed = STASH_STATE_COMPLETED;
-    stash_list_options options = {.states = &completed, .n_states = 1, .group = "c"};
+    stash_list_options options = STASH_LIST_OPTIONS_INIT;
+    options.states = &completed;
+    options.n_states = 1;
+    options.group = "c";
     stash_download_list *list = NULL;
     CHECK_OK(stash_list(client, &options, &list), client);
     if (list) {
@@ -199,12 +208,15 @@ static void test_list(stash_client *client) {
     }
     stash_download_list_free(list);
 
-    stash_list_options paged = {.page_size = 1};
+    stash_list_options paged = STASH_LIST_OPTIONS_INIT;
+    paged.page_size = 1;
     CHECK_OK(stash_list(client, &paged, &list), client);
     if (list) {
         CHECK(list->n_downloads == 1 && list->total >= 2 && strlen(list->next_page_token) > 0, "first page of %u",
               list->total);
-        stash_list_options next = {.page_size = 1, .page_token = list->next_page_token};
+        stash_list_options next = STASH_LIST_OPTIONS_INIT;
+        next.page_size = 1;
+        next.page_token = list->next_page_token;
         stash_download_list *second = NULL;
         CHECK_OK(stash_list(client, &next, &second), client);
         CHECK(second && second->n_downloads == 1 && strcmp(second->downloads[0].id, list->downloads[0].id) != 0,
@@ -214,7 +226,8 @@ static void test_list(stash_client *client) {
     stash_download_list_free(list);
     CHECK_OK(stash_list(client, NULL, &list), client);
     stash_download_list_free(list);
-    stash_list_options bad = {.page_size = 5000};
+    stash_list_options bad = STASH_LIST_OPTIONS_INIT;
+    bad.page_size = 5000;
     CHECK_FAILS(stash_list(client, &bad, &list), client, STASH_INVALID_ARGUMENT, "5000");
     CHECK(list == NULL, "no list on failure");
 }
@@ -261,7 +274,12 @@ static void test_all_at_once(stash_client *client) {
 /* A group and the one under it change in one request each; the group next to it ("c-grp-2")
  * does not. */
 static void test_groups(stash_client *client) {
-    stash_add_options top = {.group = "c-grp"}, under = {.group = "c-grp/sub"}, next = {.group = "c-grp-2"};
+    stash_add_options top = STASH_ADD_OPTIONS_INIT;
+    top.group = "c-grp";
+    stash_add_options under = STASH_ADD_OPTIONS_INIT;
+    under.group = "c-grp/sub";
+    stash_add_options next = STASH_ADD_OPTIONS_INIT;
+    next.group = "c-grp-2";
     CHECK_OK(stash_add(client, url("/slow/40000000/c-grp-top.bin"), "c-grp-top", NULL, &top, NULL), client);
     CHECK_OK(stash_add(client, url("/slow/40000000/c-grp-sub.bin"), "c-grp-sub", NULL, &under, NULL), client);
     CHECK_OK(stash_add(client, url("/slow/40000000/c-grp-next.bin"), "c-grp-next", NULL, &next, NULL), client);
@@ -292,7 +310,9 @@ static void test_refusals(stash_client *client) {
     CHECK_FAILS(stash_add(client, "ftp://example.org/x", NULL, NULL, NULL, NULL), client, STASH_INVALID_ARGUMENT, "ftp");
     CHECK_FAILS(stash_add(client, url("/data/10/other"), "c-file", NULL, NULL, NULL), client, STASH_ALREADY_EXISTS,
                 "c-file");
-    stash_add_options bad_headers = {.headers = NULL, .n_headers = 3};
+    stash_add_options bad_headers = STASH_ADD_OPTIONS_INIT;
+    bad_headers.headers = NULL;
+    bad_headers.n_headers = 3;
     CHECK_FAILS(stash_add(client, url("/data/10/x"), NULL, NULL, &bad_headers, NULL), client, STASH_INVALID_ARGUMENT,
                 "options->headers");
     CHECK_FAILS(stash_get(client, "c-nothing", NULL), client, STASH_NOT_FOUND, "c-nothing");
@@ -366,8 +386,11 @@ static void test_hls_subtitles_licences(stash_client *client, stash_client *even
     stash_manifest_info_free(plan);
     CHECK_FAILS(stash_plan(client, "ftp://x/master.m3u8", NULL, 0, NULL), client, STASH_INVALID_ARGUMENT, "ftp");
 
-    stash_hls_options hls = {.quality = "low", .max_height = 720};
-    stash_add_options options = {.hls = &hls};
+    stash_hls_options hls = STASH_HLS_OPTIONS_INIT;
+    hls.quality = "low";
+    hls.max_height = 720;
+    stash_add_options options = STASH_ADD_OPTIONS_INIT;
+    options.hls = &hls;
     CHECK_OK(stash_add(client, url("/hls/master.m3u8"), "c-hls", NULL, &options, NULL), client);
     CHECK(wait_for_state(events, "c-hls", STASH_STATE_COMPLETED, 20000, NULL), "c-hls completed");
     stash_download *record = NULL;
@@ -424,7 +447,8 @@ static void test_forget_adopt(stash_client *client) {
     stash_download_free(record);
     struct stat st;
     CHECK(stat(file, &st) == 0 && st.st_size == 600000, "%s", file);
-    stash_adopt_options options = {.url = url("/slow/600000/c-file.bin")};
+    stash_adopt_options options = STASH_ADOPT_OPTIONS_INIT;
+    options.url = url("/slow/600000/c-file.bin");
     CHECK_OK(stash_adopt(client, file, "c-adopted", &options, &record), client);
     CHECK(record && record->state == STASH_STATE_COMPLETED && record->created, "adopted");
     stash_download_free(record);
@@ -434,7 +458,9 @@ static void test_forget_adopt(stash_client *client) {
 /* Events that arrive while a call waits are kept for stash_next_event, in order. */
 static void test_events_during_calls(void) {
     stash_client *client = connect_or_exit();
-    stash_subscribe_options options = {.ids = (const char *[]){"c-queued"}, .n_ids = 1};
+    stash_subscribe_options options = STASH_SUBSCRIBE_OPTIONS_INIT;
+    options.ids = (const char *[]){"c-queued"};
+    options.n_ids = 1;
     CHECK_OK(stash_subscribe(client, &options), client);
     CHECK_OK(stash_add(client, url("/data/5000/c-queued.bin"), "c-queued", NULL, NULL, NULL), client);
     bool exists;

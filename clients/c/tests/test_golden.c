@@ -116,8 +116,11 @@ static bool call(stash_client *c, const char *op, const json *b) {
         stash_bundle_file files[8];
         stash_text_track tracks[8];
         uint8_t app_data[256];
-        stash_add_options o = {.sha256 = json_text(b, "sha256", NULL), .force = json_bool(b, "force"),
-                               .group = json_text(b, "group", NULL), .append = json_bool(b, "append")};
+        stash_add_options o = STASH_ADD_OPTIONS_INIT;
+        o.sha256 = json_text(b, "sha256", NULL);
+        o.force = json_bool(b, "force");
+        o.group = json_text(b, "group", NULL);
+        o.append = json_bool(b, "append");
         o.headers = head;
         o.n_headers = headers(json_get(b, "headers"), head);
         const json *list = json_get(b, "files");
@@ -142,18 +145,25 @@ static bool call(stash_client *c, const char *op, const json *b) {
         }
         const json *h = json_get(b, "hls");
         strings subtitles = text_list(json_get(h, "subtitles")), audio = text_list(json_get(h, "audio"));
-        stash_hls_options hls = {.quality = json_text(h, "quality", NULL), .max_height = (uint32_t)json_u64(h, "max_height"),
-                                 .bandwidth = json_u64(h, "bandwidth"), .subtitles = subtitles.items,
-                                 .n_subtitles = subtitles.n, .audio = audio.items, .n_audio = audio.n,
-                                 .segment_concurrency = (uint32_t)json_u64(h, "segment_concurrency")};
+        stash_hls_options hls = STASH_HLS_OPTIONS_INIT;
+        hls.quality = json_text(h, "quality", NULL);
+        hls.max_height = (uint32_t)json_u64(h, "max_height");
+        hls.bandwidth = json_u64(h, "bandwidth");
+        hls.subtitles = subtitles.items;
+        hls.n_subtitles = subtitles.n;
+        hls.audio = audio.items;
+        hls.n_audio = audio.n;
+        hls.segment_concurrency = (uint32_t)json_u64(h, "segment_concurrency");
         if (h) o.hls = &hls;
         const json *d = json_get(b, "drm");
         stash_header licence_headers[8];
-        stash_drm_params drm = {.type = json_text(d, "type", NULL), .license_server = json_text(d, "license_server", NULL),
-                                .license_headers = licence_headers,
-                                .n_license_headers = headers(json_get(d, "license_headers"), licence_headers),
-                                .content_id = json_text(d, "content_id", NULL),
-                                .certificate_url = json_text(d, "certificate_url", NULL)};
+        stash_drm_params drm = STASH_DRM_PARAMS_INIT;
+        drm.type = json_text(d, "type", NULL);
+        drm.license_server = json_text(d, "license_server", NULL);
+        drm.license_headers = licence_headers;
+        drm.n_license_headers = headers(json_get(d, "license_headers"), licence_headers);
+        drm.content_id = json_text(d, "content_id", NULL);
+        drm.certificate_url = json_text(d, "certificate_url", NULL);
         if (d) o.drm = &drm;
         stash_add(c, json_text(b, "uri", NULL), id, json_text(b, "title", NULL), &o, NULL);
     } else if (strcmp(op, "get_download") == 0) {
@@ -181,15 +191,21 @@ static bool call(stash_client *c, const char *op, const json *b) {
         const json *names = json_get(b, "states");
         size_t n = 0;
         for (; names && n < names->n && n < 16; n++) states[n] = state_named(names->items[n]->text);
-        stash_list_options o = {.states = states, .n_states = n, .page_size = (uint32_t)json_u64(b, "page_size"),
-                                .page_token = json_text(b, "page_token", NULL), .group = json_text(b, "group", NULL)};
+        stash_list_options o = STASH_LIST_OPTIONS_INIT;
+        o.states = states;
+        o.n_states = n;
+        o.page_size = (uint32_t)json_u64(b, "page_size");
+        o.page_token = json_text(b, "page_token", NULL);
+        o.group = json_text(b, "group", NULL);
         stash_list(c, &o, NULL);
     } else if (strcmp(op, "subscribe") == 0) {
         strings ids = text_list(json_get(b, "ids"));
-        stash_subscribe_options o = {.ids = ids.items, .n_ids = ids.n,
-                                     .min_progress_step = (uint32_t)json_u64(b, "min_progress_step"),
-                                     .min_interval_ms = (uint32_t)json_u64(b, "min_interval_ms"),
-                                     .replay_from_seq = json_u64(b, "replay_from_seq")};
+        stash_subscribe_options o = STASH_SUBSCRIBE_OPTIONS_INIT;
+        o.ids = ids.items;
+        o.n_ids = ids.n;
+        o.min_progress_step = (uint32_t)json_u64(b, "min_progress_step");
+        o.min_interval_ms = (uint32_t)json_u64(b, "min_interval_ms");
+        o.replay_from_seq = json_u64(b, "replay_from_seq");
         stash_subscribe(c, &o);
     } else if (strcmp(op, "set_config") == 0) {
         stash_config_entry entries[8];
@@ -215,8 +231,10 @@ static bool call(stash_client *c, const char *op, const json *b) {
     } else if (strcmp(op, "forget") == 0) {
         stash_forget(c, id, json_text(b, "move_to", ""), NULL);
     } else if (strcmp(op, "adopt") == 0) {
-        stash_adopt_options o = {.url = json_text(b, "url", NULL), .sha256 = json_text(b, "sha256", NULL),
-                                 .link = json_bool(b, "link")};
+        stash_adopt_options o = STASH_ADOPT_OPTIONS_INIT;
+        o.url = json_text(b, "url", NULL);
+        o.sha256 = json_text(b, "sha256", NULL);
+        o.link = json_bool(b, "link");
         stash_adopt(c, json_text(b, "path", ""), id, &o, NULL);
     } else if (strcmp(op, "export") == 0) {
         stash_export(c, id, json_text(b, "dir", ""), json_bool(b, "decrypt"), NULL);

@@ -6,13 +6,14 @@ Exit status: 0 completed, 1 failed or cancelled, 2 usage, 3 the daemon refused o
 """
 import os
 import sys
+from typing import List
 
 from stash_client import Client, EventsLost, Progress, Removed, StashError, StateChanged
 
 
-def main(argv):
+def main(argv: List[str]) -> int:
     if len(argv) not in (2, 3):
-        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+        print((__doc__ or "").strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
     url, id = argv[1], argv[2] if len(argv) == 3 else None
     try:

@@ -9,11 +9,12 @@
 ``Client`` blocks; ``AsyncClient`` is the same for asyncio. Records are dataclasses laid out as
 the messages of proto/stash/v1/stash.proto, with states as names; failures raise StashError
 with the status code's name. The wire is PROTOCOL.md's: u32 big-endian length-prefixed
-protobuf frames on a Unix socket.
+protobuf frames on a Unix socket. The package is typed (py.typed): mypy checks an app's calls.
 """
 from .aio import AsyncClient, AsyncEventStream
 from .client import Client, EventStream, default_socket_path
 from .errors import StashError
+from .options import AddOptions
 from .records import (
     TERMINAL_STATES, BundleFile, Config, Download, DownloadError, DownloadPage, DrmParams, EventsLost, ExportResult,
     Finding, GroupTotals, HasResult, Header, HelloResult, HlsOptions, LicenseEvent, LicenseStatus, ManifestInfo,
@@ -23,7 +24,7 @@ from .budget import MAX_DECODED_BYTES
 from .wire import MAX_FRAME_LENGTH, PROTOCOL_VERSION
 
 __all__ = [
-    "AsyncClient", "AsyncEventStream", "BundleFile", "Client", "Config", "Download", "DownloadError", "DownloadPage",
+    "AddOptions", "AsyncClient", "AsyncEventStream", "BundleFile", "Client", "Config", "Download", "DownloadError", "DownloadPage",
     "DrmParams", "EventStream", "EventsLost", "ExportResult", "Finding", "GroupTotals", "HasResult", "Header",
     "HelloResult", "HlsOptions", "LicenseEvent", "LicenseStatus", "MAX_DECODED_BYTES", "MAX_FRAME_LENGTH", "ManifestInfo",
     "PROTOCOL_VERSION", "PlaybackKey", "Progress", "PurgeResult", "Removed", "RenditionInfo", "StashError",

@@ -7,7 +7,9 @@ CPython 3.11 and protobuf 4.21's C++ runtime: 200,000 of them took 390 MiB and 4
 4 MiB frame from a hostile or broken daemon could take gigabytes. The C client caps the same
 thing with an allocator that stops at 64 MiB; this module estimates the cost from the bytes,
 without decoding them, and refuses a message over MAX_DECODED_BYTES."""
-from google.protobuf.descriptor import FieldDescriptor
+from typing import List, Optional, Set, Tuple
+
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from .errors import StashError
 from .records import is_repeated
@@ -28,7 +30,7 @@ _TEXT = (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES)
 _SMALLEST_ELEMENT = 2  # a tag byte and a length byte
 
 
-def _worst_cost_per_byte(descriptor, seen=None):
+def _worst_cost_per_byte(descriptor: Descriptor, seen: Optional[Set[str]] = None) -> int:
     """The most a wire byte can cost: an empty element of the widest message reachable."""
     seen = set() if seen is None else seen
     if descriptor.full_name in seen:
@@ -41,7 +43,7 @@ def _worst_cost_per_byte(descriptor, seen=None):
     return max(worst, _VALUE // _SMALLEST_ELEMENT, _PACKED_PER_BYTE)
 
 
-def _varint(data, position, end):
+def _varint(data: bytes, position: int, end: int) -> Tuple[Optional[int], int]:
     """The varint at `position` and the position after it; None past `end` or past 10 bytes."""
     value = shift = 0
     while position < end and shift < 70:
@@ -57,20 +59,20 @@ def _varint(data, position, end):
 class DecodeBudget:
     """The check for one message type (stash.v1.ServerMessage for the clients)."""
 
-    def __init__(self, descriptor, limit=MAX_DECODED_BYTES):
+    def __init__(self, descriptor: Descriptor, limit: int = MAX_DECODED_BYTES) -> None:
         self.descriptor = descriptor
         self.limit = limit
         # A payload this short cannot cost more than the limit, so the common small answers
         # are not walked at all.
         self.unchecked_length = limit // _worst_cost_per_byte(descriptor)
 
-    def check(self, payload):
+    def check(self, payload: bytes) -> None:
         """Raises StashError RESOURCE_EXHAUSTED when decoding `payload` would take more than the
         limit. Bytes that are not a well-formed message stop the walk: the parser refuses them."""
         if len(payload) <= self.unchecked_length:
             return
         cost = len(payload)
-        pending = [(self.descriptor, 0, len(payload))]
+        pending: List[Tuple[Descriptor, int, int]] = [(self.descriptor, 0, len(payload))]
         while pending:
             message, position, end = pending.pop()
             by_number = message.fields_by_number

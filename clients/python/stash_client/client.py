@@ -3,13 +3,21 @@ import os
 import socket
 import threading
 import time
+from types import TracebackType
+from typing import Iterable, List, Mapping, NoReturn, Optional, Type, TypeVar, Union, Unpack, overload
 
 from . import records, wire
+from . import stash_pb2 as pb
 from .errors import StashError
-from .operations import Operations
+from .options import AddOptions, Headers, TextTracks
+from .records import (
+    Config, Download, DownloadPage, ExportResult, HasResult, HelloResult, LicenseStatus, ManifestInfo, PlaybackKey,
+    PurgeResult, Stats, Subtitles, SystemInfo, VerifyReport)
+
+_Result = TypeVar("_Result")
 
 
-def default_socket_path():
+def default_socket_path() -> str:
     """The daemon's default socket: $XDG_RUNTIME_DIR/stash/stashd.sock, or
     /tmp/stash-$UID/stashd.sock when XDG_RUNTIME_DIR is unset or empty."""
     runtime = os.environ.get("XDG_RUNTIME_DIR")
@@ -21,11 +29,11 @@ def default_socket_path():
 class _Connection:
     """One socket and the frames on it; any failure closes it for good."""
 
-    def __init__(self, path, timeout):
+    def __init__(self, path: str, timeout: Optional[float]) -> None:
         self.path = path
         self.timeout = timeout
         self.frames = wire.FrameBuffer()
-        self.failure = None
+        self.failure: Optional[StashError] = None
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             self.sock.settimeout(timeout)
@@ -36,13 +44,13 @@ class _Connection:
                 error, (FileNotFoundError, ConnectionRefusedError)) else ""
             raise StashError("UNAVAILABLE", f"cannot reach stashd at {path}: {error.strerror or error}{hint}") from None
 
-    def fail(self, error):
+    def fail(self, error: StashError) -> NoReturn:
         if self.failure is None:
             self.failure = error
             self.sock.close()
         raise error
 
-    def send(self, request):
+    def send(self, request: pb.Request) -> None:
         if self.failure is not None:
             raise self.failure
         data = wire.frame(request)
@@ -53,7 +61,7 @@ class _Connection:
         except OSError as error:
             self.fail(StashError("UNAVAILABLE", f"writing to stashd failed: {error}"))
 
-    def receive(self, deadline=None):
+    def receive(self, deadline: Optional[float] = None) -> Optional[wire.Message]:
         """The next message; None when `deadline` (monotonic seconds) passes first."""
         if self.failure is not None:
             raise self.failure
@@ -85,13 +93,13 @@ class _Connection:
                     f" in the middle of a frame ({pending} bytes of it received)" if pending else "")))
             self.frames.feed(data)
 
-    def close(self):
+    def close(self) -> None:
         if self.failure is None:
             self.failure = StashError("UNAVAILABLE", "the client is closed")
             self.sock.close()
 
 
-class Client(Operations):
+class Client:
     """A blocking connection to stashd; it says Hello when made.
 
     ``socket_path`` None is the daemon's default socket. ``timeout`` (seconds, None: no
@@ -99,12 +107,14 @@ class Client(Operations):
     and closes the client. One call runs at a time (calls from several threads take turns).
     Use it as a context manager, or call ``close()``.
 
-    ``daemon_version`` and ``features`` are the daemon's answer to the Hello.
+    ``daemon_version`` and ``features`` are the daemon's answer to the Hello. Every operation
+    raises StashError when the daemon refuses (its ``code`` and ``message`` name what and why)
+    or cannot be reached. AsyncClient has the same operations as coroutines.
     """
 
     client_name = "stash_client (python)"
 
-    def __init__(self, socket_path=None, timeout=None):
+    def __init__(self, socket_path: Optional[str] = None, timeout: Optional[float] = None) -> None:
         self.socket_path = socket_path or default_socket_path()
         self.timeout = timeout
         self._lock = threading.Lock()
@@ -118,16 +128,17 @@ class Client(Operations):
         self.daemon_version = answer.daemon_version
         self.features = answer.features
 
-    def __enter__(self):
+    def __enter__(self) -> "Client":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, kind: Optional[Type[BaseException]], error: Optional[BaseException],
+                 traceback: Optional[TracebackType]) -> None:
         self.close()
 
-    def close(self):
+    def close(self) -> None:
         self._connection.close()
 
-    def _call(self, request, expected, transform=None):
+    def _answer(self, request: pb.Request) -> wire.Message:
         with self._lock:
             request.id = self._next_id
             self._next_id += 1
@@ -140,18 +151,53 @@ class Client(Operations):
                 if message is None:
                     self._connection.fail(StashError("UNAVAILABLE", f"no answer from stashd within {self.timeout} s"))
                 if message.response_id == request.id:
-                    break
-                if wire.refused(message):
+                    return message
+                if wire.refused(message) and message.error is not None:
                     self._connection.fail(StashError(message.error.code,
                                                      f"stashd refused the connection: {message.error.message}"))
                 # Events on a subscribed connection wait in their own iterator (events()), and
                 # a response to nothing in flight is dropped.
-        result = wire.checked_result(message, request.WhichOneof("op"), expected)
-        return transform(result) if transform else result
 
-    def list(self, state=None, group=None):
+    def _call(self, request: pb.Request, expected: str, kind: Type[_Result]) -> _Result:
+        return wire.typed_result(self._answer(request), request.WhichOneof("op"), expected, kind)
+
+    def hello(self) -> HelloResult:
+        """Hello again (connecting said it): the daemon's protocol version, version and features."""
+        return self._call(wire.hello(self.client_name), "hello", HelloResult)
+
+    def add(self, url: Optional[str] = None, id: Optional[str] = None, title: Optional[str] = None,
+            **options: Unpack[AddOptions]) -> Download:
+        """Adds a download and returns its record (``created`` False when the same id or content
+        was there already).
+
+        ``url`` is the file's (or HLS master's) URL; for a bundle leave it out and give
+        ``files``. ``id`` empty: the daemon picks one. Options: ``sha256`` (hex digest),
+        ``headers`` (dict or pairs), ``files`` (URLs, BundleFile or dicts), ``hls`` (HlsOptions
+        or dict), ``drm`` (DrmParams or dict), ``force`` (add even when another download holds
+        the content), ``app_data`` (bytes, at most 64 KiB), ``group`` ("one-piece/ch-12"),
+        ``append`` (add ``files`` to the bundle ``id``), ``text_tracks`` (TextTrack or dicts).
+        """
+        return self._call(wire.add(url, id, title, options), "download", Download)
+
+    def get(self, id: str) -> Download:
+        """The download's record (NOT_FOUND for an unknown id)."""
+        return self._call(wire.by_id("get_download", id), "download", Download)
+
+    def has(self, id: str) -> HasResult:
+        """HasResult: true when the download exists, with its state; cheap."""
+        return self._call(wire.by_id("has_download", id), "has", HasResult)
+
+    def list_page(self, state: Union[str, Iterable[str], None] = None, group: Optional[str] = None, page_size: int = 0,
+                  page_token: Optional[str] = None) -> DownloadPage:
+        """One page of ListDownloads: DownloadPage with the downloads, ``next_page_token`` ("" on
+        the last page), ``total`` and the ``totals`` of every match. ``state`` is a state's name
+        or a list of them; ``group`` takes that group and those under it."""
+        return self._call(wire.list_downloads(state, group, page_size, page_token), "list", DownloadPage)
+
+    def list(self, state: Union[str, Iterable[str], None] = None, group: Optional[str] = None) -> List[Download]:
         """Every download (all pages), or those in ``state`` (a name or a list) and ``group``."""
-        downloads, token = [], None
+        downloads: List[Download] = []
+        token: Optional[str] = None
         while True:
             page = self.list_page(state=state, group=group, page_size=1000, page_token=token)
             downloads.extend(page.downloads)
@@ -159,24 +205,145 @@ class Client(Operations):
             if not token:
                 return downloads
 
-    def config_get(self, key=None):
-        """The Config, or the value of one key ("max-parallel")."""
-        config = self._call(wire.empty("get_config"), "config")
-        if key is None:
-            return config
-        attribute = key.replace("-", "_")
-        if not hasattr(config, attribute):
-            raise StashError("INVALID_ARGUMENT", f"config key '{key}' is not one of "
-                             f"{', '.join(k.replace('_', '-') for k in config.__dataclass_fields__)}")
-        return getattr(config, attribute)
+    def pause(self, id: str) -> Download:
+        """Pauses a download (its partial files stay); returns the record."""
+        return self._call(wire.by_id("pause", id), "download", Download)
 
-    def events(self, ids=None, min_progress_step=0, min_interval_ms=0, replay_from_seq=0):
+    def resume(self, id: str) -> Download:
+        """Queues a PAUSED, FAILED or STOPPED download again; returns the record."""
+        return self._call(wire.by_id("resume", id), "download", Download)
+
+    def cancel(self, id: str) -> None:
+        """Stops a download and deletes its files and record before it returns."""
+        request = wire.by_id("cancel", id)
+        wire.checked_result(self._answer(request), "cancel", None)
+
+    def stop(self, id: str, reason: Optional[str] = None) -> Download:
+        """Stops a download for the app's reason (STOPPED); only its resume lifts it."""
+        return self._call(wire.stop(id, reason), "download", Download)
+
+    def forget(self, id: str, move_to: str) -> Download:
+        """Moves a COMPLETED download's files to the folder ``move_to`` and drops its record."""
+        return self._call(wire.forget(id, move_to), "download", Download)
+
+    def adopt(self, path: str, id: str, url: Optional[str] = None, sha256: Optional[str] = None,
+              link: bool = False) -> Download:
+        """Takes a file or folder at the absolute ``path`` as the COMPLETED download ``id``."""
+        return self._call(wire.adopt(path, id, url, sha256, link), "download", Download)
+
+    def pause_all(self) -> int:
+        """Pauses every download that can be; returns how many."""
+        return self._call(wire.empty("pause_all"), "count", int)
+
+    def resume_all(self) -> int:
+        """Resumes every PAUSED and FAILED download (not the STOPPED); returns how many."""
+        return self._call(wire.empty("resume_all"), "count", int)
+
+    def cancel_all(self) -> int:
+        """Cancels every download; returns how many."""
+        return self._call(wire.empty("cancel_all"), "count", int)
+
+    def pause_group(self, group: str) -> int:
+        """Pauses what can be paused of ``group`` and the groups under it ("one-piece" takes
+        "one-piece/ch-12", not "one-piece-2") in one request; returns how many. Needs a daemon
+        with the feature "group-ops" (an older one answers UNIMPLEMENTED)."""
+        return self._call(wire.group("pause_group", group), "count", int)
+
+    def resume_group(self, group: str, include_failed: bool = False) -> int:
+        """Resumes the PAUSED downloads of ``group`` and those under it, the FAILED ones too with
+        ``include_failed``, never the STOPPED ones; returns how many ("group-ops")."""
+        return self._call(wire.group("resume_group", group, include_failed), "count", int)
+
+    def cancel_group(self, group: str) -> int:
+        """Cancels every download of ``group`` and those under it, deleting their files; returns
+        how many ("group-ops")."""
+        return self._call(wire.group("cancel_group", group), "count", int)
+
+    def stats(self) -> Stats:
+        """Speed, downloads per state, transfers running, bytes received since the start."""
+        return self._call(wire.empty("get_stats"), "stats", Stats)
+
+    def info(self) -> SystemInfo:
+        """SystemInfo: paths, disk space, bytes held (per state), the last verify, warnings."""
+        return self._call(wire.empty("get_system_info"), "system_info", SystemInfo)
+
+    @overload
+    def config_get(self, key: None = None) -> Config: ...
+
+    @overload
+    def config_get(self, key: str) -> int: ...
+
+    def config_get(self, key: Optional[str] = None) -> Union[Config, int]:
+        """The Config, or the value of one key ("max-parallel")."""
+        return wire.config_value(self._call(wire.empty("get_config"), "config", Config), key)
+
+    def config_set(self, key: Union[str, Mapping[str, object]], value: object = None) -> Config:
+        """Sets ``key`` to ``value``, or every entry of a dict ``key`` (all or none); returns the
+        Config after the change. Keys as in PROTOCOL.md section 10 ("max-parallel")."""
+        return self._call(wire.set_config(key, value), "config", Config)
+
+    def verify(self, deep: bool = False, repair: bool = False, dry_run: bool = False) -> VerifyReport:
+        """Compares the registry with the disk; returns the VerifyReport."""
+        return self._call(wire.verify(deep, repair, dry_run), "verify", VerifyReport)
+
+    def purge(self) -> PurgeResult:
+        """Deletes what no download owns; returns what was deleted."""
+        return self._call(wire.empty("purge"), "purge", PurgeResult)
+
+    def plan(self, uri: str, headers: Optional[Headers] = None) -> ManifestInfo:
+        """What an HLS stream offers (variants, renditions, sizes); nothing is stored."""
+        return self._call(wire.plan(uri, headers), "manifest_info", ManifestInfo)
+
+    def export(self, id: str, dir: str, decrypt: bool = False) -> ExportResult:
+        """Writes a COMPLETED HLS download to the absolute folder ``dir`` as a playable package."""
+        return self._call(wire.export(id, dir, decrypt), "export", ExportResult)
+
+    def subtitles_get(self, id: str) -> Subtitles:
+        """The subtitle renditions and text tracks a download keeps."""
+        return self._call(wire.by_id("get_subtitles", id), "subtitles", Subtitles)
+
+    def subtitles_add(self, id: str, languages: Optional[Iterable[str]] = None,
+                      text_tracks: Optional[TextTracks] = None) -> Download:
+        """Adds languages of an HLS download, or text tracks to any download; returns the record."""
+        return self._call(wire.subtitles("add_subtitles", id, languages, text_tracks), "download", Download)
+
+    def subtitles_remove(self, id: str, languages: Iterable[str]) -> Download:
+        """Removes languages (renditions and text tracks) offline; returns the record."""
+        return self._call(wire.subtitles("remove_subtitles", id, languages, None), "download", Download)
+
+    def license_get(self, id: str) -> LicenseStatus:
+        """Asks the licence server for the download's keys (DownloadLicense)."""
+        return self._call(wire.by_id("download_license", id), "license", LicenseStatus)
+
+    def license_check(self, id: str) -> LicenseStatus:
+        """The licence's status now."""
+        return self._call(wire.by_id("check_license", id), "license", LicenseStatus)
+
+    def license_renew(self, id: str) -> LicenseStatus:
+        """Asks the licence server to renew the licence now."""
+        return self._call(wire.by_id("renew_license", id), "license", LicenseStatus)
+
+    def license_release(self, id: str) -> LicenseStatus:
+        """Gives the licence back and deletes its keys."""
+        return self._call(wire.by_id("release_license", id), "license", LicenseStatus)
+
+    def license_release_all(self) -> int:
+        """Releases every licence held; returns how many."""
+        return self._call(wire.empty("release_all_licenses"), "count", int)
+
+    def playback_key(self, id: str, key_id: Optional[str] = None) -> PlaybackKey:
+        """A 16-byte content key for a player (only to the daemon's own user, while the licence
+        is valid); ``key_id`` None: the licence's first key."""
+        return self._call(wire.playback_key(id, key_id), "playback_key", PlaybackKey)
+
+    def events(self, ids: Optional[Iterable[str]] = None, min_progress_step: int = 0, min_interval_ms: int = 0,
+               replay_from_seq: int = 0) -> "EventStream":
         """An iterator of events (StateChanged, Progress, Removed, LicenseEvent, EventsLost) on a
         connection of its own, until it is closed (``close()`` on the iterator, or leaving a
         ``with`` block around it). ``ids`` empty: every download."""
         return EventStream(self.socket_path, self.client_name, ids, min_progress_step, min_interval_ms, replay_from_seq)
 
-    def wait(self, id, timeout=None):
+    def wait(self, id: str, timeout: Optional[float] = None) -> Download:
         """Waits until the download is in a terminal state (COMPLETED, FAILED, LICENSE_EXPIRED,
         DRM_EXPIRED) and returns its record. Raises NOT_FOUND when it is cancelled meanwhile, and
         TimeoutError after ``timeout`` seconds."""
@@ -196,11 +363,11 @@ class Client(Operations):
                     record = self.get(id)
             return record
 
-
 class EventStream:
     """The events of one subscription, as an iterator; its own connection to the daemon."""
 
-    def __init__(self, socket_path, client_name, ids, min_progress_step, min_interval_ms, replay_from_seq):
+    def __init__(self, socket_path: str, client_name: str, ids: Optional[Iterable[str]], min_progress_step: int,
+                 min_interval_ms: int, replay_from_seq: int) -> None:
         self._connection = _Connection(socket_path, None)
         try:
             for request_id, request in enumerate(
@@ -210,6 +377,8 @@ class EventStream:
                 self._connection.send(request)
                 while True:
                     message = self._connection.receive()
+                    if message is None:  # no deadline: receive returns a message or raises
+                        continue
                     if message.response_id == request_id or wire.refused(message):
                         wire.checked_result(message, request.WhichOneof("op"), None)
                         break
@@ -217,31 +386,32 @@ class EventStream:
             self._connection.close()
             raise
 
-    def __iter__(self):
+    def __iter__(self) -> "EventStream":
         return self
 
-    def __next__(self):
+    def __next__(self) -> records.Event:
         event = self.next()
         if event is None:
             raise StopIteration
         return event
 
-    def next(self, deadline=None):
+    def next(self, deadline: Optional[float] = None) -> Optional[records.Event]:
         """The next event; None when ``deadline`` (time.monotonic() seconds) passes first."""
         while True:
             message = self._connection.receive(deadline)
             if message is None:
                 return None
-            if wire.refused(message):
+            if wire.refused(message) and message.error is not None:
                 self._connection.fail(message.error)
             if message.event is not None:
                 return message.event
 
-    def close(self):
+    def close(self) -> None:
         self._connection.close()
 
-    def __enter__(self):
+    def __enter__(self) -> "EventStream":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, kind: Optional[Type[BaseException]], error: Optional[BaseException],
+                 traceback: Optional[TracebackType]) -> None:
         self.close()

@@ -1,7 +1,8 @@
 """StashError: a failed call, with PROTOCOL.md's status code."""
+from typing import Tuple
 
 # PROTOCOL.md section 6, by number.
-STATUS_NAMES = (
+STATUS_NAMES: Tuple[str, ...] = (
     "OK",
     "INVALID_ARGUMENT",
     "NOT_FOUND",
@@ -27,7 +28,7 @@ class StashError(Exception):
     field and value.
     """
 
-    def __init__(self, code, message):
+    def __init__(self, code: str, message: str) -> None:
         self.code = code
         self.status = STATUS_NAMES.index(code)
         self.message = message

@@ -2,7 +2,9 @@
 proto/stash/v1/stash.proto, with enums as their names ("COMPLETED") and repeated fields as
 tuples. Times are unix milliseconds, as on the wire."""
 from dataclasses import dataclass, field, fields, replace
-from typing import Dict, Optional, Tuple, Union, get_args, get_origin
+from typing import Any, Dict, Optional, Tuple, Type, TypeVar, Union, get_args, get_origin
+
+from google.protobuf.descriptor import EnumDescriptor, FieldDescriptor
 
 from . import stash_pb2 as pb
 from .errors import StashError
@@ -155,7 +157,7 @@ class HasResult:
     exists: bool
     state: str
 
-    def __bool__(self):
+    def __bool__(self) -> bool:
         return self.exists
 
 
@@ -343,10 +345,15 @@ class EventsLost:
     count: int
 
 
+Event = Union[StateChanged, Progress, Removed, LicenseEvent, EventsLost]
+"""What an event stream yields."""
+
 # ------------------------------------------------------------------ from the wire
 
+_Record = TypeVar("_Record")
+
 # The dataclass of each message; StateCount and StateBytes lists become dicts.
-_CLASSES = {
+_CLASSES: Dict[str, type] = {
     "stash.v1.Header": Header,
     "stash.v1.BundleFile": BundleFile,
     "stash.v1.TextTrack": TextTrack,
@@ -375,17 +382,17 @@ _CLASSES = {
 _STATE_MAPS = {"stash.v1.StateCount": "count", "stash.v1.StateBytes": "bytes"}
 
 
-def _optional(annotation):
+def _optional(annotation: Any) -> bool:
     return get_origin(annotation) is Union and type(None) in get_args(annotation)
 
 
-def is_repeated(descriptor):
+def is_repeated(descriptor: FieldDescriptor) -> bool:
     # Newer protobuf runtimes replace FieldDescriptor.label with is_repeated.
     repeated = getattr(descriptor, "is_repeated", None)
-    return repeated if repeated is not None else descriptor.label == descriptor.LABEL_REPEATED
+    return bool(repeated) if repeated is not None else bool(descriptor.label == descriptor.LABEL_REPEATED)
 
 
-def enum_name(descriptor, number, where):
+def enum_name(descriptor: EnumDescriptor, number: int, where: str) -> str:
     """The name of an enum number; a number this client does not know makes the message
     unreadable (PROTOCOL.md section 9)."""
     value = descriptor.values_by_number.get(number)
@@ -394,10 +401,10 @@ def enum_name(descriptor, number, where):
         raise StashError(
             "INTERNAL",
             f"stashd sent {where} {number}, not a {descriptor.name} this client knows ({known[0]} to {known[-1]})")
-    return value.name
+    return str(value.name)
 
 
-def _single(descriptor, value, where):
+def _single(descriptor: FieldDescriptor, value: Any, where: str) -> Any:
     if descriptor.enum_type is not None:
         return enum_name(descriptor.enum_type, value, where)
     if descriptor.message_type is not None:
@@ -405,9 +412,9 @@ def _single(descriptor, value, where):
     return value
 
 
-def convert(message, cls, where):
+def convert(message: Any, cls: Type[_Record], where: str) -> _Record:
     """A protobuf message as the dataclass `cls`, field by field of the same name."""
-    values = {}
+    values: Dict[str, Any] = {}
     by_name = message.DESCRIPTOR.fields_by_name
     for item in fields(cls):
         descriptor = by_name.get(item.name)
@@ -430,12 +437,12 @@ def convert(message, cls, where):
     return cls(**values)
 
 
-def download(message, created=False):
+def download(message: "pb.Download", created: bool = False) -> Download:
     record = convert(message, Download, "Download")
     return replace(record, created=True) if created else record
 
 
-def event(message):
+def event(message: "pb.Event") -> Optional[Event]:
     """An Event as its dataclass; None for a kind this client does not know (skipped, as the
     protocol requires)."""
     kind = message.WhichOneof("kind")
@@ -461,7 +468,7 @@ def event(message):
     return None
 
 
-def result(response):
+def result(response: "pb.Response") -> Tuple[Optional[str], object]:
     """An OK Response's result as its dataclass (None when it carries none): the field name of
     the result and the value."""
     name = response.WhichOneof("result")

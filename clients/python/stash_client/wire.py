@@ -2,11 +2,14 @@
 message), the Requests of every operation, and what a ServerMessage means to a client. Shared
 by the blocking and the asyncio client; no I/O here."""
 import struct
+from dataclasses import fields, is_dataclass
+from typing import Any, Iterable, List, Mapping, Optional, Type, TypeVar, Union
 
 from . import records, validate
 from .budget import MAX_DECODED_BYTES, DecodeBudget
 from . import stash_pb2 as pb
 from .errors import STATUS_NAMES, StashError
+from .options import AddOptions, BundleFiles, Headers, TextTracks
 
 MAX_FRAME_LENGTH = 4 * 1024 * 1024
 """The largest payload of one frame, either way."""
@@ -16,20 +19,22 @@ _BUDGET = DecodeBudget(pb.ServerMessage.DESCRIPTOR, MAX_DECODED_BYTES)
 PROTOCOL_VERSION = 1
 PREFIX = struct.Struct(">I")
 
+_Result = TypeVar("_Result")
 
-def frame(request):
+
+def frame(request: pb.Request) -> bytes:
     """A Request as the bytes of one frame."""
-    payload = request.SerializeToString()
+    payload: bytes = request.SerializeToString()
     if len(payload) > MAX_FRAME_LENGTH:
         raise StashError(
             "INVALID_ARGUMENT", f"the request is {len(payload)} bytes packed; a frame holds at most {MAX_FRAME_LENGTH}")
     return PREFIX.pack(len(payload)) + payload
 
 
-def payload_length(prefix):
+def payload_length(prefix: bytes) -> int:
     """The payload length a frame's 4-byte prefix announces, checked before anything is read
     or kept for the payload: 0 and lengths above the limit end the connection."""
-    (length,) = PREFIX.unpack(prefix)
+    length: int = PREFIX.unpack(prefix)[0]
     if length == 0:
         raise StashError("INTERNAL", "stashd sent a frame of length 0; the smallest payload is 1 byte")
     if length > MAX_FRAME_LENGTH:
@@ -43,13 +48,13 @@ class FrameBuffer:
     """Splits received bytes into payloads: frames may arrive split over reads, and one read may
     hold several."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._bytes = bytearray()
 
-    def feed(self, data):
+    def feed(self, data: bytes) -> None:
         self._bytes += data
 
-    def next_payload(self):
+    def next_payload(self) -> Optional[bytes]:
         """The next whole payload, or None while it has not all arrived."""
         if len(self._bytes) < PREFIX.size:
             return None
@@ -60,7 +65,7 @@ class FrameBuffer:
         del self._bytes[:PREFIX.size + length]
         return payload
 
-    def pending(self):
+    def pending(self) -> int:
         """Bytes of a frame that has not all arrived."""
         return len(self._bytes)
 
@@ -72,16 +77,16 @@ class Message:
 
     __slots__ = ("event", "response_id", "error", "result_name", "result", "is_event")
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.is_event = False
-        self.event = None
-        self.response_id = None
-        self.error = None
-        self.result_name = None
-        self.result = None
+        self.event: Optional[records.Event] = None
+        self.response_id: Optional[int] = None
+        self.error: Optional[StashError] = None
+        self.result_name: Optional[str] = None
+        self.result: object = None
 
 
-def decode(payload):
+def decode(payload: bytes) -> Message:
     """Reads one ServerMessage payload. Raises StashError INTERNAL for bytes that are not one,
     hold a number this client does not know, a string that is not UTF-8 or holds a NUL, or a
     record whose numbers cannot be (validate.py): the connection cannot be trusted after it.
@@ -122,12 +127,12 @@ def decode(payload):
     return out
 
 
-def refused(message):
+def refused(message: Message) -> bool:
     """Id 0 is the daemon refusing the connection itself (PROTOCOL.md section 2)."""
     return message.response_id == 0 and message.error is not None
 
 
-def checked_result(message, op, expected):
+def checked_result(message: Message, op: Optional[str], expected: Optional[str]) -> object:
     """The result of the answer to `op`, or the error it carries."""
     if message.error is not None:
         raise message.error
@@ -137,13 +142,23 @@ def checked_result(message, op, expected):
     return message.result
 
 
+def typed_result(message: Message, op: Optional[str], expected: str, kind: Type[_Result]) -> _Result:
+    """checked_result, as the record class the result name stands for: a decoded result of
+    another class would be a mistake of this client's tables, said as INTERNAL, not a wrong
+    type handed on."""
+    result = checked_result(message, op, expected)
+    if not isinstance(result, kind):
+        raise StashError("INTERNAL", f"the answer to {op} decoded as {type(result).__name__}, expected {kind.__name__}")
+    return result
+
+
 # ------------------------------------------------------------------ requests
 
-def _headers(headers, field):
+def _headers(headers: Optional[Headers], field: str) -> List[pb.Header]:
     """Headers as a dict, or pairs, or Header records."""
     if headers is None:
         return []
-    items = headers.items() if isinstance(headers, dict) else headers
+    items: Iterable[object] = headers.items() if isinstance(headers, Mapping) else headers
     out = []
     for index, item in enumerate(items):
         if isinstance(item, records.Header):
@@ -155,26 +170,24 @@ def _headers(headers, field):
     return out
 
 
-def _record_args(item, cls, field, index):
-    if isinstance(item, cls):
-        return {f: getattr(item, f) for f in cls.__dataclass_fields__}
-    if isinstance(item, dict):
+def _record_args(item: object, cls: type, field: str, index: int) -> Mapping[str, Any]:
+    if isinstance(item, cls) and is_dataclass(item):
+        return {f.name: getattr(item, f.name) for f in fields(item)}
+    if isinstance(item, Mapping):
         return item
     raise StashError("INVALID_ARGUMENT", f"{field}[{index}]: {item!r} is not a {cls.__name__} or a dict")
 
 
-def _bundle_files(files):
+def _bundle_files(files: Optional[BundleFiles]) -> List[pb.BundleFile]:
     out = []
     for index, item in enumerate(files or ()):
-        if isinstance(item, str):
-            item = {"url": item}
-        args = _record_args(item, records.BundleFile, "files", index)
+        args = _record_args({"url": item} if isinstance(item, str) else item, records.BundleFile, "files", index)
         out.append(pb.BundleFile(url=args.get("url", ""), path=args.get("path", ""), size=args.get("size", 0),
                                  sha256=args.get("sha256", "")))
     return out
 
 
-def _text_tracks(tracks):
+def _text_tracks(tracks: Optional[TextTracks]) -> List[pb.TextTrack]:
     out = []
     for index, item in enumerate(tracks or ()):
         args = _record_args(item, records.TextTrack, "text_tracks", index)
@@ -183,23 +196,23 @@ def _text_tracks(tracks):
     return out
 
 
-def _hls(hls):
+def _hls(hls: Union[records.HlsOptions, Mapping[str, Any]]) -> pb.HlsOptions:
     args = _record_args(hls, records.HlsOptions, "hls", 0)
     return pb.HlsOptions(quality=args.get("quality", ""), max_height=args.get("max_height", 0),
                          bandwidth=args.get("bandwidth", 0), subtitles=list(args.get("subtitles", ())),
                          audio=list(args.get("audio", ())), segment_concurrency=args.get("segment_concurrency", 0))
 
 
-def _drm(drm):
+def _drm(drm: Union[records.DrmParams, Mapping[str, Any]]) -> pb.DrmParams:
     args = _record_args(drm, records.DrmParams, "drm", 0)
     return pb.DrmParams(type=args.get("type", ""), license_server=args.get("license_server", ""),
                         license_headers=_headers(args.get("license_headers"), "drm.license_headers"),
                         content_id=args.get("content_id", ""), certificate_url=args.get("certificate_url", ""))
 
 
-def _states(state):
+def _states(state: Union[str, Iterable[str], None]) -> List["pb.DownloadState"]:
     names = [state] if isinstance(state, str) else list(state or ())
-    out = []
+    out: List[pb.DownloadState] = []
     for name in names:
         value = pb.DownloadState.DESCRIPTOR.values_by_name.get(name)
         if value is None:
@@ -212,11 +225,11 @@ def _states(state):
 _ADD_OPTIONS = {"sha256", "headers", "files", "hls", "drm", "force", "app_data", "group", "append", "text_tracks"}
 
 
-def hello(client_name):
+def hello(client_name: str) -> pb.Request:
     return pb.Request(hello=pb.HelloRequest(protocol_version=PROTOCOL_VERSION, client_name=client_name))
 
 
-def add(url, id, title, options):
+def add(url: Optional[str], id: Optional[str], title: Optional[str], options: AddOptions) -> pb.Request:
     unknown = sorted(set(options) - _ADD_OPTIONS)
     if unknown:
         raise StashError("INVALID_ARGUMENT", f"add: unknown option {', '.join(unknown)} (known: "
@@ -227,75 +240,93 @@ def add(url, id, title, options):
         force=bool(options.get("force")), app_data=bytes(options.get("app_data") or b""),
         group=options.get("group") or "", append=bool(options.get("append")),
         text_tracks=_text_tracks(options.get("text_tracks")))
-    if options.get("hls") is not None:
-        body.hls.CopyFrom(_hls(options["hls"]))
-    if options.get("drm") is not None:
-        body.drm.CopyFrom(_drm(options["drm"]))
+    hls, drm = options.get("hls"), options.get("drm")
+    if hls is not None:
+        body.hls.CopyFrom(_hls(hls))
+    if drm is not None:
+        body.drm.CopyFrom(_drm(drm))
     return pb.Request(add_download=body)
 
 
-def by_id(op, id):
+def by_id(op: str, id: object) -> pb.Request:
     """The operations that take one id (IdRequest)."""
     if not isinstance(id, str):
         raise StashError("INVALID_ARGUMENT", f"id: {id!r} is not a string")
     return pb.Request(**{op: pb.IdRequest(id=id)})
 
 
-def empty(op):
+def empty(op: str) -> pb.Request:
     return pb.Request(**{op: pb.EmptyRequest()})
 
 
-def group(op, group, include_failed=False):
+def group(op: str, group: object, include_failed: bool = False) -> pb.Request:
     """The operations on a group (GroupRequest)."""
     if not isinstance(group, str):
         raise StashError("INVALID_ARGUMENT", f"group: {group!r} is not a string")
     return pb.Request(**{op: pb.GroupRequest(group=group, include_failed=include_failed)})
 
 
-def list_downloads(state, group, page_size, page_token):
+def list_downloads(state: Union[str, Iterable[str], None], group: Optional[str], page_size: int,
+                   page_token: Optional[str]) -> pb.Request:
     return pb.Request(list_downloads=pb.ListDownloadsRequest(
         states=_states(state), group=group or "", page_size=page_size, page_token=page_token or ""))
 
 
-def subscribe(ids, min_progress_step, min_interval_ms, replay_from_seq):
+def subscribe(ids: Optional[Iterable[str]], min_progress_step: int, min_interval_ms: int,
+              replay_from_seq: int) -> pb.Request:
     return pb.Request(subscribe=pb.SubscribeRequest(
         ids=list(ids or ()), min_progress_step=min_progress_step, min_interval_ms=min_interval_ms,
         replay_from_seq=replay_from_seq))
 
 
-def set_config(entries):
+def config_value(config: records.Config, key: Optional[str]) -> Union[records.Config, int]:
+    """The Config, or the value of one key ("max-parallel")."""
+    if key is None:
+        return config
+    attribute = key.replace("-", "_")
+    if not hasattr(config, attribute):
+        raise StashError("INVALID_ARGUMENT", f"config key '{key}' is not one of "
+                         f"{', '.join(k.replace('_', '-') for k in config.__dataclass_fields__)}")
+    value: int = getattr(config, attribute)
+    return value
+
+
+def set_config(key: Union[str, Mapping[str, object]], value: object = None) -> pb.Request:
+    """``key`` set to ``value``, or every entry of a dict ``key``."""
+    entries = key if isinstance(key, Mapping) else {key: value}
     return pb.Request(set_config=pb.SetConfigRequest(
         entries=[pb.ConfigEntry(key=key, value=str(value)) for key, value in entries.items()]))
 
 
-def verify(deep, repair, dry_run):
+def verify(deep: bool, repair: bool, dry_run: bool) -> pb.Request:
     return pb.Request(verify=pb.VerifyRequest(deep=deep, repair=repair, dry_run=dry_run))
 
 
-def plan(uri, headers):
+def plan(uri: str, headers: Optional[Headers]) -> pb.Request:
     return pb.Request(get_manifest_info=pb.GetManifestInfoRequest(uri=uri, headers=_headers(headers, "headers")))
 
 
-def export(id, dir, decrypt):
+def export(id: str, dir: str, decrypt: bool) -> pb.Request:
     return pb.Request(export=pb.ExportRequest(id=id, dir=dir, decrypt=decrypt))
 
 
-def subtitles(op, id, languages, text_tracks):
+def subtitles(op: str, id: str, languages: Optional[Iterable[str]],
+              text_tracks: Optional[TextTracks]) -> pb.Request:
     return pb.Request(**{op: pb.SubtitlesRequest(id=id, languages=list(languages or ()),
                                                  text_tracks=_text_tracks(text_tracks))})
 
 
-def playback_key(id, key_id):
+def playback_key(id: str, key_id: Optional[str]) -> pb.Request:
     return pb.Request(get_playback_key=pb.PlaybackKeyRequest(id=id, key_id=key_id or ""))
 
 
-def stop(id, reason):
+def stop(id: str, reason: Optional[str]) -> pb.Request:
     return pb.Request(stop=pb.StopRequest(id=id, reason=reason or ""))
 
 
-def forget(id, move_to):
+def forget(id: str, move_to: str) -> pb.Request:
     return pb.Request(forget=pb.ForgetRequest(id=id, move_to=move_to))
 
 
-def adopt(path, id, url, sha256, link):
+def adopt(path: str, id: str, url: Optional[str], sha256: Optional[str], link: bool) -> pb.Request:
     return pb.Request(adopt=pb.AdoptRequest(path=path, id=id, url=url or "", sha256=sha256 or "", link=link))

@@ -12,6 +12,7 @@ import pytest
 
 from conftest import ROOT
 from stash_client import records, wire
+from stash_client.options import AddOptions
 
 GOLDEN = os.path.join(ROOT, "Tests", "GoldenFrames")
 import sys  # noqa: E402
@@ -49,10 +50,10 @@ def build(value):
     if op == "hello":
         request = wire.hello(body["client_name"])
     elif op == "add_download":
-        options = {}
+        options: AddOptions = {}
         for key in ("sha256", "force", "group", "append"):
             if key in body:
-                options[key] = body[key]
+                options[key] = body[key]  # type: ignore[literal-required]
         if "headers" in body:
             options["headers"] = _pairs(body["headers"])
         if "app_data" in body:
@@ -184,7 +185,9 @@ def assert_same(expected, actual, path="value"):
 def test_server_messages_decode_to_the_described_values(description, golden):
     buffer = wire.FrameBuffer()
     buffer.feed(golden)
-    message = wire.decode(buffer.next_payload())
+    payload = buffer.next_payload()
+    assert payload is not None, "a whole frame"
+    message = wire.decode(payload)
     if description.get("unknown_in") == "event":
         assert message.is_event and message.event is None, "an event of a later kind is skipped"
         return

@@ -7,6 +7,7 @@ import socket
 import struct
 import tempfile
 import threading
+from typing import Any, Dict
 
 import pytest
 
@@ -15,8 +16,8 @@ from stash_client import Client, StashError, stash_pb2 as pb, wire
 INT64_MIN = -(2 ** 63)
 
 
-def download(**fields):
-    record = {"id": "x", "state": pb.DOWNLOADING, "total_bytes": -1, "remaining_time": -1}
+def download(**fields: Any) -> pb.Response:
+    record: Dict[str, Any] = {"id": "x", "state": pb.DOWNLOADING, "total_bytes": -1, "remaining_time": -1}
     record.update(fields)
     return pb.Response(download=pb.DownloadResult(download=pb.Download(**record)))
 
@@ -83,8 +84,8 @@ def refused(peer, call):
         peer.close()
 
 
-def progress_event(**fields):
-    values = {"id": "x", "total_bytes": -1, "remaining_time": -1}
+def progress_event(**fields: Any) -> pb.Event:
+    values: Dict[str, Any] = {"id": "x", "total_bytes": -1, "remaining_time": -1}
     values.update(fields)
     return pb.Event(seq=1, progress=pb.Progress(**values))
 
@@ -162,4 +163,4 @@ def test_what_can_be_is_read():
     finally:
         peer.close()
     assert got.progress == 100 and got.total_bytes == -1 and got.title == "été € 🎬 \U0010ffff"
-    assert got.license.license_seconds_left == -1
+    assert got.license is not None and got.license.license_seconds_left == -1

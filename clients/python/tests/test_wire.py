@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from stash_client import MAX_DECODED_BYTES, Client, StashError, stash_pb2 as pb, wire
+from stash_client import MAX_DECODED_BYTES, Client, StashError, records, stash_pb2 as pb, wire
 from stash_client.budget import DecodeBudget
 
 
@@ -56,7 +56,7 @@ def test_what_the_client_cannot_read_is_internal():
         wire.decode(b"\xff\xff\xff\xff\x0f")
     assert garbage.value.code == "INTERNAL"
     unknown_state = server_message(response=pb.Response(
-        id=3, download=pb.DownloadResult(download=pb.Download(id="x", state=99))))
+        id=3, download=pb.DownloadResult(download=pb.Download(id="x", state=99))))  # type: ignore[arg-type]  # no state has 99
     with pytest.raises(StashError, match="Download.state 99"):
         wire.decode(unknown_state)
     with pytest.raises(StashError, match="neither a response nor an event"):
@@ -65,7 +65,8 @@ def test_what_the_client_cannot_read_is_internal():
 
 def test_an_unknown_status_code_is_internal_and_keeps_the_text():
     message = wire.decode(server_message(response=pb.Response(
-        id=4, status=pb.Status(code=42, message="from a later version"))))
+        id=4, status=pb.Status(code=42, message="from a later version"))))  # type: ignore[arg-type]  # no code has 42
+    assert message.error is not None
     assert message.error.code == "INTERNAL"
     assert "42" in message.error.message and "from a later version" in message.error.message
 
@@ -83,7 +84,7 @@ def test_requests_are_refused_past_the_frame_limit():
         wire.frame(wire.add("https://example.org/a", None, None, {"app_data": b"x" * (wire.MAX_FRAME_LENGTH + 1)}))
     assert refused.value.code == "INVALID_ARGUMENT"
     with pytest.raises(StashError, match="unknown option tittle"):
-        wire.add("https://example.org/a", None, None, {"tittle": "x"})
+        wire.add("https://example.org/a", None, None, {"tittle": "x"})  # type: ignore[typeddict-item]
     with pytest.raises(StashError, match="'DONE' is not a state"):
         wire.list_downloads("DONE", None, 0, None)
 
@@ -147,6 +148,7 @@ def test_the_largest_bundle_the_daemon_holds_still_decodes():
         download=pb.Download(id="chapter", state=pb.COMPLETED, bundle=True, files=files))))
     assert len(answer) > wire._BUDGET.unchecked_length, "the walk is exercised"
     decoded = wire.decode(answer)
+    assert isinstance(decoded.result, records.Download)
     assert len(decoded.result.files) == 10_000
     assert decoded.result.files[-1].path == "p09999.jpg"
 

@@ -25,6 +25,32 @@
  * in results are UTF-8 and NUL-terminated; absent strings are "" (never NULL); absent
  * sub-records are NULL where the field says so.
  *
+ * Option structs. The structs a caller fills and passes in (stash_add_options,
+ * stash_list_options, stash_adopt_options, stash_subscribe_options, stash_hls_options,
+ * stash_drm_params) start with `size_t struct_size`, the size of the struct the caller was
+ * compiled with, so a later library can append fields without breaking a program built
+ * against this header. Set it with the struct's init macro or function and never by hand:
+ *
+ *     stash_add_options options = STASH_ADD_OPTIONS_INIT;   or   stash_add_options_init(&options);
+ *     options.force = true;
+ *
+ * Both leave every other field zero ("not given"); the function, inline in this header, zeroes
+ * the padding too. The library reads the fields that fit in struct_size and takes the rest as
+ * zero, so a program built against an older header keeps working with a newer library. A
+ * struct_size larger than this library's struct (a program built against a newer header) is
+ * accepted when every byte past this library's fields is zero: a field this library does not
+ * know must be unset, since ignoring a field the caller set would do something other than asked.
+ * The library refuses with STASH_INVALID_ARGUMENT, naming the struct, the value and the size it
+ * expects: a struct_size of 0 or below the struct's first version (this header's size: the
+ * field appeared in libstash-client 0.2), one above STASH_MAX_OPTIONS_SIZE (no version will
+ * be that large: an uninitialised field), and a larger one with a non-zero byte past the fields
+ * it knows. Arrays of records passed in (stash_header, stash_bundle_file, stash_text_track,
+ * stash_config_entry) have no such field: their stride is the caller's sizeof, so they keep their
+ * layout, and a later version that needs more per item adds an array of a new type behind a new
+ * field of the options struct. The records the library returns keep their layout within a
+ * soname too: they sit in arrays (a list's downloads, a record's files) that a caller steps
+ * through with its own sizeof, so a field added to one comes with a new soname.
+ *
  * Threads. A stash_client is not thread-safe: use one per thread, or hold a lock around each
  * call. The library never raises SIGPIPE and never touches signal handlers.
  *
@@ -38,9 +64,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* The largest struct_size an options struct may declare (see "Option structs" above). */
+#define STASH_MAX_OPTIONS_SIZE 4096u
+
+/* An options struct with struct_size set and every other field zero. C++ before C++20 has no
+ * designated initializers, and {sizeof(type)} draws -Wmissing-field-initializers there. */
+#ifdef __cplusplus
+#define STASH_OPTIONS_INIT_(type) ([] { type options_ = type(); options_.struct_size = sizeof options_; return options_; }())
+#else
+#define STASH_OPTIONS_INIT_(type) {.struct_size = sizeof(type)}
 #endif
 
 #if defined(__GNUC__) && defined(STASH_CLIENT_BUILDING)
@@ -152,8 +190,10 @@ typedef struct stash_text_track {
     const char *path;
 } stash_text_track;
 
-/* An HLS download's choice (PROTOCOL.md, AddDownload, "HLS streams"). */
+/* An HLS download's choice (PROTOCOL.md, AddDownload, "HLS streams"). In a record, struct_size
+ * is the library's own. */
 typedef struct stash_hls_options {
+    size_t struct_size; /* STASH_HLS_OPTIONS_INIT or stash_hls_options_init */
     const char *quality; /* "low", "medium", "high", "auto"; NULL or "": auto */
     uint32_t max_height; /* 0: no limit */
     uint64_t bandwidth;  /* bits/s; 0: use quality */
@@ -163,9 +203,16 @@ typedef struct stash_hls_options {
     size_t n_audio;
     uint32_t segment_concurrency; /* 0: 8 */
 } stash_hls_options;
+#define STASH_HLS_OPTIONS_INIT STASH_OPTIONS_INIT_(stash_hls_options)
+static inline void stash_hls_options_init(stash_hls_options *options) {
+    memset(options, 0, sizeof *options);
+    options->struct_size = sizeof *options;
+}
 
-/* Where a protected stream's keys come from (PROTOCOL.md, "Licence exchange"). */
+/* Where a protected stream's keys come from (PROTOCOL.md, "Licence exchange"). In a record,
+ * struct_size is the library's own. */
 typedef struct stash_drm_params {
+    size_t struct_size; /* STASH_DRM_PARAMS_INIT or stash_drm_params_init */
     const char *type; /* "clearkey" */
     const char *license_server;
     const stash_header *license_headers;
@@ -173,6 +220,11 @@ typedef struct stash_drm_params {
     const char *content_id;
     const char *certificate_url;
 } stash_drm_params;
+#define STASH_DRM_PARAMS_INIT STASH_OPTIONS_INIT_(stash_drm_params)
+static inline void stash_drm_params_init(stash_drm_params *params) {
+    memset(params, 0, sizeof *params);
+    params->struct_size = sizeof *params;
+}
 
 typedef struct stash_license_status {
     const char *id;
@@ -299,9 +351,10 @@ typedef struct stash_hello_result {
 STASH_API stash_status stash_hello(stash_client *client, stash_hello_result **out);
 STASH_API void stash_hello_result_free(stash_hello_result *result);
 
-/* Everything of AddDownload beyond url, id and title. Zero it ({0}) and set what you need;
- * NULL pointers and zero counts are "not given". */
+/* Everything of AddDownload beyond url, id and title. Start from STASH_ADD_OPTIONS_INIT (or
+ * stash_add_options_init) and set what you need; NULL pointers and zero counts are "not given". */
 typedef struct stash_add_options {
+    size_t struct_size; /* see "Option structs" at the top */
     const char *sha256; /* 64 hex digits: the file's expected digest */
     const stash_header *headers;
     size_t n_headers;
@@ -317,6 +370,11 @@ typedef struct stash_add_options {
     const stash_text_track *text_tracks;
     size_t n_text_tracks;
 } stash_add_options;
+#define STASH_ADD_OPTIONS_INIT STASH_OPTIONS_INIT_(stash_add_options)
+static inline void stash_add_options_init(stash_add_options *options) {
+    memset(options, 0, sizeof *options);
+    options->struct_size = sizeof *options;
+}
 
 /* AddDownload: url (NULL for a bundle), id (NULL or "": the daemon picks one), title (NULL:
  * none), options (NULL: none). *out (optional: NULL discards it) is the record, with created
@@ -335,13 +393,20 @@ STASH_API void stash_download_free(stash_download *download);
  * out pointer may be NULL. */
 STASH_API stash_status stash_has(stash_client *client, const char *id, bool *exists, stash_state *state);
 
+/* ListDownloads' filter and page: STASH_LIST_OPTIONS_INIT or stash_list_options_init. */
 typedef struct stash_list_options {
+    size_t struct_size;
     const stash_state *states; /* only these states; none: every state */
     size_t n_states;
     uint32_t page_size;     /* 0: 100; at most 1000 */
     const char *page_token; /* NULL or "": the first page; else a next_page_token */
     const char *group;      /* NULL or "": every download; else this group and those under it */
 } stash_list_options;
+#define STASH_LIST_OPTIONS_INIT STASH_OPTIONS_INIT_(stash_list_options)
+static inline void stash_list_options_init(stash_list_options *options) {
+    memset(options, 0, sizeof *options);
+    options->struct_size = sizeof *options;
+}
 
 typedef struct stash_state_count {
     stash_state state;
@@ -396,11 +461,18 @@ STASH_API stash_status stash_pause_group(stash_client *client, const char *group
 STASH_API stash_status stash_resume_group(stash_client *client, const char *group, bool include_failed, uint32_t *affected);
 STASH_API stash_status stash_cancel_group(stash_client *client, const char *group, uint32_t *affected);
 
+/* STASH_ADOPT_OPTIONS_INIT or stash_adopt_options_init. */
 typedef struct stash_adopt_options {
+    size_t struct_size;
     const char *url;    /* a file: where it came from */
     const char *sha256; /* a file: checked before it is taken */
     bool link;          /* hard-link instead of moving */
 } stash_adopt_options;
+#define STASH_ADOPT_OPTIONS_INIT STASH_OPTIONS_INIT_(stash_adopt_options)
+static inline void stash_adopt_options_init(stash_adopt_options *options) {
+    memset(options, 0, sizeof *options);
+    options->struct_size = sizeof *options;
+}
 
 /* Adopt: a file or folder at the absolute `path` becomes the COMPLETED download `id`.
  * options may be NULL. Free *out (optional) with stash_download_free. */
@@ -609,13 +681,20 @@ STASH_API void stash_playback_key_free(stash_playback_key *key);
 
 /* ------------------------------------------------------------------ events */
 
+/* STASH_SUBSCRIBE_OPTIONS_INIT or stash_subscribe_options_init. */
 typedef struct stash_subscribe_options {
+    size_t struct_size;
     const char *const *ids; /* none: every download */
     size_t n_ids;
     uint32_t min_progress_step; /* percent between progress events; 0: 1 */
     uint32_t min_interval_ms;   /* 0: 250 */
     uint64_t replay_from_seq;   /* 0: no replay; else first the kept events with seq >= this */
 } stash_subscribe_options;
+#define STASH_SUBSCRIBE_OPTIONS_INIT STASH_OPTIONS_INIT_(stash_subscribe_options)
+static inline void stash_subscribe_options_init(stash_subscribe_options *options) {
+    memset(options, 0, sizeof *options);
+    options->struct_size = sizeof *options;
+}
 
 /* Subscribe: from now on the daemon sends this connection events (options NULL: every
  * download, default pace). PROTOCOL.md advises one connection for events and another for
