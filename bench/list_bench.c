@@ -35,7 +35,9 @@ static int list_all(stash_client *client, uint32_t page_size, char ***ids, size_
     *slowest = 0;
     double began = now_s();
     for (;;) {
-        stash_list_options options = {.page_size = page_size, .page_token = token};
+        stash_list_options options = STASH_LIST_OPTIONS_INIT;
+        options.page_size = page_size;
+        options.page_token = token;
         stash_download_list *list = NULL;
         double start = now_s();
         if (stash_list(client, &options, &list) != STASH_OK) {
