@@ -129,7 +129,7 @@ let package = Package(
         .testTarget(
             name: "StashEngineTests",
             dependencies: [
-                "StashCore", "StashEngine", "StashFetch", "StashHLS", "StashKeys", "StashStore", "StashTestSupport",
+                "CLinux", "StashCore", "StashEngine", "StashFetch", "StashHLS", "StashKeys", "StashStore", "StashTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(

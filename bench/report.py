@@ -1,6 +1,6 @@
 """Prints the benchmark table from bench/run.sh's measurements and writes it to a file.
 
-usage: report.py TIMES_TSV CONTROL_TXT START_TXT RESULTS_TXT [HLS_TXT [CPU_TSV [CLIENTS_TXT [NOISY_TXT]]]]
+usage: report.py TIMES_TSV CONTROL_TXT START_TXT RESULTS_TXT [HLS_TXT [CPU_TSV [CLIENTS_TXT [NOISY_TXT [REGISTRY_TXT]]]]]
 TIMES_TSV lines: workload<TAB>tool<TAB>seconds<TAB>status ("ok" or why the run does not count).
 CONTROL_TXT lines: `name value` as printed by stash-bench (may be missing or empty).
 START_TXT lines: `name value`, the details of the best daemon start (may be missing or empty).
@@ -11,6 +11,9 @@ socketpair floor of the same run (pingpong_).
 NOISY_TXT lines: `name value` of the noisy-neighbour part: noise_mb, files, and for each tool
 (stash, curl+sync) <tool>_dirty_before_mb, <tool>_dirty_after_mb (of its fastest run) and
 <tool>_written_mb (the most written to disk during any of its runs).
+REGISTRY_TXT lines: `name value` of the registry of 100,000 queued downloads: first_answer_s,
+rss_kb, rss_anon_kb and rss_empty_kb (the daemon at rest over them, and with none), and
+list_bench's c_list_* figures.
 Parts of the bench that did not run (BENCH_ONLY) are left out of the table.
 The single-file workloads (plain and HTTPS) also print stash over wget2 in time and in CPU per file.
 """
@@ -27,6 +30,7 @@ WORKLOADS = {
 # which did the same transfers in the same run.
 PEERS_FROM = {"bundles": "2000x64KiB"}
 START_WORKLOAD = "start100k"
+REGISTRY_WORKLOAD = "registry"
 HLS_WORKLOAD = "hls"
 HLS_PEERS = ("yt-dlp", "ffmpeg")
 NOISY_WORKLOAD = "noisy"
@@ -95,6 +99,7 @@ def main():
     cpu = read_cpu(sys.argv[6]) if len(sys.argv) > 6 else {}
     clients = read_values(sys.argv[7]) if len(sys.argv) > 7 else {}
     noisy = read_values(sys.argv[8]) if len(sys.argv) > 8 else {}
+    registry = read_values(sys.argv[9]) if len(sys.argv) > 9 else {}
     out = []
     files_ran = any(r[0] in WORKLOADS for r in rows) or bool(control)
     start_ran = any(r[0] == START_WORKLOAD for r in rows)
@@ -103,6 +108,8 @@ def main():
         classic(out, rows, control, start, cpu)
     if any(r[0] in COST_WORKLOADS for r in rows):
         download_cost_section(out, rows, cpu)
+    if any(r[0] == REGISTRY_WORKLOAD for r in rows):
+        registry_section(out, rows, registry)
     if hls_ran:
         hls_section(out, rows, hls)
     if clients:
@@ -237,6 +244,42 @@ def download_cost_section(out, rows, cpu):
     for label, ratio, limit in targets:
         shown = f"{verdict(ratio <= limit)} ({ratio:.2f}x)" if ratio is not None else "not measured"
         out.append(f"  {label + ':':<46} {shown}")
+    out.append("")
+
+
+def registry_section(out, rows, values):
+    """The registry of 100,000 queued downloads: its listing, memory and start, and their targets."""
+    row = next((r for r in rows if r[0] == REGISTRY_WORKLOAD), None)
+    records = values.get("records", 100_000)
+    out.append(f"registry of {records:,.0f} downloads, all but the first QUEUED behind it (stalled, max-parallel 1):")
+    if not row or row[3] != "ok":
+        out.append(f"  not measured: {row[3] if row else 'no run'}")
+        out.append("")
+        return
+    listing = values.get("c_list_seconds")
+    per_record = None
+    if "rss_kb" in values and "rss_empty_kb" in values:
+        per_record = (values["rss_kb"] - values["rss_empty_kb"]) * 1024 / records
+        out.append(f"  daemon at rest: {values['rss_kb'] / 1024:.0f} MiB RSS ({values.get('rss_anon_kb', 0) / 1024:.0f} MiB "
+                   f"anonymous), an empty daemon {values['rss_empty_kb'] / 1024:.0f} MiB: {per_record:,.0f} bytes a record "
+                   f"({values['rss_kb'] * 1024 / records:,.0f} with the daemon's own)")
+    if listing is not None:
+        out.append(f"  full listing through the C client: {listing:.3f} s, {values.get('c_list_pages', 0):.0f} pages of 1,000 "
+                   f"(slowest page {values.get('c_list_page_ms_max', 0):.1f} ms; best of 3)")
+    cache = ", page cache dropped before each" if values.get("page_cache_dropped") else ""
+    out.append(f"  first answer after a restart: {row[2]:.2f} s (best of {values.get('starts', 1):.0f} starts{cache})")
+    out.append(f"  this part took {values.get('part_s', 0):.0f} s, {values.get('populate_s', 0):.0f} s of it adding the downloads")
+    out.append("targets:")
+
+    def target(label, value, passes, shown):
+        if value is None:
+            out.append(f"  {label + ':':<52} not measured")
+        else:
+            out.append(f"  {label + ':':<52} {verdict(passes(value))} ({shown(value)})")
+
+    target(f"listing {records:,.0f} records, C client <= 1.5 s", listing, lambda s: s <= 1.5, lambda s: f"{s:.3f} s")
+    target("daemon memory a record at rest <= 1 KiB", per_record, lambda b: b <= 1024, lambda b: f"{b:,.0f} bytes")
+    target("first answer after a restart <= 1 s", row[2], lambda s: s <= 1, lambda s: f"{s:.2f} s")
     out.append("")
 
 

@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # `make bench`: times stash against curl, wget2 and aria2c on a local nginx, then measures the
 # control plane with stash-bench, the same small files as bundles, a daemon start over
-# 100,000 records, and an HLS download (720p of a 10-minute, 3-variant stream with two
-# subtitle tracks) against yt-dlp and ffmpeg, small downloads made durable while another
-# process holds unwritten data on the same disk (the noisy neighbour) against curl and
-# `sync -d`, and prints (and saves to bench/out/results.txt) one table. Every output is verified against the corpus or stream manifest, so a broken run
+# 100,000 records, the scale of a registry of 100,000 queued downloads, and an HLS download
+# (720p of a 10-minute, 3-variant stream with two subtitle tracks) against yt-dlp and ffmpeg,
+# small downloads made durable while another process holds unwritten data on the same disk
+# (the noisy neighbour) against curl and `sync -d`, and prints (and saves to
+# bench/out/results.txt) one table. Every output is verified against the corpus or stream manifest, so a broken run
 # cannot look fast.
 #
 # Environment: STASH_BIN_DIR overrides the release build directory holding stashd, stash and
 # stash-bench (default: `swift build -c release --show-bin-path`); BENCH_REPEAT is how many
 # times each transfer is timed, the fastest counting (default 3); BENCH_ONLY, a comma-separated
-# list of parts (1GiB, 2000x64KiB, 2000x64KiB-https, bundles, start100k, hls, memory, clients,
-# noisy), runs only those, e.g.
+# list of parts (1GiB, 2000x64KiB, 2000x64KiB-https, bundles, start100k, registry, hls, memory,
+# clients, noisy), runs only those, e.g.
 # `BENCH_ONLY=hls bash bench/run.sh`, and saves to bench/out/results-<parts>.txt instead.
 set -euo pipefail
 
@@ -134,9 +135,14 @@ make_hls() {
 # ---------------------------------------------------------------- nginx
 NGINX_PID=
 STASHD_PID=
+STALL_PID=
 
 cleanup() {
     stop_stashd
+    if [[ -n $STALL_PID ]]; then
+        kill "$STALL_PID" 2>/dev/null || true
+        wait "$STALL_PID" 2>/dev/null || true
+    fi
     if declare -F unmount_noisy_fs >/dev/null; then
         unmount_noisy_fs
         restore_sysctls
@@ -657,6 +663,114 @@ bench_start() {
     rm -rf "$START_DATA"
 }
 
+# ---------------------------------------------------------------- registry of 100,000
+# The scale of the registry: $RECORDS downloads, the first stalled on a server that accepts and
+# never answers (bench/stall_server.py) and, with max-parallel 1, the rest QUEUED behind it, as
+# an app's library of queued episodes. Measured: a full listing through the C client (pages
+# of 1,000, bench/list_bench.c), the daemon's memory per record at rest (over an empty daemon's,
+# measured in the same run), and the first answer after a restart (page cache dropped). `name
+# value` lines to $REGISTRY; its own data dir, deleted at the end.
+REGISTRY=$OUT/registry.txt
+REGISTRY_DATA=$OUT/registry100k
+
+# rss_kb FIELD: that line of /proc/<stashd>/status (VmRSS, RssAnon) in kB, 0 without a daemon.
+rss_kb() {
+    awk -v field="$1:" '$1 == field {print $2}' "/proc/$STASHD_PID/status" 2>/dev/null || echo 0
+}
+
+# registry_counts: QUEUED and all downloads, from `stash info --json`.
+registry_counts() {
+    STASH_SOCKET=$SOCKET "$BIN/stash" info --json |
+        python3 -c "import json, sys; c = json.load(sys.stdin)['counts']; print(c.get('QUEUED', 0), sum(c.values()))"
+}
+
+bench_registry() {
+    local began lib=$OUT/clients-c cc port list=$OUT/registry.list attempt seconds best= queued all empty_rss
+    began=$(now)
+    : >"$REGISTRY"
+    if [[ -z $BIN || ! -x $BIN/stash-bench ]]; then
+        printf 'registry\tstash\t\tnot built\n' >>"$TIMES"
+        return
+    fi
+    cc=$(command -v cc || command -v clang || echo /opt/swift/usr/bin/clang)
+    if ! make -s -C "$ROOT/clients/c" BUILD="$lib" all >>"$OUT/clients.log" 2>&1 ||
+        ! "$cc" -O2 -o "$OUT/list_bench" "$ROOT/bench/list_bench.c" \
+            $(PKG_CONFIG_PATH=$lib/uninstalled pkg-config --cflags --libs stash-client) -Wl,-rpath,"$lib" \
+            2>>"$OUT/clients.log"; then
+        printf 'registry\tstash\t\tcannot build bench/list_bench.c, see %s\n' "$OUT/clients.log" >>"$TIMES"
+        return
+    fi
+    # What the daemon takes with no record, to tell the records' share from its own.
+    rm -rf "$OUT/registry-empty"
+    launch_stashd "$OUT/registry-empty"
+    wait_socket && "$BIN/stash-bench" --socket "$SOCKET" --wait-ready 60 >>"$OUT/stash-bench.log" 2>&1
+    sleep 1
+    empty_rss=$(rss_kb VmRSS)
+    stop_stashd
+    rm -rf "$OUT/registry-empty"
+
+    python3 "$ROOT/bench/stall_server.py" >"$OUT/stall.port" &
+    STALL_PID=$!
+    for _ in $(seq 50); do [[ -s $OUT/stall.port ]] && break; sleep 0.1; done
+    port=$(cat "$OUT/stall.port")
+    rm -rf "$REGISTRY_DATA"
+    launch_stashd "$REGISTRY_DATA" --max-parallel 1
+    if ! wait_socket; then
+        printf 'registry\tstash\t\tstashd did not start, see %s\n' "$OUT/stashd.log" >>"$TIMES"
+        return
+    fi
+    # The head waits on the silent server for the whole run, not the default 30 s before a retry.
+    STASH_SOCKET=$SOCKET "$BIN/stash" config set low-speed-time 3600 >/dev/null
+    # --force: one URL for all, each line a download of its own with an id the daemon chooses.
+    seq $RECORDS | sed "s|.*|http://127.0.0.1:$port/stalled|" >"$list"
+    if ! STASH_SOCKET=$SOCKET "$BIN/stash" add --force --from-file "$list" >"$OUT/registry-add.log" 2>&1; then
+        printf 'registry\tstash\t\tstash add --from-file failed, see %s\n' "$OUT/registry-add.log" >>"$TIMES"
+        return
+    fi
+    log "registry: $RECORDS downloads added in $(python3 -c "print(f'{$(now) - $began:.0f}')") s"
+    python3 -c "print(f'populate_s {$(now) - $began:.1f}')" >>"$REGISTRY"
+    stop_stashd
+    for attempt in $(seq "$REPEAT"); do
+        settle
+        launch_stashd "$REGISTRY_DATA" --max-parallel 1
+        if ! "$BIN/stash-bench" --socket "$SOCKET" --wait-ready 120 >>"$OUT/stash-bench.log" 2>&1; then
+            printf 'registry\tstash\t\tnot ready in 120 s, see %s\n' "$OUT/stashd.log" >>"$TIMES"
+            return
+        fi
+        seconds=$(python3 -c "print(f'{$(now) - $LAUNCHED:.3f}')")
+        log "registry: first answer $seconds s after the start (run $attempt)"
+        if [[ -z $best ]] || python3 -c "import sys; sys.exit(not $seconds < $best)"; then best=$seconds; fi
+        ((attempt == REPEAT)) || stop_stashd
+    done
+    # The last daemon, at rest: the registry as built, then its memory, then the listings.
+    read -r queued all < <(registry_counts) || true
+    if ((all != RECORDS || queued < RECORDS - 1)); then
+        printf 'registry\tstash\t%s\t%s\n' "$best" "the registry holds $all downloads, $queued QUEUED; expected $RECORDS, all but one QUEUED ($(STASH_SOCKET=$SOCKET "$BIN/stash" info --json | python3 -c "import json, sys; print(json.load(sys.stdin)['counts'])"))" >>"$TIMES"
+        return
+    fi
+    sleep 2
+    {
+        echo "records $RECORDS"
+        echo "first_answer_s $best"
+        echo "starts $REPEAT"
+        [[ -w /proc/sys/vm/drop_caches ]] && echo "page_cache_dropped 1"
+        echo "rss_kb $(rss_kb VmRSS)"
+        echo "rss_anon_kb $(rss_kb RssAnon)"
+        echo "rss_empty_kb $empty_rss"
+    } >>"$REGISTRY"
+    if ! "$OUT/list_bench" "$SOCKET" "$RECORDS" 1000 3 >>"$REGISTRY" 2>>"$OUT/clients.log"; then
+        printf 'registry\tstash\t%s\t%s\n' "$best" "list_bench failed, see $OUT/clients.log" >>"$TIMES"
+        return
+    fi
+    stop_stashd
+    printf 'registry\tstash\t%s\tok\n' "$best" >>"$TIMES"
+    python3 -c "print(f'part_s {$(now) - $began:.1f}')" >>"$REGISTRY"
+    kill "$STALL_PID" 2>/dev/null || true
+    wait "$STALL_PID" 2>/dev/null || true
+    STALL_PID=
+    rm -rf "$REGISTRY_DATA"
+}
+
 # ---------------------------------------------------------------- HLS
 # hls_expected NAME: the manifest's line for NAME (v720, ...): segments, bytes, and the SHA-256
 # of its segments concatenated in playlist order.
@@ -1098,6 +1212,12 @@ main() {
         bench_start
     fi
 
+    : >"$REGISTRY"
+    if want registry; then
+        log "workload 4b: a registry of $RECORDS downloads, QUEUED behind a stalled one"
+        bench_registry
+    fi
+
     if want hls; then
         log "workload 5: HLS, the 720p variant of a 10-minute stream, with two subtitle tracks"
         bench_hls
@@ -1123,7 +1243,8 @@ main() {
     fi
 
     echo
-    python3 "$ROOT/bench/report.py" "$TIMES" "$CONTROL" "$START" "$RESULTS" "$OUT/hls.txt" "$CPU" "$OUT/clients.txt" "$OUT/noisy.txt"
+    python3 "$ROOT/bench/report.py" "$TIMES" "$CONTROL" "$START" "$RESULTS" "$OUT/hls.txt" "$CPU" "$OUT/clients.txt" "$OUT/noisy.txt" \
+        "$REGISTRY"
     if [[ -s $OUT/memory.txt ]]; then
         { echo; echo "daemon peak RSS, MiB (bench/memory.py; bound 200):"; sed 's/^/  /' "$OUT/memory.txt"; } | tee -a "$RESULTS"
     fi

@@ -1,24 +1,26 @@
 /// One file of a download: where it comes from, where it goes inside the asset's folder, and
 /// what is known of it. A single-file download has exactly one; a bundle has one per entry.
 public struct DownloadFile: Equatable, Sendable {
+    // Declared in an order that packs them (the strings, then the numbers, the optionals
+    // and the flag last): a bundle or an HLS package holds thousands.
     public var url: String
     /// Path inside the asset's folder, checked by `BundleRules.validatePath`.
     public var path: String
-    /// Size given at add time or learned from Content-Length; nil while unknown.
-    public var size: Int64?
     /// Expected SHA-256, lowercase hex, empty when none was given.
     public var sha256: String
     /// Validators of the partial file, for `If-Range` on resume; they never leave the daemon.
     package var etag: String?
     package var lastModified: String?
-    /// Where the file starts in the resource at `url` when it is only a part of it (an HLS
-    /// EXT-X-BYTERANGE segment); `size` is then the part's length. Nil for a whole resource.
-    package var rangeOffset: Int64?
     /// Bytes on disk for this file, partial or complete. Not stored: the disk is the measure.
     public var downloadedBytes: Int64
+    /// Size given at add time or learned from Content-Length; nil while unknown.
+    public var size: Int64?
     /// The file is at its final path, complete and verified. Not stored: a file reaches its
     /// final path only once it is complete, so its presence is the record.
     public var done: Bool
+    /// Where the file starts in the resource at `url` when it is only a part of it (an HLS
+    /// EXT-X-BYTERANGE segment); `size` is then the part's length. Nil for a whole resource.
+    package var rangeOffset: Int64?
 
     public init(
         url: String, path: String, size: Int64? = nil, sha256: String = "",

@@ -42,28 +42,7 @@ extension Engine {
             }
             after = value
         }
-        let filter = Set(states)
-        var page: [Download] = []
-        var total = 0
-        var lastSeq = -1
-        var more = false
-        var totals = GroupTotals()
-        for id in order {
-            guard let entry = entries[id], filter.isEmpty || filter.contains(entry.download.state),
-                  DownloadRequestRules.group(entry.download.group, isIn: group) else { continue }
-            total += 1
-            totals.add(entry.download)
-            guard entry.seq > after else { continue }
-            if page.count < size {
-                var view = publicView(entry.download)
-                view.files = []
-                page.append(view)
-                lastSeq = entry.seq
-            } else {
-                more = true
-            }
-        }
-        return DownloadPage(downloads: page, nextPageToken: more ? String(lastSeq) : "", total: total, totals: totals)
+        return state.list(states: states, size: size, after: after, group: group)
     }
 
     package func subscribe(ids: [String], minProgressStep: Int, minIntervalMs: Int, replayFrom: UInt64) -> EventSubscription {

@@ -6,19 +6,25 @@ import StashCore
 /// hand its files over (`checkFiles`).
 extension EngineState {
     /// Reads one loaded record's files from the disk (`sizes`: those of its final paths, in
-    /// order): which are complete (of the recorded size) and how many bytes the others hold.
-    /// Returns what is wrong with a file that should be there, if any; the files a complete
-    /// download lacks are verify's findings (one stat per file serves both). A bundle file
-    /// whose size was lost with the daemon is noted (`effects`).
+    /// order; `parts`: those of their part files when a start measured them, else each is
+    /// asked of the disk): which are complete (of the recorded size) and how many bytes the
+    /// others hold. Returns what is wrong with a file that should be there, where a caller
+    /// uses it (a complete, active or removed download: for a queued one a file not there yet
+    /// is no problem); the files a complete download lacks are verify's findings (one stat
+    /// per file serves both). A bundle file whose size was lost with the daemon is noted
+    /// (`effects`).
     func reconcileFiles(
-        _ download: inout Download, sizes: ArraySlice<Int64?>, findings: inout [VerifyFinding], into effects: inout [EngineEffect]
+        _ download: inout Download, sizes: ArraySlice<Int64?>, parts: ArraySlice<Int64?>? = nil, findings: inout [VerifyFinding],
+        into effects: inout [EngineEffect]
     ) -> String? {
         let id = download.id
         let shouldBeComplete = download.state.holdsCompleteFiles || (download.state == .failed && download.error?.kind == .storage)
+        let describe = shouldBeComplete || download.state.isActive || download.state == .removing
         var problem: String?
         var done = 0
         var bytes: Int64 = 0
-        for (index, size) in zip(download.files.indices, sizes) {
+        for (offset, index) in download.files.indices.enumerated() {
+            let size = sizes[sizes.startIndex + offset]
             if let size, download.files[index].size == nil || download.files[index].size == size {
                 if download.files[index].size == nil, !download.state.holdsCompleteFiles {
                     // A bundle file that landed after its noted size was lost with the daemon:
@@ -30,19 +36,25 @@ extension EngineState {
                 download.files[index].downloadedBytes = size
                 done += 1
             } else {
-                download.files[index].done = false
-                let path = layout.filePath(id: id, download.files[index])
-                let finding: VerifyFinding
-                if let size, let expected = download.files[index].size {
-                    finding = VerifyFinding(kind: .wrongSize, id: id, path: path, detail: "\(size) bytes on disk, expected \(expected)")
-                } else {
-                    finding = VerifyFinding(kind: .missingFile, id: id, path: path, detail: "file missing on disk")
+                if download.files[index].done { download.files[index].done = false }
+                if describe {
+                    let path = layout.filePath(id: id, download.files[index])
+                    let finding: VerifyFinding
+                    if let size, let expected = download.files[index].size {
+                        finding = VerifyFinding(kind: .wrongSize, id: id, path: path, detail: "\(size) bytes on disk, expected \(expected)")
+                    } else {
+                        finding = VerifyFinding(kind: .missingFile, id: id, path: path, detail: "file missing on disk")
+                    }
+                    if shouldBeComplete { findings.append(finding) }
+                    if problem == nil {
+                        problem = finding.kind == .missingFile ? "file missing on disk: \(path)" : "file on disk has \(finding.detail): \(path)"
+                    }
                 }
-                if shouldBeComplete { findings.append(finding) }
-                if problem == nil {
-                    problem = finding.kind == .missingFile ? "file missing on disk: \(path)" : "file on disk has \(finding.detail): \(path)"
+                var partial: Int64?
+                if !download.state.holdsCompleteFiles {
+                    partial = parts.map { $0[$0.startIndex + offset] } ?? disk.fileSize(layout.filePath(id: id, download.files[index]) + ".part")
                 }
-                download.files[index].downloadedBytes = download.state.holdsCompleteFiles ? 0 : disk.fileSize(path + ".part") ?? 0
+                download.files[index].downloadedBytes = partial ?? 0
             }
             bytes = bytes.addingSaturating(download.files[index].downloadedBytes)
         }

@@ -36,8 +36,8 @@ extension EngineState {
             files: files.indices.filter { !files[$0].done }.map { ($0, files[$0].host) },
             fileSlots: entry.download.hls?.segmentConcurrency)
         entry.activity = .transferring([:])
-        entry.lastProgressEvent = (-1, 0)
-        entry.speed.reset()
+        entry.pace.lastEvent = (-1, 0)
+        entry.pace.speed.reset()
         queue.activate(entry.download.id)
         slotsChanged = true
     }
@@ -48,7 +48,7 @@ extension EngineState {
         let generation = nextGeneration
         nextGeneration += 1
         queue.activate(entry.download.id)
-        entry.speed.reset()
+        entry.pace.speed.reset()
         entry.activity = .planning(generation: generation)
         effects.append(.startPlanning(generation: generation, entry.download))
     }

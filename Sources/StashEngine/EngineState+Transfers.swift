@@ -117,7 +117,7 @@ extension EngineState {
         }
         if !entry.download.isFolder, index == 0 {
             entry.download.stateReason = info.resumedFrom > 0 ? "resumed at byte \(info.resumedFrom)" : ""
-            entry.speed.reset()
+            entry.pace.speed.reset()
         }
         entries[id] = entry
         effects.append(.commit(
@@ -146,14 +146,14 @@ extension EngineState {
         let now = clock.now().timeIntervalSinceReferenceDate
         if delta > 0 { sessionBytes += delta }
         entry.download.downloadedBytes += delta
-        entry.speed.sample(bytes: entry.download.downloadedBytes, at: now)
-        entry.download.speed = Int64(entry.speed.bytesPerSecond)
+        entry.pace.speed.sample(bytes: entry.download.downloadedBytes, at: now)
+        entry.download.speed = Int64(entry.pace.speed.bytesPerSecond)
         let percent = entry.download.progressPercent
-        let announce = forceEvent || percent - entry.lastProgressEvent.percent >= Self.progressStep
-            || now - entry.lastProgressEvent.time >= Self.progressInterval
-        if announce { entry.lastProgressEvent = (percent, now) }
-        let persist = now - entry.lastProgressSave >= Self.progressSaveInterval
-        if persist { entry.lastProgressSave = now }
+        let announce = forceEvent || percent - entry.pace.lastEvent.percent >= Self.progressStep
+            || now - entry.pace.lastEvent.time >= Self.progressInterval
+        if announce { entry.pace.lastEvent = (percent, now) }
+        let persist = now - entry.pace.lastSave >= Self.progressSaveInterval
+        if persist { entry.pace.lastSave = now }
         if announce || persist {
             effects.append(.commit(persist ? .save(entry.download) : nil, then: announce ? .progress(ProgressUpdate(entry.download)) : nil))
         }

@@ -19,9 +19,8 @@ struct EngineState {
     let network: NetworkMonitor
     private(set) var config: DaemonConfig
 
+    /// The downloads, in list order, with the index ListDownloads reads (`ListIndex`).
     var entries = EntryTable()
-    /// Ids in list order (by `Entry.seq`).
-    var order: [String] = []
     var nextSeq = 0
     /// Which queued downloads get a download slot (max-parallel), and which hold one.
     var queue: DownloadQueue
@@ -31,7 +30,7 @@ struct EngineState {
     var slotsChanged = false
     /// Which download holds each content (`EngineState+Dedupe`), so an add of the same URL or
     /// files finds it without a scan.
-    var contentIndex: [String: String] = [:]
+    var contentIndex: [ContentKey: String] = [:]
     /// Numbers transfers and plannings, so the events of an earlier one are told apart.
     var nextGeneration: UInt64 = 1
     /// Bytes fetched since the daemon started, for GetStats.
@@ -114,7 +113,6 @@ struct EngineState {
             if entries[id]?.download.state == download.state {
                 unindexContent(download)
                 entries[id] = nil
-                order.removeAll { $0 == id }
             }
         case .added(let id):
             queue.enqueue(id)
@@ -164,7 +162,6 @@ struct EngineState {
     private mutating func enter(_ download: Download) {
         let id = download.id
         entries[id] = Entry(download: download, lifecycle: DownloadLifecycle(state: download.state), seq: nextSeq)
-        order.append(id)
         nextSeq += 1
     }
 
@@ -198,7 +195,7 @@ struct EngineState {
             stopFiles(&entry, into: &effects)
             if previous.isActive { effects.append(.flightEnded(id)) }
             entry.download.speed = 0
-            entry.speed.reset()
+            entry.endPace()
             queue.deactivate(id)
         }
         entries[id] = entry
@@ -267,6 +264,9 @@ struct EngineState {
         slotsChanged = true
         schedule(into: &effects)
     }
+
+    /// Ids in list order.
+    var order: [String] { entries.ids }
 
     /// Reads each unfinished file's bytes from its part file, and sums the download.
     func measureFiles(_ download: inout Download) {

@@ -77,37 +77,34 @@ enum DownloadRow {
                 problems.append("\(label) skipped: required field 'created_at' is missing")
                 return nil
             }
-            var download = Download(id: id, uri: uri, assetPath: "", createdAt: date(milliseconds: createdMs), isBundle: isBundle)
-            if let state = DownloadState(name: stateName) {
-                download.state = state
-            } else {
+            let state = DownloadState(name: stateName)
+            if state == nil {
                 // Paused rather than failed or dropped: the bytes on disk stay and a client can
                 // resume or remove it once it sees the download.
-                download.state = .paused
                 problems.append("\(label): unknown state '\(stateName)' read as PAUSED")
             }
-            download.title = try row.decode(String?.self, atIndex: 2) ?? ""
-            download.downloadedBytes = try row.decode(Int64?.self, atIndex: 4) ?? 0
-            download.totalBytes = try row.decode(Int64?.self, atIndex: 5)
-            download.quality = try row.decode(String?.self, atIndex: 6) ?? ""
-            download.hasSubtitles = try row.decode(Bool?.self, atIndex: 7) ?? false
-            download.hasDRM = try row.decode(Bool?.self, atIndex: 8) ?? false
-            download.assetPath = try row.decode(String?.self, atIndex: 9) ?? ""
+            var error: DownloadError?
             if let kindValue = try row.decode(Int?.self, atIndex: 10) {
                 let kind = DownloadError.Kind(rawValue: kindValue) ?? .internal
                 if kind.rawValue != kindValue {
                     problems.append("\(label): unknown error kind \(kindValue) read as internal")
                 }
-                download.error = DownloadError(
-                    kind, try row.decode(String?.self, atIndex: 11) ?? "",
-                    httpStatus: try row.decode(Int?.self, atIndex: 12) ?? 0)
+                error = DownloadError(kind, try row.decode(String?.self, atIndex: 11) ?? "", httpStatus: try row.decode(Int?.self, atIndex: 12) ?? 0)
             }
-            download.stateReason = try row.decode(String?.self, atIndex: 13) ?? ""
-            download.completedAt = try row.decode(Int64?.self, atIndex: 15).map(date(milliseconds:))
-            download.sha256 = try row.decode(String?.self, atIndex: 16) ?? ""
+            // The common fields at once: each change of a `Download` checks that its storage is
+            // its own, and 100,000 rows are read at every start.
+            var download = Download(
+                id: id, uri: uri, title: try row.decode(String?.self, atIndex: 2) ?? "", state: state ?? .paused,
+                downloadedBytes: try row.decode(Int64?.self, atIndex: 4) ?? 0, totalBytes: try row.decode(Int64?.self, atIndex: 5),
+                quality: try row.decode(String?.self, atIndex: 6) ?? "", hasSubtitles: try row.decode(Bool?.self, atIndex: 7) ?? false,
+                hasDRM: try row.decode(Bool?.self, atIndex: 8) ?? false, assetPath: try row.decode(String?.self, atIndex: 9) ?? "",
+                error: error, stateReason: try row.decode(String?.self, atIndex: 13) ?? "", createdAt: date(milliseconds: createdMs),
+                completedAt: try row.decode(Int64?.self, atIndex: 15).map(date(milliseconds:)),
+                sha256: try row.decode(String?.self, atIndex: 16) ?? "", isBundle: isBundle)
             let headersJSON = try row.decode(String?.self, atIndex: 17) ?? "[]"
             do {
-                download.headers = try decodeHeaders(headersJSON)
+                let headers = try decodeHeaders(headersJSON)
+                if !headers.isEmpty { download.headers = headers }
             } catch {
                 problems.append("\(label): headers '\(headersJSON)' are not a JSON array of {name, value}; read as none")
             }
@@ -147,7 +144,9 @@ enum DownloadRow {
                 }
             }
             let group = try row.decode(String?.self, atIndex: 22) ?? ""
-            if (try? DownloadRequestRules.validateGroup(group)) != nil {
+            if group.isEmpty {
+                // No group: nothing to check or set.
+            } else if (try? DownloadRequestRules.validateGroup(group)) != nil {
                 download.group = group
             } else {
                 problems.append("\(label): group '\(group.prefix(200))' is not a group path; read as none")

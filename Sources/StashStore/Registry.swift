@@ -51,7 +51,7 @@ package final class Registry: Sendable {
     /// problem note). Never crashes on a bad row.
     package func loadAll() throws -> LoadResult {
         readAhead()
-        return try Self.guarding(path, "load downloads") {
+        var result = try Self.guarding(path, "load downloads") {
             try pool.read { db in
                 var result = LoadResult(downloads: [], problems: [])
                 var position: [String: Int] = [:]
@@ -66,40 +66,53 @@ package final class Registry: Sendable {
                 // download and sort its files (0.5 s against 0.1 s for 100,000 rows).
                 let fileRows = try Row.fetchCursor(db.makeStatement(sql: FileRow.selectAllSQL))
                 while let row = try fileRows.next() {
-                    guard let (owner, file) = FileRow.decode(row, problems: &result.problems),
+                    guard case (let owner, var file)? = FileRow.decode(row, problems: &result.problems),
                           let index = position[owner] else { continue }
+                    // A single file's URL is its download's: held once, not once each (and
+                    // freed at once, so the next row's takes its place in the heap).
+                    if file.url == result.downloads[index].uri { file.url = result.downloads[index].uri }
                     result.downloads[index].files.append(file)
-                }
-                var skipped: [String] = []
-                result.downloads.removeAll { download in
-                    guard download.contentFiles.isEmpty, download.hls == nil, download.isBundle else { return false }
-                    skipped.append("download row '\(download.id)' skipped: a bundle with no files")
-                    return true
-                }
-                result.problems += skipped
-                for index in result.downloads.indices {
-                    if result.downloads[index].hls == nil, !result.downloads[index].isBundle {
-                        Self.placeSingleFile(&result.downloads[index], problems: &result.problems)
-                    }
-                    // A track's file row lost: it is fetched again rather than the track dropped.
-                    // An HLS download without its segment list gets them when its playlists are read.
-                    if !result.downloads[index].textTracks.isEmpty, result.downloads[index].hls == nil || !result.downloads[index].files.isEmpty {
-                        let missing = result.downloads[index].missingTextTrackFiles
-                        if !missing.isEmpty {
-                            result.downloads[index].files += missing
-                            result.problems.append("download row '\(result.downloads[index].id)': file rows of text tracks \(missing.map(\.path).joined(separator: ", ")) missing, rebuilt from the tracks")
-                        }
-                    }
-                    result.downloads[index].filesTotal = result.downloads[index].files.count
                 }
                 return result
             }
+        }
+        Self.repair(&result)
+        return result
+    }
+
+    /// What the rows alone cannot say: a bundle without files is dropped, a single file's own
+    /// file comes first, a text track's lost file row is rebuilt.
+    private static func repair(_ result: inout LoadResult) {
+        var skipped: [String] = []
+        result.downloads.removeAll { download in
+            guard download.isBundle, download.hls == nil, download.contentFiles.isEmpty else { return false }
+            skipped.append("download row '\(download.id)' skipped: a bundle with no files")
+            return true
+        }
+        result.problems += skipped
+        for index in result.downloads.indices {
+            if result.downloads[index].hls == nil, !result.downloads[index].isBundle {
+                Self.placeSingleFile(&result.downloads[index], problems: &result.problems)
+            }
+            // A track's file row lost: it is fetched again rather than the track dropped.
+            // An HLS download without its segment list gets them when its playlists are read.
+            if !result.downloads[index].textTracks.isEmpty, result.downloads[index].hls == nil || !result.downloads[index].files.isEmpty {
+                let missing = result.downloads[index].missingTextTrackFiles
+                if !missing.isEmpty {
+                    result.downloads[index].files += missing
+                    result.problems.append("download row '\(result.downloads[index].id)': file rows of text tracks \(missing.map(\.path).joined(separator: ", ")) missing, rebuilt from the tracks")
+                }
+            }
+            let count = result.downloads[index].files.count
+            if result.downloads[index].filesTotal != count { result.downloads[index].filesTotal = count }
         }
     }
 
     /// A single-file download's own file comes first, before its text tracks' (the engine
     /// reads it there); a lost file row is rebuilt from the record.
     private static func placeSingleFile(_ download: inout Download, problems: inout [String]) {
+        // Without text tracks its one file is its own, first.
+        if download.textTracks.isEmpty, !download.files.isEmpty { return }
         guard let own = download.files.firstIndex(where: { !download.isTextTrackFile($0) }) else {
             let name = (download.assetPath as NSString).lastPathComponent
             download.files.insert(

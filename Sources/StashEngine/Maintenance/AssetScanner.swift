@@ -54,6 +54,14 @@ enum AssetScanner {
         return scan.sortedResult()
     }
 
+    /// The names in `assetsDir` (the folders of downloads that have one), nil when it cannot
+    /// be listed.
+    static func names(in assetsDir: String) -> Set<String>? {
+        guard let folder = try? FolderHandle.open(assetsDir, followingSymlink: true) else { return nil }
+        defer { folder.release() }
+        return (try? folder.names()).map(Set.init)
+    }
+
     /// Deletes what a finding points at (a folder with everything in it, or one file) without
     /// following symlinks; returns the regular files deleted and their bytes.
     static func remove(_ finding: VerifyFinding) -> (files: Int, bytes: Int64) {
