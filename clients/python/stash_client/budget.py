@@ -43,7 +43,7 @@ def _worst_cost_per_byte(descriptor: Descriptor, seen: Optional[Set[str]] = None
     return max(worst, _VALUE // _SMALLEST_ELEMENT, _PACKED_PER_BYTE)
 
 
-def _varint(data: bytes, position: int, end: int) -> Tuple[Optional[int], int]:
+def read_varint(data: bytes, position: int, end: int) -> Tuple[Optional[int], int]:
     """The varint at `position` and the position after it; None past `end` or past 10 bytes."""
     value = shift = 0
     while position < end and shift < 70:
@@ -77,18 +77,18 @@ class DecodeBudget:
             message, position, end = pending.pop()
             by_number = message.fields_by_number
             while position < end:
-                key, position = _varint(payload, position, end)
+                key, position = read_varint(payload, position, end)
                 if key is None:
                     return
                 field, wire_type = by_number.get(key >> 3), key & 7
                 if wire_type == 0:
-                    _, position = _varint(payload, position, end)
+                    _, position = read_varint(payload, position, end)
                 elif wire_type == 1:
                     position += 8
                 elif wire_type == 5:
                     position += 4
                 elif wire_type == _LENGTH_DELIMITED:
-                    length, position = _varint(payload, position, end)
+                    length, position = read_varint(payload, position, end)
                     if length is None or length > end - position:
                         return
                     start, position = position, position + length

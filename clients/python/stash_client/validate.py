@@ -12,6 +12,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from . import stash_pb2 as pb
+from .budget import read_varint as _varint
 from .errors import StashError
 from .records import is_repeated
 
@@ -19,18 +20,6 @@ STRING_RULE = "a string must be UTF-8 without NUL"
 _SHOWN_BYTES = 64
 # The schema nests a few levels; the bound is for a later schema with a recursive message.
 _MAX_DEPTH = 32
-
-
-def _varint(data: bytes, position: int, end: int) -> Tuple[Optional[int], int]:
-    value = shift = 0
-    while position < end and shift < 64:
-        byte = data[position]
-        position += 1
-        value |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            return value, position
-        shift += 7
-    return None, position
 
 
 def _fields(data: bytes, start: int, end: int) -> Iterator[Tuple[int, Optional[Tuple[int, int]]]]:
