@@ -140,7 +140,8 @@ struct HLSPreparation: Sendable {
         return Prepared(
             files: files, keyPaths: plan.keys.map(\.path), playlistPaths: plan.playlists.map(\.path),
             quality: selection.map { Self.describe($0.variant) } ?? "",
-            hasSubtitles: !(selection?.subtitles.isEmpty ?? true), estimatedBytes: plan.estimatedBytes,
+            // A subtitle rendition with nothing in a time range is not in the package.
+            hasSubtitles: plan.playlists.contains { $0.path.hasPrefix("subtitles/") }, estimatedBytes: plan.estimatedBytes,
             licenseKeyIDs: Self.licenseKeyIDs(licensed), license: license, warnings: warnings, window: plan.window,
             windowNotes: plan.windowNotes)
     }

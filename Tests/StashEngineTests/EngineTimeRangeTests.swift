@@ -69,6 +69,36 @@ final class EngineTimeRangeTests: XCTestCase {
         await harness.stop()
     }
 
+    func testASubtitleRenditionOutsideTheRangeIsLeftOutAndTheRecordSaysSo() async throws {
+        let harness = try await EngineHarness()
+        let bodies: [String: String] = [
+            "http://h.test/show.m3u8": """
+                #EXTM3U
+                #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",LANGUAGE="en",NAME="English",URI="subs.m3u8"
+                #EXT-X-STREAM-INF:BANDWIDTH=800000,SUBTITLES="subs"
+                film.m3u8
+
+                """,
+            "http://h.test/film.m3u8": Self.playlist,
+            // Subtitles for the first 8 s only.
+            "http://h.test/subs.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\ns0.vtt\n#EXTINF:4,\ns1.vtt\n#EXT-X-ENDLIST\n",
+        ]
+        harness.fetch.answerBodies { request in
+            guard let body = bodies[request.url] else { throw DownloadError(.network, "\(request.url) cannot be reached") }
+            return FetchedBody(bytes: Array(body.utf8), effectiveURL: request.url, contentType: "application/vnd.apple.mpegurl")
+        }
+        _ = try await harness.engine.add(
+            id: "late", uri: "http://h.test/show.m3u8", title: "", sha256: "", headers: [], hls: HLSOptions(subtitles: ["en"], start: 16))
+        try await harness.eventually("the window's segments are fetched") {
+            Set(harness.fetch.runningURLs) == ["http://h.test/seg8.ts", "http://h.test/seg9.ts"]
+        }
+        let planned = try await harness.record("late")
+        XCTAssertEqual(planned.filesTotal, 2, "no subtitle segment")
+        XCTAssertFalse(planned.hasSubtitles, "the package has none")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: harness.dataDir + "/assets/late/subtitles"))
+        await harness.stop()
+    }
+
     func testARangeNoStreamHoldsIsRefusedAtTheAdd() async throws {
         let harness = try await harness()
         for (start, end) in [(-1, nil), (.nan, nil), (nil, .infinity), (nil, 1e308), (60, 30)] as [(Double?, Double?)] {
