@@ -65,8 +65,11 @@ public final class StashClient: Sendable {
     }
 
     /// Adds a download. `created` is false when a download with the same id and URI was
-    /// already there (AddDownload is idempotent for a given id).
+    /// already there (AddDownload is idempotent for a given id). A time range (`hls.start`,
+    /// `hls.end`) needs a daemon that announces `time-range`; an older one would fetch the
+    /// whole stream, so it is refused here with UNIMPLEMENTED instead.
     public func addDownload(_ request: AddDownloadRequest) async throws -> (download: Download, created: Bool) {
+        if request.hls?.hasRange ?? false { try requireTimeRanges() }
         let result = try await connection.call(.addDownload(request))
         guard case .download(let download, let created) = result else { throw Self.unexpected(result, for: "AddDownload") }
         return (download, created)
@@ -228,9 +231,12 @@ public final class StashClient: Sendable {
     }
 
     /// Reads the HLS stream at `uri` and says what it offers: variants with their estimated
-    /// sizes, audio and subtitle renditions, duration. Nothing is downloaded or stored.
-    public func manifestInfo(uri: String, headers: [HTTPHeader] = []) async throws -> ManifestInfo {
-        let result = try await connection.call(.getManifestInfo(uri: uri, headers: headers))
+    /// sizes, audio and subtitle renditions, duration. Nothing is downloaded or stored. With
+    /// `start` or `end` (seconds), the sizes are those of that time range's segments, and the
+    /// answer's `start` and `end` say the range as a download would keep it (`time-range`).
+    public func manifestInfo(uri: String, headers: [HTTPHeader] = [], start: Double? = nil, end: Double? = nil) async throws -> ManifestInfo {
+        if start != nil || end != nil { try requireTimeRanges() }
+        let result = try await connection.call(.getManifestInfo(uri: uri, headers: headers, start: start, end: end))
         guard case .manifestInfo(let info) = result else { throw Self.unexpected(result, for: "GetManifestInfo") }
         return info
     }
@@ -375,6 +381,14 @@ public final class StashClient: Sendable {
         let result = try await connection.call(op)
         guard case .config(let config) = result else { throw Self.unexpected(result, for: op.name) }
         return config
+    }
+
+    /// A daemon before time ranges ignores the fields it does not know: it would plan or
+    /// fetch the whole stream while the caller asked for a part.
+    private func requireTimeRanges() throws {
+        guard daemonInfo.features.contains("time-range") else {
+            throw StashError(.unimplemented, "stashd \(daemonInfo.daemonVersion) does not support time ranges (feature \"time-range\"); it would take the whole stream")
+        }
     }
 
     private static func unexpected(_ result: ResponseResult, for opName: String) -> StashError {

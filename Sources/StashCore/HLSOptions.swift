@@ -1,6 +1,6 @@
-/// What to keep of an HLS stream: which variant, which audio and subtitle renditions, and how
-/// many segments to fetch at once. Stored with the download, so a restart continues with the
-/// same choice.
+/// What to keep of an HLS stream: which variant, which audio and subtitle renditions, which
+/// part of its timeline, and how many segments to fetch at once. Stored with the download, so
+/// a restart continues with the same choice.
 public struct HLSOptions: Equatable, Sendable, Codable {
     /// The quality presets of the original player: the lowest variant whose BANDWIDTH reaches
     /// the preset's minimum, else the highest; `auto` is the highest.
@@ -33,14 +33,27 @@ public struct HLSOptions: Equatable, Sendable, Codable {
     public var audio: [String]
     /// Segments fetched at once for this download.
     public var segmentConcurrency: Int
+    /// Seconds into the stream where the part to keep starts; nil from the beginning. Only the
+    /// segments that overlap `[start, end)` are fetched, each playlist by its own timeline.
+    public var start: Double?
+    /// Seconds into the stream where the part to keep ends (a segment that begins here is not
+    /// fetched); nil to the end. An end past the stream's duration is set to the duration once
+    /// the playlist is read, so the record says what the package holds.
+    public var end: Double?
+
+    /// True when only part of the stream is kept.
+    public var hasRange: Bool { start != nil || end != nil }
 
     public init(quality: Quality = .auto, maxHeight: Int? = nil, bandwidth: UInt64? = nil, subtitles: [String] = [],
-                audio: [String] = [], segmentConcurrency: Int = HLSOptions.defaultSegmentConcurrency) {
+                audio: [String] = [], segmentConcurrency: Int = HLSOptions.defaultSegmentConcurrency, start: Double? = nil,
+                end: Double? = nil) {
         self.quality = quality
         self.maxHeight = maxHeight
         self.bandwidth = bandwidth
         self.subtitles = subtitles
         self.audio = audio
         self.segmentConcurrency = segmentConcurrency
+        self.start = start
+        self.end = end
     }
 }

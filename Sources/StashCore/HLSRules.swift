@@ -5,6 +5,11 @@ import Foundation
 package enum HLSRules {
     package static let maxLanguages = 32
     package static let maxLanguageLength = 35
+    /// The latest time a range may name: the longest stream a playlist may describe
+    /// (StashHLS's 100,000 segments of at most a day each). A larger value can only be a
+    /// mistake, and the check keeps every range far inside what the window's microsecond
+    /// arithmetic holds.
+    package static let maxRangeSeconds: Double = 100_000 * 86_400
 
     /// A URL whose path ends in `.m3u8` or `.m3u` is an HLS stream without being told so.
     package static func looksLikePlaylist(_ uri: String) -> Bool {
@@ -18,6 +23,7 @@ package enum HLSRules {
     }
 
     package static func validate(_ options: HLSOptions) throws {
+        try validateRange(start: options.start, end: options.end)
         guard (1...HLSOptions.maxSegmentConcurrency).contains(options.segmentConcurrency) else {
             throw StashError.invalidArgument("hls.segment_concurrency \(options.segmentConcurrency) is outside 1...\(HLSOptions.maxSegmentConcurrency)")
         }
@@ -39,5 +45,24 @@ package enum HLSRules {
                 throw StashError.invalidArgument("hls.\(field) 'all' cannot be combined with other languages (\(languages.joined(separator: ",")))")
             }
         }
+    }
+
+    /// What can be checked of a time range before the stream's duration is known: each value a
+    /// number of seconds from 0 to `maxRangeSeconds`, and the start before the end.
+    package static func validateRange(start: Double?, end: Double?) throws {
+        for (field, value) in [("start", start), ("end", end)] {
+            guard let value else { continue }
+            guard value.isFinite, value >= 0, value <= maxRangeSeconds else {
+                throw StashError.invalidArgument("hls.\(field) \(seconds(value)) is not a time in the stream: it must be a number of seconds from 0 to \(seconds(maxRangeSeconds))")
+            }
+        }
+        if let end, end <= start ?? 0 {
+            throw StashError.invalidArgument("hls.end \(seconds(end)) must be after hls.start \(seconds(start ?? 0)): the range [start, end) would hold nothing")
+        }
+    }
+
+    /// "60", "60.5", "nan", "1e+308": a time as a message shows it.
+    package static func seconds(_ value: Double) -> String {
+        value.isFinite && value == value.rounded() && value.magnitude < 1e15 ? String(Int64(value)) : "\(value)"
     }
 }

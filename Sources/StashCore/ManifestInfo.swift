@@ -14,7 +14,7 @@ public struct ManifestInfo: Equatable, Sendable {
         /// EXT-X-KEY methods its segments use ("NONE", "AES-128", ...), in order of first use.
         public var encryption: [String]
         /// Bytes of its segments (and init sections): bandwidth x duration, or exact when
-        /// every segment is a byte range.
+        /// every segment is a byte range. With a time range, of the segments in it.
         public var estimatedBytes: Int64
         public var sizeIsExact: Bool
         public var duration: Double
@@ -62,14 +62,22 @@ public struct ManifestInfo: Equatable, Sendable {
     public var duration: Double
     /// What stash read differently from RFC 8216 (a line ignored, a value filled in) or will not
     /// download (a live playlist), one sentence each; a media playlist's start with its URI.
+    /// With a time range whose end is past the duration, the first says so.
     public var warnings: [String]
+    /// The time range the sizes are for, in seconds, as a download would keep it: the start
+    /// (0 when none was given) and the end (the duration when none was given or one past it).
+    /// Nil for the whole stream.
+    public var start: Double?
+    public var end: Double?
 
     public init(variants: [VariantInfo] = [], audio: [RenditionInfo] = [], subtitles: [RenditionInfo] = [], duration: Double = 0,
-                warnings: [String] = []) {
+                warnings: [String] = [], start: Double? = nil, end: Double? = nil) {
         self.variants = variants
         self.audio = audio
         self.subtitles = subtitles
         self.duration = duration
         self.warnings = warnings
+        self.start = start
+        self.end = end
     }
 }

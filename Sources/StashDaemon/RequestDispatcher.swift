@@ -10,7 +10,7 @@ package struct RequestDispatcher: RequestHandler {
     let logger: Logger
 
     /// What this daemon offers, announced in Hello.
-    package static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks", "group-ops"]
+    package static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks", "group-ops", "time-range"]
 
     package init(engine: Engine, logger: Logger) {
         self.engine = engine
@@ -142,8 +142,8 @@ package struct RequestDispatcher: RequestHandler {
             return .verify(try await engine.verify(deep: request.deep, repair: request.repair && !request.dryRun))
         case .purge:
             return .purge(try await engine.purge())
-        case .getManifestInfo(let uri, let headers):
-            return .manifestInfo(try await engine.manifestInfo(uri: uri, headers: headers))
+        case .getManifestInfo(let uri, let headers, let start, let end):
+            return .manifestInfo(try await engine.manifestInfo(uri: uri, headers: headers, start: start, end: end))
         case .export(let request):
             return .export(try await engine.export(id: request.id, to: request.dir, decrypt: request.decrypt))
         case .addSubtitles(let id, let languages, let textTracks):

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import StashCore
 
 /// HLS planning: a download whose playlists are read before it has files.
@@ -45,6 +46,8 @@ extension EngineState {
             entry.download.licenseKeyIDs = prepared.licenseKeyIDs
             if let license = prepared.license { entry.download.license = license }
             entry.download.hlsPlaylists = prepared.playlistPaths
+            // The record says what the package holds: an end past the stream is its duration.
+            if let window = prepared.window, window.clampedFrom != nil { entry.download.hls?.end = window.end }
             entry.download.quality = prepared.quality
             entry.download.hasSubtitles = prepared.hasSubtitles || !entry.download.textTracks.isEmpty
             entry.planEstimate = prepared.estimatedBytes
@@ -52,13 +55,20 @@ extension EngineState {
             entry.download.stateReason = "fetching \(entry.download.filesTotal - entry.download.filesDone) segments"
             beginFiles(&entry)
             entries[id] = entry
-            effects.append(.log(.info, "HLS package planned", [
+            var planned: Logger.Metadata = [
                 "id": "\(id)", "files": "\(prepared.files.count)", "quality": "\(prepared.quality)", "keys": "\(prepared.keyPaths.count)",
-            ]))
+            ]
+            if let window = prepared.window { planned["range"] = "\(HLSRules.seconds(window.start))-\(HLSRules.seconds(window.end)) s" }
+            effects.append(.log(.info, "HLS package planned", planned))
             if !prepared.warnings.isEmpty {
                 // The plan shows these before an add; a download added without a plan says them here.
                 effects.append(.log(.notice, "HLS playlists read leniently", [
                     "id": "\(id)", "warnings": "\(prepared.warnings.map(\.withoutURLSecrets).joined(separator: "; "))",
+                ]))
+            }
+            if !prepared.windowNotes.isEmpty {
+                effects.append(.log(.notice, "HLS time range", [
+                    "id": "\(id)", "notes": "\(prepared.windowNotes.joined(separator: "; "))",
                 ]))
             }
             // The file list is committed before any segment lands, so a restart resumes it.

@@ -48,6 +48,10 @@ struct HLSPreparation: Sendable {
         var license: LicenseTerms?
         /// What the playlists needed filled in or had ignored (as a plan shows them), for the log.
         var warnings: [String] = []
+        /// The time range kept, resolved against the stream; nil for the whole stream.
+        var window: SegmentWindow?
+        /// What the range changed (an end clamped, a rendition left out), for the log.
+        var windowNotes: [String] = []
     }
 
     /// The licence a download holds when it is planned (again), so its keys are not asked for twice.
@@ -97,7 +101,8 @@ struct HLSPreparation: Sendable {
         let mediaWarnings = media.sorted { $0.key < $1.key }.flatMap { uri, playlist in playlist.warnings.map { uri + ": " + $0 } }
         let warnings = Array((masterWarnings + mediaWarnings).prefix(PlaylistWarnings.perPlan))
         do {
-            return (try PackagePlan.make(masterURI: uri, selection: selection, media: media), selection, warnings)
+            return (try PackagePlan.make(masterURI: uri, selection: selection, media: media, start: options.start, end: options.end),
+                    selection, warnings)
         } catch let error as HLSError {
             throw DownloadError(.validation, error.message)
         }
@@ -135,8 +140,10 @@ struct HLSPreparation: Sendable {
         return Prepared(
             files: files, keyPaths: plan.keys.map(\.path), playlistPaths: plan.playlists.map(\.path),
             quality: selection.map { Self.describe($0.variant) } ?? "",
-            hasSubtitles: !(selection?.subtitles.isEmpty ?? true), estimatedBytes: plan.estimatedBytes,
-            licenseKeyIDs: Self.licenseKeyIDs(licensed), license: license, warnings: warnings)
+            // A subtitle rendition with nothing in a time range is not in the package.
+            hasSubtitles: plan.playlists.contains { $0.path.hasPrefix("subtitles/") }, estimatedBytes: plan.estimatedBytes,
+            licenseKeyIDs: Self.licenseKeyIDs(licensed), license: license, warnings: warnings, window: plan.window,
+            windowNotes: plan.windowNotes)
     }
 
     /// Splits a package's keys into those fetched from their URI and those a licence server
@@ -191,14 +198,24 @@ struct HLSPreparation: Sendable {
         }
     }
 
-    /// Everything `stash plan` shows: the master and the media playlist of every variant.
-    func manifest(uri: String, headers: [HTTPHeader]) async throws -> ManifestInfo {
+    /// Everything `stash plan` shows: the master and the media playlist of every variant, with
+    /// the sizes of a time range's segments when `start` or `end` is given.
+    func manifest(uri: String, headers: [HTTPHeader], start: Double? = nil, end: Double? = nil) async throws -> ManifestInfo {
+        let summaries: [String: MediaSummary]
+        let master: MasterPlaylist?
         switch try await playlist(uri, headers: headers, what: "playlist") {
-        case .master(let master):
-            let uris = master.variants.prefix(Self.maxVariantsRead).map(\.uri)
-            return ManifestInfo(master: master, summaries: try await mediaSummaries(uris, headers: headers))
+        case .master(let read):
+            master = read
+            let uris = read.variants.prefix(Self.maxVariantsRead).map(\.uri)
+            summaries = try await mediaSummaries(uris, headers: headers) { MediaSummary($0, start: start, end: end) }
         case .media(let playlist):
-            return ManifestInfo(master: nil, media: [uri: playlist])
+            master = nil
+            summaries = [uri: MediaSummary(playlist, start: start, end: end)]
+        }
+        do {
+            return try ManifestInfo(master: master, summaries: summaries, start: start, end: end)
+        } catch {
+            throw DownloadError(.validation, "\(uri): \(error.message)")
         }
     }
 
@@ -212,10 +229,10 @@ struct HLSPreparation: Sendable {
     /// of them were read; the variants past that are left out, and ManifestInfo estimates them
     /// from the master's attributes. Each parsed playlist is dropped as soon as it is
     /// summarised, so memory stays near `manifestConcurrency` playlists whatever the master lists.
-    private func mediaSummaries(_ uris: [String], headers: [HTTPHeader]) async throws -> [String: MediaSummary] {
-        try await readMedia(uris, headers: headers, concurrency: Self.manifestConcurrency, byteBudget: Self.manifestByteBudget) {
-            MediaSummary($0)
-        }
+    private func mediaSummaries(
+        _ uris: [String], headers: [HTTPHeader], _ summary: @escaping @Sendable (MediaPlaylist) -> MediaSummary
+    ) async throws -> [String: MediaSummary] {
+        try await readMedia(uris, headers: headers, concurrency: Self.manifestConcurrency, byteBudget: Self.manifestByteBudget, summary)
     }
 
     /// Reads the media playlists at `uris` (each once), `concurrency` at a time, starting no

@@ -41,6 +41,9 @@ package struct HLSError: Error, Equatable, Sendable, CustomStringConvertible {
         /// A path in a local package playlist that could leave the package folder ("..", an
         /// absolute path, a URL).
         case unsafePath
+        /// A download's time range is not a part of the stream: a start at or past its end, an
+        /// end not after the start, a value that is not a time (`SegmentWindow`).
+        case outOfRange
     }
 
     /// The largest playlist accepted; checked before any parsing so a hostile server cannot

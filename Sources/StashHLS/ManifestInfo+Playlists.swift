@@ -8,18 +8,39 @@ extension ManifestInfo {
     /// A variant whose playlist is missing gets the duration of the others (every variant of
     /// a presentation is as long) and a bandwidth estimate; 0 when nothing is known.
     package init(master: MasterPlaylist?, media: [String: MediaPlaylist]) {
-        self.init(master: master, summaries: media.mapValues(MediaSummary.init))
+        self.init(master: master, summaries: media.mapValues { MediaSummary($0) })
     }
 
     /// The same from summaries of the media playlists (`MediaSummary`).
     package init(master: MasterPlaylist?, summaries media: [String: MediaSummary]) {
+        self.init(master: master, summaries: media, window: nil)
+    }
+
+    /// The same for a time range (`start`, `end` in seconds), resolved against the stream's
+    /// duration (`SegmentWindow`, which throws `.outOfRange` for a range outside it): the
+    /// summaries must be of the segments in the range (`MediaSummary(_:start:end:)`). A variant
+    /// whose playlist was not read is estimated for the range's length.
+    package init(master: MasterPlaylist?, summaries media: [String: MediaSummary], start: Double?, end: Double?) throws(HLSError) {
+        let whole = ManifestInfo(master: master, summaries: media, window: nil)
+        guard start != nil || end != nil else {
+            self = whole
+            return
+        }
+        self.init(master: master, summaries: media, window: try SegmentWindow(start: start, end: end, duration: whole.duration))
+    }
+
+    private init(master: MasterPlaylist?, summaries media: [String: MediaSummary], window: SegmentWindow?) {
+        var warnings = PlaylistWarnings(limit: PlaylistWarnings.perPlan)
+        if let window, let asked = window.clampedFrom {
+            warnings.add(line: nil, "hls.end \(HLSRules.seconds(asked)) is past the end of the stream, which lasts \(HLSRules.seconds(window.end)) s: the range ends there")
+        }
         guard let master else {
             let sorted = media.sorted { $0.key < $1.key }
             let variants = sorted.map { uri, playlist in Self.variantInfo(uri: uri, playlist: playlist) }
             // The playlist asked for is named by the request; its warnings need no URI.
-            var warnings = PlaylistWarnings(limit: PlaylistWarnings.perPlan)
             for (_, playlist) in sorted { Self.add(playlist, uri: nil, to: &warnings) }
-            self.init(variants: variants, duration: variants.first?.duration ?? 0, warnings: warnings.lines)
+            self.init(variants: variants, duration: variants.first?.duration ?? 0, warnings: warnings.lines, start: window?.start,
+                      end: window?.end)
             return
         }
         let knownDuration = master.variants.lazy.compactMap { media[$0.uri]?.totalDuration }.first ?? 0
@@ -36,8 +57,9 @@ extension ManifestInfo {
                 info.sizeIsExact = true
             } else {
                 // AVERAGE-BANDWIDTH is what a whole playback costs; BANDWIDTH is the peak.
+                let seconds = playlist?.keptDuration ?? window.map { $0.end - $0.start } ?? info.duration
                 info.estimatedBytes = ByteCount.estimate(bitsPerSecond: variant.averageBandwidth ?? variant.bandwidth ?? 0,
-                                                         seconds: info.duration)
+                                                         seconds: seconds)
             }
             return info
         }
@@ -47,7 +69,6 @@ extension ManifestInfo {
                               forced: $0.forced, uri: $0.uri ?? "")
             }
         }
-        var warnings = PlaylistWarnings(limit: PlaylistWarnings.perPlan)
         for line in master.warnings { warnings.add(line: nil, line) }
         var named = Set<String>()
         for variant in master.variants where named.insert(variant.uri).inserted {
@@ -55,7 +76,7 @@ extension ManifestInfo {
         }
         let firstDuration = master.variants.first.flatMap { media[$0.uri]?.totalDuration } ?? knownDuration
         self.init(variants: variants, audio: renditions(.audio), subtitles: renditions(.subtitles), duration: firstDuration,
-                  warnings: warnings.lines)
+                  warnings: warnings.lines, start: window?.start, end: window?.end)
     }
 
     /// A media playlist's warnings, and that it is live, with its URI before each when it is

@@ -1,13 +1,19 @@
+import StashCore
+
 extension PackagePlan {
     /// Plans the package of `selection`, whose playlists `media` holds by absolute URI.
     /// `selection` is nil when the URL was a media playlist: `media[masterURI]` is then the
-    /// only playlist, and the video.
+    /// only playlist, and the video. With `start` or `end` (seconds), only the segments that
+    /// overlap that time range are in it (`SegmentWindow`), each playlist's by its own
+    /// timeline; the range is resolved against the video's duration.
     ///
     /// Throws `HLSError` naming the playlist: `.missingPlaylist` when `media` lacks one the
     /// selection needs, `.unsupported` for a live playlist (no EXT-X-ENDLIST), METHOD=SAMPLE-AES
     /// or a KEYFORMAT other than "identity" (the export can only decrypt whole AES-128
-    /// segments with a raw key), `.noSegments` for an empty playlist.
-    package static func make(masterURI: String, selection: RenditionSelection?, media: [String: MediaPlaylist]) throws -> PackagePlan {
+    /// segments with a raw key), `.noSegments` for an empty playlist, `.outOfRange` for a range
+    /// that is not part of the video.
+    package static func make(masterURI: String, selection: RenditionSelection?, media: [String: MediaPlaylist],
+                             start: Double? = nil, end: Double? = nil) throws -> PackagePlan {
         func playlist(_ uri: String?, _ what: String) throws -> (String, MediaPlaylist) {
             guard let uri else {
                 throw HLSError(.missingPlaylist, line: nil, "\(what) has no URI; its media is carried in the variant")
@@ -20,17 +26,31 @@ extension PackagePlan {
         }
 
         let (videoURI, video) = try playlist(selection?.variant.uri ?? masterURI, selection == nil ? "the stream" : "the variant")
-        let videoTrack = PackageTrack(folder: "video", source: videoURI, playlist: video)
+        let window = start == nil && end == nil ? nil : try SegmentWindow(start: start, end: end, durations: video.segments.map(\.duration))
+        var notes: [String] = []
+        if let window, let asked = window.clampedFrom {
+            notes.append("hls.end \(HLSRules.seconds(asked)) is past the end of the stream, which lasts \(HLSRules.seconds(window.end)) s: the range ends there")
+        }
+        let videoTrack = PackageTrack(folder: "video", source: videoURI, playlist: video, window: window)
+        // A rendition with nothing in the window (one shorter than the video) is left out
+        // rather than written as a playlist without segments, which players refuse.
+        func inWindow(_ kind: String, _ tracks: [(Rendition, PackageTrack)]) -> [(Rendition, PackageTrack)] {
+            tracks.filter { rendition, track in
+                guard let window, track.kept.isEmpty else { return true }
+                notes.append("the \(kind) rendition '\(rendition.name.prefix(100))' has no segment in \(HLSRules.seconds(window.start))–\(HLSRules.seconds(window.end)) s; it is left out")
+                return false
+            }
+        }
         let audioFolders = folderNames(selection?.audio ?? [])
-        let audio = try (selection?.audio ?? []).enumerated().map { index, rendition in
+        let audio = inWindow("audio", try (selection?.audio ?? []).enumerated().map { index, rendition in
             let (uri, found) = try playlist(rendition.uri, "the audio rendition '\(rendition.name)'")
-            return (rendition, PackageTrack(folder: "audio/\(audioFolders[index])", source: uri, playlist: found))
-        }
+            return (rendition, PackageTrack(folder: "audio/\(audioFolders[index])", source: uri, playlist: found, window: window))
+        })
         let subtitleFolders = folderNames(selection?.subtitles ?? [])
-        let subtitles = try (selection?.subtitles ?? []).enumerated().map { index, rendition in
+        let subtitles = inWindow("subtitle", try (selection?.subtitles ?? []).enumerated().map { index, rendition in
             let (uri, found) = try playlist(rendition.uri, "the subtitle rendition '\(rendition.name)'")
-            return (rendition, PackageTrack(folder: "subtitles/\(subtitleFolders[index])", source: uri, playlist: found))
-        }
+            return (rendition, PackageTrack(folder: "subtitles/\(subtitleFolders[index])", source: uri, playlist: found, window: window))
+        })
         let tracks = [videoTrack] + audio.map(\.1) + subtitles.map(\.1)
 
         let files = tracks.flatMap(\.files)
@@ -38,14 +58,17 @@ extension PackagePlan {
         let sizeIsExact = files.allSatisfy { $0.size != nil }
         var estimate: Int64? = sizeIsExact ? known : nil
         if !sizeIsExact, let variant = selection?.variant, let rate = variant.averageBandwidth ?? variant.bandwidth {
-            estimate = max(ByteCount.estimate(bitsPerSecond: rate, seconds: video.totalDuration), known)
+            estimate = max(ByteCount.estimate(bitsPerSecond: rate, seconds: videoTrack.keptDuration), known)
         }
         let master = PackagePlaylist(path: masterPath, text: masterText(selection?.variant, video: videoTrack, audio: audio,
                                                                          subtitles: subtitles))
-        return PackagePlan(
+        var plan = PackagePlan(
             files: files, keys: tracks.flatMap(\.keys),
             playlists: [master] + tracks.map { PackagePlaylist(path: $0.playlistPath, text: $0.text) },
             duration: video.totalDuration, estimatedBytes: estimate, sizeIsExact: sizeIsExact)
+        plan.window = window
+        plan.windowNotes = notes
+        return plan
     }
 
     /// One folder per rendition, named after its language (`en`, `und` when it has none) and

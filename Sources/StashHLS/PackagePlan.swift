@@ -13,12 +13,18 @@ package struct PackagePlan: Equatable, Sendable {
     package var keys: [PackageKey]
     /// `master.m3u8` first, then each media playlist in the order of `files`.
     package var playlists: [PackagePlaylist]
-    /// Seconds of the video playlist.
+    /// Seconds of the video playlist, the whole of it.
     package var duration: Double
+    /// The time range kept, resolved against the video's duration; nil for the whole stream.
+    package var window: SegmentWindow?
+    /// What the time range changed, one sentence each: an end past the stream's duration
+    /// clamped, a rendition with nothing in the window left out.
+    package var windowNotes: [String] = []
     /// The exact sum of `files` sizes when every one is a byte range. Otherwise the variant's
     /// AVERAGE-BANDWIDTH (else BANDWIDTH) x duration / 8, which by RFC 8216 section 4.3.4.2
     /// already counts the renditions that play with it, raised to the known sizes if they add
-    /// up to more. Nil when neither is known (a media playlist of whole-file segments).
+    /// up to more. Nil when neither is known (a media playlist of whole-file segments). For a
+    /// time range, of the segments in the window.
     package var estimatedBytes: Int64?
     /// True when `estimatedBytes` is the exact sum.
     package var sizeIsExact: Bool

@@ -7,6 +7,8 @@ struct PackageTrack {
     let folder: String
     let source: String
     let playlist: MediaPlaylist
+    /// The indices of `playlist`'s segments in the package: every one, or a time range's.
+    let kept: Range<Int>
 
     private(set) var files: [PackageFile] = []
     private(set) var keys: [PackageKey] = []
@@ -40,14 +42,25 @@ struct PackageTrack {
         }
     }
 
-    init(folder: String, source: String, playlist: MediaPlaylist) {
+    init(folder: String, source: String, playlist: MediaPlaylist, window: SegmentWindow? = nil) {
         self.folder = folder
         self.source = source
         self.playlist = playlist
+        kept = window?.segments(of: playlist) ?? playlist.segments.indices
         layOut()
     }
 
+    /// Seconds of the segments in the package.
+    var keptDuration: Double { playlist.segments[kept].reduce(0) { $0 + $1.duration } }
+
     private mutating func layOut() {
+        let first = kept.lowerBound
+        // A window that starts later keeps each segment's sequence number (the default AES-128
+        // IV) and discontinuity sequence number (what lines renditions up, section 6.2.2): the
+        // playlist starts at those of its first segment, whose own DISCONTINUITY the count
+        // then holds.
+        let skipsAhead = first > 0 && first < playlist.segments.count
+        let discontinuities = skipsAhead ? playlist.segments[...first].filter(\.discontinuity).count : 0
         var lines = [
             "#EXTM3U",
             // EXT-X-MAP outside an I-frame playlist needs version 6 (section 7); IV and
@@ -55,9 +68,10 @@ struct PackageTrack {
             "#EXT-X-VERSION:\(playlist.segments.contains { $0.map != nil } ? 6 : 3)",
             "#EXT-X-TARGETDURATION:\(targetDuration)",
             // Kept so each segment's sequence number, the default AES-128 IV, stays the same.
-            "#EXT-X-MEDIA-SEQUENCE:\(playlist.mediaSequence)",
-            "#EXT-X-PLAYLIST-TYPE:VOD",
+            "#EXT-X-MEDIA-SEQUENCE:\(skipsAhead ? playlist.segments[first].sequenceNumber : playlist.mediaSequence)",
         ]
+        if discontinuities > 0 { lines.append("#EXT-X-DISCONTINUITY-SEQUENCE:\(discontinuities)") }
+        lines.append("#EXT-X-PLAYLIST-TYPE:VOD")
         var sections: [(section: InitSection, name: String)] = []
         var keyNames: [String: String] = [:]
         var currentKey: SegmentKey?
@@ -77,8 +91,9 @@ struct PackageTrack {
             return "#EXT-X-KEY:METHOD=\(key.method.rawValue),URI=\"\(name)\"\(iv)"
         }
 
-        for (index, segment) in playlist.segments.enumerated() {
-            if segment.discontinuity { lines.append("#EXT-X-DISCONTINUITY") }
+        for index in kept {
+            let segment = playlist.segments[index]
+            if segment.discontinuity, index != first || !skipsAhead { lines.append("#EXT-X-DISCONTINUITY") }
             if let map = segment.map, map != currentMap {
                 // The key in force at the MAP line is the one that encrypts the section, so it
                 // is written first, and the segments' own key after.

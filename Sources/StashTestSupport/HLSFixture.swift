@@ -129,6 +129,19 @@ package struct HLSFixture: Sendable, Codable {
         return count
     }
 
+    /// Seconds of a playlist (or media file) as ffprobe reads it (`format=duration`).
+    package static func duration(of playlistOrFile: String) throws -> Double {
+        let output = try MediaTool.run(
+            "ffprobe",
+            ["-v", "error"] + inputOptions(for: playlistOrFile) + ["-show_entries", "format=duration", "-of", "csv=p=0", playlistOrFile],
+            failOnStderr: true)
+        guard let seconds = output.split(whereSeparator: \.isNewline).lazy.compactMap({ Double($0.trimmingCharacters(in: .whitespaces)) }).first
+        else {
+            throw HLSFixtureError("ffprobe gave no duration for \(playlistOrFile): '\(output)'")
+        }
+        return seconds
+    }
+
     /// Decodes a playlist (or media file) to nothing with ffmpeg, as a player would play it,
     /// and returns how many video frames came out of the video stream ffmpeg picks (the
     /// highest resolution of a master). Throws when ffmpeg fails or reports any error, e.g. a

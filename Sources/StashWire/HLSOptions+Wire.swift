@@ -13,10 +13,19 @@ extension HLSOptions {
         message.n_audio = audio.count
         message.audio = arena.array(audio) { Optional(arena.cString($0)) }
         message.segment_concurrency = UInt32(clamping: segmentConcurrency)
+        if let start {
+            message.start_given_case = STASH__V1__HLS_OPTIONS__START_GIVEN_START
+            message.start = start
+        }
+        if let end {
+            message.end_given_case = STASH__V1__HLS_OPTIONS__END_GIVEN_END
+            message.end = end
+        }
         return arena.store(message)
     }
 
-    /// Zero values mean "not given"; an unknown quality is INVALID_ARGUMENT naming it.
+    /// Zero values mean "not given" (start and end: an unset oneof); an unknown quality is
+    /// INVALID_ARGUMENT naming it.
     init(wire message: UnsafePointer<Stash__V1__HlsOptions>) throws {
         let m = message.pointee
         let qualityName = try WireValue.string(m.quality, field: "HlsOptions.quality")
@@ -29,6 +38,9 @@ extension HLSOptions {
             bandwidth: m.bandwidth == 0 ? nil : m.bandwidth,
             subtitles: try WireValue.elements(m.subtitles, count: m.n_subtitles) { try WireValue.string($0, field: "HlsOptions.subtitles") },
             audio: try WireValue.elements(m.audio, count: m.n_audio) { try WireValue.string($0, field: "HlsOptions.audio") },
-            segmentConcurrency: m.segment_concurrency == 0 ? HLSOptions.defaultSegmentConcurrency : Int(m.segment_concurrency))
+            segmentConcurrency: m.segment_concurrency == 0 ? HLSOptions.defaultSegmentConcurrency : Int(m.segment_concurrency),
+            // Any double is read as sent: HLSRules says which are times, naming the field.
+            start: m.start_given_case == STASH__V1__HLS_OPTIONS__START_GIVEN_START ? m.start : nil,
+            end: m.end_given_case == STASH__V1__HLS_OPTIONS__END_GIVEN_END ? m.end : nil)
     }
 }

@@ -14,6 +14,14 @@ extension ManifestInfo {
         message.duration = duration
         message.n_warnings = warnings.count
         message.warnings = arena.array(warnings) { Optional(arena.cString($0)) }
+        if let start {
+            message.start_given_case = STASH__V1__MANIFEST_INFO_RESULT__START_GIVEN_START
+            message.start = start
+        }
+        if let end {
+            message.end_given_case = STASH__V1__MANIFEST_INFO_RESULT__END_GIVEN_END
+            message.end = end
+        }
         return arena.store(message)
     }
 
@@ -30,7 +38,9 @@ extension ManifestInfo {
                 try RenditionInfo(wire: try WireValue.message($0, field: "ManifestInfoResult.subtitles"))
             },
             duration: m.duration,
-            warnings: try WireValue.elements(m.warnings, count: m.n_warnings) { try WireValue.string($0, field: "ManifestInfoResult.warnings") })
+            warnings: try WireValue.elements(m.warnings, count: m.n_warnings) { try WireValue.string($0, field: "ManifestInfoResult.warnings") },
+            start: m.start_given_case == STASH__V1__MANIFEST_INFO_RESULT__START_GIVEN_START ? m.start : nil,
+            end: m.end_given_case == STASH__V1__MANIFEST_INFO_RESULT__END_GIVEN_END ? m.end : nil)
     }
 }
 

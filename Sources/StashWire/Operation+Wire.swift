@@ -110,12 +110,20 @@ extension Operation {
         case .purge:
             request.op_case = STASH__V1__REQUEST__OP_PURGE
             request.purge = Self.emptyRequest(in: arena)
-        case .getManifestInfo(let uri, let headers):
+        case .getManifestInfo(let uri, let headers, let start, let end):
             var message = Stash__V1__GetManifestInfoRequest()
             stash__v1__get_manifest_info_request__init(&message)
             message.uri = arena.cString(uri)
             message.n_headers = headers.count
             message.headers = arena.array(headers) { Optional($0.wire(in: arena)) }
+            if let start {
+                message.start_given_case = STASH__V1__GET_MANIFEST_INFO_REQUEST__START_GIVEN_START
+                message.start = start
+            }
+            if let end {
+                message.end_given_case = STASH__V1__GET_MANIFEST_INFO_REQUEST__END_GIVEN_END
+                message.end = end
+            }
             request.op_case = STASH__V1__REQUEST__OP_GET_MANIFEST_INFO
             request.get_manifest_info = arena.store(message)
         case .export(let export):
@@ -312,7 +320,9 @@ extension Operation {
             let m = try WireValue.message(r.get_manifest_info, field: "Request.get_manifest_info").pointee
             self = .getManifestInfo(
                 uri: try WireValue.string(m.uri, field: "GetManifestInfoRequest.uri"),
-                headers: try WireValue.elements(m.headers, count: m.n_headers) { try HTTPHeader(wire: $0) })
+                headers: try WireValue.elements(m.headers, count: m.n_headers) { try HTTPHeader(wire: $0) },
+                start: m.start_given_case == STASH__V1__GET_MANIFEST_INFO_REQUEST__START_GIVEN_START ? m.start : nil,
+                end: m.end_given_case == STASH__V1__GET_MANIFEST_INFO_REQUEST__END_GIVEN_END ? m.end : nil)
         case STASH__V1__REQUEST__OP_EXPORT:
             let m = try WireValue.message(r.export, field: "Request.export").pointee
             self = .export(ExportRequest(

@@ -36,7 +36,8 @@ package enum Operation: Equatable, Sendable {
     case verify(VerifyRequest)
     case purge
     /// Reads an HLS stream's playlists and says what it offers (`stash plan`).
-    case getManifestInfo(uri: String, headers: [HTTPHeader])
+    /// With `start` or `end`, the variants are sized for that time range.
+    case getManifestInfo(uri: String, headers: [HTTPHeader], start: Double? = nil, end: Double? = nil)
     case export(ExportRequest)
     /// Languages of an HLS download's stream, or side-loaded text tracks of any download.
     case addSubtitles(id: String, languages: [String], textTracks: [TextTrack] = [])

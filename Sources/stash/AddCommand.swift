@@ -149,7 +149,7 @@ struct AddCommand: AsyncParsableCommand {
                 if events == nil { Output.json(download.publicRecord) }
             } else {
                 let what = download.isBundle ? "bundle of \(download.filesTotal) files"
-                    : download.hls != nil ? "HLS \(download.uri)" : download.uri
+                    : download.hls != nil ? "HLS \(download.uri)" + ListCommand.rangeSuffix(download) : download.uri
                 Output.line("\(created ? "added" : "already there:") \(download.id) (\(download.state.name)) \(what)")
             }
         }

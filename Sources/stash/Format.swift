@@ -25,6 +25,27 @@ enum Format {
         return h > 0 ? String(format: "%lld:%02lld:%02lld", h, m, s) : String(format: "%lld:%02lld", m, s)
     }
 
+    /// A time in a stream: 75 -> "1:15", 90.5 -> "1:30.5", 3723.25 -> "1:02:03.25" (at most
+    /// three decimals). A value no stream has (negative, not finite, beyond a million hours)
+    /// is shown as the number it is.
+    static func position(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds >= 0, seconds < 3.6e9 else { return "\(seconds) s" }
+        let millis = Int64((seconds * 1000).rounded())
+        var text = duration(millis / 1000)
+        if millis % 1000 != 0 {
+            var fraction = String(millis % 1000)
+            fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
+            while fraction.hasSuffix("0") { fraction.removeLast() }
+            text += "." + fraction
+        }
+        return text
+    }
+
+    /// "1:00-2:00", "1:00-end", "start-0:30": a time range of an HLS download.
+    static func range(start: Double?, end: Double?) -> String {
+        "\(start.map(position) ?? "start")-\(end.map(position) ?? "end")"
+    }
+
     /// Left-aligned columns separated by two spaces; the last column is not padded.
     static func table(_ rows: [[String]]) -> [String] {
         guard let columns = rows.map(\.count).max() else { return [] }

@@ -26,8 +26,11 @@ struct HLSChoiceOptions: ParsableArguments {
     @Flag(help: "Treat the URL as an HLS stream even if it does not end in .m3u8.")
     var hlsStream = false
 
+    @OptionGroup var range: TimeRangeOptions
+
     var given: Bool {
         quality != nil || maxHeight != nil || bandwidth != nil || subtitles != nil || audio != nil || segments != nil || hlsStream
+            || range.given
     }
 
     /// Checked while parsing, so the error is `stash add`'s, with the values it takes.
@@ -48,6 +51,8 @@ struct HLSChoiceOptions: ParsableArguments {
         options.subtitles = Self.languages(subtitles)
         options.audio = Self.languages(audio)
         if let segments { options.segmentConcurrency = segments }
+        options.start = range.start
+        options.end = range.end
         return options
     }
 

@@ -6,8 +6,9 @@ struct ListCommand: AsyncParsableCommand {
         commandName: "ls",
         abstract: "List downloads.",
         discussion: """
-            Text: a table of ID, STATE, PROGRESS, SIZE, SPEED and TITLE/URI; with --group it ends \
-            with the group's totals. --json: one record per line (with --group, then one line \
+            Text: a table of ID, STATE, PROGRESS, SIZE, SPEED and TITLE/URI (with an HLS \
+            download's time range after it, [1:00-2:00]); with --group it ends with the \
+            group's totals. --json: one record per line (with --group, then one line \
             {"totals": ...}).
             """)
 
@@ -37,7 +38,7 @@ struct ListCommand: AsyncParsableCommand {
         for download in downloads {
             rows.append([
                 download.id, download.state.name, "\(download.progressPercent)%",
-                download.totalBytes.map(Format.bytes) ?? "?", Format.speed(download.speed), download.label,
+                download.totalBytes.map(Format.bytes) ?? "?", Format.speed(download.speed), Self.label(download),
             ])
         }
         for line in Format.table(rows) { Output.line(line) }
@@ -46,6 +47,15 @@ struct ListCommand: AsyncParsableCommand {
             Output.line("group \(group): \(downloads.count) download(s), \(Format.bytes(totals.bytesDownloaded)) of \(Format.bytes(totals.bytesTotal)), "
                 + "\(totals.filesDone) of \(totals.filesTotal) file(s) done" + (states.isEmpty ? "" : "; " + states.joined(separator: ", ")))
         }
+    }
+
+    /// The title or URI, with the time range of a download of part of a stream: "Film [1:00-2:00]".
+    static func label(_ download: Download) -> String { download.label + rangeSuffix(download) }
+
+    /// " [1:00-2:00]" for a download of part of a stream, else "".
+    static func rangeSuffix(_ download: Download) -> String {
+        guard let hls = download.hls, hls.hasRange else { return "" }
+        return " [\(Format.range(start: hls.start, end: hls.end))]"
     }
 
     private func parsedStates() throws -> [DownloadState] {

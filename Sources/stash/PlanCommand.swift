@@ -11,8 +11,11 @@ struct PlanCommand: AsyncParsableCommand {
             encryption and estimated size; exact where byte ranges give it), the audio and \
             subtitle renditions and the duration, then what the daemon read leniently or \
             filled in (a line it ignored, a missing EXT-X-TARGETDURATION or BANDWIDTH) and a \
-            live playlist, as warnings. Nothing is downloaded. --json prints one object with \
-            variants, audio, subtitles, duration and warnings.
+            live playlist, as warnings. Nothing is downloaded. With --start and --end (seconds), \
+            the sizes are those of the segments that time range keeps, and the range is shown \
+            as a download would keep it (an end past the stream is its end, with a warning). \
+            --json prints one object with variants, audio, subtitles, duration and warnings, \
+            and start and end with a time range.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -23,15 +26,21 @@ struct PlanCommand: AsyncParsableCommand {
     @Option(name: .customLong("header"), help: ArgumentHelp("A request header, 'Name: value'; repeat for more.", valueName: "header"))
     var headers: [String] = []
 
+    @OptionGroup(title: "Time range (the sizes are those of its segments, as `stash add --start --end` would fetch)")
+    var range: TimeRangeOptions
+
     func run() async throws {
         let parsedHeaders = try headers.map { try HTTPHeader(parsing: $0) }
         let client = try await global.connect()
-        let info = try await client.manifestInfo(uri: url, headers: parsedHeaders)
+        let info = try await client.manifestInfo(uri: url, headers: parsedHeaders, start: range.start, end: range.end)
         if global.json {
             Output.json(Self.json(info))
             return
         }
         Output.line("duration \(Format.duration(Int64(info.duration.rounded())))")
+        if let start = info.start, let end = info.end {
+            Output.line("time range \(Format.range(start: start, end: end)) (\(Format.position(end - start))); SIZE is its segments'")
+        }
         var rows = [["#", "BANDWIDTH", "AVERAGE", "RESOLUTION", "FPS", "CODECS", "ENCRYPTION", "SIZE"]]
         for (index, variant) in info.variants.enumerated() {
             rows.append([
@@ -66,7 +75,7 @@ struct PlanCommand: AsyncParsableCommand {
     }
 
     static func json(_ info: ManifestInfo) -> [String: Any] {
-        [
+        var object: [String: Any] = [
             "duration": info.duration,
             "variants": info.variants.map { variant -> [String: Any] in
                 var object: [String: Any] = [
@@ -86,6 +95,10 @@ struct PlanCommand: AsyncParsableCommand {
             "subtitles": info.subtitles.map(rendition),
             "warnings": info.warnings,
         ]
+        // The time range the sizes are for, in seconds; absent without one.
+        if let start = info.start { object["start"] = start }
+        if let end = info.end { object["end"] = end }
+        return object
     }
 
     private static func rendition(_ rendition: ManifestInfo.RenditionInfo) -> [String: Any] {

@@ -17,7 +17,7 @@ func everyCall(socketPath: String) async throws {
     let request = AddDownloadRequest(
         id: "a", uri: "https://example.org/a.mp3", title: "A", sha256: "", headers: headers,
         files: [BundleFileSpec(url: "https://example.org/1.jpg", path: "1.jpg", size: 10, sha256: "")],
-        hls: HLSOptions(quality: .high, maxHeight: 720, subtitles: ["en"], audio: ["es"]),
+        hls: HLSOptions(quality: .high, maxHeight: 720, subtitles: ["en"], audio: ["es"], start: 60, end: 120.5),
         drm: DRMParams(kind: .clearkey, licenseServer: "https://example.org/licence"), force: false,
         appData: [1, 2], group: "album/one", append: false,
         textTracks: [TextTrack(uri: "https://example.org/a.vtt", language: "en")])
@@ -55,6 +55,8 @@ func everyCall(socketPath: String) async throws {
     print(purged.filesDeleted, purged.bytesFreed, purged.paths)
 
     let manifest: ManifestInfo = try await client.manifestInfo(uri: "https://example.org/master.m3u8", headers: headers)
+    let window: ManifestInfo = try await client.manifestInfo(uri: "https://example.org/master.m3u8", start: 60, end: 120)
+    print(window.start ?? 0, window.end ?? 0)
     for variant in manifest.variants {
         print(variant.uri, variant.bandwidth as Any, variant.width as Any, variant.height as Any, variant.codecs, variant.estimatedBytes,
               variant.sizeIsExact, variant.duration, variant.encryption)
@@ -114,7 +116,8 @@ func record(_ download: Download) {
     if let error = download.error { print(error.kind.name, error.message, error.httpStatus, error.description) }
     for file in download.files { print(file.url, file.path, file.size as Any, file.sha256, file.downloadedBytes, file.done) }
     if let hls = download.hls {
-        print(hls.quality.rawValue, hls.maxHeight as Any, hls.bandwidth as Any, hls.subtitles, hls.audio, hls.segmentConcurrency)
+        print(hls.quality.rawValue, hls.maxHeight as Any, hls.bandwidth as Any, hls.subtitles, hls.audio, hls.segmentConcurrency,
+              hls.start as Any, hls.end as Any, hls.hasRange)
     }
     if let drm = download.drm { print(drm.kind.rawValue, drm.licenseServer, drm.headers, drm.contentID, drm.certificateURL) }
     if let terms = download.license {

@@ -139,4 +139,52 @@ final class ManifestInfoTests: XCTestCase {
         XCTAssertEqual(info.warnings.count, PlaylistWarnings.perPlan + 1)
         XCTAssertEqual(info.warnings.last, "300 more warning(s) not shown", "two warnings for each of 200 playlists, 100 shown")
     }
+
+    // MARK: - A time range
+
+    func summaries(start: Double?, end: Double?) throws -> [String: MediaSummary] {
+        [uri("enc.m3u8"): MediaSummary(try parseMedia(encrypted, baseURL: uri("enc.m3u8")), start: start, end: end),
+         uri("ranges.m3u8"): MediaSummary(try parseMedia(ranges, baseURL: uri("ranges.m3u8")), start: start, end: end)]
+    }
+
+    func testARangeSizesItsSegments() throws {
+        // [10, 20) is the second 10 s segment of each playlist.
+        let info = try ManifestInfo(master: try parseMaster(master), summaries: try summaries(start: 10, end: 20), start: 10, end: 20)
+        XCTAssertEqual(info.duration, 30, "the stream's duration")
+        XCTAssertEqual(info.start, 10)
+        XCTAssertEqual(info.end, 20)
+        XCTAssertEqual(info.variants[0].estimatedBytes, 600_000 * 10 / 8, "AVERAGE-BANDWIDTH x the 10 s kept")
+        XCTAssertEqual(info.variants[1].estimatedBytes, 700 + 3000, "exact: the segment and its init section")
+        XCTAssertTrue(info.variants[1].sizeIsExact)
+        XCTAssertEqual(info.variants[2].estimatedBytes, 4_000_000 * 10 / 8, "not read: priced for the range's length")
+        XCTAssertEqual(info.variants.map(\.duration), [30, 30, 30])
+        XCTAssertEqual(info.warnings, [])
+
+        // Inside one segment: that segment, whole.
+        let inside = try ManifestInfo(master: try parseMaster(master), summaries: try summaries(start: 12, end: 13), start: 12, end: 13)
+        XCTAssertEqual(inside.variants[1].estimatedBytes, 700 + 3000)
+        XCTAssertEqual(inside.variants[2].estimatedBytes, 4_000_000 / 8)
+    }
+
+    func testAnEndPastTheStreamIsClampedWithAWarning() throws {
+        let info = try ManifestInfo(master: try parseMaster(master), summaries: try summaries(start: 20, end: 700), start: 20, end: 700)
+        XCTAssertEqual(info.end, 30)
+        XCTAssertEqual(info.variants[1].estimatedBytes, 700 + 2000)
+        XCTAssertEqual(info.warnings, ["hls.end 700 is past the end of the stream, which lasts 30 s: the range ends there"])
+    }
+
+    func testARangeOutsideTheStreamIsRefused() throws {
+        for (start, end) in [(30, nil), (45, 60), (nil, -3), (Double.nan, nil)] as [(Double?, Double?)] {
+            XCTAssertThrowsError(try ManifestInfo(master: try parseMaster(master), summaries: try summaries(start: start, end: end),
+                                                  start: start, end: end)) { error in
+                XCTAssertEqual((error as? HLSError)?.code, .outOfRange)
+                XCTAssertTrue((error as? HLSError)?.message.contains("lasts 30 s") ?? false, "\(error)")
+            }
+        }
+        let media = [uri("ranges.m3u8"): MediaSummary(try parseMedia(ranges), start: 5, end: nil)]
+        let alone = try ManifestInfo(master: nil, summaries: media, start: 5, end: nil)
+        XCTAssertEqual(alone.variants[0].estimatedBytes, 10_700, "from 5 s: every segment")
+        XCTAssertEqual(alone.variants[0].averageBandwidth, 2667, "the variant's own rates, of the whole playlist")
+        XCTAssertEqual(alone.end, 30)
+    }
 }

@@ -197,7 +197,8 @@ final class RegistryTests: XCTestCase {
 
     func testAnHLSDownloadKeepsItsChoiceKeysPlaylistsAndRanges() async throws {
         let registry = try openRegistry()
-        let options = HLSOptions(quality: .medium, maxHeight: 720, bandwidth: 2_000_000, subtitles: ["en", "es"], audio: ["fr"], segmentConcurrency: 4)
+        let options = HLSOptions(quality: .medium, maxHeight: 720, bandwidth: 2_000_000, subtitles: ["en", "es"], audio: ["fr"], segmentConcurrency: 4,
+                                 start: 60.25, end: 120)
         // Before its playlists are read an HLS download has no files, and must stay so.
         let planning = Download(id: "p", uri: "https://h/master.m3u8", assetPath: "assets/p", createdAt: Self.date(ms: 5), hls: options)
         var planned = Download(
@@ -256,6 +257,23 @@ final class RegistryTests: XCTestCase {
         XCTAssertEqual(withJunk.releases.map(\.id), ["r2"])
         XCTAssertEqual(withJunk.problems.count, 1)
         XCTAssertTrue(withJunk.problems[0].contains("junk"), withJunk.problems[0])
+    }
+
+    func testAnHLSChoiceStoredBeforeTimeRangesReadsAsTheWholeStream() async throws {
+        let registry = try openRegistry()
+        // What a daemon before time ranges wrote (JSONEncoder, sorted keys).
+        try rawSQL("""
+            INSERT INTO download (id, uri, state, created_at, sequence, hls)
+            VALUES ('old', 'http://h/x.m3u8', 'COMPLETED', 5, 1,
+                    '{"keys":["video/key0.key"],"options":{"audio":[],"quality":"medium","segmentConcurrency":8,"subtitles":["en"]},"playlists":["master.m3u8","video/index.m3u8"]}');
+            """)
+        let loaded = try registry.loadAll()
+        XCTAssertEqual(loaded.problems, [])
+        XCTAssertEqual(loaded.downloads.map(\.state), [.completed])
+        XCTAssertEqual(loaded.downloads.first?.hls, HLSOptions(quality: .medium, subtitles: ["en"]))
+        XCTAssertNil(loaded.downloads.first?.hls?.start)
+        XCTAssertNil(loaded.downloads.first?.hls?.end)
+        XCTAssertEqual(loaded.downloads.first?.hlsPlaylists, ["master.m3u8", "video/index.m3u8"])
     }
 
     func testUnreadableHLSChoiceReadsAsPausedWithAProblem() async throws {

@@ -91,6 +91,8 @@ final class GoldenFrameTests: XCTestCase {
     }
 
     private static func double(_ o: Object?, _ key: String) -> Double { (o?[key] as? NSNumber)?.doubleValue ?? 0 }
+    /// A field with presence (a oneof of one): nil when the description leaves it out.
+    private static func given(_ o: Object?, _ key: String) -> Double? { (o?[key] as? NSNumber)?.doubleValue }
     private static func date(_ ms: Int64) -> Date { Date(timeIntervalSince1970: Double(ms) / 1000) }
     private static func bytes(_ o: Object?, _ key: String) -> [UInt8] { [UInt8](Data(base64Encoded: str(o, key)) ?? Data()) }
 
@@ -117,7 +119,7 @@ final class GoldenFrameTests: XCTestCase {
         return HLSOptions(
             quality: quality, maxHeight: int(o, "max_height") == 0 ? nil : Int(int(o, "max_height")),
             bandwidth: uint(o, "bandwidth") == 0 ? nil : uint(o, "bandwidth"), subtitles: strs(o, "subtitles"),
-            audio: strs(o, "audio"), segmentConcurrency: Int(int(o, "segment_concurrency")))
+            audio: strs(o, "audio"), segmentConcurrency: Int(int(o, "segment_concurrency")), start: given(o, "start"), end: given(o, "end"))
     }
 
     private static func drm(_ o: Object?) -> DRMParams? {
@@ -168,7 +170,8 @@ final class GoldenFrameTests: XCTestCase {
             operation = .setConfig(objs(b, "entries").map { ConfigEntry(key: str($0, "key"), value: str($0, "value")) })
         case "verify":
             operation = .verify(VerifyRequest(deep: bool(b, "deep"), repair: bool(b, "repair"), dryRun: bool(b, "dry_run")))
-        case "get_manifest_info": operation = .getManifestInfo(uri: str(b, "uri"), headers: headers(b, "headers"))
+        case "get_manifest_info":
+            operation = .getManifestInfo(uri: str(b, "uri"), headers: headers(b, "headers"), start: given(b, "start"), end: given(b, "end"))
         case "add_subtitles":
             operation = .addSubtitles(id: str(b, "id"), languages: strs(b, "languages"), textTracks: textTracks(b, "text_tracks"))
         case "get_playback_key": operation = .getPlaybackKey(id: str(b, "id"), keyID: str(b, "key_id"))
@@ -331,7 +334,8 @@ final class GoldenFrameTests: XCTestCase {
                         encryption: strs(v, "encryption"), estimatedBytes: int(v, "estimated_bytes"), sizeIsExact: bool(v, "size_is_exact"),
                         duration: double(v, "duration"))
                 },
-                audio: renditions(r, "audio"), subtitles: renditions(r, "subtitles"), duration: double(r, "duration")))
+                audio: renditions(r, "audio"), subtitles: renditions(r, "subtitles"), duration: double(r, "duration"),
+                warnings: strs(r, "warnings"), start: given(r, "start"), end: given(r, "end")))
         case "export":
             return .export(ExportResult(dir: str(r, "dir"), files: Int(int(r, "files")), bytes: int(r, "bytes"), decrypted: bool(r, "decrypted")))
         case "subtitles": return .subtitles(renditions(r, "subtitles"), textTracks: textTracks(r, "text_tracks"))

@@ -163,9 +163,21 @@ static bool download(decoder *d, const Stash__V1__Download *in, stash_download *
     if (in->hls) {
         stash_hls_options *hls = alloc_one(d, sizeof *hls, "Download.hls");
         if (!hls) return false;
-        *hls = (stash_hls_options){sizeof *hls, text(in->hls->quality), in->hls->max_height, in->hls->bandwidth,
-                                   strings(in->hls->subtitles), in->hls->n_subtitles, strings(in->hls->audio),
-                                   in->hls->n_audio, in->hls->segment_concurrency};
+        bool has_start = in->hls->start_given_case == STASH__V1__HLS_OPTIONS__START_GIVEN_START;
+        bool has_end = in->hls->end_given_case == STASH__V1__HLS_OPTIONS__END_GIVEN_END;
+        *hls = (stash_hls_options){sizeof *hls,
+                                   text(in->hls->quality),
+                                   in->hls->max_height,
+                                   in->hls->bandwidth,
+                                   strings(in->hls->subtitles),
+                                   in->hls->n_subtitles,
+                                   strings(in->hls->audio),
+                                   in->hls->n_audio,
+                                   in->hls->segment_concurrency,
+                                   has_start ? in->hls->start : 0,
+                                   has_end ? in->hls->end : 0,
+                                   has_start,
+                                   has_end};
         out->hls = hls;
     }
     if (in->drm) {
@@ -362,6 +374,12 @@ static void *result(decoder *d, const Stash__V1__Response *in) {
         out->subtitles = renditions(d, m->n_subtitles, m->subtitles, "ManifestInfoResult.subtitles");
         out->n_subtitles = m->n_subtitles;
         out->duration = m->duration;
+        out->has_range = m->start_given_case == STASH__V1__MANIFEST_INFO_RESULT__START_GIVEN_START
+                         || m->end_given_case == STASH__V1__MANIFEST_INFO_RESULT__END_GIVEN_END;
+        out->start = m->start_given_case == STASH__V1__MANIFEST_INFO_RESULT__START_GIVEN_START ? m->start : 0;
+        out->end = m->end_given_case == STASH__V1__MANIFEST_INFO_RESULT__END_GIVEN_END ? m->end : 0;
+        out->warnings = strings(m->warnings);
+        out->n_warnings = m->n_warnings;
         return d->error ? NULL : out;
     }
     case STASH__V1__RESPONSE__RESULT_EXPORT: {

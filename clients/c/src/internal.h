@@ -121,6 +121,13 @@ stash_status pack_request(stash_client *client, const Stash__V1__Request *reques
 #define STASH_SUBSCRIBE_OPTIONS_FIRST_SIZE STASH_FIELD_END(stash_subscribe_options, replay_from_seq)
 #define STASH_HLS_OPTIONS_FIRST_SIZE STASH_FIELD_END(stash_hls_options, segment_concurrency)
 #define STASH_DRM_PARAMS_FIRST_SIZE STASH_FIELD_END(stash_drm_params, certificate_url)
+#define STASH_PLAN_OPTIONS_FIRST_SIZE STASH_FIELD_END(stash_plan_options, has_end)
+
+/* The sizeof of a struct's first version: its first size rounded up to its alignment (which
+ * the fields appended since have not raised). */
+#define STASH_FIRST_SIZEOF(type, first_size) (((first_size) + _Alignof(type) - 1) / _Alignof(type) * _Alignof(type))
+_Static_assert(offsetof(stash_hls_options, start) >= STASH_FIRST_SIZEOF(stash_hls_options, STASH_HLS_OPTIONS_FIRST_SIZE),
+               "stash_hls_options: the time range must start past the first version's tail padding");
 
 /* Copies the caller's options struct `given` (NULL: none) into `view`, this library's layout of
  * `known_size` bytes: the bytes that fit in the caller's struct_size, the rest zero. STASH_OK,

@@ -94,6 +94,15 @@ static stash_status finish_request(request_memory *m, Stash__V1__Request *reques
         if (!(value)) return client_fail(client, STASH_INVALID_ARGUMENT, "%s: NULL; a value is required", field); \
     } while (0)
 
+/* A time range goes only to a daemon that knows it: an older one ignores the fields and takes
+ * the whole stream (PROTOCOL.md, "Time ranges"). A capture client (tests) stands for the newest. */
+static stash_status require_time_range(stash_client *client) {
+    if (client->capture || stash_client_has_feature(client, "time-range")) return STASH_OK;
+    return client_fail(client, STASH_UNIMPLEMENTED,
+                       "stashd %s does not support time ranges (feature \"time-range\"); it would take the whole stream",
+                       stash_client_daemon_version(client));
+}
+
 /* Hands a result to an optional out pointer, or frees it. */
 static void hand_over(void *result, void **out) {
     if (out) *out = result;
@@ -236,6 +245,15 @@ stash_status stash_add(stash_client *client, const char *url, const char *id, co
         hls.audio = string_list(&m, o_hls.audio, o_hls.n_audio, "options->hls->audio");
         hls.n_audio = hls.audio ? o_hls.n_audio : 0;
         hls.segment_concurrency = o_hls.segment_concurrency;
+        if (o_hls.has_start) {
+            hls.start_given_case = STASH__V1__HLS_OPTIONS__START_GIVEN_START;
+            hls.start = o_hls.start;
+        }
+        if (o_hls.has_end) {
+            hls.end_given_case = STASH__V1__HLS_OPTIONS__END_GIVEN_END;
+            hls.end = o_hls.end;
+        }
+        if ((o_hls.has_start || o_hls.has_end) && m.status == STASH_OK) m.status = require_time_range(client);
         body.hls = &hls;
     }
     Stash__V1__DrmParams drm = STASH__V1__DRM_PARAMS__INIT;
@@ -509,14 +527,33 @@ stash_status stash_purge(stash_client *client, stash_purge_result **out) {
 
 stash_status stash_plan(stash_client *client, const char *uri, const stash_header *headers_in, size_t n_headers,
                         stash_manifest_info **out) {
+    stash_plan_options options = STASH_PLAN_OPTIONS_INIT;
+    options.headers = headers_in;
+    options.n_headers = n_headers;
+    return stash_plan_with(client, uri, &options, out);
+}
+
+stash_status stash_plan_with(stash_client *client, const char *uri, const stash_plan_options *options,
+                             stash_manifest_info **out) {
     if (out) *out = NULL;
     if (!client) return STASH_INVALID_ARGUMENT;
     request_memory m;
     if (!begin_request(&m, client)) return m.status;
+    stash_plan_options o;
+    m.status = options_view(client, options, sizeof o, STASH_PLAN_OPTIONS_FIRST_SIZE, "options", "stash_plan_options", &o);
     Stash__V1__GetManifestInfoRequest body = STASH__V1__GET_MANIFEST_INFO_REQUEST__INIT;
     body.uri = text(uri);
-    body.headers = headers(&m, headers_in, n_headers, "headers");
-    body.n_headers = body.headers ? n_headers : 0;
+    body.headers = headers(&m, o.headers, o.n_headers, "options->headers");
+    body.n_headers = body.headers ? o.n_headers : 0;
+    if (o.has_start) {
+        body.start_given_case = STASH__V1__GET_MANIFEST_INFO_REQUEST__START_GIVEN_START;
+        body.start = o.start;
+    }
+    if (o.has_end) {
+        body.end_given_case = STASH__V1__GET_MANIFEST_INFO_REQUEST__END_GIVEN_END;
+        body.end = o.end;
+    }
+    if ((o.has_start || o.has_end) && m.status == STASH_OK) m.status = require_time_range(client);
     Stash__V1__Request request = STASH__V1__REQUEST__INIT;
     request.op_case = STASH__V1__REQUEST__OP_GET_MANIFEST_INFO;
     request.get_manifest_info = &body;

@@ -399,6 +399,38 @@ static void test_hls_subtitles_licences(stash_client *client, stash_client *even
           "HLS choice kept");
     stash_download_free(record);
 
+    /* Part of the stream: seg1 alone (4 s to 6.5 s); an end past the stream is clamped. */
+    CHECK(stash_client_has_feature(client, "time-range"), "feature time-range");
+    stash_plan_options window = STASH_PLAN_OPTIONS_INIT;
+    window.has_start = true;
+    window.start = 4;
+    window.has_end = true;
+    window.end = 100;
+    CHECK_OK(stash_plan_with(client, url("/hls/master.m3u8"), &window, &plan), client);
+    if (plan) {
+        CHECK(plan->has_range && plan->start == 4 && plan->end == 6.5, "range %d %f-%f", plan->has_range, plan->start, plan->end);
+        CHECK(plan->n_warnings >= 1 && strstr(plan->warnings[0], "hls.end 100"), "the clamp said");
+        CHECK(plan->n_variants == 2 && plan->variants[0].estimated_bytes == 700000 * 5 / 16, "the range's size");
+    }
+    stash_manifest_info_free(plan);
+    window.start = 6.5;
+    CHECK_FAILS(stash_plan_with(client, url("/hls/master.m3u8"), &window, NULL), client, STASH_INVALID_ARGUMENT,
+                "lasts 6.5 s");
+    hls.has_start = true;
+    hls.start = 4;
+    hls.has_end = true;
+    hls.end = 100;
+    CHECK_OK(stash_add(client, url("/hls/master.m3u8"), "c-clip", NULL, &options, NULL), client);
+    CHECK(wait_for_state(events, "c-clip", STASH_STATE_COMPLETED, 20000, NULL), "c-clip completed");
+    CHECK_OK(stash_get(client, "c-clip", &record), client);
+    CHECK(record && record->hls && record->hls->struct_size >= sizeof(stash_hls_options) && record->files_total == 1,
+          "one segment");
+    CHECK(record && record->hls && record->hls->has_start && record->hls->start == 4 && record->hls->has_end
+              && record->hls->end == 6.5,
+          "the range kept, its end clamped");
+    stash_download_free(record);
+    hls.has_start = hls.has_end = false;
+
     char out_dir[512];
     snprintf(out_dir, sizeof out_dir, "%s/export", work);
     stash_export_result *exported = NULL;

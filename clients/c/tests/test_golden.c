@@ -34,6 +34,14 @@ static char *read_file(const char *path, size_t *length) {
     return data;
 }
 
+/* A number member with presence (a oneof of one): false when the description leaves it out. */
+static bool json_given(const json *object, const char *key, double *value) {
+    const json *member = json_get(object, key);
+    if (!member || member->type != JSON_NUMBER) return false;
+    *value = strtod(member->text, NULL);
+    return true;
+}
+
 /* ------------------------------------------------------------------ base64 */
 
 static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -154,6 +162,8 @@ static bool call(stash_client *c, const char *op, const json *b) {
         hls.audio = audio.items;
         hls.n_audio = audio.n;
         hls.segment_concurrency = (uint32_t)json_u64(h, "segment_concurrency");
+        hls.has_start = json_given(h, "start", &hls.start);
+        hls.has_end = json_given(h, "end", &hls.end);
         if (h) o.hls = &hls;
         const json *d = json_get(b, "drm");
         stash_header licence_headers[8];
@@ -222,7 +232,13 @@ static bool call(stash_client *c, const char *op, const json *b) {
     } else if (strcmp(op, "get_manifest_info") == 0) {
         stash_header head[8];
         size_t n = headers(json_get(b, "headers"), head);
-        stash_plan(c, json_text(b, "uri", ""), head, n, NULL);
+        stash_plan_options plan = STASH_PLAN_OPTIONS_INIT;
+        plan.headers = head;
+        plan.n_headers = n;
+        plan.has_start = json_given(b, "start", &plan.start);
+        plan.has_end = json_given(b, "end", &plan.end);
+        if (plan.has_start || plan.has_end) stash_plan_with(c, json_text(b, "uri", ""), &plan, NULL);
+        else stash_plan(c, json_text(b, "uri", ""), head, n, NULL);
     } else if (strcmp(op, "add_subtitles") == 0) {
         strings languages = text_list(json_get(b, "languages"));
         stash_subtitles_add(c, id, languages.items, languages.n, NULL, 0, NULL);
@@ -366,6 +382,8 @@ static json *download_json(const stash_download *d) {
         json_put(h, "subtitles", strings_json(d->hls->subtitles, d->hls->n_subtitles));
         json_put(h, "audio", strings_json(d->hls->audio, d->hls->n_audio));
         U32(h, d->hls, segment_concurrency);
+        if (d->hls->has_start) DBL(h, d->hls, start);
+        if (d->hls->has_end) DBL(h, d->hls, end);
         json_put(o, "hls", h);
     }
     if (d->drm) {
@@ -555,6 +573,11 @@ static json *result_json(Stash__V1__Response__ResultCase result_case, const void
         json_put(o, "audio", renditions_json(m->audio, m->n_audio));
         json_put(o, "subtitles", renditions_json(m->subtitles, m->n_subtitles));
         DBL(o, m, duration);
+        json_put(o, "warnings", strings_json(m->warnings, m->n_warnings));
+        if (m->has_range) {
+            DBL(o, m, start);
+            DBL(o, m, end);
+        }
         break;
     }
     case STASH__V1__RESPONSE__RESULT_EXPORT: {

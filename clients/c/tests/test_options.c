@@ -61,8 +61,9 @@ static void test_the_init_macro_and_function_set_the_size_and_nothing_else(void)
     stash_subscribe_options subscribe = STASH_SUBSCRIBE_OPTIONS_INIT;
     stash_hls_options hls = STASH_HLS_OPTIONS_INIT;
     stash_drm_params drm = STASH_DRM_PARAMS_INIT;
+    stash_plan_options plan = STASH_PLAN_OPTIONS_INIT;
     CHECK(list.struct_size == sizeof list && adopt.struct_size == sizeof adopt && subscribe.struct_size == sizeof subscribe
-              && hls.struct_size == sizeof hls && drm.struct_size == sizeof drm,
+              && hls.struct_size == sizeof hls && drm.struct_size == sizeof drm && plan.struct_size == sizeof plan,
           "every INIT macro sets its own size");
 }
 
@@ -167,9 +168,8 @@ static void test_a_later_callers_struct_is_taken_when_its_unknown_fields_are_zer
     stash_client_close(client);
 }
 
-/* The library has one version of each struct yet, so an older caller is the one of a struct
- * whose first version ended earlier: here stash_add_options as if group, append and the text
- * tracks had come later. The fields past the caller's size are read as zero, whatever its
+/* An older caller of a struct with one version is one whose first version ended earlier: here
+ * stash_add_options as if group, append and the text tracks had come later. The fields past the caller's size are read as zero, whatever its
  * memory holds there. */
 static void test_an_earlier_callers_struct_is_read_as_far_as_it_goes(void) {
     stash_client *client = capture();
@@ -199,12 +199,81 @@ static void test_an_earlier_callers_struct_is_read_as_far_as_it_goes(void) {
     stash_client_close(client);
 }
 
+/* stash_hls_options has two versions: 0.2's ended at segment_concurrency, and the time range
+ * came after. A caller built against 0.2 declares 0.2's sizeof, and whatever its memory holds
+ * past that, or in the tail padding before it, is never read as a range. */
+static void test_a_first_version_hls_struct_asks_for_the_whole_stream(void) {
+    stash_client *client = capture();
+    stash_hls_options given;
+    memset(&given, 0xa5, sizeof given);
+    given.struct_size = STASH_FIRST_SIZEOF(stash_hls_options, STASH_HLS_OPTIONS_FIRST_SIZE);
+    given.quality = "low";
+    given.max_height = 0;
+    given.bandwidth = 0;
+    given.subtitles = NULL;
+    given.n_subtitles = 0;
+    given.audio = NULL;
+    given.n_audio = 0;
+    given.segment_concurrency = 0;
+    CHECK(given.struct_size <= offsetof(stash_hls_options, start), "0.2's struct ends before the range: %zu", given.struct_size);
+    stash_add_options options;
+    stash_add_options_init(&options);
+    options.hls = &given;
+    CHECK(stash_add(client, "https://example.org/a.m3u8", "a", NULL, &options, NULL) == STASH_UNAVAILABLE, "%s",
+          stash_client_error_message(client));
+    Stash__V1__Request *request = packed(client);
+    const Stash__V1__HlsOptions *hls = request && request->add_download ? request->add_download->hls : NULL;
+    CHECK(hls && strcmp(hls->quality, "low") == 0, "the first version's fields are read");
+    CHECK(hls && hls->start_given_case == STASH__V1__HLS_OPTIONS__START_GIVEN__NOT_SET
+              && hls->end_given_case == STASH__V1__HLS_OPTIONS__END_GIVEN__NOT_SET,
+          "no range: the whole stream");
+    stash__v1__request__free_unpacked(request, NULL);
+    stash_client_close(client);
+}
+
+static void test_a_time_range_is_sent_with_its_presence(void) {
+    stash_client *client = capture();
+    stash_hls_options hls = STASH_HLS_OPTIONS_INIT;
+    hls.has_start = true; /* a start of 0 given is sent, unlike one left out */
+    hls.has_end = true;
+    hls.end = 120.5;
+    stash_add_options options = STASH_ADD_OPTIONS_INIT;
+    options.hls = &hls;
+    CHECK(stash_add(client, "https://example.org/a.m3u8", "a", NULL, &options, NULL) == STASH_UNAVAILABLE, "%s",
+          stash_client_error_message(client));
+    Stash__V1__Request *request = packed(client);
+    const Stash__V1__HlsOptions *sent = request && request->add_download ? request->add_download->hls : NULL;
+    CHECK(sent && sent->start_given_case == STASH__V1__HLS_OPTIONS__START_GIVEN_START && sent->start == 0,
+          "start 0, given");
+    CHECK(sent && sent->end_given_case == STASH__V1__HLS_OPTIONS__END_GIVEN_END && sent->end == 120.5, "end 120.5");
+    stash__v1__request__free_unpacked(request, NULL);
+
+    stash_plan_options plan = STASH_PLAN_OPTIONS_INIT;
+    plan.has_start = true;
+    plan.start = 60.25;
+    CHECK(stash_plan_with(client, "https://example.org/a.m3u8", &plan, NULL) == STASH_UNAVAILABLE, "%s",
+          stash_client_error_message(client));
+    request = packed(client);
+    const Stash__V1__GetManifestInfoRequest *info = request ? request->get_manifest_info : NULL;
+    CHECK(info && info->start_given_case == STASH__V1__GET_MANIFEST_INFO_REQUEST__START_GIVEN_START && info->start == 60.25
+              && info->end_given_case == STASH__V1__GET_MANIFEST_INFO_REQUEST__END_GIVEN__NOT_SET,
+          "the plan's range: a start, no end");
+    stash__v1__request__free_unpacked(request, NULL);
+
+    stash_plan_options unset = {0};
+    refused(client, stash_plan_with(client, "https://example.org/a.m3u8", &unset, NULL), "options->struct_size: 0",
+            "stash_plan_options", __LINE__);
+    stash_client_close(client);
+}
+
 int main(void) {
     test_the_init_macro_and_function_set_the_size_and_nothing_else();
     test_this_headers_size_is_read_whole();
     test_a_size_of_zero_or_below_the_first_version_is_refused_naming_it();
     test_a_later_callers_struct_is_taken_when_its_unknown_fields_are_zero();
     test_an_earlier_callers_struct_is_read_as_far_as_it_goes();
+    test_a_first_version_hls_struct_asks_for_the_whole_stream();
+    test_a_time_range_is_sent_with_its_presence();
     if (failures) fprintf(stderr, "test_options: %d checks failed\n", failures);
     else printf("test_options: all checks passed\n");
     return failures != 0;

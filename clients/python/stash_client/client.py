@@ -176,7 +176,10 @@ class Client:
         or dict), ``drm`` (DrmParams or dict), ``force`` (add even when another download holds
         the content), ``app_data`` (bytes, at most 64 KiB), ``group`` ("one-piece/ch-12"),
         ``append`` (add ``files`` to the bundle ``id``), ``text_tracks`` (TextTrack or dicts).
+        A time range (``hls`` with ``start``/``end``) needs the daemon feature "time-range";
+        without it the call raises UNIMPLEMENTED, as that daemon would fetch the whole stream.
         """
+        wire.check_time_range(self.features, self.daemon_version, options.get("hls"))
         return self._call(wire.add(url, id, title, options), "download", Download)
 
     def get(self, id: str) -> Download:
@@ -290,9 +293,12 @@ class Client:
         """Deletes what no download owns; returns what was deleted."""
         return self._call(wire.empty("purge"), "purge", PurgeResult)
 
-    def plan(self, uri: str, headers: Optional[Headers] = None) -> ManifestInfo:
-        """What an HLS stream offers (variants, renditions, sizes); nothing is stored."""
-        return self._call(wire.plan(uri, headers), "manifest_info", ManifestInfo)
+    def plan(self, uri: str, headers: Optional[Headers] = None, start: Optional[float] = None,
+             end: Optional[float] = None) -> ManifestInfo:
+        """What an HLS stream offers (variants, renditions, sizes); nothing is stored. With
+        ``start``/``end`` (seconds, feature "time-range"), the sizes are that time range's."""
+        wire.check_time_range(self.features, self.daemon_version, start=start, end=end)
+        return self._call(wire.plan(uri, headers, start, end), "manifest_info", ManifestInfo)
 
     def export(self, id: str, dir: str, decrypt: bool = False) -> ExportResult:
         """Writes a COMPLETED HLS download to the absolute folder ``dir`` as a playable package."""

@@ -47,8 +47,11 @@ class TextTrack:
 @dataclass(frozen=True)
 class HlsOptions:
     """An HLS download's choice: ``quality`` (low, medium, high, auto), ``max_height``,
-    ``bandwidth`` (bits/s), ``subtitles`` and ``audio`` languages (or "all"), and
-    ``segment_concurrency`` (0: 8)."""
+    ``bandwidth`` (bits/s), ``subtitles`` and ``audio`` languages (or "all"),
+    ``segment_concurrency`` (0: 8), and a time range: ``start`` and ``end`` in seconds (None:
+    from the beginning, to the end; daemon feature "time-range"). Only the segments that
+    overlap [start, end) are fetched; in a record, ``end`` is clamped to the stream's duration
+    once its playlist is read."""
 
     quality: str = ""
     max_height: int = 0
@@ -56,6 +59,8 @@ class HlsOptions:
     subtitles: Tuple[str, ...] = ()
     audio: Tuple[str, ...] = ()
     segment_concurrency: int = 0
+    start: Optional[float] = None
+    end: Optional[float] = None
 
 
 @dataclass(frozen=True)
@@ -263,10 +268,17 @@ class RenditionInfo:
 
 @dataclass(frozen=True)
 class ManifestInfo:
+    """What ``plan`` answers. With a time range, each variant's ``estimated_bytes`` are those of
+    its segments in the range, and ``start`` and ``end`` are the range as a download would keep
+    it (``end``: the duration when none was given or one past it, then ``warnings[0]`` says so)."""
+
     variants: Tuple[VariantInfo, ...]
     audio: Tuple[RenditionInfo, ...]
     subtitles: Tuple[RenditionInfo, ...]
     duration: float
+    warnings: Tuple[str, ...] = ()
+    start: Optional[float] = None
+    end: Optional[float] = None
 
 
 @dataclass(frozen=True)
@@ -432,6 +444,9 @@ def convert(message: Any, cls: Type[_Record], where: str) -> _Record:
         elif descriptor.message_type is not None and not message.HasField(item.name):
             # An absent sub-message is None where the record says it may be, else its empty value.
             values[item.name] = None if _optional(item.type) else _single(descriptor, value, path)
+        elif descriptor.containing_oneof is not None and _optional(item.type) and not message.HasField(item.name):
+            # A number with presence (a oneof of one field, HlsOptions.start) left out: not 0.
+            values[item.name] = None
         else:
             values[item.name] = _single(descriptor, value, path)
     return cls(**values)

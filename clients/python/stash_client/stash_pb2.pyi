@@ -319,12 +319,16 @@ class ForgetRequest(_message.Message):
     def __init__(self, id: _Optional[str] = ..., move_to: _Optional[str] = ...) -> None: ...
 
 class GetManifestInfoRequest(_message.Message):
-    __slots__ = ["headers", "uri"]
+    __slots__ = ["end", "headers", "start", "uri"]
+    END_FIELD_NUMBER: _ClassVar[int]
     HEADERS_FIELD_NUMBER: _ClassVar[int]
+    START_FIELD_NUMBER: _ClassVar[int]
     URI_FIELD_NUMBER: _ClassVar[int]
+    end: float
     headers: _containers.RepeatedCompositeFieldContainer[Header]
+    start: float
     uri: str
-    def __init__(self, uri: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ...) -> None: ...
+    def __init__(self, uri: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., start: _Optional[float] = ..., end: _Optional[float] = ...) -> None: ...
 
 class GroupRequest(_message.Message):
     __slots__ = ["group", "include_failed"]
@@ -383,20 +387,24 @@ class HelloResult(_message.Message):
     def __init__(self, protocol_version: _Optional[int] = ..., daemon_version: _Optional[str] = ..., features: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class HlsOptions(_message.Message):
-    __slots__ = ["audio", "bandwidth", "max_height", "quality", "segment_concurrency", "subtitles"]
+    __slots__ = ["audio", "bandwidth", "end", "max_height", "quality", "segment_concurrency", "start", "subtitles"]
     AUDIO_FIELD_NUMBER: _ClassVar[int]
     BANDWIDTH_FIELD_NUMBER: _ClassVar[int]
+    END_FIELD_NUMBER: _ClassVar[int]
     MAX_HEIGHT_FIELD_NUMBER: _ClassVar[int]
     QUALITY_FIELD_NUMBER: _ClassVar[int]
     SEGMENT_CONCURRENCY_FIELD_NUMBER: _ClassVar[int]
+    START_FIELD_NUMBER: _ClassVar[int]
     SUBTITLES_FIELD_NUMBER: _ClassVar[int]
     audio: _containers.RepeatedScalarFieldContainer[str]
     bandwidth: int
+    end: float
     max_height: int
     quality: str
     segment_concurrency: int
+    start: float
     subtitles: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, quality: _Optional[str] = ..., max_height: _Optional[int] = ..., bandwidth: _Optional[int] = ..., subtitles: _Optional[_Iterable[str]] = ..., audio: _Optional[_Iterable[str]] = ..., segment_concurrency: _Optional[int] = ...) -> None: ...
+    def __init__(self, quality: _Optional[str] = ..., max_height: _Optional[int] = ..., bandwidth: _Optional[int] = ..., subtitles: _Optional[_Iterable[str]] = ..., audio: _Optional[_Iterable[str]] = ..., segment_concurrency: _Optional[int] = ..., start: _Optional[float] = ..., end: _Optional[float] = ...) -> None: ...
 
 class IdRequest(_message.Message):
     __slots__ = ["id"]
@@ -469,18 +477,22 @@ class ListDownloadsResult(_message.Message):
     def __init__(self, downloads: _Optional[_Iterable[_Union[Download, _Mapping]]] = ..., next_page_token: _Optional[str] = ..., total: _Optional[int] = ..., totals: _Optional[_Union[GroupTotals, _Mapping]] = ...) -> None: ...
 
 class ManifestInfoResult(_message.Message):
-    __slots__ = ["audio", "duration", "subtitles", "variants", "warnings"]
+    __slots__ = ["audio", "duration", "end", "start", "subtitles", "variants", "warnings"]
     AUDIO_FIELD_NUMBER: _ClassVar[int]
     DURATION_FIELD_NUMBER: _ClassVar[int]
+    END_FIELD_NUMBER: _ClassVar[int]
+    START_FIELD_NUMBER: _ClassVar[int]
     SUBTITLES_FIELD_NUMBER: _ClassVar[int]
     VARIANTS_FIELD_NUMBER: _ClassVar[int]
     WARNINGS_FIELD_NUMBER: _ClassVar[int]
     audio: _containers.RepeatedCompositeFieldContainer[RenditionInfo]
     duration: float
+    end: float
+    start: float
     subtitles: _containers.RepeatedCompositeFieldContainer[RenditionInfo]
     variants: _containers.RepeatedCompositeFieldContainer[VariantInfo]
     warnings: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, variants: _Optional[_Iterable[_Union[VariantInfo, _Mapping]]] = ..., audio: _Optional[_Iterable[_Union[RenditionInfo, _Mapping]]] = ..., subtitles: _Optional[_Iterable[_Union[RenditionInfo, _Mapping]]] = ..., duration: _Optional[float] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
+    def __init__(self, variants: _Optional[_Iterable[_Union[VariantInfo, _Mapping]]] = ..., audio: _Optional[_Iterable[_Union[RenditionInfo, _Mapping]]] = ..., subtitles: _Optional[_Iterable[_Union[RenditionInfo, _Mapping]]] = ..., duration: _Optional[float] = ..., warnings: _Optional[_Iterable[str]] = ..., start: _Optional[float] = ..., end: _Optional[float] = ...) -> None: ...
 
 class PlaybackKeyRequest(_message.Message):
     __slots__ = ["id", "key_id"]

@@ -198,9 +198,35 @@ def _text_tracks(tracks: Optional[TextTracks]) -> List[pb.TextTrack]:
 
 def _hls(hls: Union[records.HlsOptions, Mapping[str, Any]]) -> pb.HlsOptions:
     args = _record_args(hls, records.HlsOptions, "hls", 0)
-    return pb.HlsOptions(quality=args.get("quality", ""), max_height=args.get("max_height", 0),
-                         bandwidth=args.get("bandwidth", 0), subtitles=list(args.get("subtitles", ())),
-                         audio=list(args.get("audio", ())), segment_concurrency=args.get("segment_concurrency", 0))
+    message = pb.HlsOptions(quality=args.get("quality", ""), max_height=args.get("max_height", 0),
+                            bandwidth=args.get("bandwidth", 0), subtitles=list(args.get("subtitles", ())),
+                            audio=list(args.get("audio", ())), segment_concurrency=args.get("segment_concurrency", 0))
+    _set_range(message, args.get("start"), args.get("end"), "hls")
+    return message
+
+
+def check_time_range(features: Iterable[str], daemon_version: str, hls: Any = None, start: Optional[float] = None,
+                     end: Optional[float] = None) -> None:
+    """Refuses (UNIMPLEMENTED) a time range, in an add's ``hls`` or a plan's ``start``/``end``, for
+    a daemon without the feature "time-range": it ignores the fields and takes the whole stream."""
+    wanted = start is not None or end is not None
+    if hls is not None:
+        args = _record_args(hls, records.HlsOptions, "hls", 0)
+        wanted = wanted or args.get("start") is not None or args.get("end") is not None
+    if wanted and "time-range" not in features:
+        raise StashError("UNIMPLEMENTED",
+                         f"stashd {daemon_version} does not support time ranges (feature \"time-range\"); it would take the whole stream")
+
+
+def _set_range(message: Any, start: Optional[float], end: Optional[float], field: str) -> None:
+    """Sets the range's fields that are given (a oneof of one each: 0 given is sent). The
+    daemon checks the values and names a bad one; only what is not a number is refused here."""
+    for name, value in (("start", start), ("end", end)):
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise StashError("INVALID_ARGUMENT", f"{field}.{name}: {value!r} is not a number of seconds")
+        setattr(message, name, float(value))
 
 
 def _drm(drm: Union[records.DrmParams, Mapping[str, Any]]) -> pb.DrmParams:
@@ -302,8 +328,10 @@ def verify(deep: bool, repair: bool, dry_run: bool) -> pb.Request:
     return pb.Request(verify=pb.VerifyRequest(deep=deep, repair=repair, dry_run=dry_run))
 
 
-def plan(uri: str, headers: Optional[Headers]) -> pb.Request:
-    return pb.Request(get_manifest_info=pb.GetManifestInfoRequest(uri=uri, headers=_headers(headers, "headers")))
+def plan(uri: str, headers: Optional[Headers], start: Optional[float] = None, end: Optional[float] = None) -> pb.Request:
+    body = pb.GetManifestInfoRequest(uri=uri, headers=_headers(headers, "headers"))
+    _set_range(body, start, end, "plan")
+    return pb.Request(get_manifest_info=body)
 
 
 def export(id: str, dir: str, decrypt: bool) -> pb.Request:

@@ -161,6 +161,19 @@ def test_hls_plan_export_subtitles_and_licences(daemon, client):
     exported = client.export("py-hls", os.path.join(daemon.work, "py-export"))
     assert exported.files >= 4 and not exported.decrypted
 
+    # Part of the stream: the second segment alone (4 s to 6.5 s), its end clamped.
+    assert "time-range" in client.features
+    window = client.plan(url(daemon, "/hls/master.m3u8"), start=4, end=100)
+    assert (window.start, window.end) == (4, 6.5) and window.duration == 6.5
+    assert window.warnings[0].startswith("hls.end 100 is past the end of the stream, which lasts 6.5 s")
+    assert window.variants[0].estimated_bytes == 700_000 * 2.5 / 8
+    assert client.plan(url(daemon, "/hls/master.m3u8")).start is None, "no range asked, none answered"
+    refused("INVALID_ARGUMENT", "lasts 6.5 s", client.plan, url(daemon, "/hls/master.m3u8"), start=6.5)
+    refused("INVALID_ARGUMENT", "hls.end nan", client.add, url(daemon, "/hls/master.m3u8"), hls=HlsOptions(end=float("nan")))
+    client.add(url(daemon, "/hls/master.m3u8"), id="py-clip", hls=HlsOptions(quality="low", start=4, end=100))
+    clip = client.wait("py-clip", timeout=20)
+    assert clip.hls is not None and (clip.hls.start, clip.hls.end) == (4, 6.5) and clip.files_total == 1
+
     client.add(url(daemon, "/data/4000/py-sub.bin"), id="py-sub")
     client.wait("py-sub", timeout=20)
     record = client.subtitles_add("py-sub", text_tracks=[TextTrack(url(daemon, "/data/300/py-en.vtt"), "en", "English")])

@@ -90,7 +90,7 @@ def build(value):
     elif op == "verify":
         request = wire.verify(body.get("deep", False), body.get("repair", False), body.get("dry_run", False))
     elif op == "get_manifest_info":
-        request = wire.plan(body["uri"], _pairs(body.get("headers")))
+        request = wire.plan(body["uri"], _pairs(body.get("headers")), body.get("start"), body.get("end"))
     elif op == "add_subtitles":
         request = wire.subtitles(op, body["id"], body.get("languages"), body.get("text_tracks"))
     elif op == "get_playback_key":

@@ -235,3 +235,31 @@ def test_a_hostile_peer_ends_in_a_status_naming_the_value(answer, code, part):
         assert part in refused.value.message
     finally:
         peer.close()
+
+
+def test_a_time_range_is_sent_with_its_presence_and_read_back_as_none_when_absent():
+    added = wire.add("https://example.org/m.m3u8", None, None, {"hls": records.HlsOptions(start=0, end=120.5)})
+    assert added.add_download.hls.HasField("start") and added.add_download.hls.start == 0
+    assert added.add_download.hls.end == 120.5
+    whole = wire.add("https://example.org/m.m3u8", None, None, {"hls": {"quality": "low"}})
+    assert not whole.add_download.hls.HasField("start") and not whole.add_download.hls.HasField("end")
+    assert wire.plan("https://example.org/m.m3u8", None, start=60.25).get_manifest_info.start == 60.25
+    with pytest.raises(StashError) as refused:
+        wire.add("https://example.org/m.m3u8", None, None, {"hls": {"start": "60"}})
+    assert refused.value.code == "INVALID_ARGUMENT" and "hls.start: '60'" in refused.value.message
+    record = records.convert(pb.HlsOptions(quality="low", end=30), records.HlsOptions, "HlsOptions")
+    assert record == records.HlsOptions(quality="low", end=30)
+    assert record.start is None, "absent, not 0"
+
+
+def test_a_range_is_refused_for_a_daemon_without_the_feature():
+    features = ("downloads", "hls")
+    for call in (lambda: wire.check_time_range(features, "0.9.0", records.HlsOptions(start=60)),
+                 lambda: wire.check_time_range(features, "0.9.0", {"end": 1}),
+                 lambda: wire.check_time_range(features, "0.9.0", start=0)):
+        with pytest.raises(StashError) as refused:
+            call()
+        assert refused.value.code == "UNIMPLEMENTED" and "stashd 0.9.0" in refused.value.message
+    wire.check_time_range(features, "0.9.0", records.HlsOptions(quality="low"))
+    wire.check_time_range(features + ("time-range",), "0.10.0", records.HlsOptions(start=60), start=1)
+

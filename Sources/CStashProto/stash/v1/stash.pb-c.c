@@ -3514,7 +3514,7 @@ const ProtobufCMessageDescriptor stash__v1__license_status__descriptor =
   (ProtobufCMessageInit) stash__v1__license_status__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__hls_options__field_descriptors[6] =
+static const ProtobufCFieldDescriptor stash__v1__hls_options__field_descriptors[8] =
 {
   {
     "quality",
@@ -3588,19 +3588,45 @@ static const ProtobufCFieldDescriptor stash__v1__hls_options__field_descriptors[
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "start",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Stash__V1__HlsOptions, start_given_case),
+    offsetof(Stash__V1__HlsOptions, start),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "end",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Stash__V1__HlsOptions, end_given_case),
+    offsetof(Stash__V1__HlsOptions, end),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__hls_options__field_indices_by_name[] = {
   4,   /* field[4] = audio */
   2,   /* field[2] = bandwidth */
+  7,   /* field[7] = end */
   1,   /* field[1] = max_height */
   0,   /* field[0] = quality */
   5,   /* field[5] = segment_concurrency */
+  6,   /* field[6] = start */
   3,   /* field[3] = subtitles */
 };
 static const ProtobufCIntRange stash__v1__hls_options__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor stash__v1__hls_options__descriptor =
 {
@@ -3610,7 +3636,7 @@ const ProtobufCMessageDescriptor stash__v1__hls_options__descriptor =
   "Stash__V1__HlsOptions",
   "stash.v1",
   sizeof(Stash__V1__HlsOptions),
-  6,
+  8,
   stash__v1__hls_options__field_descriptors,
   stash__v1__hls_options__field_indices_by_name,
   1,  stash__v1__hls_options__number_ranges,
@@ -4132,7 +4158,7 @@ const ProtobufCMessageDescriptor stash__v1__playback_key_request__descriptor =
   (ProtobufCMessageInit) stash__v1__playback_key_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__get_manifest_info_request__field_descriptors[2] =
+static const ProtobufCFieldDescriptor stash__v1__get_manifest_info_request__field_descriptors[4] =
 {
   {
     "uri",
@@ -4158,15 +4184,41 @@ static const ProtobufCFieldDescriptor stash__v1__get_manifest_info_request__fiel
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "start",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Stash__V1__GetManifestInfoRequest, start_given_case),
+    offsetof(Stash__V1__GetManifestInfoRequest, start),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "end",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Stash__V1__GetManifestInfoRequest, end_given_case),
+    offsetof(Stash__V1__GetManifestInfoRequest, end),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__get_manifest_info_request__field_indices_by_name[] = {
+  3,   /* field[3] = end */
   1,   /* field[1] = headers */
+  2,   /* field[2] = start */
   0,   /* field[0] = uri */
 };
 static const ProtobufCIntRange stash__v1__get_manifest_info_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor stash__v1__get_manifest_info_request__descriptor =
 {
@@ -4176,7 +4228,7 @@ const ProtobufCMessageDescriptor stash__v1__get_manifest_info_request__descripto
   "Stash__V1__GetManifestInfoRequest",
   "stash.v1",
   sizeof(Stash__V1__GetManifestInfoRequest),
-  2,
+  4,
   stash__v1__get_manifest_info_request__field_descriptors,
   stash__v1__get_manifest_info_request__field_indices_by_name,
   1,  stash__v1__get_manifest_info_request__number_ranges,
@@ -6671,7 +6723,7 @@ const ProtobufCMessageDescriptor stash__v1__rendition_info__descriptor =
   (ProtobufCMessageInit) stash__v1__rendition_info__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__manifest_info_result__field_descriptors[5] =
+static const ProtobufCFieldDescriptor stash__v1__manifest_info_result__field_descriptors[7] =
 {
   {
     "variants",
@@ -6733,10 +6785,36 @@ static const ProtobufCFieldDescriptor stash__v1__manifest_info_result__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "start",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Stash__V1__ManifestInfoResult, start_given_case),
+    offsetof(Stash__V1__ManifestInfoResult, start),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "end",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Stash__V1__ManifestInfoResult, end_given_case),
+    offsetof(Stash__V1__ManifestInfoResult, end),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__manifest_info_result__field_indices_by_name[] = {
   1,   /* field[1] = audio */
   3,   /* field[3] = duration */
+  6,   /* field[6] = end */
+  5,   /* field[5] = start */
   2,   /* field[2] = subtitles */
   0,   /* field[0] = variants */
   4,   /* field[4] = warnings */
@@ -6744,7 +6822,7 @@ static const unsigned stash__v1__manifest_info_result__field_indices_by_name[] =
 static const ProtobufCIntRange stash__v1__manifest_info_result__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor stash__v1__manifest_info_result__descriptor =
 {
@@ -6754,7 +6832,7 @@ const ProtobufCMessageDescriptor stash__v1__manifest_info_result__descriptor =
   "Stash__V1__ManifestInfoResult",
   "stash.v1",
   sizeof(Stash__V1__ManifestInfoResult),
-  5,
+  7,
   stash__v1__manifest_info_result__field_descriptors,
   stash__v1__manifest_info_result__field_indices_by_name,
   1,  stash__v1__manifest_info_result__number_ranges,

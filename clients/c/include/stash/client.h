@@ -27,7 +27,7 @@
  *
  * Option structs. The structs a caller fills and passes in (stash_add_options,
  * stash_list_options, stash_adopt_options, stash_subscribe_options, stash_hls_options,
- * stash_drm_params) start with `size_t struct_size`, the size of the struct the caller was
+ * stash_drm_params, stash_plan_options) start with `size_t struct_size`, the size of the struct the caller was
  * compiled with, so a later library can append fields without breaking a program built
  * against this header. Set it with the struct's init macro or function and never by hand:
  *
@@ -191,7 +191,8 @@ typedef struct stash_text_track {
 } stash_text_track;
 
 /* An HLS download's choice (PROTOCOL.md, AddDownload, "HLS streams"). In a record, struct_size
- * is the library's own. */
+ * is the library's own: a field past it is not there (read start and end only when struct_size
+ * covers has_end). */
 typedef struct stash_hls_options {
     size_t struct_size; /* STASH_HLS_OPTIONS_INIT or stash_hls_options_init */
     const char *quality; /* "low", "medium", "high", "auto"; NULL or "": auto */
@@ -202,6 +203,15 @@ typedef struct stash_hls_options {
     const char *const *audio;
     size_t n_audio;
     uint32_t segment_concurrency; /* 0: 8 */
+    /* Appended with daemon 0.10.0: a time range (PROTOCOL.md, "Time ranges"), seconds on the
+     * stream's timeline; only the segments that overlap [start, end) are fetched. Each counts
+     * only with its has_ flag (a start of 0 given differs from none). Send them only to a
+     * daemon with the feature "time-range" (stash_client_has_feature): an older one fetches
+     * the whole stream. In a record, end is clamped to the stream's duration once read. */
+    double start;
+    double end;
+    bool has_start;
+    bool has_end;
 } stash_hls_options;
 #define STASH_HLS_OPTIONS_INIT STASH_OPTIONS_INIT_(stash_hls_options)
 static inline void stash_hls_options_init(stash_hls_options *options) {
@@ -617,6 +627,15 @@ typedef struct stash_manifest_info {
     const stash_rendition_info *subtitles;
     size_t n_subtitles;
     double duration;
+    /* Appended with stash_plan_with (the library allocates this struct, so a program that calls
+     * stash_plan_with always has them): with a time range, has_range and the range the sizes are
+     * for, as a download would keep it (end: the duration when none was given or one past it,
+     * then warnings[0] says so). */
+    bool has_range;
+    double start;
+    double end;
+    const char *const *warnings; /* what the daemon read leniently or will not download */
+    size_t n_warnings;
 } stash_manifest_info;
 
 /* GetManifestInfo (`stash plan`): what an HLS stream offers; nothing is stored. headers may be
@@ -624,6 +643,30 @@ typedef struct stash_manifest_info {
 STASH_API stash_status stash_plan(stash_client *client, const char *uri, const stash_header *headers, size_t n_headers,
                                   stash_manifest_info **out);
 STASH_API void stash_manifest_info_free(stash_manifest_info *info);
+
+/* stash_plan_with's options: STASH_PLAN_OPTIONS_INIT or stash_plan_options_init. */
+typedef struct stash_plan_options {
+    size_t struct_size;
+    const stash_header *headers;
+    size_t n_headers;
+    /* A time range, as in stash_hls_options: each variant's estimated_bytes are those of its
+     * segments in the range (daemon feature "time-range"). */
+    double start;
+    double end;
+    bool has_start;
+    bool has_end;
+} stash_plan_options;
+#define STASH_PLAN_OPTIONS_INIT STASH_OPTIONS_INIT_(stash_plan_options)
+static inline void stash_plan_options_init(stash_plan_options *options) {
+    memset(options, 0, sizeof *options);
+    options->struct_size = sizeof *options;
+}
+
+/* GetManifestInfo with options (NULL: none, as stash_plan without headers). A range sent to a
+ * daemon without the feature "time-range" is refused here with STASH_UNIMPLEMENTED: that daemon
+ * would size the whole stream. Free *out with stash_manifest_info_free. */
+STASH_API stash_status stash_plan_with(stash_client *client, const char *uri, const stash_plan_options *options,
+                                       stash_manifest_info **out);
 
 typedef struct stash_export_result {
     const char *dir;

@@ -471,6 +471,18 @@ struct  Stash__V1__LicenseStatus
     , (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, STASH__V1__DOWNLOAD_STATE__NOT_DOWNLOADED, 0, 0,NULL }
 
 
+typedef enum {
+  STASH__V1__HLS_OPTIONS__START_GIVEN__NOT_SET = 0,
+  STASH__V1__HLS_OPTIONS__START_GIVEN_START = 7
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__HLS_OPTIONS__START_GIVEN__CASE)
+} Stash__V1__HlsOptions__StartGivenCase;
+
+typedef enum {
+  STASH__V1__HLS_OPTIONS__END_GIVEN__NOT_SET = 0,
+  STASH__V1__HLS_OPTIONS__END_GIVEN_END = 8
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__HLS_OPTIONS__END_GIVEN__CASE)
+} Stash__V1__HlsOptions__EndGivenCase;
+
 /*
  * The choice of an HLS download (AddDownload) as it is kept with the record.
  */
@@ -503,10 +515,18 @@ struct  Stash__V1__HlsOptions
    * segments fetched at once; 0 = 8
    */
   uint32_t segment_concurrency;
+  Stash__V1__HlsOptions__StartGivenCase start_given_case;
+  union {
+    double start;
+  };
+  Stash__V1__HlsOptions__EndGivenCase end_given_case;
+  union {
+    double end;
+  };
 };
 #define STASH__V1__HLS_OPTIONS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__hls_options__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0, 0,NULL, 0,NULL, 0 }
+    , (char *)protobuf_c_empty_string, 0, 0, 0,NULL, 0,NULL, 0, STASH__V1__HLS_OPTIONS__START_GIVEN__NOT_SET, {0}, STASH__V1__HLS_OPTIONS__END_GIVEN__NOT_SET, {0} }
 
 
 struct  Stash__V1__Config
@@ -641,16 +661,36 @@ struct  Stash__V1__PlaybackKeyRequest
     , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
+typedef enum {
+  STASH__V1__GET_MANIFEST_INFO_REQUEST__START_GIVEN__NOT_SET = 0,
+  STASH__V1__GET_MANIFEST_INFO_REQUEST__START_GIVEN_START = 3
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__GET_MANIFEST_INFO_REQUEST__START_GIVEN__CASE)
+} Stash__V1__GetManifestInfoRequest__StartGivenCase;
+
+typedef enum {
+  STASH__V1__GET_MANIFEST_INFO_REQUEST__END_GIVEN__NOT_SET = 0,
+  STASH__V1__GET_MANIFEST_INFO_REQUEST__END_GIVEN_END = 4
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__GET_MANIFEST_INFO_REQUEST__END_GIVEN__CASE)
+} Stash__V1__GetManifestInfoRequest__EndGivenCase;
+
 struct  Stash__V1__GetManifestInfoRequest
 {
   ProtobufCMessage base;
   char *uri;
   size_t n_headers;
   Stash__V1__Header **headers;
+  Stash__V1__GetManifestInfoRequest__StartGivenCase start_given_case;
+  union {
+    double start;
+  };
+  Stash__V1__GetManifestInfoRequest__EndGivenCase end_given_case;
+  union {
+    double end;
+  };
 };
 #define STASH__V1__GET_MANIFEST_INFO_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__get_manifest_info_request__descriptor) \
-    , (char *)protobuf_c_empty_string, 0,NULL }
+    , (char *)protobuf_c_empty_string, 0,NULL, STASH__V1__GET_MANIFEST_INFO_REQUEST__START_GIVEN__NOT_SET, {0}, STASH__V1__GET_MANIFEST_INFO_REQUEST__END_GIVEN__NOT_SET, {0} }
 
 
 struct  Stash__V1__SubtitlesRequest
@@ -1261,6 +1301,18 @@ struct  Stash__V1__RenditionInfo
     , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string }
 
 
+typedef enum {
+  STASH__V1__MANIFEST_INFO_RESULT__START_GIVEN__NOT_SET = 0,
+  STASH__V1__MANIFEST_INFO_RESULT__START_GIVEN_START = 6
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__MANIFEST_INFO_RESULT__START_GIVEN__CASE)
+} Stash__V1__ManifestInfoResult__StartGivenCase;
+
+typedef enum {
+  STASH__V1__MANIFEST_INFO_RESULT__END_GIVEN__NOT_SET = 0,
+  STASH__V1__MANIFEST_INFO_RESULT__END_GIVEN_END = 7
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__MANIFEST_INFO_RESULT__END_GIVEN__CASE)
+} Stash__V1__ManifestInfoResult__EndGivenCase;
+
 struct  Stash__V1__ManifestInfoResult
 {
   ProtobufCMessage base;
@@ -1276,10 +1328,18 @@ struct  Stash__V1__ManifestInfoResult
    */
   size_t n_warnings;
   char **warnings;
+  Stash__V1__ManifestInfoResult__StartGivenCase start_given_case;
+  union {
+    double start;
+  };
+  Stash__V1__ManifestInfoResult__EndGivenCase end_given_case;
+  union {
+    double end;
+  };
 };
 #define STASH__V1__MANIFEST_INFO_RESULT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__manifest_info_result__descriptor) \
-    , 0,NULL, 0,NULL, 0,NULL, 0, 0,NULL }
+    , 0,NULL, 0,NULL, 0,NULL, 0, 0,NULL, STASH__V1__MANIFEST_INFO_RESULT__START_GIVEN__NOT_SET, {0}, STASH__V1__MANIFEST_INFO_RESULT__END_GIVEN__NOT_SET, {0} }
 
 
 struct  Stash__V1__SubtitlesResult
