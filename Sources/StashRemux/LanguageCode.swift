@@ -5,7 +5,7 @@ import Foundation
 /// they differ for 20 languages.
 enum LanguageCode {
     /// `und` for a missing tag or one whose primary subtag is no ISO 639 language.
-    static func iso639_2(_ tag: String?, bibliographic: Bool) -> String {
+    static func iso639Part2(_ tag: String?, bibliographic: Bool) -> String {
         guard let primary = tag?.split(separator: "-").first?.lowercased(),
             primary.count == 2 || primary.count == 3, primary.allSatisfy({ $0.isASCII && $0.isLetter })
         else { return "und" }

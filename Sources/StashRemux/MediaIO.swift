@@ -8,7 +8,7 @@ import StashCore
 /// callback fails; what failed is kept in `failure`, which `RemuxError.check` throws instead.
 final class MediaIO {
     /// Owned: freed with its buffer on deinit.
-    private(set) var context: UnsafeMutablePointer<AVIOContext>!
+    let context: UnsafeMutablePointer<AVIOContext>
     /// What a callback met, first failure only; every later call fails the same way.
     private(set) var failure: Error?
 
@@ -31,7 +31,8 @@ final class MediaIO {
         self.source = source
         self.descriptor = -1
         self.path = name
-        try allocate(size: Self.readBufferSize, writing: false)
+        context = try Self.allocate(size: Self.readBufferSize, writing: false, path: name)
+        context.pointee.opaque = Unmanaged.passUnretained(self).toOpaque()
     }
 
     /// Writes to `descriptor` (open for writing, at offset 0, the caller's to close) at `path`.
@@ -39,26 +40,26 @@ final class MediaIO {
         self.source = nil
         self.descriptor = descriptor
         self.path = path
-        try allocate(size: Self.writeBufferSize, writing: true)
+        context = try Self.allocate(size: Self.writeBufferSize, writing: true, path: path)
+        context.pointee.opaque = Unmanaged.passUnretained(self).toOpaque()
     }
 
     deinit {
-        guard context != nil else { return }
         // libav may have replaced the buffer given at allocation with one of its own.
         av_freep(&context.pointee.buffer)
         var owned: UnsafeMutablePointer<AVIOContext>? = context
         avio_context_free(&owned)
     }
 
-    private func allocate(size: Int, writing: Bool) throws {
+    /// The context, its callbacks finding this object through `opaque`, set once it exists.
+    private static func allocate(size: Int, writing: Bool, path: String) throws -> UnsafeMutablePointer<AVIOContext> {
         guard let buffer = av_malloc(size) else {
             throw RemuxError(call: "av_malloc", code: stash_averror(ENOMEM), message: "no memory for a \(size)-byte buffer")
         }
-        let opaque = Unmanaged.passUnretained(self).toOpaque()
         let allocated: UnsafeMutablePointer<AVIOContext>?
         if writing {
             allocated = avio_alloc_context(
-                buffer.assumingMemoryBound(to: UInt8.self), Int32(size), 1, opaque, nil,
+                buffer.assumingMemoryBound(to: UInt8.self), Int32(size), 1, nil, nil,
                 { opaque, bytes, count in
                     guard let opaque, let bytes else { return stash_averror(EINVAL) }
                     return Unmanaged<MediaIO>.fromOpaque(opaque).takeUnretainedValue().write(bytes, count: Int(count))
@@ -69,7 +70,7 @@ final class MediaIO {
                 })
         } else {
             allocated = avio_alloc_context(
-                buffer.assumingMemoryBound(to: UInt8.self), Int32(size), 0, opaque,
+                buffer.assumingMemoryBound(to: UInt8.self), Int32(size), 0, nil,
                 { opaque, bytes, count in
                     guard let opaque, let bytes else { return stash_averror(EINVAL) }
                     return Unmanaged<MediaIO>.fromOpaque(opaque).takeUnretainedValue().read(into: bytes, count: Int(count))
@@ -79,7 +80,7 @@ final class MediaIO {
             av_free(buffer)
             throw RemuxError(call: "avio_alloc_context", code: stash_averror(ENOMEM), message: "no memory for \(path)")
         }
-        context = allocated
+        return allocated
     }
 
     /// Bytes the demuxer has taken from the source so far.

@@ -4,7 +4,7 @@ import CAVFormat
 /// fragmented MP4, packed audio) unless a format is named (the subtitle demuxers).
 final class MediaInput {
     /// Owned: closed on deinit (which leaves `io` alone, as it is a custom one).
-    private(set) var format: UnsafeMutablePointer<AVFormatContext>!
+    let format: UnsafeMutablePointer<AVFormatContext>
     let io: MediaIO
     /// For messages: `video`, `audio/es`.
     let name: String
@@ -23,6 +23,9 @@ final class MediaInput {
         var opened: UnsafeMutablePointer<AVFormatContext>? = context
         // On a failure avformat_open_input frees the context it was given.
         try RemuxError.check(avformat_open_input(&opened, nil, forced, nil), "avformat_open_input(\(name))", io: [io])
+        guard let opened else {
+            throw RemuxError(call: "avformat_open_input(\(name))", code: stash_averror(EINVAL), message: "no context was returned")
+        }
         format = opened
         if findStreamInfo {
             try RemuxError.check(avformat_find_stream_info(format, nil), "avformat_find_stream_info(\(name))", io: [io])
@@ -30,7 +33,8 @@ final class MediaInput {
     }
 
     deinit {
-        if format != nil { avformat_close_input(&format) }
+        var owned: UnsafeMutablePointer<AVFormatContext>? = format
+        avformat_close_input(&owned)
     }
 
     var streams: [UnsafeMutablePointer<AVStream>] {

@@ -4,7 +4,7 @@ import StashCore
 /// A muxer writing one MP4 or Matroska file to a descriptor, through `MediaIO`.
 final class MediaOutput {
     /// Owned: freed on deinit (its custom `io` is not closed by libav).
-    private(set) var format: UnsafeMutablePointer<AVFormatContext>!
+    let format: UnsafeMutablePointer<AVFormatContext>
     let io: MediaIO
     let container: ExportFormat
 
@@ -14,6 +14,9 @@ final class MediaOutput {
         var context: UnsafeMutablePointer<AVFormatContext>?
         try RemuxError.check(
             avformat_alloc_output_context2(&context, nil, container.muxerName, nil), "avformat_alloc_output_context2(\(container.muxerName))")
+        guard let context else {
+            throw RemuxError(call: "avformat_alloc_output_context2", code: stash_averror(ENOMEM), message: "no memory for \(path)")
+        }
         format = context
         format.pointee.pb = io.context
         format.pointee.flags |= AVFMT_FLAG_CUSTOM_IO

@@ -120,7 +120,7 @@ package enum Remuxer {
         copy.pointee.codecpar.pointee.codec_tag = 0
         copy.pointee.time_base = stream.pointee.time_base
         if kind == .video { copy.pointee.disposition |= Int32(AV_DISPOSITION_DEFAULT) }
-        let language = LanguageCode.iso639_2(media.language ?? metadata(stream.pointee.metadata, "language"), bibliographic: output.container == .mkv)
+        let language = LanguageCode.iso639Part2(media.language ?? metadata(stream.pointee.metadata, "language"), bibliographic: output.container == .mkv)
         try describe(copy, language: language, title: media.title)
         return ExportTrack(kind: kind, language: language, codec: codecName, title: media.title)
     }
@@ -140,7 +140,7 @@ package enum Remuxer {
         stream.pointee.time_base = AVRational(num: 1, den: 1000)
         if subtitle.isDefault { stream.pointee.disposition |= Int32(AV_DISPOSITION_DEFAULT) }
         if subtitle.forced { stream.pointee.disposition |= Int32(AV_DISPOSITION_FORCED) }
-        let language = LanguageCode.iso639_2(subtitle.language, bibliographic: output.container == .mkv)
+        let language = LanguageCode.iso639Part2(subtitle.language, bibliographic: output.container == .mkv)
         try describe(stream, language: language, title: subtitle.title)
         let codec = String(cString: avcodec_get_name(stream.pointee.codecpar.pointee.codec_id))
         return (ExportTrack(kind: .subtitles, language: language, codec: codec, title: subtitle.title), encoder)

@@ -83,6 +83,23 @@ final class RemuxerTests: XCTestCase {
         }
     }
 
+    func testAFragmentedMP4StreamIsRemuxed() throws {
+        try XCTSkipUnless(HLSFixture.isAvailable, "ffmpeg and ffprobe are needed (make deps installs them)")
+        let fixture = try HLSFixture.shared("fmp4") { try HLSFixture.fmp4(in: $0) }
+        let folder = fixture.directory + "/" + (fixture.variants[0].path as NSString).deletingLastPathComponent
+        let initSection = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/init.mp4")))
+        let chunks = [initSection] + (try files(of: fixture.variants[0].path, in: fixture))
+        for format in ExportFormat.allCases {
+            let media = MediaTrackInput(source: .chunks(chunks), name: "video", role: .main)
+            let path = try scratch() + "/out." + format.rawValue
+            let tracks = try remux(RemuxJob(format: format, media: [media]), to: path)
+            XCTAssertEqual(tracks.map(\.codec), ["h264", "aac"], "\(format)")
+            XCTAssertEqual(try MediaProbe.summary(of: path).duration, Double(fixture.seconds), accuracy: 0.2, "\(format)")
+            XCTAssertEqual(
+                try MediaProbe.videoFrameHashes(of: path), try MediaProbe.videoFrameHashes(of: fixture.directory + "/" + fixture.variants[0].path))
+        }
+    }
+
     func testASpanningCueIsKeptOnce() throws {
         let segment0 = Array("WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:0,LOCAL:00:00:00.000\n\n00:01.000 --> 00:05.000\nAcross\n".utf8)
         let segment1 = Array("WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:0,LOCAL:00:00:00.000\n\n00:01.000 --> 00:05.000\nAcross\n\n00:05.000 --> 00:06.000\nAfter\n".utf8)

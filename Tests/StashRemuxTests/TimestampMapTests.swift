@@ -41,13 +41,13 @@ final class TimestampMapTests: XCTestCase {
     }
 
     func testLanguageCodes() {
-        XCTAssertEqual(LanguageCode.iso639_2("en", bibliographic: false), "eng")
-        XCTAssertEqual(LanguageCode.iso639_2("es-419", bibliographic: true), "spa")
-        XCTAssertEqual(LanguageCode.iso639_2("fr", bibliographic: false), "fra")
-        XCTAssertEqual(LanguageCode.iso639_2("fr-CA", bibliographic: true), "fre")
-        XCTAssertEqual(LanguageCode.iso639_2("ger", bibliographic: false), "deu")
-        XCTAssertEqual(LanguageCode.iso639_2(nil, bibliographic: false), "und")
-        XCTAssertEqual(LanguageCode.iso639_2("x-klingon", bibliographic: false), "und")
-        XCTAssertEqual(LanguageCode.iso639_2("qq", bibliographic: false), "und")
+        XCTAssertEqual(LanguageCode.iso639Part2("en", bibliographic: false), "eng")
+        XCTAssertEqual(LanguageCode.iso639Part2("es-419", bibliographic: true), "spa")
+        XCTAssertEqual(LanguageCode.iso639Part2("fr", bibliographic: false), "fra")
+        XCTAssertEqual(LanguageCode.iso639Part2("fr-CA", bibliographic: true), "fre")
+        XCTAssertEqual(LanguageCode.iso639Part2("ger", bibliographic: false), "deu")
+        XCTAssertEqual(LanguageCode.iso639Part2(nil, bibliographic: false), "und")
+        XCTAssertEqual(LanguageCode.iso639Part2("x-klingon", bibliographic: false), "und")
+        XCTAssertEqual(LanguageCode.iso639Part2("qq", bibliographic: false), "und")
     }
 }
