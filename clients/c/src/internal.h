@@ -83,6 +83,7 @@ void decoded_message_clear(decoded_message *message);
 bool check_strings(const ProtobufCMessageDescriptor *descriptor, const uint8_t *payload, size_t length, char **error);
 char *check_download_numbers(const Stash__V1__Download *in);
 char *check_progress_numbers(const Stash__V1__Progress *in);
+char *check_export_progress_numbers(const Stash__V1__ExportProgress *in);
 char *check_totals_numbers(const Stash__V1__GroupTotals *in);
 char *check_license_numbers(const Stash__V1__LicenseStatus *in);
 char *check_playback_key_numbers(const Stash__V1__PlaybackKeyResult *in);
@@ -121,6 +122,7 @@ stash_status pack_request(stash_client *client, const Stash__V1__Request *reques
 #define STASH_SUBSCRIBE_OPTIONS_FIRST_SIZE STASH_FIELD_END(stash_subscribe_options, replay_from_seq)
 #define STASH_HLS_OPTIONS_FIRST_SIZE STASH_FIELD_END(stash_hls_options, segment_concurrency)
 #define STASH_DRM_PARAMS_FIRST_SIZE STASH_FIELD_END(stash_drm_params, certificate_url)
+#define STASH_EXPORT_OPTIONS_FIRST_SIZE STASH_FIELD_END(stash_export_options, link)
 
 /* Copies the caller's options struct `given` (NULL: none) into `view`, this library's layout of
  * `known_size` bytes: the bytes that fit in the caller's struct_size, the rest zero. STASH_OK,
