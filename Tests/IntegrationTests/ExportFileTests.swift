@@ -137,6 +137,43 @@ final class ExportFileTests: DaemonTestCase {
         XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: out)), ["copy.bin", "link.bin"])
     }
 
+    func testAKillDuringTheExportLeavesNoPartOfTheFile() async throws {
+        try XCTSkipUnless(HLSFixture.isAvailable, "ffmpeg and ffprobe are needed (make deps installs them)")
+        // Long enough that the export is still reading when its first percent is heard.
+        let fixture = try HLSFixture.shared("ts-audio-renditions-30s") { try HLSFixture.tsAudioRenditions(in: $0, seconds: 30) }
+        http.serveDirectory(fixture.directory, at: "/long")
+        _ = try await client.addDownload(AddDownloadRequest(
+            id: "long", uri: http.url("/long/" + fixture.masterPath), hls: HLSOptions(subtitles: ["en", "es"], audio: ["en", "es"])))
+        _ = try await waitFor("long", .completed)
+        let out = try outDir()
+        let events = try await client.events(ids: ["long"])
+        let client = self.client!
+        let exporting = Task { try? await client.export(id: "long", toFile: out + "/long.mkv") }
+        var heard: ExportProgress?
+        for try await event in events {
+            if case .exportProgress(let progress) = event.kind {
+                heard = progress
+                break
+            }
+        }
+        daemon.kill(signal: SIGKILL)
+        daemon.waitForExit()
+        _ = await exporting.value
+        let left = try FileManager.default.contentsOfDirectory(atPath: out)
+        // Killed while it wrote (the usual case): nothing. Had it ended first: the whole file.
+        if left.isEmpty {
+            XCTAssertLessThan(heard?.progressPercent ?? 100, 100)
+        } else {
+            XCTAssertEqual(left, ["long.mkv"])
+            XCTAssertEqual(try MediaProbe.videoFrameHashes(of: out + "/long.mkv").count, fixture.seconds * HLSFixture.frameRate)
+        }
+        try await daemon.restart()
+        try await reconnect()
+        let again = try await self.client.export(id: "long", toFile: out + "/long.mkv", force: true)
+        XCTAssertEqual(again.tracks.count, 5)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out), ["long.mkv"])
+    }
+
     func testTheCommandLineExportsToAFile() async throws {
         _ = try await downloaded()
         let out = try outDir()
