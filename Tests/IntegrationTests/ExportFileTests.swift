@@ -182,7 +182,7 @@ final class ExportFileTests: DaemonTestCase {
         XCTAssertTrue(first.stdout.contains("remuxed"), first.stdout)
         XCTAssertTrue(first.stdout.contains("audio spa aac \"Español\""), first.stdout)
         let again = try daemon.runCLI(["export", "film", out + "/film.mkv"])
-        XCTAssertNotEqual(again.status, 0)
+        XCTAssertEqual(again.status, 1, "refused by the daemon")
         XCTAssertTrue(again.stderr.contains("--force"), again.stderr)
         let forced = try daemon.runCLI(["export", "film", out + "/film.mkv", "--force", "--json"])
         XCTAssertEqual(forced.status, 0, forced.stderr)
