@@ -28,6 +28,10 @@ let package = Package(
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLinux"),
+        // FFmpeg's demuxers, muxers and subtitle codecs, for `stash export FILE` (StashRemux).
+        .systemLibrary(
+            name: "CAVFormat", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
 
         .target(name: "StashCore"),
         // SHA-256, AES-GCM and random bytes from the system's libcrypto, for Fetch, Keys,
@@ -51,10 +55,12 @@ let package = Package(
         .target(
             name: "StashKeys",
             dependencies: ["StashCore", "StashCrypto", "CCrypto"]),
+        // A package's renditions remuxed into one MP4 or Matroska file (libavformat).
+        .target(name: "StashRemux", dependencies: ["StashCore", "CAVFormat"]),
         .target(
             name: "StashEngine",
             dependencies: [
-                "StashCore", "StashCrypto", "StashStore", "StashFetch", "StashHLS", "StashKeys", "CLinux",
+                "StashCore", "StashCrypto", "StashStore", "StashFetch", "StashHLS", "StashKeys", "StashRemux", "CLinux",
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOPosix", package: "swift-nio"),
             ]),
         .target(
@@ -102,7 +108,7 @@ let package = Package(
         .target(
             name: "StashFuzz",
             dependencies: [
-                "StashCore", "StashWire", "StashHLS", "StashKeys", "StashFetch", "StashEngine",
+                "StashCore", "StashWire", "StashHLS", "StashKeys", "StashFetch", "StashEngine", "StashRemux",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .executableTarget(name: "stash-fuzz", dependencies: ["StashFuzz"]),
@@ -126,6 +132,7 @@ let package = Package(
         // Corpus/ holds playlists the tests read by path (PlaylistCorpusTests).
         .testTarget(name: "StashHLSTests", dependencies: ["StashCore", "StashHLS", "StashTestSupport"], exclude: ["Corpus"]),
         .testTarget(name: "StashKeysTests", dependencies: ["StashKeys", "StashTestSupport"]),
+        .testTarget(name: "StashRemuxTests", dependencies: ["StashCore", "StashRemux", "StashTestSupport"]),
         .testTarget(
             name: "StashEngineTests",
             dependencies: [

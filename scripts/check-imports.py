@@ -28,7 +28,7 @@ SWIFT = os.environ.get("SWIFT", "swift")
 TOOLCHAIN = {"Darwin", "Dispatch", "Foundation", "FoundationEssentials", "FoundationNetworking", "Glibc",
              "Musl", "Synchronization", "XCTest", "Testing", "_Concurrency", "Swift", "os"}
 
-# The order of dependency of docs/ARCHITECTURE.md: Core <- Wire, Store, Fetch, Keys, HLS <- Engine
+# The order of dependency of docs/ARCHITECTURE.md: Core <- Wire, Store, Fetch, Keys, HLS, Remux <- Engine
 # <- Daemon <- stashd; Core <- Wire <- Client <- stash; Crypto (no Stash module) <- Fetch, Keys,
 # Engine. Each module lists the modules of the layering it may import; a module of the layering
 # missing from the list (StashStore for StashClient, StashFetch for StashKeys) is refused.
@@ -39,18 +39,21 @@ LAYERS = {
     "StashWire": CORE,
     "StashStore": CORE,
     "StashHLS": CORE,
+    "StashRemux": CORE,
     "StashFetch": CORE | {"StashCrypto"},
     "StashKeys": CORE | {"StashCrypto"},
-    "StashEngine": CORE | {"StashCrypto", "StashWire", "StashStore", "StashFetch", "StashKeys", "StashHLS"},
+    "StashEngine": CORE | {"StashCrypto", "StashWire", "StashStore", "StashFetch", "StashKeys", "StashHLS",
+                           "StashRemux"},
     "StashDaemon": CORE | {"StashCrypto", "StashWire", "StashStore", "StashFetch", "StashKeys", "StashHLS",
-                           "StashEngine"},
+                           "StashRemux", "StashEngine"},
     "stashd": CORE | {"StashCrypto", "StashWire", "StashStore", "StashFetch", "StashKeys", "StashHLS",
-                      "StashEngine", "StashDaemon"},
+                      "StashRemux", "StashEngine", "StashDaemon"},
     "StashClient": CORE | {"StashWire"},
     "stash": CORE | {"StashWire", "StashClient"},
 }
-# protobuf-c types never leave StashWire: no other module of Sources sees the generated structs.
-WIRE_ONLY = {"CStashProto": {"StashWire"}}
+# protobuf-c types never leave StashWire, nor libav's StashRemux: no other module of Sources sees
+# the generated structs or an AVFormatContext.
+WIRE_ONLY = {"CStashProto": {"StashWire"}, "CAVFormat": {"StashRemux"}}
 
 IMPORT = re.compile(r"^[ \t]*(?:@\w+(?:\([^)]*\))?[ \t]+)*(?:(?:public|package|internal|fileprivate|private)[ \t]+)?"
                     r"import[ \t]+(?:(?:struct|class|enum|protocol|typealias|func|let|var|actor)[ \t]+)?(\w+)", re.M)
@@ -101,7 +104,7 @@ def main():
                 errors.append(f"{path}: {name} imports {module}, which is not below it in the order of "
                               "docs/ARCHITECTURE.md (Source layout)")
             if module in WIRE_ONLY and name not in WIRE_ONLY[module] and not target["type"] == "test":
-                errors.append(f"{path}: {name} imports {module}: protobuf-c types never leave "
+                errors.append(f"{path}: {name} imports {module}, whose C types never leave "
                               f"{', '.join(sorted(WIRE_ONLY[module]))}")
         for module in sorted(declared - set(imported)):
             errors.append(f"Package.swift: {name} lists {module} in its dependencies, but none of its files "

@@ -24,6 +24,12 @@ int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpa
 #define RENAME_NOREPLACE 1
 #endif
 
+/* open(2)'s O_TMPFILE: a file without a name in a folder, given one by linkat(2) only once it
+   is whole (an export to one file), so a crash or a full disk leaves no part of it behind.
+   Its value on x86-64 and AArch64 (glibc's __O_TMPFILE | O_DIRECTORY). */
+#include <fcntl.h>
+static inline int stash_o_tmpfile(void) { return 020000000 | O_DIRECTORY; }
+
 /* sched(7): a thread at this policy runs only when its CPU has nothing else to run. */
 #define STASH_SCHED_IDLE 5
 

@@ -249,6 +249,19 @@ public final class StashClient: Sendable {
         return exported
     }
 
+    /// Writes a completed download as one file at `file` (absolute): an HLS download remuxed,
+    /// without re-encoding, into an MP4 or Matroska file (`format`, else the extension's) with
+    /// its video, each audio rendition and its subtitles as tracks; a single-file download
+    /// copied, or with `link` hard-linked. An existing file is replaced only with `force`.
+    /// While it runs, a subscription to `id` (`events`) gets `.exportProgress` events.
+    public func export(id: String, toFile file: String, format: ExportFormat? = nil, force: Bool = false, link: Bool = false)
+        async throws -> ExportResult
+    {
+        let result = try await connection.call(.export(ExportRequest(id: id, file: file, format: format, force: force, link: link)))
+        guard case .export(let exported) = result else { throw Self.unexpected(result, for: "Export") }
+        return exported
+    }
+
     /// Adds subtitle languages ("all" for every one) to a completed HLS download; only the new
     /// subtitles are fetched. A language the stream does not offer is INVALID_ARGUMENT.
     public func addSubtitles(id: String, languages: [String]) async throws -> Download {

@@ -10,6 +10,8 @@ public struct DownloadEvent: Equatable, Sendable {
         /// The download and its files are gone (cancel).
         case removed(id: String)
         case license(LicenseEvent)
+        /// An export to one file of the download moved on (`stash export ID FILE`).
+        case exportProgress(ExportProgress)
         /// This subscriber missed events (it read too slowly); not about one download.
         case eventsLost(EventsLost)
     }
@@ -31,6 +33,7 @@ public struct DownloadEvent: Equatable, Sendable {
         case .progress(let update): return update.id
         case .removed(let id): return id
         case .license(let event): return event.id
+        case .exportProgress(let progress): return progress.id
         case .eventsLost: return ""
         }
     }

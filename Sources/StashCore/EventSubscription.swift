@@ -21,8 +21,9 @@ package final class EventSubscription: AsyncSequence, Sendable {
     private struct State {
         var queue: [DownloadEvent] = []
         var head = 0
-        /// Index in `queue` of the pending progress event of each download, to replace it in place.
-        var pendingProgress: [String: Int] = [:]
+        /// Index in `queue` of the pending progress event of each download (and of each export
+        /// to a file), to replace it in place.
+        var pendingProgress: [Coalesced: Int] = [:]
         var lastSent: [String: (percent: Int, time: Date)] = [:]
         var waiter: CheckedContinuation<DownloadEvent?, Never>?
         var finished = false
@@ -70,8 +71,10 @@ package final class EventSubscription: AsyncSequence, Sendable {
         mutating func take(_ event: DownloadEvent) {
             switch event.kind {
             case .progress(let update):
-                pendingProgress[update.id] = nil
+                pendingProgress[.download(update.id)] = nil
                 lastSent[update.id] = (update.progressPercent, event.time)
+            case .exportProgress(let progress):
+                pendingProgress[.export(progress.file)] = nil
             case .stateChanged(let download, _):
                 // A new state restarts the progress pacing, so the first progress after it shows.
                 lastSent[download.id] = nil
@@ -83,6 +86,13 @@ package final class EventSubscription: AsyncSequence, Sendable {
                 break
             }
         }
+    }
+
+    /// What a waiting progress event is the latest of.
+    private enum Coalesced: Hashable {
+        case download(String)
+        /// An export, by its target.
+        case export(String)
     }
 
     private let state = Mutex(State())
@@ -112,11 +122,20 @@ package final class EventSubscription: AsyncSequence, Sendable {
                    event.time.timeIntervalSince(last.time) < minInterval {
                     return nil
                 }
-                if let index = state.pendingProgress[update.id] {
+                if let index = state.pendingProgress[.download(update.id)] {
                     state.queue[index] = event
                     return nil
                 }
-                state.pendingProgress[update.id] = state.queue.count
+                state.pendingProgress[.download(update.id)] = state.queue.count
+            }
+            // An export's progress is paced by the export itself (each whole percent); one
+            // still waiting is replaced by the newer.
+            if case .exportProgress(let progress) = event.kind {
+                if let index = state.pendingProgress[.export(progress.file)] {
+                    state.queue[index] = event
+                    return nil
+                }
+                state.pendingProgress[.export(progress.file)] = state.queue.count
             }
             if let waiter = state.waiter {
                 state.waiter = nil

@@ -10,7 +10,7 @@ package struct RequestDispatcher: RequestHandler {
     let logger: Logger
 
     /// What this daemon offers, announced in Hello.
-    package static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks", "group-ops", "time-range"]
+    package static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks", "group-ops", "time-range", "export-file"]
 
     package init(engine: Engine, logger: Logger) {
         self.engine = engine
@@ -145,7 +145,9 @@ package struct RequestDispatcher: RequestHandler {
         case .getManifestInfo(let uri, let headers, let start, let end):
             return .manifestInfo(try await engine.manifestInfo(uri: uri, headers: headers, start: start, end: end))
         case .export(let request):
-            return .export(try await engine.export(id: request.id, to: request.dir, decrypt: request.decrypt))
+            return .export(try await engine.export(ExportOrder(
+                id: request.id, dir: request.dir, decrypt: request.decrypt, file: request.file, format: request.format, force: request.force,
+                link: request.link)))
         case .addSubtitles(let id, let languages, let textTracks):
             return .download(try await engine.addSubtitles(id: id, languages: languages, textTracks: textTracks), created: false)
         case .removeSubtitles(let id, let languages):

@@ -73,25 +73,8 @@ extension Engine {
         }
     }
 
-    /// Writes a completed HLS download as a folder an ordinary player opens offline.
-    package func export(id: String, to dir: String, decrypt: Bool) async throws -> ExportResult {
-        guard let entry = entries[id] else { throw StashError.notFound(id: id) }
-        let download = entry.download
-        guard download.hls != nil else {
-            throw StashError(.failedPrecondition, "download '\(id)' is not an HLS download; its files are already at \(layout.absolute(download.assetPath))")
-        }
-        if !download.licenseKeyIDs.isEmpty {
-            let check = download.license?.check(at: clock.now()) ?? LicenseCheck(verdict: .none, licenseSecondsLeft: nil, playbackSecondsLeft: nil, expiresAt: nil)
-            guard check.isValid else { throw StashError(.failedPrecondition, check.reason(for: id)) }
-        }
-        guard download.state == .completed else {
-            throw StashError(.failedPrecondition, "download '\(id)' is \(download.state.name), not COMPLETED; export it once it has completed")
-        }
-        var keyIDs: [String: String] = [:]
-        for path in download.hlsKeys { keyIDs[path] = download.keyStoreID(forKeyPath: path) }
-        let exporter = PackageExporter(
-            keys: keys, dataDir: layout.dataDir, asset: id, folder: layout.assetFolder(id: id), playlists: download.hlsPlaylists, keyIDs: keyIDs,
-            textTrackPaths: download.textTracks.map(\.path))
-        return try await files.run { try exporter.export(to: dir, decrypt: decrypt) }
+    /// Writes a completed download for players outside stash: see `ExportService`.
+    package func export(_ order: ExportOrder) async throws -> ExportResult {
+        try await ExportService(layout: layout, keys: keys, files: files, commits: commits, clock: clock, logger: logger).export(order, host: self)
     }
 }

@@ -27,12 +27,7 @@ struct PackageExporter: Sendable {
         let paths = DataDirGuard(dataDir: dataDir)
         let target = try paths.resolve(dir, field: "dir", followingLast: true)
         try paths.refuse(target, field: "dir")
-        let package: FolderHandle
-        do {
-            package = try FolderHandle.open(folder, followingSymlink: false)
-        } catch {
-            throw StashError(.failedPrecondition, "\(folder) cannot be opened as a folder (\(error)); `stash verify --repair` fetches the package again")
-        }
+        let package = try PackageReader(keys: keys, asset: asset, folder: folder, keyIDs: keyIDs)
         defer { package.release() }
         let (output, created) = try prepare(target)
         defer { output.release() }
@@ -52,72 +47,39 @@ struct PackageExporter: Sendable {
         }
     }
 
-    private func write(from package: FolderHandle, to writer: ExportWriter, dir: String, decrypt: Bool) throws -> ExportResult {
+    private func write(from package: PackageReader, to writer: ExportWriter, dir: String, decrypt: Bool) throws -> ExportResult {
         var files = 0
         var bytes: Int64 = 0
-        var keyCache: [String: [UInt8]] = [:]
-        func key(_ path: String) throws -> [UInt8] {
-            if let known = keyCache[path] { return known }
-            let stored: [UInt8]?
-            do {
-                stored = try keys.read(asset: asset, keyID: keyIDs[path] ?? path)
-            } catch {
-                throw StashError(.internal, "cannot read the key \(path) of '\(asset)': \(error)")
-            }
-            guard let stored else {
-                throw StashError(.failedPrecondition, "the key \(path) of '\(asset)' is not in the key store; `stash verify --repair` fetches it again")
-            }
-            keyCache[path] = stored
-            return stored
-        }
-        func readFile(_ relative: String) throws -> [UInt8] {
-            try self.readFile(relative, from: package)
-        }
-        func readText(_ relative: String) throws -> String {
-            String(decoding: try readFile(relative), as: UTF8.self)
-        }
         func emit(_ data: [UInt8], _ relative: String, mode: mode_t = 0o644) throws {
             try writer.write(data, to: relative, mode: mode)
             files += 1
             bytes += Int64(data.count)
         }
         for (index, playlistPath) in playlists.enumerated() {
-            let text = try readText(playlistPath)
+            let text = try package.text(playlistPath)
             guard index > 0 else {
                 // The master names only local playlists, which keep their paths.
                 try emit(Array(text.utf8), playlistPath)
                 continue
             }
-            let local: LocalMediaPlaylist
-            do {
-                local = try LocalMediaPlaylist.parse(text)
-            } catch {
-                throw StashError(.failedPrecondition, "the package playlist \(folder)/\(playlistPath) is damaged (\(error)); `stash verify --repair` rewrites it")
-            }
+            let local = try package.mediaPlaylist(playlistPath)
             let playlistFolder = (playlistPath as NSString).deletingLastPathComponent
-            func inFolder(_ relative: String) -> String { playlistFolder.isEmpty ? relative : playlistFolder + "/" + relative }
             try emit(Array((decrypt ? LocalMediaPlaylist.decryptedText(text) : text).utf8), playlistPath)
             for piece in local.initSections + local.segments {
-                var data = try readFile(inFolder(piece.path))
-                if decrypt, let keyPath = piece.keyPath, let iv = piece.iv {
-                    do {
-                        data = try SegmentCipher.decrypt(data, key: try key(inFolder(keyPath)), iv: iv)
-                    } catch let error as StashError {
-                        throw error
-                    } catch {
-                        throw StashError(.failedPrecondition, "cannot decrypt \(folder)/\(inFolder(piece.path)): \(error)")
-                    }
-                }
-                try emit(data, inFolder(piece.path))
+                let path = PackageReader.join(playlistFolder, piece.path)
+                var data = try package.read(path)
+                if decrypt { data = try package.decrypted(data, of: piece, in: playlistFolder) }
+                try emit(data, path)
             }
             if !decrypt {
                 for keyPath in local.keyPaths {
-                    try emit(try key(inFolder(keyPath)), inFolder(keyPath), mode: 0o600)
+                    let path = PackageReader.join(playlistFolder, keyPath)
+                    try emit(try package.key(path), path, mode: 0o600)
                 }
             }
         }
         for path in textTrackPaths {
-            try emit(try readFile(path), path)
+            try emit(try package.read(path), path)
         }
         return ExportResult(dir: dir, files: files, bytes: bytes, decrypted: decrypt)
     }
@@ -143,19 +105,6 @@ struct PackageExporter: Sendable {
             return (try base.descend(target.tail, creating: true), target.tail[0])
         } catch {
             throw StashError.invalidArgument("cannot create dir \(target.shown): \(error)")
-        }
-    }
-
-    /// A file of the package, read from its folder without following a symlink.
-    private func readFile(_ relative: String, from package: FolderHandle) throws -> [UInt8] {
-        let components = relative.split(separator: "/")
-        do {
-            guard let name = components.last else { throw SystemCallError(call: "open", path: folder, errnoCode: EISDIR) }
-            let parent = try package.descend(components.dropLast())
-            defer { parent.release() }
-            return try parent.read(String(name))
-        } catch {
-            throw StashError(.failedPrecondition, "\(folder)/\(relative) is missing or unreadable (\(error)); `stash verify --repair` fetches it again")
         }
     }
 }

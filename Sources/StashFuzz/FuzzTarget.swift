@@ -21,6 +21,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case paths
     /// A service manager's `LISTEN_PID` and `LISTEN_FDS` (socket activation).
     case activation
+    /// A subtitle segment or file an export to one file reads (X-TIMESTAMP-MAP, cues).
+    case subtitles
 
     package func run(_ bytes: UnsafeRawBufferPointer) {
         #if DEBUG
@@ -31,6 +33,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .headers: Self.headers(bytes)
         case .paths: Self.paths(bytes)
         case .activation: Self.activation(bytes)
+        case .subtitles: Self.subtitles(bytes)
         }
         #endif
     }

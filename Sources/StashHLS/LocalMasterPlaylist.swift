@@ -7,12 +7,37 @@ package enum LocalMasterPlaylist {
     /// The subtitle renditions a package's master lists, with their playlists' local paths in
     /// `uri`: what GetSubtitles answers, read from the package itself.
     package static func subtitles(_ text: String) throws -> [Rendition] {
+        try renditions(.subtitles, in: text)
+    }
+
+    /// What a package holds, as its master lists it: the variant's media playlist and the
+    /// audio and subtitle renditions, each with its playlist's local path in `uri` (what an
+    /// export to one file reads). Throws `HLSError` for a master without a variant.
+    package static func contents(_ text: String) throws -> (variant: String, audio: [Rendition], subtitles: [Rendition]) {
+        var variant: String?
+        var afterStreamInf = false
+        for (index, line) in lines(text) where !line.isEmpty {
+            if line.hasPrefix("#EXT-X-STREAM-INF:") {
+                afterStreamInf = true
+            } else if afterStreamInf && !line.hasPrefix("#") {
+                variant = try LocalPath.check(line, line: index + 1)
+                break
+            }
+        }
+        guard let variant else {
+            throw HLSError(.missingTag, line: nil, "the package's master names no variant (EXT-X-STREAM-INF and its URI)")
+        }
+        return (variant, try renditions(.audio, in: text), try renditions(.subtitles, in: text))
+    }
+
+    /// The renditions of `type` with a URI, in the master's order.
+    private static func renditions(_ type: Rendition.MediaType, in text: String) throws -> [Rendition] {
         var found: [Rendition] = []
         for (index, line) in lines(text) where line.hasPrefix("#EXT-X-MEDIA:") {
             let attributes = try AttributeList(line.dropFirst("#EXT-X-MEDIA:".count), tag: "#EXT-X-MEDIA", line: index + 1)
-            guard try attributes.enumerated("TYPE") == "SUBTITLES", let uri = try attributes.quotedString("URI") else { continue }
+            guard try attributes.enumerated("TYPE").map(String.init) == type.rawValue, let uri = try attributes.quotedString("URI") else { continue }
             found.append(Rendition(
-                type: .subtitles, groupID: try attributes.quotedString("GROUP-ID") ?? "",
+                type: type, groupID: try attributes.quotedString("GROUP-ID") ?? "",
                 language: try attributes.quotedString("LANGUAGE"), name: try attributes.quotedString("NAME") ?? "",
                 isDefault: try attributes.flag("DEFAULT"), autoselect: try attributes.flag("AUTOSELECT"),
                 forced: try attributes.flag("FORCED"), uri: try LocalPath.check(uri[...], line: index + 1)))

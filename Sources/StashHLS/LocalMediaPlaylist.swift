@@ -29,6 +29,7 @@ package struct LocalMediaPlaylist: Equatable, Sendable {
         }
         var mediaSequence: UInt64 = 0
         var key: (path: String, iv: [UInt8]?)?
+        var map: String?
         var pendingDuration = false
         var result = LocalMediaPlaylist(segments: [])
 
@@ -43,7 +44,7 @@ package struct LocalMediaPlaylist: Equatable, Sendable {
                 let path = try LocalPath.check(line, line: number)
                 let sequence = mediaSequence.addingReportingOverflow(UInt64(result.segments.count)).partialValue
                 result.segments.append(LocalSegment(path: path, keyPath: key?.path,
-                                                    iv: key.map { $0.iv ?? Self.sequenceIV(sequence) }))
+                                                    iv: key.map { $0.iv ?? Self.sequenceIV(sequence) }, initSection: map))
                 pendingDuration = false
                 continue
             }
@@ -70,6 +71,7 @@ package struct LocalMediaPlaylist: Equatable, Sendable {
                 let section = LocalSegment(path: path, keyPath: key?.path, iv: key.map { $0.iv ?? [UInt8](repeating: 0, count: 16) })
                 // Once per file: a file is one set of bytes, and the export writes each once.
                 if !result.initSections.contains(where: { $0.path == path }) { result.initSections.append(section) }
+                map = path
             case "#EXT-X-BYTERANGE":
                 // Each range is its own file in a package; a range here would read the wrong bytes.
                 throw HLSError(.invalidAttribute, line: number, "EXT-X-BYTERANGE is not used in package playlists")

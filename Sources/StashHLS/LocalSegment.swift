@@ -7,10 +7,14 @@ package struct LocalSegment: Equatable, Sendable {
     /// The 16-byte IV when `keyPath` is set: the explicit one, else (RFC 8216 section 5.2) the
     /// segment's media sequence number, big-endian.
     package var iv: [UInt8]?
+    /// For a segment: the init section (EXT-X-MAP) in force, relative to the playlist's folder;
+    /// nil when there is none, and for an init section itself.
+    package var initSection: String?
 
-    package init(path: String, keyPath: String? = nil, iv: [UInt8]? = nil) {
+    package init(path: String, keyPath: String? = nil, iv: [UInt8]? = nil, initSection: String? = nil) {
         self.path = path
         self.keyPath = keyPath
         self.iv = iv
+        self.initSection = initSection
     }
 }

@@ -40,7 +40,7 @@ extension HLSFixture {
         let stored = try JSONDecoder().decode(HLSFixture.self, from: Data(contentsOf: URL(fileURLWithPath: record)))
         // Made under another name (the scratch folder), read where it is now.
         return HLSFixture(
-            directory: directory, masterPath: stored.masterPath, variants: stored.variants, subtitles: stored.subtitles,
+            directory: directory, masterPath: stored.masterPath, variants: stored.variants, subtitles: stored.subtitles, audio: stored.audio,
             keyHex: stored.keyHex, keyPath: stored.keyPath, seconds: stored.seconds)
     }
 

@@ -24,6 +24,16 @@ extension HLSFixture {
         var videoKbps: Int
         var kind: SegmentKind
         var encryption: Encryption
+        /// False for a variant whose audio is in renditions of its own.
+        var muxedAudio = true
+    }
+
+    struct AudioSpec {
+        var language: String
+        var name: String
+        /// Of the sine tone, so each language sounds (and encodes) differently.
+        var frequency: Int
+        var encryption: Encryption
     }
 
     struct SubtitleSpec {
@@ -36,7 +46,7 @@ extension HLSFixture {
     static let codecs = "avc1.42c01e,mp4a.40.2"
 
     static func make(
-        in directory: String, seconds: Int, specs: [VariantSpec], subtitles: [SubtitleSpec],
+        in directory: String, seconds: Int, specs: [VariantSpec], subtitles: [SubtitleSpec], audio: [AudioSpec] = [],
         key: (hex: String, path: String, uriFromVariant: String)?
     ) throws -> HLSFixture {
         guard seconds > 0 else { throw HLSFixtureError("an HLS fixture needs at least 1 second, not \(seconds)") }
@@ -54,7 +64,8 @@ extension HLSFixture {
         }
 
         let runs = try specs.map { try ffmpegArguments(for: $0, directory: directory, scratch: scratch, seconds: seconds, key: key) }
-        try runConcurrently(runs)
+        let audioRuns = try audio.map { try ffmpegArguments(for: $0, directory: directory, scratch: scratch, seconds: seconds, key: key) }
+        try runConcurrently(runs + audioRuns)
 
         var variants: [Variant] = []
         for spec in specs {
@@ -71,10 +82,17 @@ extension HLSFixture {
                 ivHex: ivHex, isEncrypted: key != nil))
         }
         let renditions = try subtitles.map { try writeSubtitles($0, in: directory, seconds: seconds) }
+        let audioRenditions = try audio.map { spec -> Audio in
+            let path = "audio/\(spec.language)/index.m3u8"
+            try checkVOD(playlist: directory + "/" + path)
+            return Audio(language: spec.language, name: spec.name, path: path)
+        }
         let masterPath = "master.m3u8"
-        try writeMaster(directory + "/" + masterPath, variants: variants, subtitles: renditions, fmp4: specs.contains { $0.kind == .fmp4 })
+        try writeMaster(
+            directory + "/" + masterPath, variants: variants, subtitles: renditions, audio: audioRenditions,
+            fmp4: specs.contains { $0.kind == .fmp4 })
         return HLSFixture(
-            directory: directory, masterPath: masterPath, variants: variants, subtitles: renditions,
+            directory: directory, masterPath: masterPath, variants: variants, subtitles: renditions, audio: audioRenditions,
             keyHex: key?.hex, keyPath: key?.path, seconds: seconds)
     }
 
@@ -109,8 +127,15 @@ extension HLSFixture {
         var arguments = [
             "-nostdin", "-hide_banner", "-v", "error", "-y",
             "-f", "lavfi", "-i", "testsrc2=size=\(spec.width)x\(spec.height):rate=\(frameRate):duration=\(seconds)",
-            "-f", "lavfi", "-i", "sine=frequency=440:beep_factor=4:sample_rate=48000:duration=\(seconds)",
-            "-map", "0:v", "-map", "1:a",
+        ]
+        if spec.muxedAudio {
+            arguments += [
+                "-f", "lavfi", "-i", "sine=frequency=440:beep_factor=4:sample_rate=48000:duration=\(seconds)", "-map", "0:v", "-map", "1:a",
+            ]
+        } else {
+            arguments += ["-map", "0:v"]
+        }
+        arguments += [
             // One x264 thread: with more, rate control makes different bytes on every run.
             "-c:v", "libx264", "-preset", "ultrafast", "-threads:v", "1", "-profile:v", "baseline", "-level:v", "3.0",
             "-pix_fmt", "yuv420p",
@@ -132,21 +157,53 @@ extension HLSFixture {
             arguments += ["-hls_segment_filename", folder + "/media.ts"]
         }
         if let key {
-            var info = [key.uriFromVariant, directory + "/" + key.path]
-            switch spec.encryption {
-            case .none: break
-            case .explicitIV(let iv): info.append(iv)
-            // Without an IV line ffmpeg 5 uses the first segment's number for every
-            // segment; re-reading the key info file per segment makes it take each one's.
-            case .sequenceIV: flags.append("periodic_rekey")
-            }
-            let infoPath = scratch + "/\(spec.name).keyinfo"
-            try (info.joined(separator: "\n") + "\n").write(toFile: infoPath, atomically: true, encoding: .utf8)
-            arguments += ["-hls_key_info_file", infoPath]
+            arguments += try keyArguments(
+                spec.encryption, uri: key.uriFromVariant, keyFile: directory + "/" + key.path, infoPath: scratch + "/\(spec.name).keyinfo",
+                flags: &flags)
         }
         if !flags.isEmpty { arguments += ["-hls_flags", flags.joined(separator: "+")] }
         arguments.append(folder + "/index.m3u8")
         return arguments
+    }
+
+    /// The ffmpeg arguments that make one audio rendition in `audio/<language>/`: AAC in
+    /// MPEG-TS segments of `segmentSeconds`, on the clock of the variants (both start at 1.4 s).
+    static func ffmpegArguments(
+        for spec: AudioSpec, directory: String, scratch: String, seconds: Int, key: (hex: String, path: String, uriFromVariant: String)?
+    ) throws -> [String] {
+        let folder = directory + "/audio/" + spec.language
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var arguments = [
+            "-nostdin", "-hide_banner", "-v", "error", "-y",
+            "-f", "lavfi", "-i", "sine=frequency=\(spec.frequency):beep_factor=2:sample_rate=48000:duration=\(seconds)",
+            "-c:a", "aac", "-b:a", "64k", "-ac", "2", "-flags:a", "+bitexact", "-fflags", "+bitexact",
+            "-f", "hls", "-hls_time", String(segmentSeconds), "-hls_playlist_type", "vod", "-hls_list_size", "0",
+            "-hls_segment_filename", folder + "/seg%03d.ts",
+        ]
+        var flags: [String] = []
+        if let key {
+            // The playlist is one folder deeper than a variant's.
+            arguments += try keyArguments(
+                spec.encryption, uri: "../" + key.uriFromVariant, keyFile: directory + "/" + key.path,
+                infoPath: scratch + "/audio-\(spec.language).keyinfo", flags: &flags)
+        }
+        if !flags.isEmpty { arguments += ["-hls_flags", flags.joined(separator: "+")] }
+        arguments.append(folder + "/index.m3u8")
+        return arguments
+    }
+
+    /// `-hls_key_info_file` with a key info file naming `uri`, the key file and the IV.
+    static func keyArguments(_ encryption: Encryption, uri: String, keyFile: String, infoPath: String, flags: inout [String]) throws -> [String] {
+        var info = [uri, keyFile]
+        switch encryption {
+        case .none: break
+        case .explicitIV(let iv): info.append(iv)
+        // Without an IV line ffmpeg 5 uses the first segment's number for every
+        // segment; re-reading the key info file per segment makes it take each one's.
+        case .sequenceIV: flags.append("periodic_rekey")
+        }
+        try (info.joined(separator: "\n") + "\n").write(toFile: infoPath, atomically: true, encoding: .utf8)
+        return ["-hls_key_info_file", infoPath]
     }
 
     /// ffmpeg writes the sequence-number IV of each segment in its own EXT-X-KEY; the fixture
@@ -231,8 +288,14 @@ extension HLSFixture {
         return Subtitle(language: spec.language, name: spec.name, path: path)
     }
 
-    static func writeMaster(_ path: String, variants: [Variant], subtitles: [Subtitle], fmp4: Bool) throws {
+    static func writeMaster(_ path: String, variants: [Variant], subtitles: [Subtitle], audio: [Audio] = [], fmp4: Bool) throws {
         var lines = ["#EXTM3U", fmp4 ? "#EXT-X-VERSION:7" : "#EXT-X-VERSION:3", "#EXT-X-INDEPENDENT-SEGMENTS"]
+        for (index, rendition) in audio.enumerated() {
+            let isDefault = index == 0 ? "YES" : "NO"
+            lines.append(
+                "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"\(rendition.name)\",LANGUAGE=\"\(rendition.language)\","
+                    + "DEFAULT=\(isDefault),AUTOSELECT=YES,CHANNELS=\"2\",URI=\"\(rendition.path)\"")
+        }
         for (index, subtitle) in subtitles.enumerated() {
             let isDefault = index == 0 ? "YES" : "NO"
             lines.append(
@@ -244,6 +307,7 @@ extension HLSFixture {
                 "BANDWIDTH=\(variant.bandwidth)", "AVERAGE-BANDWIDTH=\(variant.averageBandwidth)",
                 "RESOLUTION=\(variant.width)x\(variant.height)", "FRAME-RATE=\(frameRate).000", "CODECS=\"\(variant.codecs)\"",
             ]
+            if !audio.isEmpty { attributes.append("AUDIO=\"aud\"") }
             if !subtitles.isEmpty { attributes.append("SUBTITLES=\"subs\"") }
             lines += ["#EXT-X-STREAM-INF:" + attributes.joined(separator: ","), variant.path]
         }

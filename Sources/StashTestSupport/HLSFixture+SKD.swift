@@ -49,7 +49,7 @@ extension HLSFixture {
         try FileManager.default.removeItem(atPath: directory + "/" + keyFile)
         if uriIV { try dropIVAttribute(playlist: directory + "/" + made.variants[0].path, iv: iv) }
         return HLSFixture(
-            directory: made.directory, masterPath: made.masterPath, variants: made.variants, subtitles: [],
+            directory: made.directory, masterPath: made.masterPath, variants: made.variants, subtitles: [], audio: [],
             keyHex: made.keyHex, keyPath: nil, seconds: seconds)
     }
 

@@ -39,12 +39,22 @@ package struct HLSFixture: Sendable, Codable {
         package let path: String
     }
 
+    /// An audio rendition (EXT-X-MEDIA TYPE=AUDIO GROUP-ID="aud"): AAC in MPEG-TS segments.
+    package struct Audio: Sendable, Equatable, Codable {
+        package let language: String
+        package let name: String
+        /// Its media playlist, relative to `directory`.
+        package let path: String
+    }
+
     /// Where the files are.
     package let directory: String
     /// The master playlist, relative to `directory`.
     package let masterPath: String
     package let variants: [Variant]
     package let subtitles: [Subtitle]
+    /// Empty when the variants carry their audio.
+    package let audio: [Audio]
     /// The AES-128 key (32 lowercase hex digits) when the segments are encrypted.
     package let keyHex: String?
     /// The key file, relative to `directory`, when the segments are encrypted.
@@ -91,6 +101,27 @@ package struct HLSFixture: Sendable, Codable {
         return try make(
             in: directory, seconds: seconds, specs: specs, subtitles: subtitles,
             key: (hex: keyHex, path: keyPath, uriFromVariant: "../" + keyPath))
+    }
+
+    /// One 426x240 MPEG-TS variant of video alone, and its audio in two renditions of AAC in
+    /// MPEG-TS, en "English" (440 Hz, the default) and es "Español" (660 Hz), in group "aud";
+    /// the two WebVTT subtitle renditions of `tsAES128`. With `encrypted`, every media segment
+    /// is AES-128 encrypted with `tsAES128`'s key and an explicit IV per playlist.
+    package static func tsAudioRenditions(in directory: String, seconds: Int = 6, encrypted: Bool = true) throws -> HLSFixture {
+        var video = VariantSpec(
+            name: "v0", width: 426, height: 240, bandwidth: 1_600_000, videoKbps: 900, kind: .ts,
+            encryption: encrypted ? .explicitIV("000102030405060708090a0b0c0d0e0f") : .none)
+        video.muxedAudio = false
+        let audio = [
+            AudioSpec(language: "en", name: "English", frequency: 440, encryption: encrypted ? .explicitIV("101112131415161718191a1b1c1d1e1f") : .none),
+            AudioSpec(language: "es", name: "Español", frequency: 660, encryption: encrypted ? .explicitIV("202122232425262728292a2b2c2d2e2f") : .none),
+        ]
+        let subtitles = [
+            SubtitleSpec(language: "en", name: "English", line: "English subtitle"),
+            SubtitleSpec(language: "es", name: "Español", line: "Subtítulo en español"),
+        ]
+        let key = encrypted ? (hex: "2b7e151628aed2a6abf7158809cf4f3c", path: "keys/aes.key", uriFromVariant: "../keys/aes.key") : nil
+        return try make(in: directory, seconds: seconds, specs: [video], subtitles: subtitles, audio: audio, key: key)
     }
 
     /// Fragmented MP4 (`-hls_segment_type fmp4`): one clear 426x240 variant whose playlist

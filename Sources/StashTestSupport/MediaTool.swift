@@ -1,11 +1,11 @@
 import Foundation
 
 /// ffmpeg and ffprobe, found on PATH and run to completion with a timeout.
-enum MediaTool {
+package enum MediaTool {
     /// How long one ffmpeg or ffprobe run may take before it is killed.
     static let timeout: TimeInterval = 180
 
-    static func path(of name: String) -> String? {
+    package static func path(of name: String) -> String? {
         let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         for directory in directories + ["/usr/bin", "/usr/local/bin"] {
             let candidate = directory + "/" + name
@@ -17,7 +17,7 @@ enum MediaTool {
     /// Runs `name` with `arguments`; throws when it is missing, fails or (with
     /// `failOnStderr`) writes anything to stderr. Returns stdout.
     @discardableResult
-    static func run(_ name: String, _ arguments: [String], failOnStderr: Bool = false) throws -> String {
+    package static func run(_ name: String, _ arguments: [String], failOnStderr: Bool = false) throws -> String {
         guard let executable = path(of: name) else {
             throw HLSFixtureError("\(name) is not installed (looked in PATH); apt-get install ffmpeg")
         }

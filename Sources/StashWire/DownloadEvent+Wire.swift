@@ -43,6 +43,9 @@ extension DownloadEvent {
             notice.count = UInt32(clamping: lost.count)
             message.kind_case = STASH__V1__EVENT__KIND_EVENTS_LOST
             message.events_lost = arena.store(notice)
+        case .exportProgress(let progress):
+            message.kind_case = STASH__V1__EVENT__KIND_EXPORT_PROGRESS
+            message.export_progress = progress.wire(in: arena)
         }
         return arena.store(message)
     }
@@ -76,8 +79,11 @@ extension DownloadEvent {
         case STASH__V1__EVENT__KIND_EVENTS_LOST:
             let lost = try WireValue.message(m.events_lost, field: "Event.events_lost").pointee
             kind = .eventsLost(EventsLost(firstSeq: lost.first_seq, lastSeq: lost.last_seq, count: Int(lost.count)))
+        case STASH__V1__EVENT__KIND_EXPORT_PROGRESS:
+            kind = .exportProgress(try ExportProgress(wire: try WireValue.message(m.export_progress, field: "Event.export_progress")))
         default:
-            throw StashError.invalidArgument("Event.kind: event \(m.seq) carries no kind this version knows (state_changed, progress, removed, license, events_lost)")
+            throw StashError.invalidArgument(
+                "Event.kind: event \(m.seq) carries no kind this version knows (state_changed, progress, removed, license, events_lost, export_progress)")
         }
         self.init(seq: m.seq, time: WireValue.date(milliseconds: m.time), kind: kind)
     }

@@ -114,6 +114,11 @@ extension ExportResult {
         message.files = UInt32(clamping: files)
         message.bytes = UInt64(clamping: bytes)
         message.decrypted = WireValue.bool(decrypted)
+        message.file = arena.cString(file)
+        message.format = ExportFormat.wire(format)
+        message.n_tracks = tracks.count
+        message.tracks = arena.array(tracks) { Optional($0.wire(in: arena)) }
+        message.linked = WireValue.bool(linked)
         return arena.store(message)
     }
 
@@ -123,6 +128,10 @@ extension ExportResult {
             dir: try WireValue.string(m.dir, field: "ExportResult.dir"),
             files: Int(m.files),
             bytes: try WireValue.int64(m.bytes, field: "ExportResult.bytes"),
-            decrypted: WireValue.bool(m.decrypted))
+            decrypted: WireValue.bool(m.decrypted),
+            file: try WireValue.string(m.file, field: "ExportResult.file"),
+            format: try ExportFormat.read(wire: m.format, field: "ExportResult.format"),
+            tracks: try WireValue.elements(m.tracks, count: m.n_tracks) { try ExportTrack(wire: try WireValue.message($0, field: "ExportResult.tracks")) },
+            linked: WireValue.bool(m.linked))
     }
 }

@@ -132,6 +132,10 @@ extension Operation {
             message.id = arena.cString(export.id)
             message.dir = arena.cString(export.dir)
             message.decrypt = WireValue.bool(export.decrypt)
+            message.file = arena.cString(export.file)
+            message.format = ExportFormat.wire(export.format)
+            message.force = WireValue.bool(export.force)
+            message.link = WireValue.bool(export.link)
             request.op_case = STASH__V1__REQUEST__OP_EXPORT
             request.export = arena.store(message)
         case .addSubtitles(let id, let languages, let textTracks):
@@ -328,7 +332,10 @@ extension Operation {
             self = .export(ExportRequest(
                 id: try WireValue.string(m.id, field: "ExportRequest.id"),
                 dir: try WireValue.string(m.dir, field: "ExportRequest.dir"),
-                decrypt: WireValue.bool(m.decrypt)))
+                decrypt: WireValue.bool(m.decrypt),
+                file: try WireValue.string(m.file, field: "ExportRequest.file"),
+                format: try ExportFormat.read(wire: m.format, field: "ExportRequest.format"),
+                force: WireValue.bool(m.force), link: WireValue.bool(m.link)))
         case STASH__V1__REQUEST__OP_ADD_SUBTITLES:
             let (id, languages, textTracks) = try Self.subtitles(r.add_subtitles, field: "Request.add_subtitles")
             self = .addSubtitles(id: id, languages: languages, textTracks: textTracks)

@@ -182,16 +182,38 @@ public struct AddDownloadRequest: Equatable, Sendable {
     }
 }
 
+/// An export: to a folder (`dir`, a package a player opens) or to one file (`file`).
 package struct ExportRequest: Equatable, Sendable {
     package var id: String
     /// Absolute path of the folder to write; created, and it must not exist or be empty.
+    /// Empty for an export to `file`.
     package var dir: String
     package var decrypt: Bool
+    /// Absolute path of the one file to write; empty for an export to `dir`.
+    package var file: String
+    /// The container of `file`; nil takes it from the extension.
+    package var format: ExportFormat?
+    /// Replace a file at `file`.
+    package var force: Bool
+    /// A single-file download's `file` is a hard link to its own file.
+    package var link: Bool
 
     package init(id: String, dir: String, decrypt: Bool = false) {
+        self.init(id: id, dir: dir, decrypt: decrypt, file: "", format: nil, force: false, link: false)
+    }
+
+    package init(id: String, file: String, format: ExportFormat? = nil, force: Bool = false, link: Bool = false) {
+        self.init(id: id, dir: "", decrypt: false, file: file, format: format, force: force, link: link)
+    }
+
+    package init(id: String, dir: String, decrypt: Bool, file: String, format: ExportFormat?, force: Bool, link: Bool) {
         self.id = id
         self.dir = dir
         self.decrypt = decrypt
+        self.file = file
+        self.format = format
+        self.force = force
+        self.link = link
     }
 }
 

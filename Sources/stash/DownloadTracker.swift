@@ -58,7 +58,7 @@ struct DownloadTracker {
         case .removed(let id):
             removed.insert(id)
             return nil
-        case .license, .eventsLost:
+        case .license, .eventsLost, .exportProgress:
             return nil
         }
     }

@@ -192,7 +192,7 @@ final class DownloadTests: DaemonTestCase {
                 if download.state.isTerminal { break }
             case .progress:
                 sawProgress = true
-            case .removed, .license, .eventsLost:
+            case .removed, .license, .eventsLost, .exportProgress:
                 break
             }
             if states.last?.isTerminal == true { break }

@@ -108,6 +108,11 @@ final class LicenseTests: DaemonTestCase {
         let playlist = try String(contentsOfFile: packaged + "/video/index.m3u8", encoding: .utf8)
         XCTAssertTrue(playlist.contains("IV=0x" + (stream.variants[0].ivHex ?? "?").uppercased()), playlist)
         XCTAssertEqual(try HLSFixture.decodedFrames(playlist: packaged + "/master.m3u8"), stream.variants[0].frameCount)
+        // One file, decrypted with the licence's key: the pictures of the clear package.
+        let film = try exportDir("film") + ".mkv"
+        let one = try await client.export(id: "film", toFile: film)
+        XCTAssertEqual(one.tracks.map(\.kind), [.video, .audio])
+        XCTAssertEqual(try MediaProbe.videoFrameHashes(of: film), try MediaProbe.videoFrameHashes(of: clear + "/master.m3u8"))
 
         let playback = try await client.playbackKey(id: "film")
         XCTAssertEqual(playback.key, Self.key)

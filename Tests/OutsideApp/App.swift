@@ -64,6 +64,12 @@ func everyCall(socketPath: String) async throws {
     print(manifest.audio.map(\.language), manifest.duration, manifest.warnings)
     let exported: ExportResult = try await client.export(id: "a", to: "/tmp/out", decrypt: true)
     print(exported.dir, exported.files, exported.bytes, exported.decrypted)
+    let film: ExportResult = try await client.export(id: "a", toFile: "/tmp/film.mkv", format: .mkv, force: true, link: false)
+    print(film.file, film.format?.rawValue ?? "copy", film.linked, ExportFormat(fileName: "a.mp4") == .mp4)
+    for track in film.tracks {
+        let kind: ExportTrack.Kind = track.kind
+        print(kind.rawValue, track.language, track.codec, track.title)
+    }
     record(try await client.addSubtitles(id: "a", languages: ["fr"]))
     record(try await client.addTextTracks(id: "a", [TextTrack(uri: "https://example.org/b.srt", language: "es", title: "ES", type: "srt")]))
     record(try await client.removeSubtitles(id: "a", languages: ["fr"]))
@@ -92,6 +98,8 @@ func everyCall(socketPath: String) async throws {
             print(event.id, event.kind.name, event.message)
             if let status = event.status { licence(status) }
         case .eventsLost(let lost): print(lost.firstSeq, lost.lastSeq, lost.count)
+        case .exportProgress(let progress):
+            print(progress.id, progress.file, progress.bytesDone, progress.bytesTotal, progress.progressPercent)
         }
     }
     if #available(macOS 15.0, *) {

@@ -27,6 +27,24 @@ final class EventSubscriptionTests: XCTestCase {
         XCTAssertEqual(seen.map(\.seq), [1, 51, 100], "50 progress events coalesce into the latest")
     }
 
+    func testAnExportsProgressCoalescesPerFileAndLeavesTheDownloadsOwnAlone() async {
+        let subscription = EventSubscription(ids: ["a"], minProgressStep: 50, minInterval: 3600)
+        func export(_ file: String, _ percent: Int, seq: UInt64) -> DownloadEvent {
+            DownloadEvent(seq: seq, time: Self.time, kind: .exportProgress(ExportProgress(
+                id: "a", file: file, bytesDone: Int64(percent), bytesTotal: 100, progressPercent: percent)))
+        }
+        subscription.deliver(progress("a", 10, seq: 1))
+        // Not paced by the subscription's step or interval: the export paces itself.
+        for percent in 0...40 { subscription.deliver(export("/x.mkv", percent, seq: UInt64(2 + percent))) }
+        subscription.deliver(export("/y.mp4", 7, seq: 50))
+        subscription.deliver(export("/x.mkv", 100, seq: 51))
+        subscription.deliver(export("/z.mp4", 1, seq: 52))
+        subscription.finish()
+        var seen: [DownloadEvent] = []
+        for await event in subscription { seen.append(event) }
+        XCTAssertEqual(seen.map(\.seq), [1, 51, 50, 52], "the latest of each file, in the place of its first")
+    }
+
     func testASubscriberThatStopsReadingKeepsAtMostItsBacklogAndLearnsWhatItLost() async {
         let subscription = EventSubscription(ids: [], minProgressStep: 1, minInterval: 0, maxBacklog: 4)
         for seq in UInt64(1)...10 {

@@ -73,7 +73,7 @@ final class LicenseTimerTests: XCTestCase {
         XCTAssertEqual(check.check.verdict, .licenseExpired)
         await assertFails(.failedPrecondition) { _ = try await harness.engine.playbackKey(id: "film", keyID: "") }
         let export = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-license-export")
-        await assertFails(.failedPrecondition) { _ = try await harness.engine.export(id: "film", to: export + "/out", decrypt: true) }
+        await assertFails(.failedPrecondition) { _ = try await harness.engine.export(ExportOrder(id: "film", dir: export + "/out", decrypt: true)) }
 
         server.set(.grant(expiresIn: 100, playbackDuration: nil))
         let renewed = try await harness.engine.renewLicense(id: "film")

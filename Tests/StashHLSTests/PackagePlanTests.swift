@@ -132,6 +132,8 @@ final class PackagePlanTests: XCTestCase {
         let local = try LocalMediaPlaylist.parse(text(plan, "video/index.m3u8") ?? "")
         XCTAssertEqual(local.initSections, [LocalSegment(path: "init0.mp4"), LocalSegment(path: "init1.mp4")])
         XCTAssertEqual(local.segments.map(\.keyPath), Array(repeating: "key0.key", count: 4))
+        // Each segment names the map it is read with (a single-file export reads it first).
+        XCTAssertEqual(local.segments.map(\.initSection), ["init0.mp4", "init0.mp4", "init1.mp4", "init0.mp4"])
     }
 
     func testEncryptedInitKeepsItsKeyBeforeTheMap() throws {

@@ -122,6 +122,15 @@ final class GoldenFrameTests: XCTestCase {
             audio: strs(o, "audio"), segmentConcurrency: Int(int(o, "segment_concurrency")), start: given(o, "start"), end: given(o, "end"))
     }
 
+    private static func exportFormat(_ o: Object?) throws -> ExportFormat? {
+        switch str(o, "format") {
+        case "": return nil
+        case "EXPORT_FORMAT_MP4": return .mp4
+        case "EXPORT_FORMAT_MKV": return .mkv
+        case let other: throw Unmapped(description: "export format \(other)")
+        }
+    }
+
     private static func drm(_ o: Object?) -> DRMParams? {
         guard let o else { return nil }
         return DRMParams(
@@ -179,7 +188,10 @@ final class GoldenFrameTests: XCTestCase {
         case "adopt":
             operation = .adopt(AdoptRequest(
                 path: str(b, "path"), id: str(b, "id"), url: str(b, "url"), sha256: str(b, "sha256"), link: bool(b, "link")))
-        case "export": operation = .export(ExportRequest(id: str(b, "id"), dir: str(b, "dir"), decrypt: bool(b, "decrypt")))
+        case "export":
+            operation = .export(ExportRequest(
+                id: str(b, "id"), dir: str(b, "dir"), decrypt: bool(b, "decrypt"), file: str(b, "file"), format: try exportFormat(b),
+                force: bool(b, "force"), link: bool(b, "link")))
         default: throw Unmapped(description: "no Swift value for the op \(op): add it here")
         }
         return Request(id: id, op: operation)
@@ -337,7 +349,14 @@ final class GoldenFrameTests: XCTestCase {
                 audio: renditions(r, "audio"), subtitles: renditions(r, "subtitles"), duration: double(r, "duration"),
                 warnings: strs(r, "warnings"), start: given(r, "start"), end: given(r, "end")))
         case "export":
-            return .export(ExportResult(dir: str(r, "dir"), files: Int(int(r, "files")), bytes: int(r, "bytes"), decrypted: bool(r, "decrypted")))
+            let kinds: [String: ExportTrack.Kind] = ["EXPORT_TRACK_VIDEO": .video, "EXPORT_TRACK_AUDIO": .audio, "EXPORT_TRACK_SUBTITLES": .subtitles]
+            let tracks = try objs(r, "tracks").map { t -> ExportTrack in
+                guard let kind = kinds[str(t, "kind")] else { throw Unmapped(description: "export track kind \(str(t, "kind"))") }
+                return ExportTrack(kind: kind, language: str(t, "language"), codec: str(t, "codec"), title: str(t, "title"))
+            }
+            return .export(ExportResult(
+                dir: str(r, "dir"), files: Int(int(r, "files")), bytes: int(r, "bytes"), decrypted: bool(r, "decrypted"), file: str(r, "file"),
+                format: try exportFormat(r), tracks: tracks, linked: bool(r, "linked")))
         case "subtitles": return .subtitles(renditions(r, "subtitles"), textTracks: textTracks(r, "text_tracks"))
         case "license": return .license(try licence(r))
         case "playback_key":
@@ -376,6 +395,10 @@ final class GoldenFrameTests: XCTestCase {
             guard let licenseKind = kinds[str(l, "kind")] else { throw Unmapped(description: "licence event \(str(l, "kind"))") }
             kind = .license(LicenseEvent(
                 id: str(l, "id"), kind: licenseKind, message: str(l, "message"), status: try obj(l, "status").map(licence)))
+        } else if let p = obj(e, "export_progress") {
+            kind = .exportProgress(ExportProgress(
+                id: str(p, "id"), file: str(p, "file"), bytesDone: int(p, "bytes_done"), bytesTotal: int(p, "bytes_total"),
+                progressPercent: Int(int(p, "progress"))))
         } else if let lost = obj(e, "events_lost") {
             kind = .eventsLost(EventsLost(firstSeq: uint(lost, "first_seq"), lastSeq: uint(lost, "last_seq"), count: Int(int(lost, "count"))))
         } else {

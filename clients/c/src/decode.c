@@ -384,7 +384,24 @@ static void *result(decoder *d, const Stash__V1__Response *in) {
     }
     case STASH__V1__RESPONSE__RESULT_EXPORT: {
         RESULT(stash_export_result, out);
-        *out = (stash_export_result){text(in->export->dir), in->export->files, in->export->bytes, in->export->decrypted};
+        const Stash__V1__ExportResult *e = in->export;
+        const char *format = "";
+        switch (e->format) {
+        case STASH__V1__EXPORT_FORMAT__EXPORT_FORMAT_UNSPECIFIED: break;
+        case STASH__V1__EXPORT_FORMAT__EXPORT_FORMAT_MP4: format = "mp4"; break;
+        case STASH__V1__EXPORT_FORMAT__EXPORT_FORMAT_MKV: format = "mkv"; break;
+        default: return fail(d, "stashd sent ExportResult.format %d, not a format this client knows (0 to 2)", (int)e->format), NULL;
+        }
+        stash_export_track *tracks = alloc_array(d, e->n_tracks, sizeof *tracks, "ExportResult.tracks");
+        for (size_t i = 0; tracks && i < e->n_tracks; i++) {
+            const Stash__V1__ExportTrack *t = e->tracks[i];
+            if ((int)t->kind < STASH_EXPORT_TRACK_VIDEO || (int)t->kind > STASH_EXPORT_TRACK_SUBTITLES)
+                return fail(d, "stashd sent ExportTrack.kind %d, not a track kind this client knows (1 to 3)", (int)t->kind), NULL;
+            tracks[i] = (stash_export_track){(stash_export_track_kind)t->kind, text(t->language), text(t->codec), text(t->title)};
+        }
+        if (d->error) return NULL;
+        *out = (stash_export_result){text(e->dir), e->files,  e->bytes,   e->decrypted, text(e->file),
+                                     format,       tracks,    e->n_tracks, e->linked};
         return out;
     }
     case STASH__V1__RESPONSE__RESULT_SUBTITLES: {
@@ -451,6 +468,16 @@ static stash_event *event(decoder *d, const Stash__V1__Event *in) {
         out->events_lost.last_seq = in->events_lost->last_seq;
         out->events_lost.count = in->events_lost->count;
         break;
+    case STASH__V1__EVENT__KIND_EXPORT_PROGRESS: {
+        const Stash__V1__ExportProgress *p = in->export_progress;
+        if (!valid(d, check_export_progress_numbers(p))) return NULL;
+        out->export_progress.id = text(p->id);
+        out->export_progress.file = text(p->file);
+        out->export_progress.bytes_done = p->bytes_done;
+        out->export_progress.bytes_total = p->bytes_total;
+        out->export_progress.progress = p->progress;
+        break;
+    }
     default:
         return NULL;
     }

@@ -83,6 +83,7 @@ void decoded_message_clear(decoded_message *message);
 bool check_strings(const ProtobufCMessageDescriptor *descriptor, const uint8_t *payload, size_t length, char **error);
 char *check_download_numbers(const Stash__V1__Download *in);
 char *check_progress_numbers(const Stash__V1__Progress *in);
+char *check_export_progress_numbers(const Stash__V1__ExportProgress *in);
 char *check_totals_numbers(const Stash__V1__GroupTotals *in);
 char *check_license_numbers(const Stash__V1__LicenseStatus *in);
 char *check_playback_key_numbers(const Stash__V1__PlaybackKeyResult *in);
@@ -128,6 +129,7 @@ stash_status pack_request(stash_client *client, const Stash__V1__Request *reques
 #define STASH_FIRST_SIZEOF(type, first_size) (((first_size) + _Alignof(type) - 1) / _Alignof(type) * _Alignof(type))
 _Static_assert(offsetof(stash_hls_options, start) >= STASH_FIRST_SIZEOF(stash_hls_options, STASH_HLS_OPTIONS_FIRST_SIZE),
                "stash_hls_options: the time range must start past the first version's tail padding");
+#define STASH_EXPORT_OPTIONS_FIRST_SIZE STASH_FIELD_END(stash_export_options, link)
 
 /* Copies the caller's options struct `given` (NULL: none) into `view`, this library's layout of
  * `known_size` bytes: the bytes that fit in the caller's struct_size, the rest zero. STASH_OK,

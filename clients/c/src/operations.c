@@ -584,6 +584,37 @@ stash_status stash_export(stash_client *client, const char *id, const char *dir,
     return status;
 }
 
+stash_status stash_export_file(stash_client *client, const char *id, const char *file,
+                               const stash_export_options *options, stash_export_result **out) {
+    if (out) *out = NULL;
+    if (!client) return STASH_INVALID_ARGUMENT;
+    stash_status status = client_begin(client);
+    if (status != STASH_OK) return status;
+    REQUIRE(client, id, "id");
+    REQUIRE(client, file, "file");
+    stash_export_options o;
+    status = options_view(client, options, sizeof o, STASH_EXPORT_OPTIONS_FIRST_SIZE, "options", "stash_export_options", &o);
+    if (status != STASH_OK) return status;
+    Stash__V1__ExportRequest body = STASH__V1__EXPORT_REQUEST__INIT;
+    body.id = text(id);
+    body.file = text(file);
+    if (!o.format || !*o.format) body.format = STASH__V1__EXPORT_FORMAT__EXPORT_FORMAT_UNSPECIFIED;
+    else if (strcmp(o.format, "mp4") == 0) body.format = STASH__V1__EXPORT_FORMAT__EXPORT_FORMAT_MP4;
+    else if (strcmp(o.format, "mkv") == 0) body.format = STASH__V1__EXPORT_FORMAT__EXPORT_FORMAT_MKV;
+    else
+        return client_fail(client, STASH_INVALID_ARGUMENT, "options->format: '%.40s' is not mp4 or mkv (or NULL: from the extension)",
+                           o.format);
+    body.force = o.force;
+    body.link = o.link;
+    Stash__V1__Request request = STASH__V1__REQUEST__INIT;
+    request.op_case = STASH__V1__REQUEST__OP_EXPORT;
+    request.export = &body;
+    void *result;
+    status = client_call(client, &request, STASH__V1__RESPONSE__RESULT_EXPORT, &result);
+    if (status == STASH_OK) hand_over(result, (void **)out);
+    return status;
+}
+
 static stash_status subtitles_call(stash_client *client, Stash__V1__Request__OpCase op, const char *id,
                                    const char *const *languages, size_t n_languages, const stash_text_track *tracks,
                                    size_t n_tracks, stash_download **out) {

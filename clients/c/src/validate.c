@@ -242,6 +242,14 @@ char *check_progress_numbers(const Stash__V1__Progress *in) {
                  counts(in->files_done, in->files_total, "Progress.files_done", "files_total"));
 }
 
+char *check_export_progress_numbers(const Stash__V1__ExportProgress *in) {
+    char *bytes = in->bytes_done <= in->bytes_total
+                      ? NULL
+                      : message("stashd sent ExportProgress.bytes_done %" PRIu64 ", above bytes_total %" PRIu64, in->bytes_done,
+                                in->bytes_total);
+    return first(percent(in->progress, "ExportProgress.progress"), bytes, NULL, NULL);
+}
+
 char *check_totals_numbers(const Stash__V1__GroupTotals *in) {
     return counts(in->files_done, in->files_total, "GroupTotals.files_done", "files_total");
 }

@@ -439,6 +439,30 @@ static void test_hls_subtitles_licences(stash_client *client, stash_client *even
     stash_export_result_free(exported);
     CHECK_FAILS(stash_export(client, "c-file", out_dir, false, NULL), client, STASH_FAILED_PRECONDITION, "HLS");
 
+    /* One file: a single file is copied, or linked; the harness's segments are no media, so
+     * the HLS download cannot be remuxed, and that is said. */
+    char copy_path[600];
+    snprintf(copy_path, sizeof copy_path, "%s/c-file.copy", work);
+    CHECK_OK(stash_export_file(client, "c-file", copy_path, NULL, &exported), client);
+    CHECK(exported && strcmp(exported->file, copy_path) == 0 && exported->bytes > 0 && !exported->linked
+              && strcmp(exported->format, "") == 0 && exported->n_tracks == 0 && strcmp(exported->dir, "") == 0,
+          "a copy");
+    stash_export_result_free(exported);
+    CHECK_FAILS(stash_export_file(client, "c-file", copy_path, NULL, NULL), client, STASH_ALREADY_EXISTS, "force");
+    stash_export_options export_options = STASH_EXPORT_OPTIONS_INIT;
+    export_options.force = true;
+    export_options.link = true;
+    exported = NULL;
+    CHECK_OK(stash_export_file(client, "c-file", copy_path, &export_options, &exported), client);
+    CHECK(exported && exported->linked, "linked");
+    stash_export_result_free(exported);
+    export_options = (stash_export_options)STASH_EXPORT_OPTIONS_INIT;
+    export_options.format = "avi";
+    CHECK_FAILS(stash_export_file(client, "c-hls", copy_path, &export_options, NULL), client, STASH_INVALID_ARGUMENT, "avi");
+    char film[600];
+    snprintf(film, sizeof film, "%s/c-hls.mkv", work);
+    CHECK_FAILS(stash_export_file(client, "c-hls", film, NULL, NULL), client, STASH_FAILED_PRECONDITION, "cannot write");
+
     stash_text_track track = {.uri = url("/data/300/c-en.vtt"), .lang = "en", .title = "English"};
     CHECK_OK(stash_subtitles_add(client, "c-file", NULL, 0, &track, 1, &record), client);
     CHECK(record && record->has_subtitles && record->n_text_tracks == 1, "a text track");

@@ -252,6 +252,13 @@ static bool call(stash_client *c, const char *op, const json *b) {
         o.sha256 = json_text(b, "sha256", NULL);
         o.link = json_bool(b, "link");
         stash_adopt(c, json_text(b, "path", ""), id, &o, NULL);
+    } else if (strcmp(op, "export") == 0 && *json_text(b, "file", "")) {
+        stash_export_options o = STASH_EXPORT_OPTIONS_INIT;
+        const char *format = json_text(b, "format", "");
+        o.format = strcmp(format, "EXPORT_FORMAT_MP4") == 0 ? "mp4" : strcmp(format, "EXPORT_FORMAT_MKV") == 0 ? "mkv" : NULL;
+        o.force = json_bool(b, "force");
+        o.link = json_bool(b, "link");
+        stash_export_file(c, id, json_text(b, "file", ""), &o, NULL);
     } else if (strcmp(op, "export") == 0) {
         stash_export(c, id, json_text(b, "dir", ""), json_bool(b, "decrypt"), NULL);
     } else {
@@ -586,6 +593,22 @@ static json *result_json(Stash__V1__Response__ResultCase result_case, const void
         U32(o, e, files);
         U64(o, e, bytes);
         BOOL(o, e, decrypted);
+        STR(o, e, file);
+        if (strcmp(e->format, "mp4") == 0) json_put(o, "format", json_new_string("EXPORT_FORMAT_MP4"));
+        if (strcmp(e->format, "mkv") == 0) json_put(o, "format", json_new_string("EXPORT_FORMAT_MKV"));
+        static const char *const kinds[] = {"", "EXPORT_TRACK_VIDEO", "EXPORT_TRACK_AUDIO", "EXPORT_TRACK_SUBTITLES"};
+        json *tracks = json_new_array();
+        for (size_t i = 0; i < e->n_tracks; i++) {
+            const stash_export_track *t = &e->tracks[i];
+            json *track = json_new_object();
+            json_put(track, "kind", json_new_string(kinds[t->kind]));
+            STR(track, t, language);
+            STR(track, t, codec);
+            STR(track, t, title);
+            json_push(tracks, track);
+        }
+        json_put(o, "tracks", tracks);
+        BOOL(o, e, linked);
         break;
     }
     case STASH__V1__RESPONSE__RESULT_SUBTITLES: {
@@ -648,6 +671,14 @@ static json *event_json(const stash_event *e) {
         U64(kind, &e->events_lost, last_seq);
         U32(kind, &e->events_lost, count);
         json_put(o, "events_lost", kind);
+        break;
+    case STASH_EVENT_EXPORT_PROGRESS:
+        STR(kind, &e->export_progress, id);
+        STR(kind, &e->export_progress, file);
+        U64(kind, &e->export_progress, bytes_done);
+        U64(kind, &e->export_progress, bytes_total);
+        U32(kind, &e->export_progress, progress);
+        json_put(o, "export_progress", kind);
         break;
     }
     return json_put(json_new_object(), "event", o);

@@ -62,8 +62,10 @@ static void test_the_init_macro_and_function_set_the_size_and_nothing_else(void)
     stash_hls_options hls = STASH_HLS_OPTIONS_INIT;
     stash_drm_params drm = STASH_DRM_PARAMS_INIT;
     stash_plan_options plan = STASH_PLAN_OPTIONS_INIT;
+    stash_export_options export_options = STASH_EXPORT_OPTIONS_INIT;
     CHECK(list.struct_size == sizeof list && adopt.struct_size == sizeof adopt && subscribe.struct_size == sizeof subscribe
-              && hls.struct_size == sizeof hls && drm.struct_size == sizeof drm && plan.struct_size == sizeof plan,
+              && hls.struct_size == sizeof hls && drm.struct_size == sizeof drm && plan.struct_size == sizeof plan
+              && export_options.struct_size == sizeof export_options,
           "every INIT macro sets its own size");
 }
 
@@ -126,6 +128,9 @@ static void test_a_size_of_zero_or_below_the_first_version_is_refused_naming_it(
     refused(client, stash_list(client, &list, NULL), "options->struct_size: 0", "stash_list_options", __LINE__);
     stash_subscribe_options subscribe = {0};
     refused(client, stash_subscribe(client, &subscribe), "options->struct_size: 0", "stash_subscribe_options", __LINE__);
+    stash_export_options export_options = {0};
+    refused(client, stash_export_file(client, "a", "/tmp/a.mkv", &export_options, NULL), "options->struct_size: 0",
+            "stash_export_options", __LINE__);
     stash_adopt_options adopt = {0};
     refused(client, stash_adopt(client, "/tmp/a", "a", &adopt, NULL), "options->struct_size: 0", "stash_adopt_options",
             __LINE__);

@@ -16,8 +16,8 @@ from .client import Client, EventStream, default_socket_path
 from .errors import StashError
 from .options import AddOptions
 from .records import (
-    TERMINAL_STATES, BundleFile, Config, Download, DownloadError, DownloadPage, DrmParams, EventsLost, ExportResult,
-    Finding, GroupTotals, HasResult, Header, HelloResult, HlsOptions, LicenseEvent, LicenseStatus, ManifestInfo,
+    TERMINAL_STATES, BundleFile, Config, Download, DownloadError, DownloadPage, DrmParams, EventsLost, ExportProgress,
+    ExportResult, ExportTrack, Finding, GroupTotals, HasResult, Header, HelloResult, HlsOptions, LicenseEvent, LicenseStatus, ManifestInfo,
     PlaybackKey, Progress, PurgeResult, Removed, RenditionInfo, StateChanged, Stats, Subtitles, SystemInfo, TextTrack,
     VariantInfo, VerifyReport)
 from .budget import MAX_DECODED_BYTES
@@ -25,7 +25,7 @@ from .wire import MAX_FRAME_LENGTH, PROTOCOL_VERSION
 
 __all__ = [
     "AddOptions", "AsyncClient", "AsyncEventStream", "BundleFile", "Client", "Config", "Download", "DownloadError", "DownloadPage",
-    "DrmParams", "EventStream", "EventsLost", "ExportResult", "Finding", "GroupTotals", "HasResult", "Header",
+    "DrmParams", "EventStream", "EventsLost", "ExportProgress", "ExportResult", "ExportTrack", "Finding", "GroupTotals", "HasResult", "Header",
     "HelloResult", "HlsOptions", "LicenseEvent", "LicenseStatus", "MAX_DECODED_BYTES", "MAX_FRAME_LENGTH", "ManifestInfo",
     "PROTOCOL_VERSION", "PlaybackKey", "Progress", "PurgeResult", "Removed", "RenditionInfo", "StashError",
     "StateChanged", "Stats", "Subtitles", "SystemInfo", "TERMINAL_STATES", "TextTrack", "VariantInfo", "VerifyReport",

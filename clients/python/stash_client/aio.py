@@ -295,6 +295,15 @@ class AsyncClient:
         """Writes a COMPLETED HLS download to the absolute folder ``dir`` as a playable package."""
         return await self._call(wire.export(id, dir, decrypt), "export", ExportResult)
 
+    async def export_file(self, id: str, file: str, format: Optional[str] = None, force: bool = False,
+                          link: bool = False) -> ExportResult:
+        """Writes a COMPLETED download as one file at the absolute path ``file``: an HLS
+        download remuxed without re-encoding into MP4 or Matroska (``format`` "mp4" or "mkv",
+        else the extension's), each audio and subtitle rendition a track; a single file copied,
+        or with ``link`` hard-linked. An existing file is replaced only with ``force``. While it
+        runs, ``events(ids=[id])`` yields ExportProgress. Needs a daemon with "export-file"."""
+        return await self._call(wire.export_file(id, file, format, force, link), "export", ExportResult)
+
     async def subtitles_get(self, id: str) -> Subtitles:
         """The subtitle renditions and text tracks a download keeps."""
         return await self._call(wire.by_id("get_subtitles", id), "subtitles", Subtitles)

@@ -304,6 +304,15 @@ class Client:
         """Writes a COMPLETED HLS download to the absolute folder ``dir`` as a playable package."""
         return self._call(wire.export(id, dir, decrypt), "export", ExportResult)
 
+    def export_file(self, id: str, file: str, format: Optional[str] = None, force: bool = False,
+                    link: bool = False) -> ExportResult:
+        """Writes a COMPLETED download as one file at the absolute path ``file``: an HLS
+        download remuxed without re-encoding into MP4 or Matroska (``format`` "mp4" or "mkv",
+        else the extension's), each audio and subtitle rendition a track; a single file copied,
+        or with ``link`` hard-linked. An existing file is replaced only with ``force``. While it
+        runs, ``events(ids=[id])`` yields ExportProgress. Needs a daemon with "export-file"."""
+        return self._call(wire.export_file(id, file, format, force, link), "export", ExportResult)
+
     def subtitles_get(self, id: str) -> Subtitles:
         """The subtitle renditions and text tracks a download keeps."""
         return self._call(wire.by_id("get_subtitles", id), "subtitles", Subtitles)
@@ -344,7 +353,8 @@ class Client:
 
     def events(self, ids: Optional[Iterable[str]] = None, min_progress_step: int = 0, min_interval_ms: int = 0,
                replay_from_seq: int = 0) -> "EventStream":
-        """An iterator of events (StateChanged, Progress, Removed, LicenseEvent, EventsLost) on a
+        """An iterator of events (StateChanged, Progress, Removed, LicenseEvent, EventsLost,
+        ExportProgress) on a
         connection of its own, until it is closed (``close()`` on the iterator, or leaving a
         ``with`` block around it). ``ids`` empty: every download."""
         return EventStream(self.socket_path, self.client_name, ids, min_progress_step, min_interval_ms, replay_from_seq)

@@ -282,11 +282,31 @@ class ManifestInfo:
 
 
 @dataclass(frozen=True)
+class ExportTrack:
+    """One track of a file an export wrote: ``kind`` EXPORT_TRACK_VIDEO, _AUDIO or _SUBTITLES,
+    ``language`` as ISO 639-2 ("eng", "und" when unknown), ``codec`` as libavcodec names it
+    ("h264", "aac", "webvtt", "mov_text") and ``title`` (the rendition's NAME)."""
+
+    kind: str
+    language: str
+    codec: str
+    title: str
+
+
+@dataclass(frozen=True)
 class ExportResult:
+    """What an export wrote: a folder (``dir``, ``files`` of it) or one ``file``, whose
+    ``format`` (EXPORT_FORMAT_MP4, EXPORT_FORMAT_MKV; EXPORT_FORMAT_UNSPECIFIED for a single file
+    copied or linked as it is) and ``tracks`` it names; ``linked`` when it is a hard link."""
+
     dir: str
     files: int
     bytes: int
     decrypted: bool
+    file: str
+    format: str
+    tracks: Tuple[ExportTrack, ...]
+    linked: bool
 
 
 @dataclass(frozen=True)
@@ -357,7 +377,21 @@ class EventsLost:
     count: int
 
 
-Event = Union[StateChanged, Progress, Removed, LicenseEvent, EventsLost]
+@dataclass(frozen=True)
+class ExportProgress:
+    """An export of download ``id`` to ``file`` has read ``bytes_done`` of ``bytes_total`` bytes
+    (``progress`` percent); sent at each whole percent and at 100 % once the file is in place."""
+
+    seq: int
+    time: int
+    id: str
+    file: str
+    bytes_done: int
+    bytes_total: int
+    progress: int
+
+
+Event = Union[StateChanged, Progress, Removed, LicenseEvent, EventsLost, ExportProgress]
 """What an event stream yields."""
 
 # ------------------------------------------------------------------ from the wire
@@ -388,6 +422,7 @@ _CLASSES: Dict[str, type] = {
     "stash.v1.RenditionInfo": RenditionInfo,
     "stash.v1.ManifestInfoResult": ManifestInfo,
     "stash.v1.ExportResult": ExportResult,
+    "stash.v1.ExportTrack": ExportTrack,
     "stash.v1.SubtitlesResult": Subtitles,
     "stash.v1.PlaybackKeyResult": PlaybackKey,
 }
@@ -480,6 +515,9 @@ def event(message: "pb.Event") -> Optional[Event]:
     if kind == "events_lost":
         lost = message.events_lost
         return EventsLost(seq, time, lost.first_seq, lost.last_seq, lost.count)
+    if kind == "export_progress":
+        e = message.export_progress
+        return ExportProgress(seq, time, e.id, e.file, e.bytes_done, e.bytes_total, e.progress)
     return None
 
 

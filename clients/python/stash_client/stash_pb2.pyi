@@ -15,6 +15,13 @@ ERROR_NETWORK: ErrorKind
 ERROR_NONE: ErrorKind
 ERROR_STORAGE: ErrorKind
 ERROR_VALIDATION: ErrorKind
+EXPORT_FORMAT_MKV: ExportFormat
+EXPORT_FORMAT_MP4: ExportFormat
+EXPORT_FORMAT_UNSPECIFIED: ExportFormat
+EXPORT_TRACK_AUDIO: ExportTrackKind
+EXPORT_TRACK_SUBTITLES: ExportTrackKind
+EXPORT_TRACK_UNKNOWN: ExportTrackKind
+EXPORT_TRACK_VIDEO: ExportTrackKind
 FAILED: DownloadState
 FAILED_PRECONDITION: StatusCode
 FINDING_MISSING_FILE: FindingKind
@@ -247,8 +254,9 @@ class EmptyRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class Event(_message.Message):
-    __slots__ = ["events_lost", "license", "progress", "removed", "seq", "state_changed", "time"]
+    __slots__ = ["events_lost", "export_progress", "license", "progress", "removed", "seq", "state_changed", "time"]
     EVENTS_LOST_FIELD_NUMBER: _ClassVar[int]
+    EXPORT_PROGRESS_FIELD_NUMBER: _ClassVar[int]
     LICENSE_FIELD_NUMBER: _ClassVar[int]
     PROGRESS_FIELD_NUMBER: _ClassVar[int]
     REMOVED_FIELD_NUMBER: _ClassVar[int]
@@ -256,13 +264,14 @@ class Event(_message.Message):
     STATE_CHANGED_FIELD_NUMBER: _ClassVar[int]
     TIME_FIELD_NUMBER: _ClassVar[int]
     events_lost: EventsLost
+    export_progress: ExportProgress
     license: LicenseEvent
     progress: Progress
     removed: Removed
     seq: int
     state_changed: StateChanged
     time: int
-    def __init__(self, seq: _Optional[int] = ..., time: _Optional[int] = ..., state_changed: _Optional[_Union[StateChanged, _Mapping]] = ..., progress: _Optional[_Union[Progress, _Mapping]] = ..., removed: _Optional[_Union[Removed, _Mapping]] = ..., license: _Optional[_Union[LicenseEvent, _Mapping]] = ..., events_lost: _Optional[_Union[EventsLost, _Mapping]] = ...) -> None: ...
+    def __init__(self, seq: _Optional[int] = ..., time: _Optional[int] = ..., state_changed: _Optional[_Union[StateChanged, _Mapping]] = ..., progress: _Optional[_Union[Progress, _Mapping]] = ..., removed: _Optional[_Union[Removed, _Mapping]] = ..., license: _Optional[_Union[LicenseEvent, _Mapping]] = ..., events_lost: _Optional[_Union[EventsLost, _Mapping]] = ..., export_progress: _Optional[_Union[ExportProgress, _Mapping]] = ...) -> None: ...
 
 class EventsLost(_message.Message):
     __slots__ = ["count", "first_seq", "last_seq"]
@@ -274,27 +283,69 @@ class EventsLost(_message.Message):
     last_seq: int
     def __init__(self, first_seq: _Optional[int] = ..., last_seq: _Optional[int] = ..., count: _Optional[int] = ...) -> None: ...
 
+class ExportProgress(_message.Message):
+    __slots__ = ["bytes_done", "bytes_total", "file", "id", "progress"]
+    BYTES_DONE_FIELD_NUMBER: _ClassVar[int]
+    BYTES_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    FILE_FIELD_NUMBER: _ClassVar[int]
+    ID_FIELD_NUMBER: _ClassVar[int]
+    PROGRESS_FIELD_NUMBER: _ClassVar[int]
+    bytes_done: int
+    bytes_total: int
+    file: str
+    id: str
+    progress: int
+    def __init__(self, id: _Optional[str] = ..., file: _Optional[str] = ..., bytes_done: _Optional[int] = ..., bytes_total: _Optional[int] = ..., progress: _Optional[int] = ...) -> None: ...
+
 class ExportRequest(_message.Message):
-    __slots__ = ["decrypt", "dir", "id"]
+    __slots__ = ["decrypt", "dir", "file", "force", "format", "id", "link"]
     DECRYPT_FIELD_NUMBER: _ClassVar[int]
     DIR_FIELD_NUMBER: _ClassVar[int]
+    FILE_FIELD_NUMBER: _ClassVar[int]
+    FORCE_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
+    LINK_FIELD_NUMBER: _ClassVar[int]
     decrypt: bool
     dir: str
+    file: str
+    force: bool
+    format: ExportFormat
     id: str
-    def __init__(self, id: _Optional[str] = ..., dir: _Optional[str] = ..., decrypt: bool = ...) -> None: ...
+    link: bool
+    def __init__(self, id: _Optional[str] = ..., dir: _Optional[str] = ..., decrypt: bool = ..., file: _Optional[str] = ..., format: _Optional[_Union[ExportFormat, str]] = ..., force: bool = ..., link: bool = ...) -> None: ...
 
 class ExportResult(_message.Message):
-    __slots__ = ["bytes", "decrypted", "dir", "files"]
+    __slots__ = ["bytes", "decrypted", "dir", "file", "files", "format", "linked", "tracks"]
     BYTES_FIELD_NUMBER: _ClassVar[int]
     DECRYPTED_FIELD_NUMBER: _ClassVar[int]
     DIR_FIELD_NUMBER: _ClassVar[int]
     FILES_FIELD_NUMBER: _ClassVar[int]
+    FILE_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    LINKED_FIELD_NUMBER: _ClassVar[int]
+    TRACKS_FIELD_NUMBER: _ClassVar[int]
     bytes: int
     decrypted: bool
     dir: str
+    file: str
     files: int
-    def __init__(self, dir: _Optional[str] = ..., files: _Optional[int] = ..., bytes: _Optional[int] = ..., decrypted: bool = ...) -> None: ...
+    format: ExportFormat
+    linked: bool
+    tracks: _containers.RepeatedCompositeFieldContainer[ExportTrack]
+    def __init__(self, dir: _Optional[str] = ..., files: _Optional[int] = ..., bytes: _Optional[int] = ..., decrypted: bool = ..., file: _Optional[str] = ..., format: _Optional[_Union[ExportFormat, str]] = ..., tracks: _Optional[_Iterable[_Union[ExportTrack, _Mapping]]] = ..., linked: bool = ...) -> None: ...
+
+class ExportTrack(_message.Message):
+    __slots__ = ["codec", "kind", "language", "title"]
+    CODEC_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    LANGUAGE_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    codec: str
+    kind: ExportTrackKind
+    language: str
+    title: str
+    def __init__(self, kind: _Optional[_Union[ExportTrackKind, str]] = ..., language: _Optional[str] = ..., codec: _Optional[str] = ..., title: _Optional[str] = ...) -> None: ...
 
 class Finding(_message.Message):
     __slots__ = ["detail", "id", "kind", "path", "repaired"]
@@ -885,7 +936,13 @@ class DownloadState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
 class ErrorKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
 
+class ExportFormat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
 class FindingKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
+class ExportTrackKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
 
 class LicenseEventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):

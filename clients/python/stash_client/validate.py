@@ -164,6 +164,11 @@ def check_event(event: "pb.Event") -> None:
         _at_least_minus_one(p.total_bytes, "Progress.total_bytes")
         _at_least_minus_one(p.remaining_time, "Progress.remaining_time")
         _counts(p.files_done, p.files_total, "Progress.files_done")
+    elif kind == "export_progress":
+        e = event.export_progress
+        _percent(e.progress, "ExportProgress.progress")
+        if e.bytes_done > e.bytes_total:
+            _refuse("ExportProgress.bytes_done", e.bytes_done, f"above bytes_total {e.bytes_total}")
     elif kind == "license" and event.license.HasField("status"):
         _license(event.license.status)
 

@@ -338,6 +338,16 @@ def export(id: str, dir: str, decrypt: bool) -> pb.Request:
     return pb.Request(export=pb.ExportRequest(id=id, dir=dir, decrypt=decrypt))
 
 
+_EXPORT_FORMATS = {None: pb.EXPORT_FORMAT_UNSPECIFIED, "": pb.EXPORT_FORMAT_UNSPECIFIED, "mp4": pb.EXPORT_FORMAT_MP4,
+                   "mkv": pb.EXPORT_FORMAT_MKV}
+
+
+def export_file(id: str, file: str, format: Optional[str], force: bool, link: bool) -> pb.Request:
+    if format not in _EXPORT_FORMATS:
+        raise StashError("INVALID_ARGUMENT", f"format {format!r} is not mp4 or mkv (or None: from the file's extension)")
+    return pb.Request(export=pb.ExportRequest(id=id, file=file, format=_EXPORT_FORMATS[format], force=force, link=link))
+
+
 def subtitles(op: str, id: str, languages: Optional[Iterable[str]],
               text_tracks: Optional[TextTracks]) -> pb.Request:
     return pb.Request(**{op: pb.SubtitlesRequest(id=id, languages=list(languages or ()),

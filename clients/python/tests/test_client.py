@@ -2,12 +2,13 @@
 and refusals, events, wait, and a daemon that stops answering."""
 import asyncio
 import os
+import time
 
 import pytest
 
 from stash_client import (
-    AsyncClient, BundleFile, Client, Download, EventsLost, HlsOptions, Progress, Removed, StashError, StateChanged,
-    TextTrack)
+    AsyncClient, BundleFile, Client, Download, EventsLost, ExportProgress, HlsOptions, Progress, Removed, StashError,
+    StateChanged, TextTrack)
 
 
 @pytest.fixture
@@ -160,6 +161,9 @@ def test_hls_plan_export_subtitles_and_licences(daemon, client):
     assert client.wait("py-hls", timeout=20).hls == HlsOptions(quality="low", max_height=720, segment_concurrency=8)
     exported = client.export("py-hls", os.path.join(daemon.work, "py-export"))
     assert exported.files >= 4 and not exported.decrypted
+    # The harness's segments are made up: no media to remux, and that is said.
+    refused("FAILED_PRECONDITION", "cannot write", client.export_file, "py-hls", os.path.join(daemon.work, "py-hls.mkv"))
+    refused("INVALID_ARGUMENT", "avi", client.export_file, "py-hls", os.path.join(daemon.work, "py-hls.avi"), "avi")
 
     # Part of the stream: the second segment alone (4 s to 6.5 s), its end clamped.
     assert "time-range" in client.features
@@ -189,6 +193,24 @@ def test_hls_plan_export_subtitles_and_licences(daemon, client):
     refused("NOT_FOUND", "py-nothing", client.license_release, "py-nothing")
     assert client.license_release_all() == 0
     refused("FAILED_PRECONDITION", "licence", client.playback_key, "py-sub")
+
+
+def test_export_a_single_file(daemon, client):
+    client.add(url(daemon, "/data/5000/py-one.bin"), id="py-one")
+    done = client.wait("py-one", timeout=20)
+    target = os.path.join(daemon.work, "py-one.copy")
+    with client.events(ids=["py-one"]) as stream:
+        copied = client.export_file("py-one", target)
+        progress = stream.next(time.monotonic() + 10)
+        while progress is not None and not (isinstance(progress, ExportProgress) and progress.progress == 100):
+            progress = stream.next(time.monotonic() + 10)
+    assert isinstance(progress, ExportProgress) and progress.file == target and progress.bytes_done == 5000
+    assert (copied.file, copied.bytes, copied.format, copied.tracks, copied.linked) == (target, 5000, "EXPORT_FORMAT_UNSPECIFIED", (), False)
+    with open(target, "rb") as a, open(done.asset_path, "rb") as b:
+        assert a.read() == b.read()
+    refused("ALREADY_EXISTS", "force", client.export_file, "py-one", target)
+    linked = client.export_file("py-one", target, force=True, link=True)
+    assert linked.linked and os.stat(target).st_ino == os.stat(done.asset_path).st_ino
 
 
 def test_forget_and_adopt(daemon, client):

@@ -99,6 +99,10 @@ def build(value):
         request = wire.forget(body["id"], body["move_to"])
     elif op == "adopt":
         request = wire.adopt(body["path"], body["id"], body.get("url"), body.get("sha256"), body.get("link", False))
+    elif op == "export" and body.get("file"):
+        formats = {"EXPORT_FORMAT_MP4": "mp4", "EXPORT_FORMAT_MKV": "mkv"}
+        request = wire.export_file(body["id"], body["file"], formats.get(body.get("format", "")), body.get("force", False),
+                                   body.get("link", False))
     elif op == "export":
         request = wire.export(body["id"], body["dir"], body.get("decrypt", False))
     else:
@@ -113,7 +117,8 @@ def test_requests_encode_to_the_golden_bytes(description, golden):
 
 
 # The names proto3 leaves out of JSON as their number 0.
-_ZERO_NAMES = {"OK", "NOT_DOWNLOADED", "ERROR_NONE", "FINDING_UNKNOWN", "LICENSE_EVENT_UNKNOWN"}
+_ZERO_NAMES = {"OK", "NOT_DOWNLOADED", "ERROR_NONE", "FINDING_UNKNOWN", "LICENSE_EVENT_UNKNOWN", "EXPORT_FORMAT_UNSPECIFIED",
+               "EXPORT_TRACK_UNKNOWN"}
 
 
 def as_json(value, state_key="count"):
@@ -138,7 +143,8 @@ def decoded_as_json(message):
     if message.is_event:
         event = message.event
         kind = {records.StateChanged: "state_changed", records.Progress: "progress", records.Removed: "removed",
-                records.LicenseEvent: "license", records.EventsLost: "events_lost"}[type(event)]
+                records.LicenseEvent: "license", records.EventsLost: "events_lost",
+                records.ExportProgress: "export_progress"}[type(event)]
         body = {k: v for k, v in as_json(event).items() if k not in ("seq", "time")}
         return {"event": {"seq": event.seq, "time": event.time, kind: body}}
     response = {"id": message.response_id}

@@ -2077,6 +2077,51 @@ void   stash__v1__export_result__free_unpacked
   assert(message->base.descriptor == &stash__v1__export_result__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   stash__v1__export_track__init
+                     (Stash__V1__ExportTrack         *message)
+{
+  static const Stash__V1__ExportTrack init_value = STASH__V1__EXPORT_TRACK__INIT;
+  *message = init_value;
+}
+size_t stash__v1__export_track__get_packed_size
+                     (const Stash__V1__ExportTrack *message)
+{
+  assert(message->base.descriptor == &stash__v1__export_track__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__export_track__pack
+                     (const Stash__V1__ExportTrack *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__export_track__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__export_track__pack_to_buffer
+                     (const Stash__V1__ExportTrack *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__export_track__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__ExportTrack *
+       stash__v1__export_track__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__ExportTrack *)
+     protobuf_c_message_unpack (&stash__v1__export_track__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__export_track__free_unpacked
+                     (Stash__V1__ExportTrack *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__export_track__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   stash__v1__playback_key_result__init
                      (Stash__V1__PlaybackKeyResult         *message)
 {
@@ -2390,6 +2435,51 @@ void   stash__v1__event__free_unpacked
   if(!message)
     return;
   assert(message->base.descriptor == &stash__v1__event__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   stash__v1__export_progress__init
+                     (Stash__V1__ExportProgress         *message)
+{
+  static const Stash__V1__ExportProgress init_value = STASH__V1__EXPORT_PROGRESS__INIT;
+  *message = init_value;
+}
+size_t stash__v1__export_progress__get_packed_size
+                     (const Stash__V1__ExportProgress *message)
+{
+  assert(message->base.descriptor == &stash__v1__export_progress__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__export_progress__pack
+                     (const Stash__V1__ExportProgress *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__export_progress__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__export_progress__pack_to_buffer
+                     (const Stash__V1__ExportProgress *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__export_progress__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__ExportProgress *
+       stash__v1__export_progress__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__ExportProgress *)
+     protobuf_c_message_unpack (&stash__v1__export_progress__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__export_progress__free_unpacked
+                     (Stash__V1__ExportProgress *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__export_progress__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
 void   stash__v1__events_lost__init
@@ -4299,7 +4389,7 @@ const ProtobufCMessageDescriptor stash__v1__subtitles_request__descriptor =
   (ProtobufCMessageInit) stash__v1__subtitles_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__export_request__field_descriptors[3] =
+static const ProtobufCFieldDescriptor stash__v1__export_request__field_descriptors[7] =
 {
   {
     "id",
@@ -4337,16 +4427,68 @@ static const ProtobufCFieldDescriptor stash__v1__export_request__field_descripto
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "file",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ExportRequest, file),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "format",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ExportRequest, format),
+    &stash__v1__export_format__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "force",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ExportRequest, force),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "link",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ExportRequest, link),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__export_request__field_indices_by_name[] = {
   2,   /* field[2] = decrypt */
   1,   /* field[1] = dir */
+  3,   /* field[3] = file */
+  5,   /* field[5] = force */
+  4,   /* field[4] = format */
   0,   /* field[0] = id */
+  6,   /* field[6] = link */
 };
 static const ProtobufCIntRange stash__v1__export_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor stash__v1__export_request__descriptor =
 {
@@ -4356,7 +4498,7 @@ const ProtobufCMessageDescriptor stash__v1__export_request__descriptor =
   "Stash__V1__ExportRequest",
   "stash.v1",
   sizeof(Stash__V1__ExportRequest),
-  3,
+  7,
   stash__v1__export_request__field_descriptors,
   stash__v1__export_request__field_indices_by_name,
   1,  stash__v1__export_request__number_ranges,
@@ -6890,7 +7032,7 @@ const ProtobufCMessageDescriptor stash__v1__subtitles_result__descriptor =
   (ProtobufCMessageInit) stash__v1__subtitles_result__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__export_result__field_descriptors[4] =
+static const ProtobufCFieldDescriptor stash__v1__export_result__field_descriptors[8] =
 {
   {
     "dir",
@@ -6940,17 +7082,69 @@ static const ProtobufCFieldDescriptor stash__v1__export_result__field_descriptor
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "file",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ExportResult, file),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "format",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ExportResult, format),
+    &stash__v1__export_format__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "tracks",
+    7,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__ExportResult, n_tracks),
+    offsetof(Stash__V1__ExportResult, tracks),
+    &stash__v1__export_track__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "linked",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ExportResult, linked),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__export_result__field_indices_by_name[] = {
   2,   /* field[2] = bytes */
   3,   /* field[3] = decrypted */
   0,   /* field[0] = dir */
+  4,   /* field[4] = file */
   1,   /* field[1] = files */
+  5,   /* field[5] = format */
+  7,   /* field[7] = linked */
+  6,   /* field[6] = tracks */
 };
 static const ProtobufCIntRange stash__v1__export_result__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor stash__v1__export_result__descriptor =
 {
@@ -6960,11 +7154,88 @@ const ProtobufCMessageDescriptor stash__v1__export_result__descriptor =
   "Stash__V1__ExportResult",
   "stash.v1",
   sizeof(Stash__V1__ExportResult),
-  4,
+  8,
   stash__v1__export_result__field_descriptors,
   stash__v1__export_result__field_indices_by_name,
   1,  stash__v1__export_result__number_ranges,
   (ProtobufCMessageInit) stash__v1__export_result__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor stash__v1__export_track__field_descriptors[4] =
+{
+  {
+    "kind",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ExportTrack, kind),
+    &stash__v1__export_track_kind__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "language",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ExportTrack, language),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "codec",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ExportTrack, codec),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "title",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ExportTrack, title),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__export_track__field_indices_by_name[] = {
+  2,   /* field[2] = codec */
+  0,   /* field[0] = kind */
+  1,   /* field[1] = language */
+  3,   /* field[3] = title */
+};
+static const ProtobufCIntRange stash__v1__export_track__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor stash__v1__export_track__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.ExportTrack",
+  "ExportTrack",
+  "Stash__V1__ExportTrack",
+  "stash.v1",
+  sizeof(Stash__V1__ExportTrack),
+  4,
+  stash__v1__export_track__field_descriptors,
+  stash__v1__export_track__field_indices_by_name,
+  1,  stash__v1__export_track__number_ranges,
+  (ProtobufCMessageInit) stash__v1__export_track__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor stash__v1__playback_key_result__field_descriptors[3] =
@@ -7573,7 +7844,7 @@ const ProtobufCMessageDescriptor stash__v1__license_event__descriptor =
   (ProtobufCMessageInit) stash__v1__license_event__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__event__field_descriptors[7] =
+static const ProtobufCFieldDescriptor stash__v1__event__field_descriptors[8] =
 {
   {
     "seq",
@@ -7659,9 +7930,22 @@ static const ProtobufCFieldDescriptor stash__v1__event__field_descriptors[7] =
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "export_progress",
+    15,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Event, kind_case),
+    offsetof(Stash__V1__Event, export_progress),
+    &stash__v1__export_progress__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__event__field_indices_by_name[] = {
   6,   /* field[6] = events_lost */
+  7,   /* field[7] = export_progress */
   5,   /* field[5] = license */
   3,   /* field[3] = progress */
   4,   /* field[4] = removed */
@@ -7673,7 +7957,7 @@ static const ProtobufCIntRange stash__v1__event__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 10, 2 },
-  { 0, 7 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor stash__v1__event__descriptor =
 {
@@ -7683,11 +7967,101 @@ const ProtobufCMessageDescriptor stash__v1__event__descriptor =
   "Stash__V1__Event",
   "stash.v1",
   sizeof(Stash__V1__Event),
-  7,
+  8,
   stash__v1__event__field_descriptors,
   stash__v1__event__field_indices_by_name,
   2,  stash__v1__event__number_ranges,
   (ProtobufCMessageInit) stash__v1__event__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor stash__v1__export_progress__field_descriptors[5] =
+{
+  {
+    "id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ExportProgress, id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "file",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ExportProgress, file),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "bytes_done",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ExportProgress, bytes_done),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "bytes_total",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ExportProgress, bytes_total),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "progress",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__ExportProgress, progress),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__export_progress__field_indices_by_name[] = {
+  2,   /* field[2] = bytes_done */
+  3,   /* field[3] = bytes_total */
+  1,   /* field[1] = file */
+  0,   /* field[0] = id */
+  4,   /* field[4] = progress */
+};
+static const ProtobufCIntRange stash__v1__export_progress__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor stash__v1__export_progress__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.ExportProgress",
+  "ExportProgress",
+  "Stash__V1__ExportProgress",
+  "stash.v1",
+  sizeof(Stash__V1__ExportProgress),
+  5,
+  stash__v1__export_progress__field_descriptors,
+  stash__v1__export_progress__field_indices_by_name,
+  1,  stash__v1__export_progress__number_ranges,
+  (ProtobufCMessageInit) stash__v1__export_progress__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor stash__v1__events_lost__field_descriptors[3] =
@@ -7935,6 +8309,36 @@ const ProtobufCEnumDescriptor stash__v1__error_kind__descriptor =
   stash__v1__error_kind__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
+static const ProtobufCEnumValue stash__v1__export_format__enum_values_by_number[3] =
+{
+  { "EXPORT_FORMAT_UNSPECIFIED", "STASH__V1__EXPORT_FORMAT__EXPORT_FORMAT_UNSPECIFIED", 0 },
+  { "EXPORT_FORMAT_MP4", "STASH__V1__EXPORT_FORMAT__EXPORT_FORMAT_MP4", 1 },
+  { "EXPORT_FORMAT_MKV", "STASH__V1__EXPORT_FORMAT__EXPORT_FORMAT_MKV", 2 },
+};
+static const ProtobufCIntRange stash__v1__export_format__value_ranges[] = {
+{0, 0},{0, 3}
+};
+static const ProtobufCEnumValueIndex stash__v1__export_format__enum_values_by_name[3] =
+{
+  { "EXPORT_FORMAT_MKV", 2 },
+  { "EXPORT_FORMAT_MP4", 1 },
+  { "EXPORT_FORMAT_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor stash__v1__export_format__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "stash.v1.ExportFormat",
+  "ExportFormat",
+  "Stash__V1__ExportFormat",
+  "stash.v1",
+  3,
+  stash__v1__export_format__enum_values_by_number,
+  3,
+  stash__v1__export_format__enum_values_by_name,
+  1,
+  stash__v1__export_format__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
 static const ProtobufCEnumValue stash__v1__finding_kind__enum_values_by_number[7] =
 {
   { "FINDING_UNKNOWN", "STASH__V1__FINDING_KIND__FINDING_UNKNOWN", 0 },
@@ -7971,6 +8375,38 @@ const ProtobufCEnumDescriptor stash__v1__finding_kind__descriptor =
   stash__v1__finding_kind__enum_values_by_name,
   1,
   stash__v1__finding_kind__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue stash__v1__export_track_kind__enum_values_by_number[4] =
+{
+  { "EXPORT_TRACK_UNKNOWN", "STASH__V1__EXPORT_TRACK_KIND__EXPORT_TRACK_UNKNOWN", 0 },
+  { "EXPORT_TRACK_VIDEO", "STASH__V1__EXPORT_TRACK_KIND__EXPORT_TRACK_VIDEO", 1 },
+  { "EXPORT_TRACK_AUDIO", "STASH__V1__EXPORT_TRACK_KIND__EXPORT_TRACK_AUDIO", 2 },
+  { "EXPORT_TRACK_SUBTITLES", "STASH__V1__EXPORT_TRACK_KIND__EXPORT_TRACK_SUBTITLES", 3 },
+};
+static const ProtobufCIntRange stash__v1__export_track_kind__value_ranges[] = {
+{0, 0},{0, 4}
+};
+static const ProtobufCEnumValueIndex stash__v1__export_track_kind__enum_values_by_name[4] =
+{
+  { "EXPORT_TRACK_AUDIO", 2 },
+  { "EXPORT_TRACK_SUBTITLES", 3 },
+  { "EXPORT_TRACK_UNKNOWN", 0 },
+  { "EXPORT_TRACK_VIDEO", 1 },
+};
+const ProtobufCEnumDescriptor stash__v1__export_track_kind__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "stash.v1.ExportTrackKind",
+  "ExportTrackKind",
+  "Stash__V1__ExportTrackKind",
+  "stash.v1",
+  4,
+  stash__v1__export_track_kind__enum_values_by_number,
+  4,
+  stash__v1__export_track_kind__enum_values_by_name,
+  1,
+  stash__v1__export_track_kind__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
 static const ProtobufCEnumValue stash__v1__license_event_kind__enum_values_by_number[6] =

@@ -27,7 +27,7 @@
  *
  * Option structs. The structs a caller fills and passes in (stash_add_options,
  * stash_list_options, stash_adopt_options, stash_subscribe_options, stash_hls_options,
- * stash_drm_params, stash_plan_options) start with `size_t struct_size`, the size of the struct the caller was
+ * stash_drm_params, stash_plan_options, stash_export_options) start with `size_t struct_size`, the size of the struct the caller was
  * compiled with, so a later library can append fields without breaking a program built
  * against this header. Set it with the struct's init macro or function and never by hand:
  *
@@ -667,12 +667,31 @@ static inline void stash_plan_options_init(stash_plan_options *options) {
  * would size the whole stream. Free *out with stash_manifest_info_free. */
 STASH_API stash_status stash_plan_with(stash_client *client, const char *uri, const stash_plan_options *options,
                                        stash_manifest_info **out);
+typedef enum stash_export_track_kind {
+    STASH_EXPORT_TRACK_VIDEO = 1,
+    STASH_EXPORT_TRACK_AUDIO = 2,
+    STASH_EXPORT_TRACK_SUBTITLES = 3,
+} stash_export_track_kind;
+
+/* One track of a file stash_export_file wrote. */
+typedef struct stash_export_track {
+    stash_export_track_kind kind;
+    const char *language; /* ISO 639-2 as written in the file ("eng"), "und" when unknown */
+    const char *codec;    /* libavcodec's name: "h264", "aac", "webvtt", "subrip", "mov_text" */
+    const char *title;    /* the rendition's NAME or the text track's title; "" for none */
+} stash_export_track;
 
 typedef struct stash_export_result {
-    const char *dir;
+    const char *dir; /* the folder (stash_export); "" for a file */
     uint32_t files;
     uint64_t bytes;
     bool decrypted;
+    /* Since libstash-client 0.2 with daemon 0.10.0 (stash_export_file); zero for a folder. */
+    const char *file;   /* the file written */
+    const char *format; /* "mp4" or "mkv"; "" for a single file copied or linked as it is */
+    const stash_export_track *tracks; /* the file's tracks, in its order; none for a copy */
+    size_t n_tracks;
+    bool linked; /* file is a hard link to the download's own file */
 } stash_export_result;
 
 /* Export a COMPLETED HLS download to the absolute folder `dir`. Free *out (optional) with
@@ -680,6 +699,28 @@ typedef struct stash_export_result {
 STASH_API stash_status stash_export(stash_client *client, const char *id, const char *dir, bool decrypt,
                                     stash_export_result **out);
 STASH_API void stash_export_result_free(stash_export_result *result);
+
+/* Export to one file: STASH_EXPORT_OPTIONS_INIT or stash_export_options_init. */
+typedef struct stash_export_options {
+    size_t struct_size;
+    const char *format; /* "mp4" or "mkv"; NULL or "": from the file's extension (.mp4, .m4v, .mkv) */
+    bool force;         /* replace a file at the path */
+    bool link;          /* a single-file download: a hard link to stash's file instead of a copy */
+} stash_export_options;
+#define STASH_EXPORT_OPTIONS_INIT STASH_OPTIONS_INIT_(stash_export_options)
+static inline void stash_export_options_init(stash_export_options *options) {
+    memset(options, 0, sizeof *options);
+    options->struct_size = sizeof *options;
+}
+
+/* Export a COMPLETED download as one file at the absolute path `file` (a daemon that announces
+ * "export-file"; PROTOCOL.md, Export): an HLS download remuxed into MP4 or Matroska with every
+ * audio and subtitle rendition a track, a single file copied or linked. The file appears only
+ * once whole; an existing one is STASH_ALREADY_EXISTS unless options->force. While it runs, a
+ * subscription to `id` gets STASH_EVENT_EXPORT_PROGRESS events. options may be NULL. Free *out
+ * (optional) with stash_export_result_free. */
+STASH_API stash_status stash_export_file(stash_client *client, const char *id, const char *file,
+                                         const stash_export_options *options, stash_export_result **out);
 
 typedef struct stash_subtitles {
     const stash_rendition_info *subtitles; /* uri: the playlist inside the asset folder */
@@ -752,6 +793,7 @@ typedef enum stash_event_kind {
     STASH_EVENT_REMOVED = 12,
     STASH_EVENT_LICENSE = 13,
     STASH_EVENT_EVENTS_LOST = 14,
+    STASH_EVENT_EXPORT_PROGRESS = 15, /* since libstash-client 0.2 with daemon 0.10.0 */
 } stash_event_kind;
 
 typedef struct stash_progress {
@@ -790,6 +832,13 @@ typedef struct stash_event {
         uint64_t last_seq;
         uint32_t count;
     } events_lost; /* resync: PROTOCOL.md section 7, "Slow subscribers" */
+    struct {
+        const char *id;
+        const char *file; /* the target as the request named it */
+        uint64_t bytes_done;
+        uint64_t bytes_total;
+        uint32_t progress; /* percent */
+    } export_progress; /* an export to one file moved on (stash_export_file) */
 } stash_event;
 
 /* Takes the next event that has arrived, without blocking: *out is the event (free it with

@@ -61,6 +61,7 @@ typedef struct Stash__V1__RenditionInfo Stash__V1__RenditionInfo;
 typedef struct Stash__V1__ManifestInfoResult Stash__V1__ManifestInfoResult;
 typedef struct Stash__V1__SubtitlesResult Stash__V1__SubtitlesResult;
 typedef struct Stash__V1__ExportResult Stash__V1__ExportResult;
+typedef struct Stash__V1__ExportTrack Stash__V1__ExportTrack;
 typedef struct Stash__V1__PlaybackKeyResult Stash__V1__PlaybackKeyResult;
 typedef struct Stash__V1__Response Stash__V1__Response;
 typedef struct Stash__V1__StateChanged Stash__V1__StateChanged;
@@ -68,6 +69,7 @@ typedef struct Stash__V1__Progress Stash__V1__Progress;
 typedef struct Stash__V1__Removed Stash__V1__Removed;
 typedef struct Stash__V1__LicenseEvent Stash__V1__LicenseEvent;
 typedef struct Stash__V1__Event Stash__V1__Event;
+typedef struct Stash__V1__ExportProgress Stash__V1__ExportProgress;
 typedef struct Stash__V1__EventsLost Stash__V1__EventsLost;
 typedef struct Stash__V1__ServerMessage Stash__V1__ServerMessage;
 
@@ -133,6 +135,15 @@ typedef enum _Stash__V1__ErrorKind {
   STASH__V1__ERROR_KIND__ERROR_INTERNAL = 5
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__ERROR_KIND)
 } Stash__V1__ErrorKind;
+typedef enum _Stash__V1__ExportFormat {
+  /*
+   * from the extension: .mp4, .m4v, .mkv
+   */
+  STASH__V1__EXPORT_FORMAT__EXPORT_FORMAT_UNSPECIFIED = 0,
+  STASH__V1__EXPORT_FORMAT__EXPORT_FORMAT_MP4 = 1,
+  STASH__V1__EXPORT_FORMAT__EXPORT_FORMAT_MKV = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__EXPORT_FORMAT)
+} Stash__V1__ExportFormat;
 typedef enum _Stash__V1__FindingKind {
   STASH__V1__FINDING_KIND__FINDING_UNKNOWN = 0,
   /*
@@ -161,6 +172,13 @@ typedef enum _Stash__V1__FindingKind {
   STASH__V1__FINDING_KIND__FINDING_STALE_PART = 6
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__FINDING_KIND)
 } Stash__V1__FindingKind;
+typedef enum _Stash__V1__ExportTrackKind {
+  STASH__V1__EXPORT_TRACK_KIND__EXPORT_TRACK_UNKNOWN = 0,
+  STASH__V1__EXPORT_TRACK_KIND__EXPORT_TRACK_VIDEO = 1,
+  STASH__V1__EXPORT_TRACK_KIND__EXPORT_TRACK_AUDIO = 2,
+  STASH__V1__EXPORT_TRACK_KIND__EXPORT_TRACK_SUBTITLES = 3
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__EXPORT_TRACK_KIND)
+} Stash__V1__ExportTrackKind;
 typedef enum _Stash__V1__LicenseEventKind {
   STASH__V1__LICENSE_EVENT_KIND__LICENSE_EVENT_UNKNOWN = 0,
   STASH__V1__LICENSE_EVENT_KIND__LICENSE_EVENT_DOWNLOADED = 1,
@@ -718,17 +736,33 @@ struct  Stash__V1__ExportRequest
   ProtobufCMessage base;
   char *id;
   /*
-   * absolute; created, must not exist or be empty
+   * absolute; created, must not exist or be empty (a package); or file
    */
   char *dir;
   /*
-   * write clear segments and no key
+   * dir: write clear segments and no key
    */
   protobuf_c_boolean decrypt;
+  /*
+   * absolute; one file: an HLS download remuxed (mp4 or mkv), a single file copied
+   */
+  char *file;
+  /*
+   * file: the container; unspecified takes it from the file's extension
+   */
+  Stash__V1__ExportFormat format;
+  /*
+   * file: replace a file at the path
+   */
+  protobuf_c_boolean force;
+  /*
+   * file of a single-file download: a hard link instead of a copy
+   */
+  protobuf_c_boolean link;
 };
 #define STASH__V1__EXPORT_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__export_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, STASH__V1__EXPORT_FORMAT__EXPORT_FORMAT_UNSPECIFIED, 0, 0 }
 
 
 struct  Stash__V1__IdRequest
@@ -1368,10 +1402,49 @@ struct  Stash__V1__ExportResult
   uint32_t files;
   uint64_t bytes;
   protobuf_c_boolean decrypted;
+  /*
+   * the file written (an export to one file); empty for dir
+   */
+  char *file;
+  /*
+   * its container; unspecified for dir and for a copy of a single file
+   */
+  Stash__V1__ExportFormat format;
+  /*
+   * the file's tracks, in its order; empty for a copy
+   */
+  size_t n_tracks;
+  Stash__V1__ExportTrack **tracks;
+  /*
+   * file is a hard link to the download's own file
+   */
+  protobuf_c_boolean linked;
 };
 #define STASH__V1__EXPORT_RESULT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__export_result__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0, 0 }
+    , (char *)protobuf_c_empty_string, 0, 0, 0, (char *)protobuf_c_empty_string, STASH__V1__EXPORT_FORMAT__EXPORT_FORMAT_UNSPECIFIED, 0,NULL, 0 }
+
+
+struct  Stash__V1__ExportTrack
+{
+  ProtobufCMessage base;
+  Stash__V1__ExportTrackKind kind;
+  /*
+   * ISO 639-2 as written in the file (eng), und when unknown
+   */
+  char *language;
+  /*
+   * libavcodec's name: h264, aac, webvtt, subrip, mov_text
+   */
+  char *codec;
+  /*
+   * the rendition's NAME or the text track's title
+   */
+  char *title;
+};
+#define STASH__V1__EXPORT_TRACK__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__export_track__descriptor) \
+    , STASH__V1__EXPORT_TRACK_KIND__EXPORT_TRACK_UNKNOWN, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 struct  Stash__V1__PlaybackKeyResult
@@ -1501,7 +1574,8 @@ typedef enum {
   STASH__V1__EVENT__KIND_PROGRESS = 11,
   STASH__V1__EVENT__KIND_REMOVED = 12,
   STASH__V1__EVENT__KIND_LICENSE = 13,
-  STASH__V1__EVENT__KIND_EVENTS_LOST = 14
+  STASH__V1__EVENT__KIND_EVENTS_LOST = 14,
+  STASH__V1__EVENT__KIND_EXPORT_PROGRESS = 15
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__EVENT__KIND__CASE)
 } Stash__V1__Event__KindCase;
 
@@ -1520,11 +1594,36 @@ struct  Stash__V1__Event
     Stash__V1__Removed *removed;
     Stash__V1__LicenseEvent *license;
     Stash__V1__EventsLost *events_lost;
+    Stash__V1__ExportProgress *export_progress;
   };
 };
 #define STASH__V1__EVENT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__event__descriptor) \
     , 0, 0, STASH__V1__EVENT__KIND__NOT_SET, {0} }
+
+
+/*
+ * An export to one file (ExportRequest.file) moved on: bytes of the download's files read of
+ * all it reads, sent at each whole percent and at the end.
+ */
+struct  Stash__V1__ExportProgress
+{
+  ProtobufCMessage base;
+  char *id;
+  /*
+   * the target as the request named it
+   */
+  char *file;
+  uint64_t bytes_done;
+  uint64_t bytes_total;
+  /*
+   * integer percent 0-100
+   */
+  uint32_t progress;
+};
+#define STASH__V1__EXPORT_PROGRESS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__export_progress__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0 }
 
 
 /*
@@ -2439,6 +2538,25 @@ Stash__V1__ExportResult *
 void   stash__v1__export_result__free_unpacked
                      (Stash__V1__ExportResult *message,
                       ProtobufCAllocator *allocator);
+/* Stash__V1__ExportTrack methods */
+void   stash__v1__export_track__init
+                     (Stash__V1__ExportTrack         *message);
+size_t stash__v1__export_track__get_packed_size
+                     (const Stash__V1__ExportTrack   *message);
+size_t stash__v1__export_track__pack
+                     (const Stash__V1__ExportTrack   *message,
+                      uint8_t             *out);
+size_t stash__v1__export_track__pack_to_buffer
+                     (const Stash__V1__ExportTrack   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__ExportTrack *
+       stash__v1__export_track__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__export_track__free_unpacked
+                     (Stash__V1__ExportTrack *message,
+                      ProtobufCAllocator *allocator);
 /* Stash__V1__PlaybackKeyResult methods */
 void   stash__v1__playback_key_result__init
                      (Stash__V1__PlaybackKeyResult         *message);
@@ -2571,6 +2689,25 @@ Stash__V1__Event *
                       const uint8_t       *data);
 void   stash__v1__event__free_unpacked
                      (Stash__V1__Event *message,
+                      ProtobufCAllocator *allocator);
+/* Stash__V1__ExportProgress methods */
+void   stash__v1__export_progress__init
+                     (Stash__V1__ExportProgress         *message);
+size_t stash__v1__export_progress__get_packed_size
+                     (const Stash__V1__ExportProgress   *message);
+size_t stash__v1__export_progress__pack
+                     (const Stash__V1__ExportProgress   *message,
+                      uint8_t             *out);
+size_t stash__v1__export_progress__pack_to_buffer
+                     (const Stash__V1__ExportProgress   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__ExportProgress *
+       stash__v1__export_progress__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__export_progress__free_unpacked
+                     (Stash__V1__ExportProgress *message,
                       ProtobufCAllocator *allocator);
 /* Stash__V1__EventsLost methods */
 void   stash__v1__events_lost__init
@@ -2750,6 +2887,9 @@ typedef void (*Stash__V1__SubtitlesResult_Closure)
 typedef void (*Stash__V1__ExportResult_Closure)
                  (const Stash__V1__ExportResult *message,
                   void *closure_data);
+typedef void (*Stash__V1__ExportTrack_Closure)
+                 (const Stash__V1__ExportTrack *message,
+                  void *closure_data);
 typedef void (*Stash__V1__PlaybackKeyResult_Closure)
                  (const Stash__V1__PlaybackKeyResult *message,
                   void *closure_data);
@@ -2771,6 +2911,9 @@ typedef void (*Stash__V1__LicenseEvent_Closure)
 typedef void (*Stash__V1__Event_Closure)
                  (const Stash__V1__Event *message,
                   void *closure_data);
+typedef void (*Stash__V1__ExportProgress_Closure)
+                 (const Stash__V1__ExportProgress *message,
+                  void *closure_data);
 typedef void (*Stash__V1__EventsLost_Closure)
                  (const Stash__V1__EventsLost *message,
                   void *closure_data);
@@ -2786,7 +2929,9 @@ typedef void (*Stash__V1__ServerMessage_Closure)
 extern const ProtobufCEnumDescriptor    stash__v1__status_code__descriptor;
 extern const ProtobufCEnumDescriptor    stash__v1__download_state__descriptor;
 extern const ProtobufCEnumDescriptor    stash__v1__error_kind__descriptor;
+extern const ProtobufCEnumDescriptor    stash__v1__export_format__descriptor;
 extern const ProtobufCEnumDescriptor    stash__v1__finding_kind__descriptor;
+extern const ProtobufCEnumDescriptor    stash__v1__export_track_kind__descriptor;
 extern const ProtobufCEnumDescriptor    stash__v1__license_event_kind__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__status__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__header__descriptor;
@@ -2834,6 +2979,7 @@ extern const ProtobufCMessageDescriptor stash__v1__rendition_info__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__manifest_info_result__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__subtitles_result__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__export_result__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__export_track__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__playback_key_result__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__response__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__state_changed__descriptor;
@@ -2841,6 +2987,7 @@ extern const ProtobufCMessageDescriptor stash__v1__progress__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__removed__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__license_event__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__event__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__export_progress__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__events_lost__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__server_message__descriptor;
 
