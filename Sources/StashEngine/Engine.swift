@@ -273,7 +273,7 @@ package actor Engine {
         download.group = group
         download.textTracks = tracks
         download.hasSubtitles = !tracks.isEmpty
-        download.totalBytes = Self.estimatedTotal(of: download)
+        download.totalBytes = SizeEstimate.total(of: download)
         // Queued only once on disk: a download the registry refused (a full disk) must not
         // leave a transfer and a folder behind.
         try await insert(download)
