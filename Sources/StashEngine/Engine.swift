@@ -179,128 +179,46 @@ package actor Engine {
     // MARK: - Requests
 
     /// Adds a download: one file from `uri`, a bundle of `files`, or an HLS stream (`hls`
-    /// given, or a `uri` whose path ends in .m3u8). With an id that exists: the same request
-    /// returns the existing record (`created` false); anything else is ALREADY_EXISTS. Content
-    /// another download already holds (`Engine+Dedupe`) returns that download without an id,
-    /// and is ALREADY_EXISTS with another one, unless `force`. `textTracks` are side-loaded
-    /// subtitle files fetched with it (`TextTrackRules`); the download found by id or content
-    /// must hold them too.
+    /// given, or a `uri` whose path ends in .m3u8); checked by `AddRequest`, decided by
+    /// `EngineState.decideAdd` (an id or content already there: `created` false). `textTracks`
+    /// are side-loaded subtitle files fetched with it (`TextTrackRules`).
     package func add(
         id requestedID: String, uri: String, files specs: [BundleFileSpec] = [], title: String, sha256: String, headers: [HTTPHeader],
         hls requestedHLS: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false, appData: [UInt8] = [], group: String = "",
         textTracks trackSpecs: [TextTrack] = []
     ) async throws -> (download: Download, created: Bool) {
-        let isBundle = !specs.isEmpty
-        // DRM parameters say the stream is HLS: only HLS keys come from a licence server.
-        let hls = requestedHLS ?? (isBundle || (drm == nil && !HLSRules.looksLikePlaylist(uri)) ? nil : HLSOptions())
-        if let drm {
-            guard hls != nil else { throw StashError.invalidArgument("drm applies to HLS streams, not to a bundle of files") }
-            try DRMRules.validate(drm)
-        }
-        if let hls {
-            guard !isBundle else { throw StashError.invalidArgument("give either hls options or files, not both") }
-            guard sha256.isEmpty else { throw StashError.invalidArgument("sha256 applies to a single file, not to an HLS stream") }
-            try DownloadRequestRules.validateURI(uri)
-            try HLSRules.validate(hls)
-        } else if isBundle {
-            guard uri.isEmpty else { throw StashError.invalidArgument("give either uri or files, not both (uri '\(uri.prefix(200))' with \(specs.count) files)") }
-            guard sha256.isEmpty else { throw StashError.invalidArgument("sha256 applies to a single file; give each file of a bundle its own sha256") }
-        } else {
-            try DownloadRequestRules.validateURI(uri)
-        }
-        try DownloadRequestRules.validateTitle(title)
-        try DownloadRequestRules.validateHeaders(headers)
-        try DownloadRequestRules.validateAppData(appData)
-        try DownloadRequestRules.validateGroup(group)
-        let digest = try DownloadRequestRules.normalizeSHA256(sha256)
-        let files = hls != nil ? []
-            : isBundle ? try BundleRules.files(from: specs, fileName: AssetLayout.fileName(from:))
-            : [DownloadFile(url: uri, path: AssetLayout.fileName(from: uri), sha256: digest)]
-        let tracks = try TextTrackRules.added(trackSpecs, to: [], files: files)
-        if !requestedID.isEmpty { try DownloadRequestRules.validateID(requestedID) }
-        let contentKey = EngineState.contentKey(uri: uri, files: files, isBundle: isBundle, hls: hls)
-        if !force, let holder = state.holder(ofContent: contentKey, hls: hls, drm: drm), holder.id != requestedID,
-           requestedID.isEmpty || entries[requestedID] == nil {
-            guard requestedID.isEmpty else {
-                let what = isBundle ? "these \(files.count) files" : "\(uri.prefix(200))"
-                throw StashError(.alreadyExists, "download '\(holder.id)' already holds \(what); add with force to fetch it again as '\(requestedID)'")
-            }
-            // Returned only when it also has the tracks asked for; adding them to it is the
-            // client's call, not a side effect of an add.
-            if let lacking = Self.lacking(tracks, in: holder) {
-                throw StashError(.alreadyExists, "download '\(holder.id)' already holds \(uri.isEmpty ? "these \(files.count) files" : "\(uri.prefix(200))"), without the text track(s) \(lacking); add them to it with AddSubtitles (stash subtitles add \(holder.id) --text-track ...), or add with force")
-            }
-            // Answered once the holder's own add is durable (it may be in the same list, a
-            // moment earlier): commit before tell.
-            try await commits.submit(nil, event: nil).wait()
-            guard let current = entries[holder.id]?.download, current.state != .removing else {
-                // Its add failed or it was cancelled meanwhile: this add stands on its own.
-                return try await add(id: requestedID, uri: uri, files: specs, title: title, sha256: sha256, headers: headers,
-                                     hls: requestedHLS, drm: drm, force: force, appData: appData, group: group, textTracks: trackSpecs)
-            }
-            return (publicView(current), false)
-        }
-        let id: String
-        if requestedID.isEmpty {
-            id = newID()
-        } else {
-            id = requestedID
-            if let existing = entries[id] {
-                let same = hls != nil ? existing.download.hls == hls && existing.download.uri == uri && existing.download.drm == drm
-                    : isBundle ? existing.download.isBundle && existing.download.contentFiles.map { [$0.url, $0.path] } == files.map { [$0.url, $0.path] }
-                    : !existing.download.isBundle && existing.download.hls == nil && existing.download.uri == uri
-                guard same else {
-                    let what = existing.download.isBundle ? "a bundle of \(existing.download.contentFiles.count) other files"
-                        : existing.download.hls != nil ? "HLS uri '\(existing.download.uri)' and its choice of renditions" : "uri '\(existing.download.uri)'"
-                    throw StashError(.alreadyExists, "download '\(id)' already exists with \(what); use another id or cancel it first")
-                }
-                if let lacking = Self.lacking(tracks, in: existing.download) {
-                    throw StashError(.alreadyExists, "download '\(id)' already exists without the text track(s) \(lacking); add them with AddSubtitles (stash subtitles add \(id) --text-track ...)")
-                }
-                return (publicView(existing.download), false)
-            }
-        }
-        // An HLS download gets its tracks' files with the rest of its files, once its playlists are read.
-        let allFiles = hls != nil ? files : files + tracks.map(\.file)
-        try layout.checkPathLengths(allFiles, id: id) { $0 < files.count ? "files[\($0)]" : "text_tracks" }
-        var download = Download(
-            id: id, uri: uri, title: title, state: .queued,
-            assetPath: isBundle || hls != nil ? layout.relativeFolderPath(id: id) : layout.relativeFilePath(id: id, uri: uri),
-            createdAt: clock.now(), sha256: digest, headers: headers, isBundle: isBundle, files: allFiles, hls: hls)
-        download.drm = drm
-        download.hasDRM = drm != nil
-        download.appData = appData
-        download.group = group
-        download.textTracks = tracks
-        download.hasSubtitles = !tracks.isEmpty
-        download.totalBytes = SizeEstimate.total(of: download)
-        // Queued only once on disk: a download the registry refused (a full disk) must not
-        // leave a transfer and a folder behind.
-        try await insert(download)
-        logger.info("download added", metadata: [
-            "id": "\(id)", "uri": "\((download.uri.isEmpty ? uri : download.uri).withoutURLSecrets)", "files": "\(download.files.count)",
-            "hls": "\(download.hls != nil)", "drm": "\(download.hasDRM)"])
-        run(.added(id))
-        // The record as committed: later states reach the client as events once they are.
-        return (publicView(download), true)
+        let request = AddRequest(
+            id: requestedID, uri: uri, files: specs, title: title, sha256: sha256, headers: headers, hls: requestedHLS, drm: drm, force: force,
+            appData: appData, group: group, textTracks: trackSpecs)
+        return try await add(request.validated())
     }
 
-    /// The tracks `download` does not have (`TextTrack.isSame`), named for a message; nil when it has them all.
-    static func lacking(_ tracks: [TextTrack], in download: Download) -> String? {
-        let lacking = tracks.filter { track in !download.textTracks.contains { $0.isSame(as: track) } }
-        return lacking.isEmpty ? nil : lacking.map { "\($0.language) (\($0.uri.prefix(200)))" }.joined(separator: ", ")
+    private func add(_ new: NewDownload) async throws -> (download: Download, created: Bool) {
+        var generator = SystemRandomNumberGenerator()
+        switch try state.decideAdd(new, using: &generator) {
+        case .existing(let download):
+            return (publicView(download), false)
+        case .heldBy(let holder):
+            // Answered once the holder's own add is durable (it may be in the same list, a
+            // moment earlier): commit before tell.
+            try await flush()
+            guard let current = state.heldContent(holder) else { return try await add(new) }
+            return (publicView(current), false)
+        case .create(let download):
+            // Queued only once on disk: a download the registry refused (a full disk) must not
+            // leave a transfer and a folder behind.
+            try await insert(download)
+            run(.added(download.id))
+            // The record as committed: later states reach the client as events once they are.
+            return (publicView(download), true)
+        }
     }
 
     /// Enters a new download (AddDownload, Adopt) and returns once its record is committed.
     /// It is indexed at once, so the same URL twice in one pipelined list is one download; a
     /// record the registry refuses is taken back, unless something moved it on meanwhile.
     func insert(_ download: Download) async throws {
-        // Adopt looks at the id before its file work, which lets the engine serve an add of
-        // the same id meanwhile.
-        guard state.entries[download.id] == nil else {
-            throw StashError(.alreadyExists, "download '\(download.id)' already exists; use another id")
-        }
-        let ticket = run(.add(download))
+        let ticket = perform(try state.on(.add(download)))
         do {
             try await ticket?.wait()
         } catch {
@@ -374,23 +292,6 @@ package actor Engine {
 
     func unindexContent(_ download: Download) {
         state.unindexContent(download)
-    }
-
-    private func newID() -> String {
-        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
-        while true {
-            // One random word for all 12 characters (36^12 < 2^63): a getrandom per character
-            // was 12 system calls per added download.
-            var word = UInt64.random(in: 0..<(1 << 63))
-            var id = [UInt8]()
-            id.reserveCapacity(12)
-            for _ in 0..<12 {
-                id.append(alphabet[Int(word % 36)])
-                word /= 36
-            }
-            let text = String(decoding: id, as: UTF8.self)
-            if entries[text] == nil { return text }
-        }
     }
 
     /// Deletes a removed download's files and record, after its transfers have stopped.
