@@ -117,19 +117,19 @@ package struct RequestDispatcher: RequestHandler {
             try await engine.cancel(id: id)
             return .empty
         case .pauseAll:
-            return .count(affected: try await engine.pauseAll())
+            return .count(affected: try await engine.bulk(.pauseAll))
         case .resumeAll:
-            return .count(affected: try await engine.resumeAll())
+            return .count(affected: try await engine.bulk(.resumeAll))
         case .cancelAll:
-            return .count(affected: try await engine.cancelAll())
+            return .count(affected: try await engine.bulk(.cancelAll))
         case .pauseGroup(let request):
             try Self.refuseIncludeFailed(request, in: "PauseGroup")
-            return .count(affected: try await engine.pauseGroup(request.group))
+            return .count(affected: try await engine.bulk(.pause(group: request.group)))
         case .resumeGroup(let request):
-            return .count(affected: try await engine.resumeGroup(request.group, includeFailed: request.includeFailed))
+            return .count(affected: try await engine.bulk(.resume(group: request.group, includeFailed: request.includeFailed)))
         case .cancelGroup(let request):
             try Self.refuseIncludeFailed(request, in: "CancelGroup")
-            return .count(affected: try await engine.cancelGroup(request.group))
+            return .count(affected: try await engine.bulk(.cancel(group: request.group)))
         case .getStats:
             return .stats(await engine.stats())
         case .getSystemInfo:
