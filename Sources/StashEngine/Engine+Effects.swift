@@ -51,12 +51,7 @@ extension Engine {
         case .stopPlanning(let id, let generation):
             stopPlanning(id, generation: generation)
         case .removeAfterStop(let id, let path):
-            if let stopped = stopping[id] {
-                noteStopping(id, Task {
-                    await stopped.value
-                    try? SystemCallError.removeFile(path)
-                })
-            }
+            teardowns.chainIfPending(id) { try? SystemCallError.removeFile(path) }
         case .syncFolders(let id, let folders, let synced):
             let fetch = self.fetch
             let folder = layout.assetFolder(id: id)

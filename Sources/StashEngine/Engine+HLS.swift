@@ -51,11 +51,7 @@ extension Engine {
     func stopPlanning(_ id: String, generation: UInt64) {
         guard let planning = plannings.removeValue(forKey: generation) else { return }
         planning.cancel()
-        let previous = stopping[id]
-        noteStopping(id, Task {
-            await previous?.value
-            await planning.value
-        })
+        teardowns.chain(id) { await planning.value }
     }
 
     /// What the stream at `uri` offers (`stash plan`); nothing is stored.

@@ -10,7 +10,8 @@ extension Engine {
     package func busyReason(within window: TimeInterval) -> String? {
         let busy = state.busyCount
         if busy > 0 { return "\(busy) download(s) active or queued" }
-        if !stopping.isEmpty { return "\(stopping.count) transfer(s) stopping" }
+        let stopping = teardowns.count
+        if stopping > 0 { return "\(stopping) transfer(s) stopping" }
         return state.licenseWork(before: clock.now().addingTimeInterval(window), sendingReleases: licenses.outbox.isSending)
     }
 }

@@ -25,10 +25,9 @@ extension Engine {
         Task { [weak self] in await self?.handleNotices() }
     }
 
-    /// Stops the transfers in the background; `stopping` lets a removal wait until their files
-    /// are closed, and `.transfersStopped` follows.
+    /// Stops the transfers in the background; a removal waits until their files are closed
+    /// (`teardowns`), and `.transfersStopped` follows.
     func stopTransfers(_ id: String, generations: [UInt64]) {
-        let previous = stopping[id]
         // Queued now, in order before any restart of this download reopens its part files.
         let (done, signal) = AsyncStream.makeStream(of: Void.self)
         for generation in generations {
@@ -39,14 +38,17 @@ extension Engine {
             fetch.cancel(transfer) { signal.yield() }
         }
         let count = generations.count
-        let stop = Task {
-            await previous?.value
+        let stop = teardowns.chain(id) {
             var stoppedCount = 0
             for await _ in done {
                 stoppedCount += 1
                 if stoppedCount == count { break }
             }
         }
-        noteStopping(id, stop, transfersStopped: true)
+        // Then a paused download's bytes are what its files hold.
+        Task {
+            await stop.value
+            self.run(.transfersStopped(id))
+        }
     }
 }

@@ -37,14 +37,16 @@ package actor Engine {
     /// The HLS plannings under way, by generation.
     var plannings: [UInt64: Task<Void, Never>] = [:]
     let notices = NoticeInbox()
-    /// Transfers being torn down, so a removal can wait for the file to be closed.
-    var stopping: [String: Task<Void, Never>] = [:]
+    /// Transfers and plannings being torn down, so a removal can wait for their files to be closed.
+    let teardowns = Teardowns()
     /// Licences: acquire, renew, release, the outbox and the licence timer.
     let licenses: LicenseManager
     /// What keeps the daemon from working fully, for GetSystemInfo.
     var warnings: [String] = []
-    /// The threads blocking file work runs on.
+    /// The threads blocking file work runs on: the maintenance services' and, on a thread of
+    /// its own that no long job holds, the deletion of removed downloads.
     let files = FilePool()
+    let removals = FilePool(threads: 1)
     // The maintenance services (`Engine+Maintenance`).
     let verifier: VerifyService
     let adopter: AdoptService
@@ -172,6 +174,7 @@ package actor Engine {
         flight.removeAfterCleanStop()
         diskWatch.close()
         files.close()
+        removals.close()
         notices.close()
         bus.finishAll()
     }
@@ -288,31 +291,5 @@ package actor Engine {
 
     nonisolated func publicView(_ download: Download) -> Download {
         layout.publicView(download)
-    }
-
-    func unindexContent(_ download: Download) {
-        state.unindexContent(download)
-    }
-
-    /// Deletes a removed download's files and record, after its transfers have stopped.
-    /// Concurrent cancels of one download all get here: only a download still REMOVING after
-    /// the wait is deleted, so one that another cancel deleted and a client added again
-    /// meanwhile is left alone, and a folder already gone is no error.
-    private func finishRemoval(_ id: String) async throws {
-        guard entries[id]?.lifecycle.state == .removing else { return }
-        await waitForStops(of: id)
-        guard entries[id]?.lifecycle.state == .removing else { return }
-        try removeAssetFolder(layout.assetFolder(id: id))
-        if entries[id]?.download.hls != nil {
-            do {
-                try keys.deleteAll(asset: id)
-            } catch {
-                throw StashError(.internal, "could not delete the keys of '\(id)': \(error)")
-            }
-        }
-        if let download = entries[id]?.download { unindexContent(download) }
-        entries[id] = nil
-        try await commits.submit(.delete(id), event: .removed(id: id)).wait()
-        logger.info("download removed", metadata: ["id": "\(id)"])
     }
 }

@@ -131,6 +131,8 @@ struct EngineState {
             releaseOnCancel(id, into: &effects)
             try transition(id, .cancel, into: &effects) { $0.stateReason = "cancelled by a client" }
             schedule(into: &effects)
+        case .removed(let id):
+            removed(id, into: &effects)
         case .configChanged(let updated):
             changeConfig(updated, into: &effects)
 
