@@ -47,9 +47,11 @@ extension Engine {
         case .stopTransfers(let id, let generations):
             stopTransfers(id, generations: generations)
         case .startPlanning(let generation, let download):
-            startPlanning(download, generation: generation)
+            planner.start(download, generation: generation, folder: layout.assetFolder(id: download.id), preparation: hlsPreparation) { input in
+                await self.run(input)
+            }
         case .stopPlanning(let id, let generation):
-            stopPlanning(id, generation: generation)
+            if let planning = planner.stop(generation) { teardowns.chain(id) { await planning.value } }
         case .removeAfterStop(let id, let path):
             teardowns.chainIfPending(id) { try? SystemCallError.removeFile(path) }
         case .syncFolders(let id, let folders, let synced):

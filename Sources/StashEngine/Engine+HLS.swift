@@ -20,40 +20,6 @@ extension Engine {
                        lowSpeedLimit: config.lowSpeedLimit, lowSpeedTime: config.lowSpeedTime, clock: clock)
     }
 
-    /// Reads an HLS download's playlists off the engine; `.planned` turns the result into its
-    /// files.
-    func startPlanning(_ download: Download, generation: UInt64) {
-        let id = download.id
-        var preparation = hlsPreparation
-        preparation.waitingForNetwork = { Task { await self.run(.planningWaitsForNetwork(id, generation: generation)) } }
-        let folder = layout.assetFolder(id: id)
-        let options = download.hls ?? HLSOptions()
-        let held = HLSPreparation.HeldLicense(drm: download.drm, terms: download.license)
-        plannings[generation] = Task.detached {
-            let result: Result<HLSPreparation.Prepared, Error>
-            do {
-                result = .success(try await preparation.prepare(
-                    id: id, uri: download.uri, headers: download.headers, options: options, folder: folder, held: held))
-            } catch {
-                result = .failure(error)
-            }
-            await self.planned(id, generation: generation, result)
-        }
-    }
-
-    private func planned(_ id: String, generation: UInt64, _ result: Result<HLSPreparation.Prepared, Error>) {
-        plannings[generation] = nil
-        run(.planned(id, generation: generation, result))
-    }
-
-    /// The reading stops, and a removal waits for it (it may be writing playlists into the
-    /// folder being deleted).
-    func stopPlanning(_ id: String, generation: UInt64) {
-        guard let planning = plannings.removeValue(forKey: generation) else { return }
-        planning.cancel()
-        teardowns.chain(id) { await planning.value }
-    }
-
     /// What the stream at `uri` offers (`stash plan`); nothing is stored.
     package func manifestInfo(uri: String, headers: [HTTPHeader]) async throws -> ManifestInfo {
         try DownloadRequestRules.validateURI(uri)

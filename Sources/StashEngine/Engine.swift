@@ -34,8 +34,8 @@ package actor Engine {
     nonisolated let records: RecordCache
     /// The fetch service's handle of each transfer `EngineState` started, by its generation.
     var transfers: [UInt64: TransferID] = [:]
-    /// The HLS plannings under way, by generation.
-    var plannings: [UInt64: Task<Void, Never>] = [:]
+    /// The plannings under way.
+    let planner = Planner()
     let notices = NoticeInbox()
     /// Transfers and plannings being torn down, so a removal can wait for their files to be closed.
     let teardowns = Teardowns()
