@@ -116,40 +116,33 @@ package actor Engine {
         licenses.attach(self)
         fetch.setRateLimit(config.rateLimit)
         var loaded = try registry.loadAll()
-        for download in loaded.downloads where download.state != .removing { state.indexContent(download) }
         for problem in loaded.problems {
             logger.warning("registry record skipped or repaired", metadata: ["problem": "\(problem)"])
         }
         let crashGuard = CrashGuard(log: flight.previous())
         flight.begin(header: crashGuard.header)
         let verifyStarted = clock.now()
-        state.entries.reserveCapacity(loaded.downloads.count)
-        // Listing assets/ for orphans needs only the ids: it runs beside the file checks.
-        let assetsDir = layout.assetsDir
-        let owners = loaded.downloads.map(\.id)
-        let files = self.files
-        let orphanScan = Task { (try? await files.run { AssetScanner.orphans(assetsDir: assetsDir, owners: owners) }) ?? AssetScanner.Result() }
-        let recovered = enterLoaded(&loaded.downloads, crashGuard: crashGuard)
+        let orphanScan = verifier.scanOrphans(owners: loaded.downloads.map(\.id))
+        let sizes = LoadedFileSizes(
+            loaded.downloads, assetsDir: layout.assetsDir, folders: AssetScanner.names(in: layout.assetsDir), probe: state.disk.regularFileSizes)
+        let recovery = state.enterLoaded(&loaded.downloads, sizes: sizes, crashGuard: crashGuard)
         // The entries and the record cache now hold the only copies.
         loaded.downloads = []
+        let tickets = recovery.effects.compactMap(perform)
         // A registry that cannot be written (a full disk) does not keep stashd from starting:
         // cancel and purge are how space is freed, and they need a running daemon.
         do {
-            for ticket in recovered.tickets { try await ticket.wait() }
-            for id in recovered.removals { try await finishRemoval(id) }
+            for ticket in tickets { try await ticket.wait() }
+            for id in recovery.removals { try await finishRemoval(id) }
         } catch {
             let warning = "at start the registry could not be written (\(error)); the records keep their last committed state until it can"
             logger.error("registry writes fail at start; starting anyway", metadata: ["error": "\(error)"])
             warnings.append(warning)
         }
         verifier.atStart(
-            findings: recovered.findings, downloadsChecked: entries.count, filesChecked: recovered.filesChecked, started: verifyStarted,
+            findings: recovery.findings, downloadsChecked: state.entries.count, filesChecked: recovery.filesChecked, started: verifyStarted,
             orphans: await orphanScan.value)
-        let releases = try registry.loadReleases()
-        for problem in releases.problems {
-            logger.warning("licence release outbox entry skipped", metadata: ["problem": "\(problem)"])
-        }
-        licenses.outbox.load(releases.releases)
+        try licenses.loadOutbox(from: registry)
         notices.attach { [weak self] in self?.handleNoticesLater() }
         // Right after the start, not in it: the socket opens without waiting for the list of
         // folders to watch.

@@ -4,6 +4,7 @@ import StashCore
 import StashFetch
 import StashHLS
 import StashKeys
+import StashStore
 import Synchronization
 
 /// Licences as a service (PROTOCOL.md, "Licence exchange"): gets keys from a download's licence
@@ -59,6 +60,15 @@ final class LicenseManager: Sendable {
     func client(_ config: DaemonConfig) -> LicenseClient {
         LicenseClient(fetch: fetch, certificates: certificates, retry: RetryPolicy(config),
                       lowSpeedLimit: config.lowSpeedLimit, lowSpeedTime: config.lowSpeedTime, clock: clock)
+    }
+
+    /// Takes in the releases no server had acknowledged when stashd stopped (at start).
+    func loadOutbox(from registry: Registry) throws {
+        let releases = try registry.loadReleases()
+        for problem in releases.problems {
+            logger.warning("licence release outbox entry skipped", metadata: ["problem": "\(problem)"])
+        }
+        outbox.load(releases.releases)
     }
 
     /// Sends the releases the outbox keeps (at start).
