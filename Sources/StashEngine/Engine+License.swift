@@ -36,13 +36,13 @@ extension Engine: LicenseHost {
     }
 
     func licenseRecord(_ id: String) throws -> Download {
-        guard let download = entries[id]?.download else { throw StashError.notFound(id: id) }
+        guard let download = state.entries[id]?.download else { throw StashError.notFound(id: id) }
         return download
     }
 
     func report(_ report: LicenseReport) async throws -> Download? {
         let ticket = perform(try state.on(.license(report)))
-        let record = report.id.flatMap { entries[$0]?.download }
+        let record = report.id.flatMap { state.entries[$0]?.download }
         try await ticket?.wait()
         return record
     }

@@ -14,7 +14,7 @@ extension Engine {
     /// The committed record with the engine's file list (a bundle's, which the cache leaves out).
     package func get(id: String) throws -> Download {
         guard var download = records.get(id) else { throw StashError.notFound(id: id) }
-        download.files = entries[id]?.download.files ?? []
+        download.files = state.entries[id]?.download.files ?? []
         // As from the cache: no answer carries an HLS package's segments.
         if download.hls != nil { download.files = [] }
         return publicView(download)
@@ -33,8 +33,8 @@ extension Engine {
 
     package func subscribe(ids: [String], minProgressStep: Int, minIntervalMs: Int, replayFrom: UInt64) -> EventSubscription {
         bus.subscribe(
-            ids: Set(ids), minProgressStep: minProgressStep == 0 ? Self.progressStep : minProgressStep,
-            minInterval: minIntervalMs == 0 ? Self.progressInterval : Double(minIntervalMs) / 1000, replayFrom: replayFrom)
+            ids: Set(ids), minProgressStep: minProgressStep == 0 ? EngineState.progressStep : minProgressStep,
+            minInterval: minIntervalMs == 0 ? EngineState.progressInterval : Double(minIntervalMs) / 1000, replayFrom: replayFrom)
     }
 
     package func stats() -> DownloadStats {

@@ -16,8 +16,6 @@ import StashStore
 /// (the decision, queueing its commit) runs without suspension, so no two of them interleave
 /// halfway.
 package actor Engine {
-    typealias Entry = DownloadEntry
-
     let layout: AssetLayout
     let registry: Registry
     let fetch: any FetchService
@@ -58,19 +56,8 @@ package actor Engine {
     let flight: FlightLog
     package nonisolated let clock: WallClock
 
-    // The state's parts, for the code that is not yet an input of `EngineState` or a service
-    // of its own (licences, queries and group requests, removal).
-    var entries: EntryTable {
-        get { state.entries }
-        _modify { yield &state.entries }
-    }
-    var order: [String] { state.order }
-    var queue: DownloadQueue { state.queue }
-
-    /// Progress of one download is announced when it moved by this many percent …
-    static let progressStep = EngineState.progressStep
-    /// … or this many seconds passed.
-    static let progressInterval = EngineState.progressInterval
+    /// The downloads, for the requests that read one (export).
+    var entries: EntryTable { state.entries }
 
     /// `clock` and `network` are what the engine's timers and licence renewals read: the
     /// system's unless a test gives its own.
@@ -150,7 +137,7 @@ package actor Engine {
         // Loading freed as much as it kept (rows, paths, the load's lists), in holes all over
         // the heap that glibc keeps: given back, 100,000 records hold 14 MB less at rest.
         _ = malloc_trim(0)
-        logger.info("engine started", metadata: ["downloads": "\(entries.count)", "queued": "\(queue.waitingCount)"])
+        logger.info("engine started", metadata: ["downloads": "\(state.entries.count)", "queued": "\(state.queue.waitingCount)"])
         schedule()
         run(.license(.timer))
         licenses.sendReleases(config)
