@@ -154,17 +154,17 @@ package struct RequestDispatcher: RequestHandler {
             let subtitles = try await engine.subtitles(id: id)
             return .subtitles(subtitles.renditions, textTracks: subtitles.textTracks)
         case .downloadLicense(let id):
-            return .license(try await engine.downloadLicense(id: id))
+            return .license(try await engine.licenses.acquire(id))
         case .checkLicense(let id):
-            return .license(try await engine.checkLicense(id: id))
+            return .license(try await engine.licenses.check(id))
         case .renewLicense(let id):
-            return .license(try await engine.renewLicense(id: id))
+            return .license(try await engine.licenses.renew(id))
         case .releaseLicense(let id):
-            return .license(try await engine.releaseLicense(id: id))
+            return .license(try await engine.licenses.release(id))
         case .releaseAllLicenses:
-            return .count(affected: try await engine.releaseAllLicenses())
+            return .count(affected: try await engine.licenses.releaseAll())
         case .getPlaybackKey(let id, let keyID):
-            return .playbackKey(try await engine.playbackKey(id: id, keyID: keyID))
+            return .playbackKey(try await engine.licenses.playbackKey(id, keyID: keyID))
         case .subscribe:
             // The server streams subscriptions itself (it calls `subscribe(_:)`).
             throw StashError(.internal, "Subscribe reached the dispatcher")

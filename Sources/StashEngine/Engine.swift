@@ -37,8 +37,8 @@ package actor Engine {
     let notices = NoticeInbox()
     /// Transfers and plannings being torn down, so a removal can wait for their files to be closed.
     let teardowns = Teardowns()
-    /// Licences: acquire, renew, release, the outbox and the licence timer.
-    let licenses: LicenseManager
+    /// Licences: a client's requests, renewals, releases, the outbox and the licence timer.
+    package nonisolated let licenses: LicenseManager
     /// What keeps the daemon from working fully, for GetSystemInfo.
     var warnings: [String] = []
     /// The threads blocking file work runs on: the maintenance services' and, on a thread of
