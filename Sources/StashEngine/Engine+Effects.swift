@@ -71,9 +71,9 @@ extension Engine {
         case .flightEnded(let id):
             flight.ended(id)
         case .watch(let download):
-            diskWatch.watch(download)
+            maintenance.diskWatch.watch(download)
         case .unwatch(let id):
-            diskWatch.unwatch(id)
+            maintenance.diskWatch.unwatch(id)
         case .license(let order):
             licenses.perform(order, config: config)
         case .armStorageRecheck:
@@ -83,7 +83,7 @@ extension Engine {
                 await self?.run(.storageRecheckDue)
             }
         case .forgetStorageInfo:
-            storage.forget()
+            maintenance.storage.forget()
         case .setRateLimit(let bytesPerSecond):
             fetch.setRateLimit(bytesPerSecond)
         case .log(let level, let message, let metadata):

@@ -39,19 +39,12 @@ package actor Engine {
     let teardowns = Teardowns()
     /// Licences: a client's requests, renewals, releases, the outbox and the licence timer.
     package nonisolated let licenses: LicenseManager
-    /// What keeps the daemon from working fully, for GetSystemInfo.
-    var warnings: [String] = []
     /// The threads blocking file work runs on: the maintenance services' and, on a thread of
     /// its own that no long job holds, the deletion of removed downloads.
     let files = FilePool()
     let removals = FilePool(threads: 1)
-    // The maintenance services (`Engine+Maintenance`).
-    let verifier: VerifyService
-    let adopter: AdoptService
-    let forgetter: ForgetService
-    let subtitleService: SubtitleService
-    let diskWatch: DiskWatchService
-    let storage: StorageService
+    /// Verify and purge, adopt, forget, append, subtitles, the disk watch, storage figures.
+    package nonisolated let maintenance: Maintenance
     /// Which downloads were transferring if stashd dies: see `CrashGuard`.
     let flight: FlightLog
     package nonisolated let clock: WallClock
@@ -88,12 +81,8 @@ package actor Engine {
         self.commits = CommitQueue(registry: registry, bus: bus, cache: state.entries.cache)
         self.licenses = LicenseManager(fetch: fetch, keys: keys, commits: commits, clock: clock, logger: logger)
         self.flight = FlightLog(dataDir: dataDir, logger: logger)
-        self.verifier = VerifyService(layout: layout, keys: keys, files: files, clock: clock, logger: logger)
-        self.adopter = AdoptService(layout: layout, files: files, clock: clock, logger: logger)
-        self.forgetter = ForgetService(layout: layout, files: files, logger: logger)
-        self.subtitleService = SubtitleService(layout: layout, keys: keys, logger: logger)
-        self.diskWatch = DiskWatchService(settings: diskWatch, layout: layout, logger: logger)
-        self.storage = StorageService(layout: layout, socketPath: socketPath, clock: clock)
+        self.maintenance = Maintenance(
+            layout: layout, keys: keys, files: files, clock: clock, logger: logger, socketPath: socketPath, diskWatch: diskWatch)
     }
 
     /// Loads the registry, reconciles it with the disk, and starts what was queued or running.
@@ -101,6 +90,7 @@ package actor Engine {
         try FileManager.default.createDirectory(atPath: layout.assetsDir, withIntermediateDirectories: true)
         ForgetJournal(dataDir: layout.dataDir).cleanUp(logger: logger)
         licenses.attach(self)
+        maintenance.attach(self)
         fetch.setRateLimit(config.rateLimit)
         var loaded = try registry.loadAll()
         for problem in loaded.problems {
@@ -109,7 +99,7 @@ package actor Engine {
         let crashGuard = CrashGuard(log: flight.previous())
         flight.begin(header: crashGuard.header)
         let verifyStarted = clock.now()
-        let orphanScan = verifier.scanOrphans(owners: loaded.downloads.map(\.id))
+        let orphanScan = maintenance.verifier.scanOrphans(owners: loaded.downloads.map(\.id))
         let sizes = LoadedFileSizes(
             loaded.downloads, assetsDir: layout.assetsDir, folders: AssetScanner.names(in: layout.assetsDir), probe: state.disk.regularFileSizes)
         let recovery = state.enterLoaded(&loaded.downloads, sizes: sizes, crashGuard: crashGuard)
@@ -124,16 +114,16 @@ package actor Engine {
         } catch {
             let warning = "at start the registry could not be written (\(error)); the records keep their last committed state until it can"
             logger.error("registry writes fail at start; starting anyway", metadata: ["error": "\(error)"])
-            warnings.append(warning)
+            maintenance.warn(warning)
         }
-        verifier.atStart(
+        maintenance.verifier.atStart(
             findings: recovery.findings, downloadsChecked: state.entries.count, filesChecked: recovery.filesChecked, started: verifyStarted,
             orphans: await orphanScan.value)
         try licenses.loadOutbox(from: registry)
         notices.attach { [weak self] in self?.handleNoticesLater() }
         // Right after the start, not in it: the socket opens without waiting for the list of
         // folders to watch.
-        Task { self.startDiskWatch() }
+        Task { await maintenance.startDiskWatch() }
         // Loading freed as much as it kept (rows, paths, the load's lists), in holes all over
         // the heap that glibc keeps: given back, 100,000 records hold 14 MB less at rest.
         _ = malloc_trim(0)
@@ -152,7 +142,7 @@ package actor Engine {
         let last = run(.fetchStopped)
         try? await last?.wait()
         flight.removeAfterCleanStop()
-        diskWatch.close()
+        maintenance.diskWatch.close()
         files.close()
         removals.close()
         notices.close()

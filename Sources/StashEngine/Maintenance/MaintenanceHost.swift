@@ -23,6 +23,10 @@ protocol MaintenanceHost: Actor {
     func cancel(id: String) async throws
     /// Returns once every change decided so far is durable.
     func flush() async throws
+    /// What the records say for GetSystemInfo (`EngineState.storageFigures`).
+    func storageFigures() -> StorageService.Figures
+    /// How a stream's playlists are read under the daemon's settings (subtitle renditions).
+    var hlsPreparation: HLSPreparation { get }
 }
 
 /// What a decided `MaintenanceInput` did to its download.
