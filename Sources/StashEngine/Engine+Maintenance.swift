@@ -20,22 +20,10 @@ extension Engine: MaintenanceHost {
     }
 
     func submit(_ fact: MaintenanceInput) async throws -> MaintenanceOutcome {
-        var outcome = MaintenanceOutcome()
-        var last: CommitTicket?
-        for effect in try state.on(.maintenance(fact)) {
-            outcome.changed = true
-            guard let ticket = perform(effect) else { continue }
-            last = ticket
-            guard let id = fact.id, case .commit(let change?, let event) = effect else { continue }
-            switch change {
-            case .save(let download) where download.id == id, .add(let download) where download.id == id:
-                if outcome.download == nil { outcome.download = publicView(download) }
-                if case .stateChanged? = event { outcome.stateChanged = true }
-            default:
-                break
-            }
-        }
-        if outcome.download == nil, let id = fact.id, let download = state.entries[id]?.download { outcome.download = publicView(download) }
+        let effects = try state.on(.maintenance(fact))
+        var outcome = MaintenanceOutcome(effects, about: fact.id)
+        let last = perform(effects)
+        outcome.download = (outcome.download ?? fact.id.flatMap { state.entries[$0]?.download }).map(publicView)
         try await last?.wait()
         return outcome
     }

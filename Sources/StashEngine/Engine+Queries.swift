@@ -11,13 +11,9 @@ extension Engine {
         return publicView(download)
     }
 
-    /// The committed record with the engine's file list (a bundle's, which the cache leaves out).
+    /// The committed record with the engine's file list (`EngineState.committedRecord`).
     package func get(id: String) throws -> Download {
-        guard var download = records.get(id) else { throw StashError.notFound(id: id) }
-        download.files = state.entries[id]?.download.files ?? []
-        // As from the cache: no answer carries an HLS package's segments.
-        if download.hls != nil { download.files = [] }
-        return publicView(download)
+        publicView(try state.committedRecord(id))
     }
 
     /// Answers from memory, on the caller's thread: never touches the disk.

@@ -1,7 +1,17 @@
 import StashCore
 
-/// Counts over every download: GetStats, and what keeps an idle stashd from exiting.
+/// Reads for queries: GetDownload, GetStats, and what keeps an idle stashd from exiting.
 extension EngineState {
+    /// The committed record (`RecordCache`) with the engine's file list (a bundle's, which the
+    /// cache leaves out).
+    func committedRecord(_ id: String) throws -> Download {
+        guard var download = entries.cache.get(id) else { throw StashError.notFound(id: id) }
+        download.files = entries[id]?.download.files ?? []
+        // As from the cache: no answer carries an HLS package's segments.
+        if download.hls != nil { download.files = [] }
+        return download
+    }
+
     func stats() -> DownloadStats {
         var counts: [DownloadState: Int] = [:]
         var speed: Int64 = 0
