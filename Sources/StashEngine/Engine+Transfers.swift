@@ -16,7 +16,7 @@ extension Engine {
             if notice.event.isFinal { transfers[notice.generation] = nil }
             run(.transfer(notice))
         }
-        schedule()
+        run(.schedule)
         handleNoticesLater()
     }
 
@@ -29,22 +29,8 @@ extension Engine {
     /// (`teardowns`), and `.transfersStopped` follows.
     func stopTransfers(_ id: String, generations: [UInt64]) {
         // Queued now, in order before any restart of this download reopens its part files.
-        let (done, signal) = AsyncStream.makeStream(of: Void.self)
-        for generation in generations {
-            guard let transfer = transfers.removeValue(forKey: generation) else {
-                signal.yield()
-                continue
-            }
-            fetch.cancel(transfer) { signal.yield() }
-        }
-        let count = generations.count
-        let stop = teardowns.chain(id) {
-            var stoppedCount = 0
-            for await _ in done {
-                stoppedCount += 1
-                if stoppedCount == count { break }
-            }
-        }
+        let stopped = fetch.stop(generations.map { transfers.removeValue(forKey: $0) })
+        let stop = teardowns.chain(id) { await stopped() }
         // Then a paused download's bytes are what its files hold.
         Task {
             await stop.value

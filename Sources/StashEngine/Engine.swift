@@ -23,7 +23,6 @@ package actor Engine {
     let bus: EventBus
     let commits: CommitQueue
     let logger: Logger
-    let socketPath: String
     /// Every decision of the engine: see `EngineState`.
     var state: EngineState
     package var config: DaemonConfig { state.config }
@@ -72,7 +71,6 @@ package actor Engine {
         self.bus = EventBus(clock: clock)
         self.keys = keys
         self.layout = AssetLayout(dataDir: dataDir)
-        self.socketPath = socketPath
         self.registry = registry
         self.fetch = fetch
         self.state = EngineState(config: config, layout: layout, clock: clock, disk: disk, network: network)
@@ -128,7 +126,7 @@ package actor Engine {
         // the heap that glibc keeps: given back, 100,000 records hold 14 MB less at rest.
         _ = malloc_trim(0)
         logger.info("engine started", metadata: ["downloads": "\(state.entries.count)", "queued": "\(state.queue.waitingCount)"])
-        schedule()
+        run(.schedule)
         run(.license(.timer))
         licenses.sendReleases(config)
     }
@@ -201,26 +199,25 @@ package actor Engine {
     }
 
     package func pause(id: String) async throws -> Download {
-        try await committed(request(.pause(id), id: id), id: id)
+        try await answer(.pause(id), id: id)
     }
 
     /// Stops the download with the app's reason: STOPPED, told apart from PAUSED, and started
     /// again only by a resume.
     package func stop(id: String, reason: String) async throws -> Download {
         try DownloadRequestRules.validateStopReason(reason)
-        return try await committed(request(.stop(id, reason: reason), id: id), id: id)
+        return try await answer(.stop(id, reason: reason), id: id)
     }
 
     package func resume(id: String) async throws -> Download {
-        try await committed(request(.resume(id), id: id), id: id)
+        try await answer(.resume(id), id: id)
     }
 
     /// Stops the download, deletes its files and its record.
     package func cancel(id: String) async throws {
         // A licence it holds is given back through the outbox (`EngineState.releaseOnCancel`).
-        let change = try request(.cancel(id), id: id)
         do {
-            try await change?.ticket.wait()
+            _ = try await answer(.cancel(id), id: id)
         } catch let error as StashError where error.code == .resourceExhausted {
             // A full disk: deleting the files is what frees the space the record's removal
             // needs. Should stashd die in between, the start finds the files gone and says so.
@@ -236,27 +233,6 @@ package actor Engine {
         try await registry.saveConfig(updated)
         run(.configChanged(updated))
         return config
-    }
-
-    // MARK: - Internals shared by requests and fetch events
-
-    /// A state change queued for commit, and the record as it will be committed.
-    struct Change {
-        let ticket: CommitTicket
-        let download: Download
-    }
-
-    /// Schedules what waits for a slot.
-    func schedule() {
-        run(.schedule)
-    }
-
-    /// Waits for a change to be durable and returns the record as committed; without a change,
-    /// the record as it is.
-    private func committed(_ change: Change?, id: String) async throws -> Download {
-        guard let change else { return try get(id: id) }
-        try await change.ticket.wait()
-        return change.download
     }
 
     nonisolated func publicView(_ download: Download) -> Download {
