@@ -87,7 +87,7 @@ package struct RequestDispatcher: RequestHandler {
             return .hello(HelloResult(features: Self.features))
         case .addDownload(let request) where request.append:
             try Self.checkAppend(request)
-            return .download(try await engine.append(id: request.id, files: request.files), created: false)
+            return .download(try await engine.maintenance.append(id: request.id, files: request.files), created: false)
         case .addDownload(let request):
             let added = try await engine.add(
                 id: request.id, uri: request.uri, files: request.files, title: request.title, sha256: request.sha256, headers: request.headers,
@@ -105,10 +105,10 @@ package struct RequestDispatcher: RequestHandler {
             return .download(try await engine.pause(id: id), created: false)
         case .adopt(let request):
             return .download(
-                try await engine.adopt(path: request.path, id: request.id, url: request.url, sha256: request.sha256, link: request.link),
+                try await engine.maintenance.adopt(path: request.path, id: request.id, url: request.url, sha256: request.sha256, link: request.link),
                 created: true)
         case .forget(let id, let moveTo):
-            return .download(try await engine.forget(id: id, moveTo: moveTo), created: false)
+            return .download(try await engine.maintenance.forget(id: id, moveTo: moveTo), created: false)
         case .stop(let id, let reason):
             return .download(try await engine.stop(id: id, reason: reason), created: false)
         case .resume(let id):
@@ -117,56 +117,56 @@ package struct RequestDispatcher: RequestHandler {
             try await engine.cancel(id: id)
             return .empty
         case .pauseAll:
-            return .count(affected: try await engine.pauseAll())
+            return .count(affected: try await engine.bulk(.pauseAll))
         case .resumeAll:
-            return .count(affected: try await engine.resumeAll())
+            return .count(affected: try await engine.bulk(.resumeAll))
         case .cancelAll:
-            return .count(affected: try await engine.cancelAll())
+            return .count(affected: try await engine.bulk(.cancelAll))
         case .pauseGroup(let request):
             try Self.refuseIncludeFailed(request, in: "PauseGroup")
-            return .count(affected: try await engine.pauseGroup(request.group))
+            return .count(affected: try await engine.bulk(.pause(group: request.group)))
         case .resumeGroup(let request):
-            return .count(affected: try await engine.resumeGroup(request.group, includeFailed: request.includeFailed))
+            return .count(affected: try await engine.bulk(.resume(group: request.group, includeFailed: request.includeFailed)))
         case .cancelGroup(let request):
             try Self.refuseIncludeFailed(request, in: "CancelGroup")
-            return .count(affected: try await engine.cancelGroup(request.group))
+            return .count(affected: try await engine.bulk(.cancel(group: request.group)))
         case .getStats:
             return .stats(await engine.stats())
         case .getSystemInfo:
-            return .systemInfo(await engine.systemInfo())
+            return .systemInfo(try await engine.maintenance.systemInfo())
         case .getConfig:
             return .config(await engine.config)
         case .setConfig(let entries):
             return .config(try await engine.setConfig(entries.map { ($0.key, $0.value) }))
         case .verify(let request):
-            return .verify(try await engine.verify(deep: request.deep, repair: request.repair && !request.dryRun))
+            return .verify(try await engine.maintenance.verify(deep: request.deep, repair: request.repair && !request.dryRun))
         case .purge:
-            return .purge(try await engine.purge())
+            return .purge(try await engine.maintenance.purge())
         case .getManifestInfo(let uri, let headers, let start, let end):
             return .manifestInfo(try await engine.manifestInfo(uri: uri, headers: headers, start: start, end: end))
         case .export(let request):
-            return .export(try await engine.export(ExportOrder(
+            return .export(try await engine.maintenance.export(ExportOrder(
                 id: request.id, dir: request.dir, decrypt: request.decrypt, file: request.file, format: request.format, force: request.force,
                 link: request.link)))
         case .addSubtitles(let id, let languages, let textTracks):
-            return .download(try await engine.addSubtitles(id: id, languages: languages, textTracks: textTracks), created: false)
+            return .download(try await engine.maintenance.addSubtitles(id: id, languages: languages, textTracks: textTracks), created: false)
         case .removeSubtitles(let id, let languages):
-            return .download(try await engine.removeSubtitles(id: id, languages: languages), created: false)
+            return .download(try await engine.maintenance.removeSubtitles(id: id, languages: languages), created: false)
         case .getSubtitles(let id):
-            let subtitles = try await engine.subtitles(id: id)
+            let subtitles = try await engine.maintenance.subtitles(id: id)
             return .subtitles(subtitles.renditions, textTracks: subtitles.textTracks)
         case .downloadLicense(let id):
-            return .license(try await engine.downloadLicense(id: id))
+            return .license(try await engine.licenses.acquire(id))
         case .checkLicense(let id):
-            return .license(try await engine.checkLicense(id: id))
+            return .license(try await engine.licenses.check(id))
         case .renewLicense(let id):
-            return .license(try await engine.renewLicense(id: id))
+            return .license(try await engine.licenses.renew(id))
         case .releaseLicense(let id):
-            return .license(try await engine.releaseLicense(id: id))
+            return .license(try await engine.licenses.release(id))
         case .releaseAllLicenses:
-            return .count(affected: try await engine.releaseAllLicenses())
+            return .count(affected: try await engine.licenses.releaseAll())
         case .getPlaybackKey(let id, let keyID):
-            return .playbackKey(try await engine.playbackKey(id: id, keyID: keyID))
+            return .playbackKey(try await engine.licenses.playbackKey(id, keyID: keyID))
         case .subscribe:
             // The server streams subscriptions itself (it calls `subscribe(_:)`).
             throw StashError(.internal, "Subscribe reached the dispatcher")

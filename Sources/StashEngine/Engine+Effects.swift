@@ -9,20 +9,23 @@ extension Engine {
     /// decision. Returns the ticket of its last commit.
     @discardableResult
     func run(_ input: EngineInput) -> CommitTicket? {
-        // Only requests are refused, and they come through `request`.
+        // Only requests are refused, and they come through `answer`.
         perform((try? state.on(input)) ?? [])
     }
 
-    /// Decides upon a client's request and carries out the decision; the change of `id`'s
-    /// own state, nil when the request changed nothing.
-    func request(_ input: EngineInput, id: String) throws -> Change? {
-        var change: Change?
+    /// Decides upon a client's request about `id`, carries out the decision and answers with
+    /// the record as its change of state is committed, once it is; as it is when the request
+    /// changed nothing.
+    func answer(_ input: EngineInput, id: String) async throws -> Download {
+        var change: (ticket: CommitTicket, download: Download)?
         for effect in try state.on(input) {
             let ticket = perform(effect)
             guard change == nil, let ticket, case .commit(.save(let download)?, then: .stateChanged?) = effect, download.id == id else { continue }
-            change = Change(ticket: ticket, download: publicView(download))
+            change = (ticket, publicView(download))
         }
-        return change
+        guard let change else { return try get(id: id) }
+        try await change.ticket.wait()
+        return change.download
     }
 
     /// Returns the ticket of the last commit.
@@ -47,36 +50,24 @@ extension Engine {
         case .stopTransfers(let id, let generations):
             stopTransfers(id, generations: generations)
         case .startPlanning(let generation, let download):
-            startPlanning(download, generation: generation)
+            planner.start(download, generation: generation, folder: layout.assetFolder(id: download.id), preparation: hlsPreparation) { input in
+                await self.run(input)
+            }
         case .stopPlanning(let id, let generation):
-            stopPlanning(id, generation: generation)
+            if let planning = planner.stop(generation) { teardowns.chain(id) { await planning.value } }
         case .removeAfterStop(let id, let path):
-            if let stopped = stopping[id] {
-                noteStopping(id, Task {
-                    await stopped.value
-                    try? SystemCallError.removeFile(path)
-                })
-            }
+            teardowns.chainIfPending(id) { try? SystemCallError.removeFile(path) }
         case .syncFolders(let id, let folders, let synced):
-            let fetch = self.fetch
-            let folder = layout.assetFolder(id: id)
-            Task {
-                var failure: DownloadError?
-                do {
-                    try await fetch.syncFolders(folders, in: folder)
-                } catch {
-                    failure = DownloadError(.storage, "\(error)")
-                }
-                self.run(.foldersSynced(id, failure: failure, synced: synced))
-            }
+            let (fetch, folder) = (self.fetch, layout.assetFolder(id: id))
+            Task { self.run(.foldersSynced(id, failure: await fetch.syncFailure(folders, in: folder), synced: synced)) }
         case .flightStarted(let id):
             flight.started(id)
         case .flightEnded(let id):
             flight.ended(id)
         case .watch(let download):
-            diskWatch.watch(download)
+            maintenance.diskWatch.watch(download)
         case .unwatch(let id):
-            diskWatch.unwatch(id)
+            maintenance.diskWatch.unwatch(id)
         case .license(let order):
             licenses.perform(order, config: config)
         case .armStorageRecheck:
@@ -86,7 +77,7 @@ extension Engine {
                 await self?.run(.storageRecheckDue)
             }
         case .forgetStorageInfo:
-            storage.forget()
+            maintenance.storage.forget()
         case .setRateLimit(let bytesPerSecond):
             fetch.setRateLimit(bytesPerSecond)
         case .log(let level, let message, let metadata):

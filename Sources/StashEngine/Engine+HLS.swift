@@ -3,59 +3,10 @@ import StashCore
 import StashFetch
 import StashKeys
 
-extension Download {
-    /// Drops an HLS download's segment list so its playlists are read again when it is next
-    /// scheduled; the segments on disk stay and are found complete by that planning. Its text
-    /// tracks' files go too: the planning puts them back after the segments.
-    mutating func forgetPackagePlan() {
-        files = []
-        filesTotal = 0
-        filesDone = 0
-    }
-}
-
 extension Engine {
     var hlsPreparation: HLSPreparation {
         HLSPreparation(fetch: fetch, keys: keys, licenses: licenses.client(config), retry: RetryPolicy(config),
                        lowSpeedLimit: config.lowSpeedLimit, lowSpeedTime: config.lowSpeedTime, clock: clock)
-    }
-
-    /// Reads an HLS download's playlists off the engine; `.planned` turns the result into its
-    /// files.
-    func startPlanning(_ download: Download, generation: UInt64) {
-        let id = download.id
-        var preparation = hlsPreparation
-        preparation.waitingForNetwork = { Task { await self.run(.planningWaitsForNetwork(id, generation: generation)) } }
-        let folder = layout.assetFolder(id: id)
-        let options = download.hls ?? HLSOptions()
-        let held = HLSPreparation.HeldLicense(drm: download.drm, terms: download.license)
-        plannings[generation] = Task.detached {
-            let result: Result<HLSPreparation.Prepared, Error>
-            do {
-                result = .success(try await preparation.prepare(
-                    id: id, uri: download.uri, headers: download.headers, options: options, folder: folder, held: held))
-            } catch {
-                result = .failure(error)
-            }
-            await self.planned(id, generation: generation, result)
-        }
-    }
-
-    private func planned(_ id: String, generation: UInt64, _ result: Result<HLSPreparation.Prepared, Error>) {
-        plannings[generation] = nil
-        run(.planned(id, generation: generation, result))
-    }
-
-    /// The reading stops, and a removal waits for it (it may be writing playlists into the
-    /// folder being deleted).
-    func stopPlanning(_ id: String, generation: UInt64) {
-        guard let planning = plannings.removeValue(forKey: generation) else { return }
-        planning.cancel()
-        let previous = stopping[id]
-        noteStopping(id, Task {
-            await previous?.value
-            await planning.value
-        })
     }
 
     /// What the stream at `uri` offers (`stash plan`), sized for a time range when `start` or
@@ -71,10 +22,5 @@ extension Engine {
             // A stream that is not valid HLS is the caller's input; a server that fails is not.
             throw StashError(error.kind == .validation ? .invalidArgument : .unavailable, error.message)
         }
-    }
-
-    /// Writes a completed download for players outside stash: see `ExportService`.
-    package func export(_ order: ExportOrder) async throws -> ExportResult {
-        try await ExportService(layout: layout, keys: keys, files: files, commits: commits, clock: clock, logger: logger).export(order, host: self)
     }
 }

@@ -8,15 +8,10 @@ extension Engine {
     /// happens at the next start). Queued work keeps stashd up, so an exit when idle never
     /// strands a download.
     package func busyReason(within window: TimeInterval) -> String? {
-        var busy = 0
-        for entry in entries.values {
-            switch entry.download.state {
-            case .preparing, .queued, .downloading, .waitingForNetwork, .restarting, .removing: busy += 1
-            default: continue
-            }
-        }
+        let busy = state.busyCount
         if busy > 0 { return "\(busy) download(s) active or queued" }
-        if !stopping.isEmpty { return "\(stopping.count) transfer(s) stopping" }
+        let stopping = teardowns.count
+        if stopping > 0 { return "\(stopping) transfer(s) stopping" }
         return state.licenseWork(before: clock.now().addingTimeInterval(window), sendingReleases: licenses.outbox.isSending)
     }
 }

@@ -16,7 +16,7 @@ extension Engine {
             if notice.event.isFinal { transfers[notice.generation] = nil }
             run(.transfer(notice))
         }
-        schedule()
+        run(.schedule)
         handleNoticesLater()
     }
 
@@ -25,89 +25,16 @@ extension Engine {
         Task { [weak self] in await self?.handleNotices() }
     }
 
-    /// Stops the transfers in the background; `stopping` lets a removal wait until their files
-    /// are closed, and `.transfersStopped` follows.
+    /// Stops the transfers in the background; a removal waits until their files are closed
+    /// (`teardowns`), and `.transfersStopped` follows.
     func stopTransfers(_ id: String, generations: [UInt64]) {
-        let previous = stopping[id]
         // Queued now, in order before any restart of this download reopens its part files.
-        let (done, signal) = AsyncStream.makeStream(of: Void.self)
-        for generation in generations {
-            guard let transfer = transfers.removeValue(forKey: generation) else {
-                signal.yield()
-                continue
-            }
-            fetch.cancel(transfer) { signal.yield() }
+        let stopped = fetch.stop(generations.map { transfers.removeValue(forKey: $0) })
+        let stop = teardowns.chain(id) { await stopped() }
+        // Then a paused download's bytes are what its files hold.
+        Task {
+            await stop.value
+            self.run(.transfersStopped(id))
         }
-        let count = generations.count
-        let stop = Task {
-            await previous?.value
-            var stoppedCount = 0
-            for await _ in done {
-                stoppedCount += 1
-                if stoppedCount == count { break }
-            }
-        }
-        noteStopping(id, stop, transfersStopped: true)
-    }
-
-    /// The download's total: exact when every file's size is known, else the known sizes plus
-    /// their average for each unknown file (refined as files start), nil when none is known.
-    static func estimatedTotal(_ files: [DownloadFile]) -> Int64? {
-        estimatedTotal(files, planned: nil)
-    }
-
-    /// A download's total as `estimatedTotal(_:planned:)` makes it, its text tracks' files
-    /// counted by their known sizes only: subtitles are small, and guessing one from the
-    /// average of a video would hold the download back for disk space it does not need.
-    static func estimatedTotal(of download: Download, planned: Int64? = nil) -> Int64? {
-        guard !download.textTracks.isEmpty else { return estimatedTotal(download.files, planned: planned) }
-        var content: [DownloadFile] = []
-        var tracks: Int64 = 0
-        for file in download.files {
-            if download.isTextTrackFile(file) {
-                tracks = tracks.addingSaturating(file.size ?? 0)
-            } else {
-                content.append(file)
-            }
-        }
-        return estimatedTotal(content, planned: planned).map { $0.addingSaturating(tracks) }
-    }
-
-    /// With `planned`, an HLS package's size from its playlists: unknown files are guessed
-    /// from the known ones of their own folder only (a subtitle segment is not a video
-    /// segment), and the total is never below the playlists' figure until every size is known.
-    static func estimatedTotal(_ files: [DownloadFile], planned: Int64?) -> Int64? {
-        guard let planned else { return estimatedTotalByAverage(files) }
-        var known: Int64 = 0
-        var byFolder: [Substring: (sum: Int64, count: Int64, unknown: Int64)] = [:]
-        for file in files {
-            let folder = file.path[..<(file.path.lastIndex(of: "/") ?? file.path.startIndex)]
-            if let size = file.size {
-                known = known.addingSaturating(size)
-                byFolder[folder, default: (0, 0, 0)].sum = byFolder[folder, default: (0, 0, 0)].sum.addingSaturating(size)
-                byFolder[folder, default: (0, 0, 0)].count += 1
-            } else {
-                byFolder[folder, default: (0, 0, 0)].unknown += 1
-            }
-        }
-        if byFolder.values.allSatisfy({ $0.unknown == 0 }) { return known }
-        let guessed = byFolder.values.reduce(known) { total, folder in
-            folder.count > 0 ? total.addingSaturating((folder.sum / folder.count).multipliedSaturating(by: folder.unknown)) : total
-        }
-        return max(guessed, planned)
-    }
-
-    private static func estimatedTotalByAverage(_ files: [DownloadFile]) -> Int64? {
-        var known: Int64 = 0
-        var count: Int64 = 0
-        for file in files {
-            if let size = file.size {
-                known = known.addingSaturating(size)
-                count += 1
-            }
-        }
-        guard count > 0 else { return nil }
-        if count == files.count { return known }
-        return known.addingSaturating((known / count).multipliedSaturating(by: Int64(files.count) - count))
     }
 }

@@ -16,8 +16,6 @@ import StashStore
 /// (the decision, queueing its commit) runs without suspension, so no two of them interleave
 /// halfway.
 package actor Engine {
-    typealias Entry = DownloadEntry
-
     let layout: AssetLayout
     let registry: Registry
     let fetch: any FetchService
@@ -25,7 +23,6 @@ package actor Engine {
     let bus: EventBus
     let commits: CommitQueue
     let logger: Logger
-    let socketPath: String
     /// Every decision of the engine: see `EngineState`.
     var state: EngineState
     package var config: DaemonConfig { state.config }
@@ -34,41 +31,25 @@ package actor Engine {
     nonisolated let records: RecordCache
     /// The fetch service's handle of each transfer `EngineState` started, by its generation.
     var transfers: [UInt64: TransferID] = [:]
-    /// The HLS plannings under way, by generation.
-    var plannings: [UInt64: Task<Void, Never>] = [:]
+    /// The plannings under way.
+    let planner = Planner()
     let notices = NoticeInbox()
-    /// Transfers being torn down, so a removal can wait for the file to be closed.
-    var stopping: [String: Task<Void, Never>] = [:]
-    /// Licences: acquire, renew, release, the outbox and the licence timer.
-    let licenses: LicenseManager
-    /// What keeps the daemon from working fully, for GetSystemInfo.
-    var warnings: [String] = []
-    /// The threads blocking file work runs on.
+    /// Transfers and plannings being torn down, so a removal can wait for their files to be closed.
+    let teardowns = Teardowns()
+    /// Licences: a client's requests, renewals, releases, the outbox and the licence timer.
+    package nonisolated let licenses: LicenseManager
+    /// The threads blocking file work runs on: the maintenance services' and, on a thread of
+    /// its own that no long job holds, the deletion of removed downloads.
     let files = FilePool()
-    // The maintenance services (`Engine+Maintenance`).
-    let verifier: VerifyService
-    let adopter: AdoptService
-    let forgetter: ForgetService
-    let subtitleService: SubtitleService
-    let diskWatch: DiskWatchService
-    let storage: StorageService
+    let removals = FilePool(threads: 1)
+    /// Verify and purge, adopt, forget, append, subtitles, the disk watch, storage figures.
+    package nonisolated let maintenance: Maintenance
     /// Which downloads were transferring if stashd dies: see `CrashGuard`.
     let flight: FlightLog
     package nonisolated let clock: WallClock
 
-    // The state's parts, for the code that is not yet an input of `EngineState` or a service
-    // of its own (licences, queries and group requests, removal).
-    var entries: EntryTable {
-        get { state.entries }
-        _modify { yield &state.entries }
-    }
-    var order: [String] { state.order }
-    var queue: DownloadQueue { state.queue }
-
-    /// Progress of one download is announced when it moved by this many percent …
-    static let progressStep = EngineState.progressStep
-    /// … or this many seconds passed.
-    static let progressInterval = EngineState.progressInterval
+    /// The downloads, for the requests that read one (export).
+    var entries: EntryTable { state.entries }
 
     /// `clock` and `network` are what the engine's timers and licence renewals read: the
     /// system's unless a test gives its own.
@@ -90,7 +71,6 @@ package actor Engine {
         self.bus = EventBus(clock: clock)
         self.keys = keys
         self.layout = AssetLayout(dataDir: dataDir)
-        self.socketPath = socketPath
         self.registry = registry
         self.fetch = fetch
         self.state = EngineState(config: config, layout: layout, clock: clock, disk: disk, network: network)
@@ -99,12 +79,8 @@ package actor Engine {
         self.commits = CommitQueue(registry: registry, bus: bus, cache: state.entries.cache)
         self.licenses = LicenseManager(fetch: fetch, keys: keys, commits: commits, clock: clock, logger: logger)
         self.flight = FlightLog(dataDir: dataDir, logger: logger)
-        self.verifier = VerifyService(layout: layout, keys: keys, files: files, clock: clock, logger: logger)
-        self.adopter = AdoptService(layout: layout, files: files, clock: clock, logger: logger)
-        self.forgetter = ForgetService(layout: layout, files: files, logger: logger)
-        self.subtitleService = SubtitleService(layout: layout, keys: keys, logger: logger)
-        self.diskWatch = DiskWatchService(settings: diskWatch, layout: layout, logger: logger)
-        self.storage = StorageService(layout: layout, socketPath: socketPath, clock: clock)
+        self.maintenance = Maintenance(
+            layout: layout, keys: keys, files: files, commits: commits, clock: clock, logger: logger, socketPath: socketPath, diskWatch: diskWatch)
     }
 
     /// Loads the registry, reconciles it with the disk, and starts what was queued or running.
@@ -112,51 +88,45 @@ package actor Engine {
         try FileManager.default.createDirectory(atPath: layout.assetsDir, withIntermediateDirectories: true)
         ForgetJournal(dataDir: layout.dataDir).cleanUp(logger: logger)
         licenses.attach(self)
+        maintenance.attach(self)
         fetch.setRateLimit(config.rateLimit)
         var loaded = try registry.loadAll()
-        for download in loaded.downloads where download.state != .removing { state.indexContent(download) }
         for problem in loaded.problems {
             logger.warning("registry record skipped or repaired", metadata: ["problem": "\(problem)"])
         }
         let crashGuard = CrashGuard(log: flight.previous())
         flight.begin(header: crashGuard.header)
         let verifyStarted = clock.now()
-        state.entries.reserveCapacity(loaded.downloads.count)
-        // Listing assets/ for orphans needs only the ids: it runs beside the file checks.
-        let assetsDir = layout.assetsDir
-        let owners = loaded.downloads.map(\.id)
-        let files = self.files
-        let orphanScan = Task { (try? await files.run { AssetScanner.orphans(assetsDir: assetsDir, owners: owners) }) ?? AssetScanner.Result() }
-        let recovered = enterLoaded(&loaded.downloads, crashGuard: crashGuard)
+        let orphanScan = maintenance.verifier.scanOrphans(owners: loaded.downloads.map(\.id))
+        let sizes = LoadedFileSizes(
+            loaded.downloads, assetsDir: layout.assetsDir, folders: AssetScanner.names(in: layout.assetsDir), probe: state.disk.regularFileSizes)
+        let recovery = state.enterLoaded(&loaded.downloads, sizes: sizes, crashGuard: crashGuard)
         // The entries and the record cache now hold the only copies.
         loaded.downloads = []
+        let tickets = recovery.effects.compactMap(perform)
         // A registry that cannot be written (a full disk) does not keep stashd from starting:
         // cancel and purge are how space is freed, and they need a running daemon.
         do {
-            for ticket in recovered.tickets { try await ticket.wait() }
-            for id in recovered.removals { try await finishRemoval(id) }
+            for ticket in tickets { try await ticket.wait() }
+            for id in recovery.removals { try await finishRemoval(id) }
         } catch {
             let warning = "at start the registry could not be written (\(error)); the records keep their last committed state until it can"
             logger.error("registry writes fail at start; starting anyway", metadata: ["error": "\(error)"])
-            warnings.append(warning)
+            maintenance.warn(warning)
         }
-        verifier.atStart(
-            findings: recovered.findings, downloadsChecked: entries.count, filesChecked: recovered.filesChecked, started: verifyStarted,
+        maintenance.verifier.atStart(
+            findings: recovery.findings, downloadsChecked: state.entries.count, filesChecked: recovery.filesChecked, started: verifyStarted,
             orphans: await orphanScan.value)
-        let releases = try registry.loadReleases()
-        for problem in releases.problems {
-            logger.warning("licence release outbox entry skipped", metadata: ["problem": "\(problem)"])
-        }
-        licenses.outbox.load(releases.releases)
+        try licenses.loadOutbox(from: registry)
         notices.attach { [weak self] in self?.handleNoticesLater() }
         // Right after the start, not in it: the socket opens without waiting for the list of
         // folders to watch.
-        Task { self.startDiskWatch() }
+        Task { await maintenance.startDiskWatch() }
         // Loading freed as much as it kept (rows, paths, the load's lists), in holes all over
         // the heap that glibc keeps: given back, 100,000 records hold 14 MB less at rest.
         _ = malloc_trim(0)
-        logger.info("engine started", metadata: ["downloads": "\(entries.count)", "queued": "\(queue.waitingCount)"])
-        schedule()
+        logger.info("engine started", metadata: ["downloads": "\(state.entries.count)", "queued": "\(state.queue.waitingCount)"])
+        run(.schedule)
         run(.license(.timer))
         licenses.sendReleases(config)
     }
@@ -170,8 +140,9 @@ package actor Engine {
         let last = run(.fetchStopped)
         try? await last?.wait()
         flight.removeAfterCleanStop()
-        diskWatch.close()
+        maintenance.diskWatch.close()
         files.close()
+        removals.close()
         notices.close()
         bus.finishAll()
     }
@@ -179,128 +150,46 @@ package actor Engine {
     // MARK: - Requests
 
     /// Adds a download: one file from `uri`, a bundle of `files`, or an HLS stream (`hls`
-    /// given, or a `uri` whose path ends in .m3u8). With an id that exists: the same request
-    /// returns the existing record (`created` false); anything else is ALREADY_EXISTS. Content
-    /// another download already holds (`Engine+Dedupe`) returns that download without an id,
-    /// and is ALREADY_EXISTS with another one, unless `force`. `textTracks` are side-loaded
-    /// subtitle files fetched with it (`TextTrackRules`); the download found by id or content
-    /// must hold them too.
+    /// given, or a `uri` whose path ends in .m3u8); checked by `AddRequest`, decided by
+    /// `EngineState.decideAdd` (an id or content already there: `created` false). `textTracks`
+    /// are side-loaded subtitle files fetched with it (`TextTrackRules`).
     package func add(
         id requestedID: String, uri: String, files specs: [BundleFileSpec] = [], title: String, sha256: String, headers: [HTTPHeader],
         hls requestedHLS: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false, appData: [UInt8] = [], group: String = "",
         textTracks trackSpecs: [TextTrack] = []
     ) async throws -> (download: Download, created: Bool) {
-        let isBundle = !specs.isEmpty
-        // DRM parameters say the stream is HLS: only HLS keys come from a licence server.
-        let hls = requestedHLS ?? (isBundle || (drm == nil && !HLSRules.looksLikePlaylist(uri)) ? nil : HLSOptions())
-        if let drm {
-            guard hls != nil else { throw StashError.invalidArgument("drm applies to HLS streams, not to a bundle of files") }
-            try DRMRules.validate(drm)
-        }
-        if let hls {
-            guard !isBundle else { throw StashError.invalidArgument("give either hls options or files, not both") }
-            guard sha256.isEmpty else { throw StashError.invalidArgument("sha256 applies to a single file, not to an HLS stream") }
-            try DownloadRequestRules.validateURI(uri)
-            try HLSRules.validate(hls)
-        } else if isBundle {
-            guard uri.isEmpty else { throw StashError.invalidArgument("give either uri or files, not both (uri '\(uri.prefix(200))' with \(specs.count) files)") }
-            guard sha256.isEmpty else { throw StashError.invalidArgument("sha256 applies to a single file; give each file of a bundle its own sha256") }
-        } else {
-            try DownloadRequestRules.validateURI(uri)
-        }
-        try DownloadRequestRules.validateTitle(title)
-        try DownloadRequestRules.validateHeaders(headers)
-        try DownloadRequestRules.validateAppData(appData)
-        try DownloadRequestRules.validateGroup(group)
-        let digest = try DownloadRequestRules.normalizeSHA256(sha256)
-        let files = hls != nil ? []
-            : isBundle ? try BundleRules.files(from: specs, fileName: AssetLayout.fileName(from:))
-            : [DownloadFile(url: uri, path: AssetLayout.fileName(from: uri), sha256: digest)]
-        let tracks = try TextTrackRules.added(trackSpecs, to: [], files: files)
-        if !requestedID.isEmpty { try DownloadRequestRules.validateID(requestedID) }
-        let contentKey = EngineState.contentKey(uri: uri, files: files, isBundle: isBundle, hls: hls)
-        if !force, let holder = state.holder(ofContent: contentKey, hls: hls, drm: drm), holder.id != requestedID,
-           requestedID.isEmpty || entries[requestedID] == nil {
-            guard requestedID.isEmpty else {
-                let what = isBundle ? "these \(files.count) files" : "\(uri.prefix(200))"
-                throw StashError(.alreadyExists, "download '\(holder.id)' already holds \(what); add with force to fetch it again as '\(requestedID)'")
-            }
-            // Returned only when it also has the tracks asked for; adding them to it is the
-            // client's call, not a side effect of an add.
-            if let lacking = Self.lacking(tracks, in: holder) {
-                throw StashError(.alreadyExists, "download '\(holder.id)' already holds \(uri.isEmpty ? "these \(files.count) files" : "\(uri.prefix(200))"), without the text track(s) \(lacking); add them to it with AddSubtitles (stash subtitles add \(holder.id) --text-track ...), or add with force")
-            }
-            // Answered once the holder's own add is durable (it may be in the same list, a
-            // moment earlier): commit before tell.
-            try await commits.submit(nil, event: nil).wait()
-            guard let current = entries[holder.id]?.download, current.state != .removing else {
-                // Its add failed or it was cancelled meanwhile: this add stands on its own.
-                return try await add(id: requestedID, uri: uri, files: specs, title: title, sha256: sha256, headers: headers,
-                                     hls: requestedHLS, drm: drm, force: force, appData: appData, group: group, textTracks: trackSpecs)
-            }
-            return (publicView(current), false)
-        }
-        let id: String
-        if requestedID.isEmpty {
-            id = newID()
-        } else {
-            id = requestedID
-            if let existing = entries[id] {
-                let same = hls != nil ? existing.download.hls == hls && existing.download.uri == uri && existing.download.drm == drm
-                    : isBundle ? existing.download.isBundle && existing.download.contentFiles.map { [$0.url, $0.path] } == files.map { [$0.url, $0.path] }
-                    : !existing.download.isBundle && existing.download.hls == nil && existing.download.uri == uri
-                guard same else {
-                    let what = existing.download.isBundle ? "a bundle of \(existing.download.contentFiles.count) other files"
-                        : existing.download.hls != nil ? "HLS uri '\(existing.download.uri)' and its choice of renditions" : "uri '\(existing.download.uri)'"
-                    throw StashError(.alreadyExists, "download '\(id)' already exists with \(what); use another id or cancel it first")
-                }
-                if let lacking = Self.lacking(tracks, in: existing.download) {
-                    throw StashError(.alreadyExists, "download '\(id)' already exists without the text track(s) \(lacking); add them with AddSubtitles (stash subtitles add \(id) --text-track ...)")
-                }
-                return (publicView(existing.download), false)
-            }
-        }
-        // An HLS download gets its tracks' files with the rest of its files, once its playlists are read.
-        let allFiles = hls != nil ? files : files + tracks.map(\.file)
-        try layout.checkPathLengths(allFiles, id: id) { $0 < files.count ? "files[\($0)]" : "text_tracks" }
-        var download = Download(
-            id: id, uri: uri, title: title, state: .queued,
-            assetPath: isBundle || hls != nil ? layout.relativeFolderPath(id: id) : layout.relativeFilePath(id: id, uri: uri),
-            createdAt: clock.now(), sha256: digest, headers: headers, isBundle: isBundle, files: allFiles, hls: hls)
-        download.drm = drm
-        download.hasDRM = drm != nil
-        download.appData = appData
-        download.group = group
-        download.textTracks = tracks
-        download.hasSubtitles = !tracks.isEmpty
-        download.totalBytes = Self.estimatedTotal(of: download)
-        // Queued only once on disk: a download the registry refused (a full disk) must not
-        // leave a transfer and a folder behind.
-        try await insert(download)
-        logger.info("download added", metadata: [
-            "id": "\(id)", "uri": "\((download.uri.isEmpty ? uri : download.uri).withoutURLSecrets)", "files": "\(download.files.count)",
-            "hls": "\(download.hls != nil)", "drm": "\(download.hasDRM)"])
-        run(.added(id))
-        // The record as committed: later states reach the client as events once they are.
-        return (publicView(download), true)
+        let request = AddRequest(
+            id: requestedID, uri: uri, files: specs, title: title, sha256: sha256, headers: headers, hls: requestedHLS, drm: drm, force: force,
+            appData: appData, group: group, textTracks: trackSpecs)
+        return try await add(request.validated())
     }
 
-    /// The tracks `download` does not have (`TextTrack.isSame`), named for a message; nil when it has them all.
-    static func lacking(_ tracks: [TextTrack], in download: Download) -> String? {
-        let lacking = tracks.filter { track in !download.textTracks.contains { $0.isSame(as: track) } }
-        return lacking.isEmpty ? nil : lacking.map { "\($0.language) (\($0.uri.prefix(200)))" }.joined(separator: ", ")
+    private func add(_ new: NewDownload) async throws -> (download: Download, created: Bool) {
+        var generator = SystemRandomNumberGenerator()
+        switch try state.decideAdd(new, using: &generator) {
+        case .existing(let download):
+            return (publicView(download), false)
+        case .heldBy(let holder):
+            // Answered once the holder's own add is durable (it may be in the same list, a
+            // moment earlier): commit before tell.
+            try await flush()
+            guard let current = state.heldContent(holder) else { return try await add(new) }
+            return (publicView(current), false)
+        case .create(let download):
+            // Queued only once on disk: a download the registry refused (a full disk) must not
+            // leave a transfer and a folder behind.
+            try await insert(download)
+            run(.added(download.id))
+            // The record as committed: later states reach the client as events once they are.
+            return (publicView(download), true)
+        }
     }
 
     /// Enters a new download (AddDownload, Adopt) and returns once its record is committed.
     /// It is indexed at once, so the same URL twice in one pipelined list is one download; a
     /// record the registry refuses is taken back, unless something moved it on meanwhile.
     func insert(_ download: Download) async throws {
-        // Adopt looks at the id before its file work, which lets the engine serve an add of
-        // the same id meanwhile.
-        guard state.entries[download.id] == nil else {
-            throw StashError(.alreadyExists, "download '\(download.id)' already exists; use another id")
-        }
-        let ticket = run(.add(download))
+        let ticket = perform(try state.on(.add(download)))
         do {
             try await ticket?.wait()
         } catch {
@@ -310,26 +199,25 @@ package actor Engine {
     }
 
     package func pause(id: String) async throws -> Download {
-        try await committed(request(.pause(id), id: id), id: id)
+        try await answer(.pause(id), id: id)
     }
 
     /// Stops the download with the app's reason: STOPPED, told apart from PAUSED, and started
     /// again only by a resume.
     package func stop(id: String, reason: String) async throws -> Download {
         try DownloadRequestRules.validateStopReason(reason)
-        return try await committed(request(.stop(id, reason: reason), id: id), id: id)
+        return try await answer(.stop(id, reason: reason), id: id)
     }
 
     package func resume(id: String) async throws -> Download {
-        try await committed(request(.resume(id), id: id), id: id)
+        try await answer(.resume(id), id: id)
     }
 
     /// Stops the download, deletes its files and its record.
     package func cancel(id: String) async throws {
         // A licence it holds is given back through the outbox (`EngineState.releaseOnCancel`).
-        let change = try request(.cancel(id), id: id)
         do {
-            try await change?.ticket.wait()
+            _ = try await answer(.cancel(id), id: id)
         } catch let error as StashError where error.code == .resourceExhausted {
             // A full disk: deleting the files is what frees the space the record's removal
             // needs. Should stashd die in between, the start finds the files gone and says so.
@@ -347,71 +235,7 @@ package actor Engine {
         return config
     }
 
-    // MARK: - Internals shared by requests and fetch events
-
-    /// A state change queued for commit, and the record as it will be committed.
-    struct Change {
-        let ticket: CommitTicket
-        let download: Download
-    }
-
-    /// Schedules what waits for a slot.
-    func schedule() {
-        run(.schedule)
-    }
-
-    /// Waits for a change to be durable and returns the record as committed; without a change,
-    /// the record as it is.
-    private func committed(_ change: Change?, id: String) async throws -> Download {
-        guard let change else { return try get(id: id) }
-        try await change.ticket.wait()
-        return change.download
-    }
-
     nonisolated func publicView(_ download: Download) -> Download {
         layout.publicView(download)
-    }
-
-    func unindexContent(_ download: Download) {
-        state.unindexContent(download)
-    }
-
-    private func newID() -> String {
-        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
-        while true {
-            // One random word for all 12 characters (36^12 < 2^63): a getrandom per character
-            // was 12 system calls per added download.
-            var word = UInt64.random(in: 0..<(1 << 63))
-            var id = [UInt8]()
-            id.reserveCapacity(12)
-            for _ in 0..<12 {
-                id.append(alphabet[Int(word % 36)])
-                word /= 36
-            }
-            let text = String(decoding: id, as: UTF8.self)
-            if entries[text] == nil { return text }
-        }
-    }
-
-    /// Deletes a removed download's files and record, after its transfers have stopped.
-    /// Concurrent cancels of one download all get here: only a download still REMOVING after
-    /// the wait is deleted, so one that another cancel deleted and a client added again
-    /// meanwhile is left alone, and a folder already gone is no error.
-    private func finishRemoval(_ id: String) async throws {
-        guard entries[id]?.lifecycle.state == .removing else { return }
-        await waitForStops(of: id)
-        guard entries[id]?.lifecycle.state == .removing else { return }
-        try removeAssetFolder(layout.assetFolder(id: id))
-        if entries[id]?.download.hls != nil {
-            do {
-                try keys.deleteAll(asset: id)
-            } catch {
-                throw StashError(.internal, "could not delete the keys of '\(id)': \(error)")
-            }
-        }
-        if let download = entries[id]?.download { unindexContent(download) }
-        entries[id] = nil
-        try await commits.submit(.delete(id), event: .removed(id: id)).wait()
-        logger.info("download removed", metadata: ["id": "\(id)"])
     }
 }

@@ -30,6 +30,8 @@ enum EngineInput {
     case stop(String, reason: String)
     case resume(String)
     case cancel(String)
+    /// A removed download's files are deleted: its record goes.
+    case removed(String)
     case configChanged(DaemonConfig)
 
     // MARK: Reports

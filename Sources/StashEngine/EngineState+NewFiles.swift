@@ -60,7 +60,7 @@ extension EngineState {
         edit(&entry.download)
         entry.download.files += added
         entry.download.filesTotal = entry.download.files.count
-        entry.download.totalBytes = Engine.estimatedTotal(of: entry.download, planned: entry.planEstimate)
+        entry.download.totalBytes = SizeEstimate.total(of: entry.download, planned: entry.planEstimate)
         let state = entry.download.state
         if state.isActive, !added.isEmpty, !entry.activity.isPlanning {
             // The new files wait for transfer slots behind those not started yet; the running
@@ -127,7 +127,7 @@ extension EngineState {
         if entry.download.state == .completed {
             entry.download.totalBytes = entry.download.downloadedBytes
         } else if !trackPaths.isEmpty {
-            entry.download.totalBytes = Engine.estimatedTotal(of: entry.download, planned: entry.planEstimate)
+            entry.download.totalBytes = SizeEstimate.total(of: entry.download, planned: entry.planEstimate)
         }
         entry.download.hasSubtitles = removal.renditionsLeft || !entry.download.textTracks.isEmpty
         // What is left is named exactly, so a later AddSubtitles of "all" is not a no-op.

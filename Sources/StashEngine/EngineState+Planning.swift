@@ -51,7 +51,7 @@ extension EngineState {
             entry.download.quality = prepared.quality
             entry.download.hasSubtitles = prepared.hasSubtitles || !entry.download.textTracks.isEmpty
             entry.planEstimate = prepared.estimatedBytes
-            entry.download.totalBytes = Engine.estimatedTotal(of: entry.download, planned: prepared.estimatedBytes)
+            entry.download.totalBytes = SizeEstimate.total(of: entry.download, planned: prepared.estimatedBytes)
             entry.download.stateReason = "fetching \(entry.download.filesTotal - entry.download.filesDone) segments"
             beginFiles(&entry)
             entries[id] = entry

@@ -58,7 +58,7 @@ extension EngineState {
             entry.download.files[index] = file
             entry.download.filesDone += 1
             if sizeChanged {
-                entry.download.totalBytes = Engine.estimatedTotal(of: entry.download, planned: entry.planEstimate)
+                entry.download.totalBytes = SizeEstimate.total(of: entry.download, planned: entry.planEstimate)
                 effects.append(.commit(.saveFile(id: id, index: index, file: file), then: nil))
             }
             if entry.download.filesDone == entry.download.filesTotal {
@@ -111,7 +111,7 @@ extension EngineState {
         if let total = info.totalBytes, total != file.size {
             file.size = total
             entry.download.files[index] = file
-            entry.download.totalBytes = Engine.estimatedTotal(of: entry.download, planned: entry.planEstimate)
+            entry.download.totalBytes = SizeEstimate.total(of: entry.download, planned: entry.planEstimate)
         } else {
             entry.download.files[index] = file
         }

@@ -105,6 +105,7 @@ struct EngineState {
             }
 
         case .add(let download):
+            try checkNew(download.id)
             enter(download)
             indexContent(download)
             effects.append(.commit(.add(download), then: .stateChanged(layout.eventView(download), previous: .notDownloaded)))
@@ -115,6 +116,7 @@ struct EngineState {
                 entries[id] = nil
             }
         case .added(let id):
+            noteAdded(id, into: &effects)
             queue.enqueue(id)
             schedule(into: &effects)
         case .pause(let id):
@@ -129,6 +131,8 @@ struct EngineState {
             releaseOnCancel(id, into: &effects)
             try transition(id, .cancel, into: &effects) { $0.stateReason = "cancelled by a client" }
             schedule(into: &effects)
+        case .removed(let id):
+            removed(id, into: &effects)
         case .configChanged(let updated):
             changeConfig(updated, into: &effects)
 

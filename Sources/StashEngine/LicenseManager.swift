@@ -4,6 +4,7 @@ import StashCore
 import StashFetch
 import StashHLS
 import StashKeys
+import StashStore
 import Synchronization
 
 /// Licences as a service (PROTOCOL.md, "Licence exchange"): gets keys from a download's licence
@@ -17,7 +18,7 @@ import Synchronization
 /// download's keys and the report of it are never interleaved with another exchange's
 /// (a release must not delete keys a renewal has just sealed); the exchanges themselves run
 /// side by side.
-final class LicenseManager: Sendable {
+package final class LicenseManager: Sendable {
     /// Releases not acknowledged yet.
     let outbox: LicenseOutbox
     private let fetch: any FetchService
@@ -61,6 +62,15 @@ final class LicenseManager: Sendable {
                       lowSpeedLimit: config.lowSpeedLimit, lowSpeedTime: config.lowSpeedTime, clock: clock)
     }
 
+    /// Takes in the releases no server had acknowledged when stashd stopped (at start).
+    func loadOutbox(from registry: Registry) throws {
+        let releases = try registry.loadReleases()
+        for problem in releases.problems {
+            logger.warning("licence release outbox entry skipped", metadata: ["problem": "\(problem)"])
+        }
+        outbox.load(releases.releases)
+    }
+
     /// Sends the releases the outbox keeps (at start).
     func sendReleases(_ config: DaemonConfig) {
         outbox.send(through: client(config))
@@ -93,7 +103,8 @@ final class LicenseManager: Sendable {
 
     /// Gets a licence for the download's keys, before or during the download (reading its
     /// playlists when they were not read yet) or again after one expired or was released.
-    func acquire(_ id: String, config: DaemonConfig) async throws -> LicenseStatus {
+    package func acquire(_ id: String) async throws -> LicenseStatus {
+        let config = try await host().config
         let (download, drm) = try await licensable(id)
         var keyIDs = download.licenseKeyIDs
         if keyIDs.isEmpty {
@@ -123,7 +134,7 @@ final class LicenseManager: Sendable {
     }
 
     /// The licence's status now; one that ran out meanwhile expires first.
-    func check(_ id: String) async throws -> LicenseStatus {
+    package func check(_ id: String) async throws -> LicenseStatus {
         guard try await host().licenseRecord(id).drm != nil else {
             throw StashError(.failedPrecondition, "download '\(id)' has no DRM parameters; it has no licence")
         }
@@ -132,7 +143,8 @@ final class LicenseManager: Sendable {
 
     /// Asks the licence server to extend the licence. A refusal is final: the download is
     /// DRM_EXPIRED. A server that cannot be reached leaves everything as it was.
-    func renew(_ id: String, config: DaemonConfig) async throws -> LicenseStatus {
+    package func renew(_ id: String) async throws -> LicenseStatus {
+        let config = try await host().config
         let (download, drm) = try await licensable(id)
         let kids = download.license?.kids ?? download.licenseKids
         guard !kids.isEmpty else {
@@ -145,7 +157,8 @@ final class LicenseManager: Sendable {
     /// Tells the server, then deletes the keys. A release the server does not acknowledge
     /// (it cannot be reached) stays in the outbox and is sent again, across restarts, until
     /// it does; the keys are deleted all the same, since the app asked to give them up.
-    func release(_ id: String, config: DaemonConfig) async throws -> LicenseStatus {
+    package func release(_ id: String) async throws -> LicenseStatus {
+        let config = try await host().config
         let (download, drm) = try await licensable(id)
         guard let terms = download.license else {
             throw StashError(.failedPrecondition, "download '\(id)' holds no licence to release")
@@ -187,12 +200,12 @@ final class LicenseManager: Sendable {
         }
     }
 
-    /// Releases the licences of `ids` one after the other; returns how many were held.
-    func releaseAll(_ ids: [String], config: DaemonConfig) async throws -> Int {
+    /// Releases every licence held, one after the other in list order; returns how many.
+    package func releaseAll() async throws -> Int {
         var released = 0
-        for id in ids {
+        for id in try await host().licensedInOrder() {
             do {
-                _ = try await release(id, config: config)
+                _ = try await release(id)
                 released += 1
             } catch let error as StashError where error.code == .failedPrecondition || error.code == .notFound {
                 continue
@@ -203,7 +216,7 @@ final class LicenseManager: Sendable {
 
     /// A content key for a player of the daemon's own user, while the licence is valid. The
     /// first one starts the licence's playback window.
-    func playbackKey(_ id: String, keyID requested: String) async throws -> PlaybackKey {
+    package func playbackKey(_ id: String, keyID requested: String) async throws -> PlaybackKey {
         let host = try self.host()
         guard var terms = try await host.licenseRecord(id).license else {
             throw StashError(.failedPrecondition, "download '\(id)' holds no licence; `stash license get \(id)` gets one")

@@ -12,7 +12,7 @@ final class EngineClockTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: mine) }
         XCTAssertTrue(FileManager.default.createFile(atPath: mine + "/film.bin", contents: Data(repeating: 1, count: 2000)))
 
-        let adopted = try await harness.engine.adopt(path: mine + "/film.bin", id: "film", url: "", sha256: "", link: false)
+        let adopted = try await harness.engine.maintenance.adopt(path: mine + "/film.bin", id: "film", url: "", sha256: "", link: false)
         XCTAssertEqual(adopted.createdAt, harness.clock.now, "created at the engine's time, not the wall clock's")
         XCTAssertEqual(adopted.completedAt, harness.clock.now)
         let stored = try await harness.record("film")

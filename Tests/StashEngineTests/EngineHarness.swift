@@ -155,7 +155,7 @@ extension Engine {
     /// commit queued so far.
     func settle() async throws {
         handleNotices()
-        for teardown in Array(stopping.values) { await teardown.value }
+        for teardown in teardowns.all { await teardown.value }
         handleNotices()
         try await commits.submit(nil, event: nil).wait()
     }

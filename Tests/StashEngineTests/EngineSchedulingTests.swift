@@ -172,7 +172,7 @@ final class EngineSchedulingTests: XCTestCase {
         XCTAssertEqual(harness.fetch.started, [url])
 
         harness.setFree(10_000_000)
-        await harness.engine.schedule()
+        await harness.engine.run(.schedule)
         try await harness.settle()
         XCTAssertEqual(harness.fetch.started, [url], "a held download waits for the recheck, not for the next schedule")
         harness.clock.advance(by: EngineState.storageRecheckInterval)

@@ -110,7 +110,7 @@ final class EngineTests: XCTestCase {
         http.serve(path: "/w.bin", size: 5000, seed: 4)
         _ = try await engine.add(id: "w", uri: http.url("/w.bin"), files: [], title: "", sha256: "", headers: [])
         try await eventually("w completes") { try await self.engine.get(id: "w").state == .completed }
-        let info = await engine.systemInfo()
+        let info = try await engine.maintenance.systemInfo()
         XCTAssertTrue(info.warnings.contains { $0.contains("1 complete download(s) could not be watched") }, "\(info.warnings)")
 
         try FileManager.default.removeItem(atPath: dataDir + "/assets/w/w.bin")

@@ -69,14 +69,14 @@ final class LicenseTimerTests: XCTestCase {
         try await harness.eventually("LICENSE_EXPIRED at 100 s") { try await harness.stateOf("film") == .licenseExpired }
         let expired = try await harness.record("film")
         XCTAssertTrue(expired.stateReason.contains("expired"), expired.stateReason)
-        let check = try await harness.engine.checkLicense(id: "film")
+        let check = try await harness.engine.licenses.check("film")
         XCTAssertEqual(check.check.verdict, .licenseExpired)
-        await assertFails(.failedPrecondition) { _ = try await harness.engine.playbackKey(id: "film", keyID: "") }
+        await assertFails(.failedPrecondition) { _ = try await harness.engine.licenses.playbackKey("film", keyID: "") }
         let export = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-license-export")
-        await assertFails(.failedPrecondition) { _ = try await harness.engine.export(ExportOrder(id: "film", dir: export + "/out", decrypt: true)) }
+        await assertFails(.failedPrecondition) { _ = try await harness.engine.maintenance.export(ExportOrder(id: "film", dir: export + "/out", decrypt: true)) }
 
         server.set(.grant(expiresIn: 100, playbackDuration: nil))
-        let renewed = try await harness.engine.renewLicense(id: "film")
+        let renewed = try await harness.engine.licenses.renew("film")
         XCTAssertTrue(renewed.isValid)
         XCTAssertEqual(renewed.state, .completed)
         XCTAssertEqual(renewed.terms?.expiresAt, Self.start.addingTimeInterval(200))
@@ -203,9 +203,9 @@ final class LicenseTimerTests: XCTestCase {
 
     func testThePlaybackWindowOpensWithTheFirstKeyAndEndsInDRMExpired() async throws {
         let (harness, _) = try await start([Self.licensed("show", expiresIn: nil, playbackDuration: 10)])
-        let before = try await harness.engine.checkLicense(id: "show")
+        let before = try await harness.engine.licenses.check("show")
         XCTAssertEqual(before.check.playbackSecondsLeft, 10, "the whole window until the first playback")
-        let key = try await harness.engine.playbackKey(id: "show", keyID: "")
+        let key = try await harness.engine.licenses.playbackKey("show", keyID: "")
         XCTAssertEqual(key.key, FakeLicenseServer.key)
         XCTAssertEqual(key.playbackSecondsLeft, 10)
         let started = try await harness.record("show")
@@ -215,14 +215,14 @@ final class LicenseTimerTests: XCTestCase {
         harness.clock.advance(by: 9)
         XCTAssertTrue(harness.clock.hasSleeper(wakingIn: 1), "the timer still sleeps until the window's end")
         try await harness.settle()
-        let during = try await harness.engine.checkLicense(id: "show")
+        let during = try await harness.engine.licenses.check("show")
         XCTAssertEqual(during.state, .completed)
         XCTAssertEqual(during.check.playbackSecondsLeft, 1)
         harness.clock.advance(by: 1)
         try await harness.eventually("DRM_EXPIRED when the window ends") { try await harness.stateOf("show") == .drmExpired }
-        let ended = try await harness.engine.checkLicense(id: "show")
+        let ended = try await harness.engine.licenses.check("show")
         XCTAssertEqual(ended.check.verdict, .playbackExpired)
-        let refused = await assertFails(.failedPrecondition) { _ = try await harness.engine.playbackKey(id: "show", keyID: "") }
+        let refused = await assertFails(.failedPrecondition) { _ = try await harness.engine.licenses.playbackKey("show", keyID: "") }
         XCTAssertTrue(refused?.message.contains("playback window") ?? false, refused?.message ?? "")
         await harness.stop()
     }

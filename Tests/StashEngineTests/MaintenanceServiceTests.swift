@@ -22,7 +22,7 @@ final class MaintenanceServiceTests: XCTestCase {
         // One byte short: the disk watch may fail the download first; the repair is the same.
         try Data(count: 999).write(to: URL(fileURLWithPath: filePath(harness, "b", "f1.bin")))
 
-        let report = try await harness.engine.verify(deep: false, repair: true)
+        let report = try await harness.engine.maintenance.verify(deep: false, repair: true)
         XCTAssertEqual(report.findings.map(\.kind), [.wrongSize])
         XCTAssertEqual(report.findings.map(\.repaired), [true])
         XCTAssertEqual(report.requeued, 1)
@@ -73,14 +73,14 @@ final class MaintenanceServiceTests: XCTestCase {
         }
         try await harness.eventually("every thread of the pool is busy") { busy.count.withLock { $0 } == FilePool.threads }
         let engine = harness.engine!
-        let forget = Task { try await engine.forget(id: "a", moveTo: target) }
+        let forget = Task { try await engine.maintenance.forget(id: "a", moveTo: target) }
         try await harness.eventually("the forget holds its download") { await engine.hold("a") != nil }
 
         let answer = try await engine.get(id: "a")
         XCTAssertEqual(answer.state, .completed, "the engine answers while the move waits")
         XCTAssertTrue(FileManager.default.fileExists(atPath: filePath(harness, "a", "a.bin")), "nothing moved yet")
         do {
-            _ = try await engine.addSubtitles(id: "a", languages: [], textTracks: [TextTrack(uri: "http://h.test/es.vtt", language: "es")])
+            _ = try await engine.maintenance.addSubtitles(id: "a", languages: [], textTracks: [TextTrack(uri: "http://h.test/es.vtt", language: "es")])
             XCTFail("a held download took new files")
         } catch let error as StashError {
             XCTAssertEqual(error.code, .failedPrecondition)
@@ -132,7 +132,7 @@ extension MaintenanceServiceTests {
         }
         try await harness.eventually("every thread of the pool is busy") { busy.count.withLock { $0 } == FilePool.threads }
         let engine = harness.engine!
-        let adopt = Task { try await engine.adopt(path: source + "/kept.bin", id: "x", url: "", sha256: "", link: false) }
+        let adopt = Task { try await engine.maintenance.adopt(path: source + "/kept.bin", id: "x", url: "", sha256: "", link: false) }
         // The adopt has looked at the id and waits for the pool; an add of "x" comes first.
         try await harness.eventually("the adopt waits for the pool") { pool.jobs == FilePool.threads + 1 }
         try await harness.add("x")
@@ -175,7 +175,7 @@ extension MaintenanceServiceTests {
         }
         try await harness.eventually("every thread of the pool is busy") { busy.count.withLock { $0 } == FilePool.threads }
         let engine = harness.engine!
-        let forget = Task { try await engine.forget(id: "a", moveTo: target) }
+        let forget = Task { try await engine.maintenance.forget(id: "a", moveTo: target) }
         try await harness.eventually("the forget waits for the pool") { pool.jobs == FilePool.threads + 1 }
 
         try await engine.cancel(id: "a")

@@ -6,9 +6,12 @@ import Synchronization
 /// forget's files to another file system, an export. A `NIOThreadPool` of its own, so such
 /// work holds neither the engine actor (every request would wait behind a 2 s copy) nor a
 /// thread of Swift's cooperative pool (one per core: two such jobs would stall every task).
-/// Its threads start on first use and stop with the engine.
+/// Its threads start on first use and stop with the engine. The engine has a second pool of
+/// one thread for deleting removed downloads, so a cancel never waits behind a long hash or copy.
 final class FilePool: Sendable {
     static let threads = 2
+
+    private let threads: Int
 
     private struct State {
         var pool: NIOThreadPool?
@@ -18,6 +21,10 @@ final class FilePool: Sendable {
 
     private let state = Mutex(State())
 
+    init(threads: Int = FilePool.threads) {
+        self.threads = threads
+    }
+
     /// Runs `body` on one of the pool's threads and returns what it returns or throws.
     /// Throws UNAVAILABLE once the engine is stopping.
     func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
@@ -25,7 +32,7 @@ final class FilePool: Sendable {
             guard !state.closed else { throw Self.stopping }
             state.jobs += 1
             if let pool = state.pool { return pool }
-            let pool = NIOThreadPool(numberOfThreads: Self.threads)
+            let pool = NIOThreadPool(numberOfThreads: threads)
             pool.start()
             state.pool = pool
             return pool

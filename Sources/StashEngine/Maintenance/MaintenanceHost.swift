@@ -23,6 +23,10 @@ protocol MaintenanceHost: Actor {
     func cancel(id: String) async throws
     /// Returns once every change decided so far is durable.
     func flush() async throws
+    /// What the records say for GetSystemInfo (`EngineState.storageFigures`).
+    func storageFigures() -> StorageService.Figures
+    /// How a stream's playlists are read under the daemon's settings (subtitle renditions).
+    var hlsPreparation: HLSPreparation { get }
 }
 
 /// What a decided `MaintenanceInput` did to its download.
@@ -35,4 +39,20 @@ struct MaintenanceOutcome: Sendable {
     var stateChanged = false
     /// Whether the decision changed anything at all.
     var changed = false
+
+    /// What `effects`, a decision upon a fact about download `id`, do to it: the record as its
+    /// first commit of it (a save or an add) has it, whether a commit of it changed its state.
+    init(_ effects: [EngineEffect], about id: String?) {
+        changed = !effects.isEmpty
+        guard let id else { return }
+        for case .commit(let change?, let event) in effects {
+            switch change {
+            case .save(let download) where download.id == id, .add(let download) where download.id == id:
+                if self.download == nil { self.download = download }
+                if case .stateChanged? = event { stateChanged = true }
+            default:
+                break
+            }
+        }
+    }
 }

@@ -41,10 +41,10 @@ final class StorageService: Sendable {
     }
 
     /// The answer kept, or a new one from `inputs` (called only then).
-    func systemInfo(_ inputs: () -> Inputs) -> SystemInfo {
+    func systemInfo(_ inputs: () async -> Inputs) async -> SystemInfo {
         let now = clock.now().timeIntervalSinceReferenceDate
         if let cached = cache.withLock({ $0 }), now - cached.time < Self.ttl { return cached.info }
-        let given = inputs()
+        let given = await inputs()
         var diskWarnings: [String] = []
         let disk: (total: Int64, free: Int64)
         do {

@@ -63,6 +63,14 @@ final class VerifyService: Sendable {
         return PurgeResult(filesDeleted: report.filesDeleted, bytesFreed: report.bytesFreed, paths: paths)
     }
 
+    /// Lists `assets/` for the entries nobody owns, beside the start's file checks (it needs
+    /// only the ids); `atStart` takes the result.
+    func scanOrphans(owners: [String]) -> Task<AssetScanner.Result, Never> {
+        let assetsDir = layout.assetsDir
+        let files = self.files
+        return Task { (try? await files.run { AssetScanner.orphans(assetsDir: assetsDir, owners: owners) }) ?? AssetScanner.Result() }
+    }
+
     /// The fast verify of every start: `findings` are the files the start found missing or of
     /// the wrong size (stat only); to them it adds the entries of `assets/` that nobody owns.
     func atStart(findings: [VerifyFinding], downloadsChecked: Int, filesChecked: Int, started: Date, orphans scan: AssetScanner.Result) {

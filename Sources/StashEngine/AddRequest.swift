@@ -1,0 +1,60 @@
+import StashCore
+
+/// An add as a client gave it (AddDownload, `Engine.add`): one file from `uri`, a bundle of
+/// `files`, or an HLS stream (`hls` given, or a `uri` whose path ends in .m3u8). `validated()`
+/// checks it field by field, in the order a client reads the errors, and makes it a
+/// `NewDownload`; whether it is new, already there or held by another download is
+/// `EngineState.decideAdd`'s.
+struct AddRequest {
+    var id = ""
+    var uri = ""
+    var files: [BundleFileSpec] = []
+    var title = ""
+    var sha256 = ""
+    var headers: [HTTPHeader] = []
+    var hls: HLSOptions?
+    var drm: DRMParams?
+    var force = false
+    var appData: [UInt8] = []
+    var group = ""
+    var textTracks: [TextTrack] = []
+
+    /// The request checked, with its files made: the first field that breaks a rule is the
+    /// error, naming it.
+    func validated() throws -> NewDownload {
+        let isBundle = !files.isEmpty
+        // DRM parameters say the stream is HLS: only HLS keys come from a licence server.
+        let hls = self.hls ?? (isBundle || (drm == nil && !HLSRules.looksLikePlaylist(uri)) ? nil : HLSOptions())
+        if let drm {
+            guard hls != nil else { throw StashError.invalidArgument("drm applies to HLS streams, not to a bundle of files") }
+            try DRMRules.validate(drm)
+        }
+        if let hls {
+            guard !isBundle else { throw StashError.invalidArgument("give either hls options or files, not both") }
+            guard sha256.isEmpty else { throw StashError.invalidArgument("sha256 applies to a single file, not to an HLS stream") }
+            try DownloadRequestRules.validateURI(uri)
+            try HLSRules.validate(hls)
+        } else if isBundle {
+            guard uri.isEmpty else {
+                throw StashError.invalidArgument("give either uri or files, not both (uri '\(uri.prefix(200))' with \(files.count) files)")
+            }
+            guard sha256.isEmpty else { throw StashError.invalidArgument("sha256 applies to a single file; give each file of a bundle its own sha256") }
+        } else {
+            try DownloadRequestRules.validateURI(uri)
+        }
+        try DownloadRequestRules.validateTitle(title)
+        try DownloadRequestRules.validateHeaders(headers)
+        try DownloadRequestRules.validateAppData(appData)
+        try DownloadRequestRules.validateGroup(group)
+        let digest = try DownloadRequestRules.normalizeSHA256(sha256)
+        let contentFiles =
+            hls != nil ? []
+            : isBundle ? try BundleRules.files(from: files, fileName: AssetLayout.fileName(from:))
+            : [DownloadFile(url: uri, path: AssetLayout.fileName(from: uri), sha256: digest)]
+        let tracks = try TextTrackRules.added(textTracks, to: [], files: contentFiles)
+        if !id.isEmpty { try DownloadRequestRules.validateID(id) }
+        return NewDownload(
+            id: id, uri: uri, title: title, sha256: digest, headers: headers, hls: hls, drm: drm, force: force, appData: appData, group: group,
+            isBundle: isBundle, files: contentFiles, textTracks: tracks)
+    }
+}
