@@ -1,8 +1,10 @@
+import StashCore
+
 /// A media playlist of a package on disk, as `PackagePlan` wrote it: what `stash export`
 /// needs after a restart, when the registry is gone and only the folder remains.
 ///
-/// It reads only what stash writes (EXT-X-KEY, EXT-X-MAP, EXT-X-MEDIA-SEQUENCE, EXTINF and
-/// file names); every path must stay inside the folder, since a playlist edited or planted on
+/// It reads only what stash writes (EXT-X-KEY, EXT-X-MAP, EXT-X-MEDIA-SEQUENCE, EXTINF,
+/// EXT-X-STASH-WINDOW-START and file names); every path must stay inside the folder, since a playlist edited or planted on
 /// disk would otherwise make the export read or write elsewhere.
 package struct LocalMediaPlaylist: Equatable, Sendable {
     /// In playback order.
@@ -12,6 +14,9 @@ package struct LocalMediaPlaylist: Equatable, Sendable {
     package var initSections: [LocalSegment]
     /// Each key file once, in order of first use.
     package var keyPaths: [String]
+    /// Seconds on the stream's timeline where the package's first segment begins: 0 for the
+    /// whole stream, the start of the first segment kept for a time window.
+    package var windowStart: Double = 0
 
     package init(segments: [LocalSegment], initSections: [LocalSegment] = [], keyPaths: [String] = []) {
         self.segments = segments
@@ -54,6 +59,12 @@ package struct LocalMediaPlaylist: Equatable, Sendable {
             switch name {
             case "#EXTINF":
                 pendingDuration = true
+            case "#EXT-X-STASH-WINDOW-START":
+                guard let seconds = Double(value), seconds.isFinite, seconds >= 0, seconds <= HLSRules.maxRangeSeconds else {
+                    throw HLSError(.invalidAttribute, line: number,
+                                   "EXT-X-STASH-WINDOW-START '\(value.prefix(80))' must be seconds from 0 to \(HLSRules.seconds(HLSRules.maxRangeSeconds))")
+                }
+                result.windowStart = seconds
             case "#EXT-X-MEDIA-SEQUENCE":
                 guard result.segments.isEmpty, let sequence = AttributeList.decimalInteger(value) else {
                     throw HLSError(.invalidAttribute, line: number,

@@ -71,6 +71,14 @@ struct PackageTrack {
             "#EXT-X-MEDIA-SEQUENCE:\(skipsAhead ? playlist.segments[first].sequenceNumber : playlist.mediaSequence)",
         ]
         if discontinuities > 0 { lines.append("#EXT-X-DISCONTINUITY-SEQUENCE:\(discontinuities)") }
+        if skipsAhead {
+            // Where the window begins on the stream's timeline: a side-loaded subtitle file
+            // counts from the stream's start, so an export of the window moves its cues by
+            // this much (`LocalMediaPlaylist.windowStart`). Players ignore a tag they do not
+            // know (RFC 8216 section 4.1).
+            let before = playlist.segments[..<first].reduce(Int64(0)) { $0.addingSaturating(SegmentWindow.microseconds($1.duration)) }
+            lines.append("\(Self.windowStartTag):\(Self.decimal(Double(before) / 1_000_000, places: 6))")
+        }
         lines.append("#EXT-X-PLAYLIST-TYPE:VOD")
         var sections: [(section: InitSection, name: String)] = []
         var keyNames: [String: String] = [:]
@@ -133,6 +141,9 @@ struct PackageTrack {
         let longest = playlist.segments.map { UInt64($0.duration.rounded()) }.max() ?? 0
         return max(playlist.targetDuration, longest)
     }
+
+    /// The package's own tag for where a time window begins on the stream's timeline.
+    static let windowStartTag = "#EXT-X-STASH-WINDOW-START"
 
     /// `seg00000`: five digits hold `HLSError.maxSegments` segments and keep names sorted.
     static func segmentName(_ index: Int) -> String {

@@ -89,7 +89,7 @@ package struct SegmentWindow: Equatable, Sendable {
 
     /// Seconds as whole microseconds, rounded; negative values are 0 and values too large for
     /// Int64 (or NaN) are its maximum, so no input traps.
-    static func microseconds(_ seconds: Double) -> Int64 {
+    package static func microseconds(_ seconds: Double) -> Int64 {
         let scaled = (seconds * 1_000_000).rounded()
         guard scaled < 9.2e18 else { return .max }
         return scaled > 0 ? Int64(scaled) : 0

@@ -52,12 +52,15 @@ package struct SubtitleTrackInput {
     package var isDefault: Bool
     package var forced: Bool
     /// True for an HLS rendition: its cue times are on the media's clock (X-TIMESTAMP-MAP).
-    /// False for a side-loaded file, whose zero is the start of the file written.
+    /// False for a side-loaded file, whose zero is the start of the stream.
     package var onMediaClock: Bool
+    /// For a side-loaded file: microseconds of its clock where the file written begins (a
+    /// time window's start on the stream's timeline; 0 for the whole stream).
+    package var startsAt: Int64
 
     package init(
         source: ChunkSource, name: String, format: SubtitleFormat, language: String?, title: String = "", isDefault: Bool = false,
-        forced: Bool = false, onMediaClock: Bool
+        forced: Bool = false, onMediaClock: Bool, startsAt: Int64 = 0
     ) {
         self.source = source
         self.name = name
@@ -67,5 +70,6 @@ package struct SubtitleTrackInput {
         self.isDefault = isDefault
         self.forced = forced
         self.onMediaClock = onMediaClock
+        self.startsAt = startsAt
     }
 }

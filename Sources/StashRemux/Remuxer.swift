@@ -48,7 +48,7 @@ package enum Remuxer {
 
         let origin = self.origin(of: lanes)
         let cueLanes = subtitleTracks.map { track in
-            CueLane(cues: track.cues, shift: track.input.onMediaClock ? origin : 0, index: track.index, encoder: track.encoder,
+            CueLane(cues: track.cues, shift: track.input.onMediaClock ? origin : track.input.startsAt, index: track.index, encoder: track.encoder,
                     name: track.input.name)
         }
         try output.begin()
@@ -57,11 +57,11 @@ package enum Remuxer {
             var earliest: (time: Int64, lane: PacketLane?, cues: CueLane?)?
             for lane in lanes where lane.holding {
                 let time = lane.time() &- origin
-                if earliest == nil || time < earliest!.time { earliest = (time, lane, nil) }
+                if time < earliest?.time ?? .max { earliest = (time, lane, nil) }
             }
             for cues in cueLanes {
                 guard let time = cues.time else { continue }
-                if earliest == nil || time < earliest!.time { earliest = (time, nil, cues) }
+                if time < earliest?.time ?? .max { earliest = (time, nil, cues) }
             }
             guard let next = earliest else { break }
             if let lane = next.lane {

@@ -24,6 +24,12 @@ package final class SmallDisk: @unchecked Sendable {
         try Self.run("/bin/mount", "-o", "remount,size=\(bytes)", path)
     }
 
+    /// Remounts the file system read-only: every write to it fails with EROFS, also root's,
+    /// which a folder's permission bits would not do.
+    package func makeReadOnly() throws -> Bool {
+        try Self.run("/bin/mount", "-o", "remount,ro", path)
+    }
+
     /// Lazily, so a file a failed test left open cannot keep the mount (and the folder) around.
     package func unmount() {
         guard mounted else { return }

@@ -113,6 +113,29 @@ final class ExportFileTests: DaemonTestCase {
         await assertFails(.notFound) { try await self.client.export(id: "nope", toFile: out + "/x.mp4") }
     }
 
+    /// A side-loaded subtitle file counts from the stream's start: in the export of a window
+    /// whose first segment begins at 2 s, a cue at 3 s shows at 1 s and one that ended at 1.5 s
+    /// is left out. (Its cues used to stay where they were, 2 s late in the file.)
+    func testASideLoadedTextTrackOfATimeWindowMovesWithTheWindow() async throws {
+        let fixture = try stream()
+        http.serveDirectory(fixture.directory, at: "/film")
+        let vtt = "WEBVTT\n\n00:00:01.000 --> 00:00:01.500\nbefore\n\n00:00:03.000 --> 00:00:03.500\ninside\n\n00:00:05.000 --> 00:00:05.500\nlater\n"
+        http.serve(path: "/subs/de.vtt", body: Array(vtt.utf8))
+        _ = try await client.addDownload(AddDownloadRequest(
+            id: "window", uri: http.url("/film/" + fixture.masterPath), hls: HLSOptions(audio: ["en"], start: 2.5),
+            textTracks: [TextTrack(uri: http.url("/subs/de.vtt"), language: "de", title: "Deutsch")]))
+        _ = try await waitFor("window", .completed)
+        let file = try outDir() + "/window.mkv"
+        let result = try await client.export(id: "window", toFile: file)
+        XCTAssertEqual(result.tracks.map(\.kind), [.video, .audio, .subtitles])
+        let probed = try MediaProbe.summary(of: file)
+        XCTAssertEqual(probed.duration, Double(fixture.seconds - HLSFixture.segmentSeconds), accuracy: 0.3, "segments 2-6 s")
+        let cues = try MediaProbe.packetTimes(of: file, stream: 2)
+        XCTAssertEqual(cues.count, 2, "\(cues)")
+        XCTAssertEqual(cues.first ?? -1, 1.0, accuracy: 0.05, "the cue at 3 s of the stream, 2 s into the window")
+        XCTAssertEqual(cues.last ?? -1, 3.0, accuracy: 0.05)
+    }
+
     func testASingleFileIsCopiedOrLinked() async throws {
         http.serve(path: "/clip.bin", size: 300_000, seed: 7)
         _ = try await client.addDownload(AddDownloadRequest(id: "clip", uri: http.url("/clip.bin")))
@@ -196,6 +219,34 @@ final class ExportFileTests: DaemonTestCase {
 /// A full disk under the target: the export fails with RESOURCE_EXHAUSTED and leaves nothing,
 /// not even the space it took.
 final class ExportFullDiskTests: DaemonTestCase {
+    /// A folder stashd may not write to (a read-only file system: root passes permission bits)
+    /// is refused naming the target, and leaves nothing.
+    func testATargetThatCannotBeWrittenIsRefused() async throws {
+        let mountPoint = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-export-ro")
+        guard let disk = try SmallDisk.mount(at: mountPoint, bytes: 1 << 20) else { throw XCTSkip("mounting a tmpfs needs root (CAP_SYS_ADMIN)") }
+        defer { disk.unmount() }
+        XCTAssertTrue(try disk.makeReadOnly())
+        http.serve(path: "/clip.bin", size: 4096, seed: 3)
+        _ = try await client.addDownload(AddDownloadRequest(id: "clip", uri: http.url("/clip.bin")))
+        _ = try await waitFor("clip", .completed)
+        try XCTSkipUnless(HLSFixture.isAvailable, "ffmpeg and ffprobe are needed (make deps installs them)")
+        let fixture = try HLSFixture.shared("ts-audio-renditions") { try HLSFixture.tsAudioRenditions(in: $0) }
+        http.serveDirectory(fixture.directory, at: "/film")
+        _ = try await client.addDownload(AddDownloadRequest(id: "film", uri: http.url("/film/" + fixture.masterPath)))
+        _ = try await waitFor("film", .completed)
+        for (id, name) in [("clip", "clip.bin"), ("film", "film.mkv")] {
+            do {
+                _ = try await client.export(id: id, toFile: mountPoint + "/" + name)
+                XCTFail("\(id): exported onto a read-only file system")
+            } catch let error as StashError {
+                XCTAssertTrue(error.message.contains(mountPoint), "\(id): names the target: \(error.message)")
+                XCTAssertTrue(error.message.lowercased().contains("read-only"), "\(id): says why: \(error.message)")
+            }
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: mountPoint), [])
+        XCTAssertTrue(daemon.isRunning)
+    }
+
     func testAFullDiskLeavesNoFile() async throws {
         try XCTSkipUnless(HLSFixture.isAvailable, "ffmpeg and ffprobe are needed (make deps installs them)")
         let fixture = try HLSFixture.shared("ts-audio-renditions") { try HLSFixture.tsAudioRenditions(in: $0) }

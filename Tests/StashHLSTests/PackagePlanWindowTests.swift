@@ -48,6 +48,7 @@ final class PackagePlanWindowTests: XCTestCase {
             #EXT-X-VERSION:3
             #EXT-X-TARGETDURATION:10
             #EXT-X-MEDIA-SEQUENCE:8
+            #EXT-X-STASH-WINDOW-START:10
             #EXT-X-PLAYLIST-TYPE:VOD
             #EXT-X-KEY:METHOD=AES-128,URI="key0.key",IV=0x000102030405060708090A0B0C0D0E0F
             #EXTINF:9.5,
@@ -76,6 +77,7 @@ final class PackagePlanWindowTests: XCTestCase {
             #EXT-X-TARGETDURATION:10
             #EXT-X-MEDIA-SEQUENCE:9
             #EXT-X-DISCONTINUITY-SEQUENCE:1
+            #EXT-X-STASH-WINDOW-START:19.5
             #EXT-X-PLAYLIST-TYPE:VOD
             #EXT-X-KEY:METHOD=AES-128,URI="key0.key"
             #EXTINF:4,
@@ -95,6 +97,11 @@ final class PackagePlanWindowTests: XCTestCase {
         XCTAssertEqual(local.segments.map(\.path), ["seg00002.ts", "seg00003.ts", "seg00004.ts"])
         XCTAssertEqual(local.segments[0].iv, LocalMediaPlaylist.sequenceIV(9))
         XCTAssertNil(local.segments[1].keyPath)
+        XCTAssertEqual(local.windowStart, 19.5, "where the first segment kept begins on the stream's timeline")
+        XCTAssertThrowsError(try LocalMediaPlaylist.parse("#EXTM3U\n#EXT-X-STASH-WINDOW-START:-1\n")) {
+            XCTAssertEqual(($0 as? HLSError)?.code, .invalidAttribute)
+        }
+        XCTAssertThrowsError(try LocalMediaPlaylist.parse("#EXTM3U\n#EXT-X-STASH-WINDOW-START:nan\n"))
         // The stream lasts 27 s as the microseconds count it (4.0000004 is 4 s to them).
         XCTAssertEqual(plan.window, SegmentWindow(start: 19.5, end: 27))
     }

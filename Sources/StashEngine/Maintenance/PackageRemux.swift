@@ -40,6 +40,7 @@ struct PackageRemux {
             for piece in found { total = total.addingReportingOverflow(try reader.size(of: piece.path)).partialValue }
             return found
         }
+        let variant = try reader.mediaPlaylist(contents.variant)
         var media = [
             MediaTrackInput(source: source(try pieces(contents.variant)), name: "the variant \(contents.variant)", role: .main)
         ]
@@ -62,7 +63,8 @@ struct PackageRemux {
             let piece = Piece(path: track.path, segment: LocalSegment(path: track.path), folder: "")
             subtitles.append(SubtitleTrackInput(
                 source: source([piece]), name: "the text track \(track.path)", format: track.type == "srt" ? .subrip : .webvtt,
-                language: track.language, title: track.title, onMediaClock: false))
+                language: track.language, title: track.title, onMediaClock: false,
+                startsAt: SegmentWindow.microseconds(variant.windowStart)))
         }
         meter.start(total: total)
         return RemuxJob(format: format, media: media, subtitles: subtitles)
