@@ -473,13 +473,7 @@ final class FetchLoop {
 
     /// Each of `running`'s share of the limits (0 = unlimited), in its order: see `RateShares`.
     private static func shares(of running: [Transfer], global: Int64) -> [Int64] {
-        var perGroup: [String: Int] = [:]
-        for transfer in running where !transfer.request.rateGroup.isEmpty { perGroup[transfer.request.rateGroup, default: 0] += 1 }
-        let caps = running.map { transfer in
-            transfer.request.rateGroup.isEmpty ? 0
-                : RateShares.cap(limit: transfer.request.groupRateLimit, running: perGroup[transfer.request.rateGroup] ?? 1)
-        }
-        return RateShares.split(global: global, caps: caps)
+        RateShares.split(global: global, groups: running.map { ($0.request.rateGroup, $0.request.groupRateLimit) })
     }
 
     /// Re-splits the limits whenever the running transfers or the global limit change; a

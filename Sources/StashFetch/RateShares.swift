@@ -22,6 +22,14 @@ enum RateShares {
         return shares
     }
 
+    /// The shares of transfers given as (group, the group's limit); "" is no group.
+    static func split(global: Int64, groups: [(name: String, limit: Int64)]) -> [Int64] {
+        var perGroup: [String: Int] = [:]
+        for group in groups where !group.name.isEmpty { perGroup[group.name, default: 0] += 1 }
+        let caps = groups.map { $0.name.isEmpty ? 0 : cap(limit: $0.limit, running: perGroup[$0.name] ?? 1) }
+        return split(global: global, caps: caps)
+    }
+
     /// A download's limit as a cap on each of its `running` transfers (0 = none).
     static func cap(limit: Int64, running: Int) -> Int64 {
         guard limit > 0 else { return 0 }

@@ -23,6 +23,11 @@ final class RateSharesTests: XCTestCase {
         XCTAssertEqual(RateShares.cap(limit: .max, running: 0), .max)
     }
 
+    func testTransfersOfOneGroupShareItsLimit() {
+        let shares = RateShares.split(global: 0, groups: [("a", 1000), ("", 0), ("a", 1000), ("b", 300)])
+        XCTAssertEqual(shares, [500, 0, 500, 300])
+    }
+
     func testExtremesDoNotTrap() {
         XCTAssertEqual(RateShares.split(global: .max, caps: [.max, 0]), [.max / 2, .max / 2 + 1])
         XCTAssertEqual(RateShares.split(global: 1, caps: [0, 0, 1]), [1, 1, 1], "the least share is 1 byte/s, never 0")
