@@ -92,7 +92,7 @@ FISH_COMPLETION_DIR := $(PREFIX)/share/fish/vendor_completions.d
 INSTALLED := $(BINDIR)/stash $(BINDIR)/stashd $(USER_UNIT_DIR)/stashd.socket $(USER_UNIT_DIR)/stashd.service \
 	$(BASH_COMPLETION_DIR)/stash $(ZSH_COMPLETION_DIR)/_stash $(FISH_COMPLETION_DIR)/stash.fish \
 	$(MANDIR)/man1/stash.1 $(MANDIR)/man8/stashd.8 \
-	$(PREFIX)/include/stash/client.h $(PREFIX)/lib/libstash-client.so.0.2.0 $(PREFIX)/lib/libstash-client.so.0.2 \
+	$(PREFIX)/include/stash/client.h $(PREFIX)/lib/libstash-client.so.0.3.0 $(PREFIX)/lib/libstash-client.so.0.3 \
 	$(PREFIX)/lib/libstash-client.so $(PREFIX)/lib/libstash-client.a $(PREFIX)/lib/pkgconfig/stash-client.pc
 # The man pages are swift-argument-parser's generate-manual run on the built binaries. It is
 # the tool of the package's GenerateManual plugin: `swift package plugin generate-manual --help`

@@ -70,6 +70,9 @@ public final class StashClient: Sendable {
     /// whole stream, so it is refused here with UNIMPLEMENTED instead.
     public func addDownload(_ request: AddDownloadRequest) async throws -> (download: Download, created: Bool) {
         if request.hls?.hasRange ?? false { try requireTimeRanges() }
+        if request.rateLimit != 0, !daemonInfo.features.contains("rate-limit") {
+            throw StashError(.unimplemented, "stashd \(daemonInfo.daemonVersion) does not support a rate limit per download (feature \"rate-limit\"); it would fetch at full speed")
+        }
         let result = try await connection.call(.addDownload(request))
         guard case .download(let download, let created) = result else { throw Self.unexpected(result, for: "AddDownload") }
         return (download, created)

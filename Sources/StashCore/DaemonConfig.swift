@@ -20,8 +20,22 @@ public struct DaemonConfig: Equatable, Sendable, Codable {
     /// A transfer slower than this many bytes per second for `lowSpeedTime` seconds is stalled.
     public var lowSpeedLimit: Int = 1024
     public var lowSpeedTime: Int = 30
+    /// The global rate limit by weekday and hour (`RateSchedule`'s syntax), in the daemon's
+    /// local time; outside its rules, and when it is "", `rateLimit` holds.
+    public var rateSchedule: String = ""
 
     public init() {}
+
+    /// The key of `rateSchedule`, the one setting that is text: see `text(forKey:)`.
+    public static let rateScheduleKey = "rate-schedule"
+
+    /// Every key's name, the integer ones and `rate-schedule`.
+    public static var keyNames: [String] { keys.map(\.name) + [rateScheduleKey] }
+
+    /// Any key's value as text: an integer's digits, or the schedule.
+    public func text(forKey name: String) throws -> String {
+        name == Self.rateScheduleKey ? rateSchedule : String(try value(forKey: name))
+    }
 
     public struct Key: Sendable {
         public let name: String
@@ -46,12 +60,20 @@ public struct DaemonConfig: Equatable, Sendable, Codable {
     ]
 
     public func value(forKey name: String) throws -> Int64 {
+        if name == Self.rateScheduleKey {
+            throw StashError.invalidArgument("config '\(name)' is text, not an integer; read it with text(forKey:)")
+        }
         guard let key = Self.keys.first(where: { $0.name == name }) else { throw Self.unknownKey(name) }
         return self[keyPath: key.keyPath]
     }
 
     /// Sets one key from its text form; the error names the key, the value and the limits.
     package mutating func set(_ name: String, to text: String) throws {
+        if name == Self.rateScheduleKey {
+            // Kept in the parsed form, so `config get` shows how it was understood.
+            rateSchedule = try RateSchedule(parsing: text).text
+            return
+        }
         guard let key = Self.keys.first(where: { $0.name == name }) else { throw Self.unknownKey(name) }
         guard let value = Int64(text.trimmingWhitespace()) else {
             throw StashError.invalidArgument("config '\(name)': value '\(text)' is not an integer")
@@ -63,7 +85,7 @@ public struct DaemonConfig: Equatable, Sendable, Codable {
     }
 
     private static func unknownKey(_ name: String) -> StashError {
-        .invalidArgument("unknown config key '\(name)'; known keys: \(keys.map(\.name).joined(separator: ", "))")
+        .invalidArgument("unknown config key '\(name)'; known keys: \(keyNames.joined(separator: ", "))")
     }
 
     private var maxParallel64: Int64 { get { Int64(maxParallel) } set { maxParallel = Int(newValue) } }

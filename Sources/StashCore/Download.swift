@@ -48,6 +48,7 @@ public struct Download: Equatable, Sendable {
         var licenseKeyIDs: [String: String] = [:]
         var appData: [UInt8] = []
         var textTracks: [TextTrack] = []
+        var rateLimit: Int64 = 0
 
         var isEmpty: Bool { self == Rare() }
     }
@@ -322,6 +323,13 @@ public struct Download: Equatable, Sendable {
     public var textTracks: [TextTrack] {
         get { storage.fields.rare?.rare.textTracks ?? [] }
         set { changeRare { $0.textTracks = newValue } }
+    }
+
+    /// Bytes per second over all of this download's transfers; 0 is none. The global limit
+    /// (`rate-limit`, `rate-schedule`) holds as well.
+    public var rateLimit: Int64 {
+        get { storage.fields.rare?.rare.rateLimit ?? 0 }
+        set { changeRare { $0.rateLimit = newValue } }
     }
 
     public init(

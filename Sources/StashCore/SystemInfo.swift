@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where the daemon keeps things and how much room is left (GetSystemInfo).
 public struct SystemInfo: Equatable, Sendable {
     public var dataDir: String
@@ -17,11 +19,17 @@ public struct SystemInfo: Equatable, Sendable {
     /// What keeps the daemon from working fully (a full disk under the registry, …), each
     /// saying what to do; empty when all is well.
     public var warnings: [String]
+    /// The global rate limit in force now (bytes/s, 0 = unlimited): the rate schedule's rule
+    /// covering this moment, or the `rate-limit` setting.
+    public var rateLimitNow: Int64
+    /// When the rate schedule next changes the limit (nil: never), and the limit from then on.
+    public var rateLimitChangesAt: Date?
+    public var rateLimitNext: Int64
 
     public init(
         dataDir: String, diskTotal: Int64, diskFree: Int64, bytesHeld: Int64, daemonVersion: String, socketPath: String, downloadCount: Int,
         bytesByState: [DownloadState: Int64] = [:], assetCount: Int = 0, lastVerify: VerifyReport = VerifyReport(),
-        warnings: [String] = []
+        warnings: [String] = [], rateLimitNow: Int64 = 0, rateLimitChangesAt: Date? = nil, rateLimitNext: Int64 = 0
     ) {
         self.dataDir = dataDir
         self.diskTotal = diskTotal
@@ -34,5 +42,8 @@ public struct SystemInfo: Equatable, Sendable {
         self.assetCount = assetCount
         self.lastVerify = lastVerify
         self.warnings = warnings
+        self.rateLimitNow = rateLimitNow
+        self.rateLimitChangesAt = rateLimitChangesAt
+        self.rateLimitNext = rateLimitNext
     }
 }

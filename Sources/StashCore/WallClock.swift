@@ -7,9 +7,16 @@ package struct WallClock: Sendable {
     package let now: @Sendable () -> Date
     /// Waits `seconds` (returning early if the task is cancelled).
     package let sleep: @Sendable (_ seconds: TimeInterval) async -> Void
+    /// The local time zone the rate schedule is read in: the system's (TZ, /etc/localtime)
+    /// unless a test gives its own.
+    package let timeZone: @Sendable () -> TimeZone
 
-    package init(now: @escaping @Sendable () -> Date, sleep: @escaping @Sendable (_ seconds: TimeInterval) async -> Void) {
+    package init(
+        now: @escaping @Sendable () -> Date, timeZone: @escaping @Sendable () -> TimeZone = { TimeZone.current },
+        sleep: @escaping @Sendable (_ seconds: TimeInterval) async -> Void
+    ) {
         self.now = now
+        self.timeZone = timeZone
         self.sleep = sleep
     }
 

@@ -18,6 +18,8 @@ struct AddRequest {
     var appData: [UInt8] = []
     var group = ""
     var textTracks: [TextTrack] = []
+    /// Bytes per second over all its transfers; 0 is none.
+    var rateLimit: Int64 = 0
 
     /// The request checked, with its files made: the first field that breaks a rule is the
     /// error, naming it.
@@ -53,8 +55,13 @@ struct AddRequest {
             : [DownloadFile(url: uri, path: AssetLayout.fileName(from: uri), sha256: digest)]
         let tracks = try TextTrackRules.added(textTracks, to: [], files: contentFiles)
         if !id.isEmpty { try DownloadRequestRules.validateID(id) }
-        return NewDownload(
+        guard rateLimit >= 0 else {
+            throw StashError.invalidArgument("rate_limit: \(rateLimit) is negative; give bytes per second, 0 = none")
+        }
+        var new = NewDownload(
             id: id, uri: uri, title: title, sha256: digest, headers: headers, hls: hls, drm: drm, force: force, appData: appData, group: group,
             isBundle: isBundle, files: contentFiles, textTracks: tracks)
+        new.rateLimit = rateLimit
+        return new
     }
 }

@@ -80,6 +80,12 @@ extension Engine {
             maintenance.storage.forget()
         case .setRateLimit(let bytesPerSecond):
             fetch.setRateLimit(bytesPerSecond)
+        case .armRateChange(let seconds, let generation):
+            let clock = self.clock
+            Task { [weak self] in
+                await clock.sleep(seconds)
+                await self?.run(.rateChangeDue(generation: generation))
+            }
         case .log(let level, let message, let metadata):
             logger.log(level: level, message, metadata: metadata)
         }

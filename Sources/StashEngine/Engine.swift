@@ -89,7 +89,7 @@ package actor Engine {
         ForgetJournal(dataDir: layout.dataDir).cleanUp(logger: logger)
         licenses.attach(self)
         maintenance.attach(self)
-        fetch.setRateLimit(config.rateLimit)
+        perform(state.startRateSchedule())
         var loaded = try registry.loadAll()
         for problem in loaded.problems {
             logger.warning("registry record skipped or repaired", metadata: ["problem": "\(problem)"])
@@ -156,11 +156,12 @@ package actor Engine {
     package func add(
         id requestedID: String, uri: String, files specs: [BundleFileSpec] = [], title: String, sha256: String, headers: [HTTPHeader],
         hls requestedHLS: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false, appData: [UInt8] = [], group: String = "",
-        textTracks trackSpecs: [TextTrack] = []
+        textTracks trackSpecs: [TextTrack] = [], rateLimit: Int64 = 0
     ) async throws -> (download: Download, created: Bool) {
-        let request = AddRequest(
+        var request = AddRequest(
             id: requestedID, uri: uri, files: specs, title: title, sha256: sha256, headers: headers, hls: requestedHLS, drm: drm, force: force,
             appData: appData, group: group, textTracks: trackSpecs)
+        request.rateLimit = rateLimit
         return try await add(request.validated())
     }
 

@@ -36,6 +36,9 @@ enum EngineEffect {
     case armStorageRecheck
     /// Storage figures (GetSystemInfo) made before this change are stale.
     case forgetStorageInfo
+    /// The global rate limit in force (the schedule's or `rate-limit`).
     case setRateLimit(Int64)
+    /// Send `.rateChangeDue(generation)` after `after` seconds: the schedule's next change.
+    case armRateChange(after: TimeInterval, generation: UInt64)
     case log(Logger.Level, Logger.Message, Logger.Metadata)
 }

@@ -47,6 +47,8 @@ enum EngineInput {
     case planningWaitsForNetwork(String, generation: UInt64)
     /// The storage recheck's timer fired.
     case storageRecheckDue
+    /// The rate schedule's timer armed with `generation` fired (`EngineState+RateSchedule`).
+    case rateChangeDue(generation: UInt64)
     /// The licence manager's result or timer (`EngineState+License`).
     case license(LicenseReport)
 

@@ -78,6 +78,8 @@ extension EngineState {
     /// GetSystemInfo.
     func storageFigures() -> StorageService.Figures {
         var figures = StorageService.Figures(downloadCount: entries.count)
+        figures.rateLimitNow = rateTimer.inForce
+        figures.rateNext = rateTimer.next
         for entry in entries.values where entry.download.state != .removing {
             let bytes = entry.download.downloadedBytes
             figures.bytesHeld = figures.bytesHeld.addingSaturating(bytes)

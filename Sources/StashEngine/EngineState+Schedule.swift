@@ -79,7 +79,7 @@ extension EngineState {
         let file = download.files[index]
         let generation = nextGeneration
         nextGeneration += 1
-        let request = FetchRequest(
+        var request = FetchRequest(
             url: file.url, headers: download.headers,
             folder: layout.assetFolder(id: download.id), relativePath: file.path,
             expectedSHA256: file.sha256, etag: file.etag, lastModified: file.lastModified,
@@ -87,6 +87,8 @@ extension EngineState {
             durability: download.isFolder ? .grouped : .alone,
             range: file.rangeOffset.map { FetchRange(offset: $0, length: file.size ?? 0) },
             expectedSize: file.rangeOffset == nil ? file.size : nil)
+        request.rateGroup = download.id
+        request.groupRateLimit = download.rateLimit
         entry.activity.started(index, generation: generation)
         effects.append(.startTransfer(id: download.id, index: index, generation: generation, request))
     }

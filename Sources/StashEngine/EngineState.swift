@@ -39,6 +39,8 @@ struct EngineState {
     var storageRecheckArmed = false
     /// The licence timer and the renewals under way (`EngineState+License`).
     var licenseSchedule = LicenseSchedule()
+    /// The global rate limit in force and its schedule's timer (`EngineState+RateSchedule`).
+    var rateTimer = RateTimer()
     /// Downloads a maintenance service is working on (forget's move, a removal of subtitles),
     /// with what it does: what would change their files meanwhile is refused
     /// (`EngineState+Maintenance`).
@@ -153,6 +155,8 @@ struct EngineState {
             }
         case .storageRecheckDue:
             recheckStorage(into: &effects)
+        case .rateChangeDue(let generation):
+            rateChangeDue(generation: generation, into: &effects)
         case .license(let report):
             try on(license: report, into: &effects)
 
@@ -262,7 +266,7 @@ struct EngineState {
         config = updated
         queue.maxParallel = updated.maxParallel
         slots.caps = TransferSlots.Caps(updated)
-        effects.append(.setRateLimit(updated.rateLimit))
+        followRateSchedule(into: &effects)
         if lowered { requeueExcess(into: &effects) }
         // Raised caps let more transfers start now; lowered ones apply as transfers end.
         slotsChanged = true

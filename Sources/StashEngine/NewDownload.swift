@@ -22,6 +22,8 @@ struct NewDownload {
     /// The content's files (none for an HLS stream until its playlists are read).
     let files: [DownloadFile]
     let textTracks: [TextTrack]
+    /// Bytes per second over all its transfers; 0 is none.
+    var rateLimit: Int64 = 0
 
     /// What makes two downloads the same content (`EngineState+Dedupe`).
     var contentKey: EngineState.ContentKey {
@@ -63,6 +65,7 @@ struct NewDownload {
         download.appData = appData
         download.group = group
         download.textTracks = textTracks
+        download.rateLimit = rateLimit
         download.hasSubtitles = !textTracks.isEmpty
         download.totalBytes = SizeEstimate.total(of: download)
         return download

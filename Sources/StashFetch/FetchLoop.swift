@@ -13,8 +13,6 @@ final class FetchLoop {
     private var transfers: [TransferID: Transfer] = [:]
     private var byHandle: [UnsafeMutableRawPointer: Transfer] = [:]
     private var rateLimit: Int64 = 0
-    private var runningCount = 0
-    private var appliedShare: Int64 = 0
     private var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
     /// Transfers whose file an earlier transfer still holds (being opened, or synced and
     /// renamed after a cancel came too late to stop it), by file: each is opened once that one
@@ -95,7 +93,7 @@ final class FetchLoop {
     private func apply(_ commands: [FetchCommand], newLimit: Int64?) {
         if let newLimit {
             rateLimit = newLimit
-            applyRateShare()
+            applyRateShares()
         }
         var opening: [Transfer] = []
         defer { open(opening) }
@@ -219,14 +217,16 @@ final class FetchLoop {
             transfer.sendsBody = true
         }
         do {
-            try transfer.setRateShare(share(runningCount + 1), now: now())
+            let running = transfers.values.filter { $0.easy != nil }
+            if let share = Self.shares(of: running + [transfer], global: rateLimit).last {
+                try transfer.setRateShare(share, now: now())
+            }
             let easy = try transfer.prepareAttempt()
             try multi.add(easy)
             transfer.easy = easy
             byHandle[easy.handle] = transfer
             transfer.phase = .running
-            runningCount += 1
-            applyRateShare()
+            applyRateShares()
         } catch {
             transfer.easy = nil
             finish(transfer, FetchFailure.thrown(error).finalEvent)
@@ -239,8 +239,7 @@ final class FetchLoop {
         do { try multi.remove(easy) } catch { transfer.logger.error("cannot remove easy handle", metadata: ["error": "\(error)"]) }
         byHandle[easy.handle] = nil
         transfer.easy = nil
-        runningCount -= 1
-        applyRateShare()
+        applyRateShares()
     }
 
     private func attemptEnded(handle: UnsafeMutableRawPointer, code: CURLcode) {
@@ -472,21 +471,19 @@ final class FetchLoop {
         return earliest <= current ? 0 : Int((earliest - current + 999_999) / 1_000_000)
     }
 
-    /// Each running transfer's share of the global rate limit (0 = unlimited).
-    private func share(_ running: Int) -> Int64 {
-        guard rateLimit > 0 else { return 0 }
-        return max(1, rateLimit / Int64(max(1, running)))
+    /// Each of `running`'s share of the limits (0 = unlimited), in its order: see `RateShares`.
+    private static func shares(of running: [Transfer], global: Int64) -> [Int64] {
+        RateShares.split(global: global, groups: running.map { ($0.request.rateGroup, $0.request.groupRateLimit) })
     }
 
-    /// Re-splits the global limit whenever the number of running transfers or the limit changes.
-    private func applyRateShare() {
-        let value = share(runningCount)
-        guard value != appliedShare else { return }
-        appliedShare = value
+    /// Re-splits the limits whenever the running transfers or the global limit change; a
+    /// transfer whose share is the same keeps its pacing window.
+    private func applyRateShares() {
+        let running = transfers.values.filter { $0.easy != nil }
         let current = now()
-        for transfer in transfers.values where transfer.easy != nil {
+        for (transfer, share) in zip(running, Self.shares(of: running, global: rateLimit)) where transfer.limiter.limit != share {
             do {
-                try transfer.setRateShare(value, now: current)
+                try transfer.setRateShare(share, now: current)
             } catch {
                 transfer.logger.error("cannot apply rate limit", metadata: ["error": "\(error)"])
             }

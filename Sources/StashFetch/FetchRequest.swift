@@ -35,6 +35,10 @@ package struct FetchRequest: Sendable {
     /// POST this body instead of a GET (a licence request); only with `memoryLimit`. Sent
     /// with `Content-Type: application/json` unless `headers` name another.
     package var postBody: [UInt8]?
+    /// Transfers with the same non-empty group (a download's id) share `groupRateLimit`
+    /// bytes per second (0 = none), within the global limit (`RateShares`).
+    package var rateGroup = ""
+    package var groupRateLimit: Int64 = 0
 
     package init(
         url: String, headers: [HTTPHeader] = [], folder: String, relativePath: String,

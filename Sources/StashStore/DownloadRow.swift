@@ -10,8 +10,8 @@ enum DownloadRow {
         INSERT INTO download (
             id, uri, title, state, downloaded_bytes, total_bytes, quality, has_subtitles,
             has_drm, asset_path, error_kind, error_message, error_http_status, state_reason,
-            created_at, completed_at, sha256, headers, is_bundle, hls, drm, app_data, group_path, text_tracks, sequence)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+            created_at, completed_at, sha256, headers, is_bundle, hls, drm, app_data, group_path, text_tracks, rate_limit, sequence)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
             (SELECT IFNULL(MAX(sequence), 0) + 1 FROM download))
         ON CONFLICT(id) DO UPDATE SET
             uri = excluded.uri, title = excluded.title, state = excluded.state,
@@ -23,7 +23,7 @@ enum DownloadRow {
             created_at = excluded.created_at, completed_at = excluded.completed_at,
             sha256 = excluded.sha256, headers = excluded.headers, is_bundle = excluded.is_bundle,
             hls = excluded.hls, drm = excluded.drm, app_data = excluded.app_data, group_path = excluded.group_path,
-            text_tracks = excluded.text_tracks
+            text_tracks = excluded.text_tracks, rate_limit = excluded.rate_limit
         """
 
     static let deleteSQL = "DELETE FROM download WHERE id = ?"
@@ -32,7 +32,7 @@ enum DownloadRow {
     static let selectAllSQL = """
         SELECT id, uri, title, state, downloaded_bytes, total_bytes, quality, has_subtitles,
             has_drm, asset_path, error_kind, error_message, error_http_status, state_reason,
-            created_at, completed_at, sha256, headers, is_bundle, hls, drm, app_data, group_path, text_tracks
+            created_at, completed_at, sha256, headers, is_bundle, hls, drm, app_data, group_path, text_tracks, rate_limit
         FROM download ORDER BY sequence
         """
 
@@ -46,7 +46,7 @@ enum DownloadRow {
             download.completedAt.map(milliseconds), download.sha256,
             try encodeHeaders(download.headers), download.isBundle, try encodeHLS(download),
             try encodeDRM(download), download.appData.isEmpty ? nil : Data(download.appData), download.group,
-            try encodeTextTracks(download.textTracks),
+            try encodeTextTracks(download.textTracks), download.rateLimit,
         ]
         return StatementArguments(values)
     }
@@ -153,6 +153,12 @@ enum DownloadRow {
             }
             if let json = try row.decode(String?.self, atIndex: 23) {
                 download.textTracks = decodeTextTracks(json, label: label, problems: &problems)
+            }
+            let rateLimit = try row.decode(Int64?.self, atIndex: 24) ?? 0
+            if rateLimit >= 0 {
+                download.rateLimit = rateLimit
+            } else {
+                problems.append("\(label): rate_limit \(rateLimit) is negative; read as none")
             }
             return download
         } catch {

@@ -267,8 +267,8 @@ package final class Registry: Sendable {
                 INSERT INTO config (key, value) VALUES (?, ?)
                 ON CONFLICT(key) DO UPDATE SET value = excluded.value
                 """)
-            for key in DaemonConfig.keys {
-                try statement.execute(arguments: [key.name, String(try config.value(forKey: key.name))])
+            for name in DaemonConfig.keyNames {
+                try statement.execute(arguments: [name, try config.text(forKey: name)])
             }
         }
     }

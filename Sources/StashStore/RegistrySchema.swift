@@ -99,6 +99,11 @@ enum RegistrySchema {
             // {uri, lang, title, type, path}, NULL for none; their files are file rows as any.
             try db.execute(sql: "ALTER TABLE download ADD COLUMN text_tracks TEXT;")
         }
+        // Named, not numbered: other columns of the same release come in migrations of their own.
+        // rate_limit: bytes per second over the download's transfers; 0 (every older row) is none.
+        migrator.registerMigration("rate-limit") { db in
+            try db.execute(sql: "ALTER TABLE download ADD COLUMN rate_limit INTEGER NOT NULL DEFAULT 0;")
+        }
         return migrator
     }
 }

@@ -31,6 +31,8 @@ extension Operation {
             message.append = WireValue.bool(add.append)
             message.n_text_tracks = add.textTracks.count
             message.text_tracks = arena.array(add.textTracks) { Optional($0.wire(in: arena)) }
+            // A negative rate goes as a number above Int64.max, which the daemon refuses by name.
+            message.rate_limit = UInt64(bitPattern: add.rateLimit)
             request.op_case = STASH__V1__REQUEST__OP_ADD_DOWNLOAD
             request.add_download = arena.store(message)
         case .getDownload(let id):
@@ -269,6 +271,10 @@ extension Operation {
                 group: try WireValue.string(m.group, field: "AddDownloadRequest.group"),
                 append: WireValue.bool(m.append),
                 textTracks: try WireValue.elements(m.text_tracks, count: m.n_text_tracks) { try TextTrack(wire: $0) }))
+            if case .addDownload(var add) = self {
+                add.rateLimit = try WireValue.int64(m.rate_limit, field: "AddDownloadRequest.rate_limit")
+                self = .addDownload(add)
+            }
         case STASH__V1__REQUEST__OP_GET_DOWNLOAD:
             self = .getDownload(id: try Self.id(r.get_download, field: "Request.get_download"))
         case STASH__V1__REQUEST__OP_LIST_DOWNLOADS:

@@ -162,6 +162,9 @@ public struct AddDownloadRequest: Equatable, Sendable {
     public var append: Bool
     /// Side-loaded subtitle files fetched with the download.
     public var textTracks: [TextTrack]
+    /// Bytes per second over all of the download's transfers, within the global limit; 0 is
+    /// none (daemon feature `rate-limit`).
+    public var rateLimit: Int64 = 0
 
     public init(id: String = "", uri: String, title: String = "", sha256: String = "", headers: [HTTPHeader] = [],
                 files: [BundleFileSpec] = [], hls: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false,

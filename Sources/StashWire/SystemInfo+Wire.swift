@@ -1,4 +1,5 @@
 import CStashProto
+import Foundation
 import StashCore
 
 extension SystemInfo {
@@ -25,6 +26,10 @@ extension SystemInfo {
         message.last_verify = lastVerify.wire(in: arena)
         message.n_warnings = warnings.count
         message.warnings = arena.array(warnings) { Optional(arena.cString($0)) }
+        message.rate_limit_now = UInt64(clamping: rateLimitNow)
+        // A change is at a whole minute; 0 says there is none.
+        message.rate_limit_changes_at = rateLimitChangesAt.flatMap { Int64(exactly: $0.timeIntervalSince1970.rounded()) } ?? 0
+        message.rate_limit_next = UInt64(clamping: rateLimitNext)
         return arena.store(message)
     }
 
@@ -45,6 +50,9 @@ extension SystemInfo {
                 }, uniquingKeysWith: { $0.addingSaturating($1) }),
             assetCount: Int(m.asset_count),
             lastVerify: try m.last_verify.map { try VerifyReport(wire: $0) } ?? VerifyReport(),
-            warnings: try WireValue.elements(m.warnings, count: m.n_warnings) { try WireValue.string($0, field: "SystemInfoResult.warnings") })
+            warnings: try WireValue.elements(m.warnings, count: m.n_warnings) { try WireValue.string($0, field: "SystemInfoResult.warnings") },
+            rateLimitNow: try WireValue.int64(m.rate_limit_now, field: "SystemInfoResult.rate_limit_now"),
+            rateLimitChangesAt: m.rate_limit_changes_at > 0 ? Date(timeIntervalSince1970: TimeInterval(m.rate_limit_changes_at)) : nil,
+            rateLimitNext: try WireValue.int64(m.rate_limit_next, field: "SystemInfoResult.rate_limit_next"))
     }
 }

@@ -62,6 +62,11 @@ struct AddCommand: AsyncParsableCommand {
     @Option(name: .customLong("header"), help: ArgumentHelp("A request header, 'Name: value'; repeat for more.", valueName: "header"))
     var headers: [String] = []
 
+    @Option(name: .customLong("rate-limit"), help: ArgumentHelp(
+        "Bytes per second over all of the download's transfers, within the global limit: 500K, 2M (1024-based), 0 = none.",
+        valueName: "rate"))
+    var rateLimit: String?
+
     @Flag(help: "Wait until the downloads complete or fail, showing progress.")
     var wait = false
 
@@ -83,6 +88,7 @@ struct AddCommand: AsyncParsableCommand {
     var drm: DRMOptions
 
     func validate() throws {
+        if let rateLimit { _ = try parsedRateLimit(rateLimit) }
         if urls.isEmpty && fromFile == nil {
             throw ValidationError(bundle ? "give the bundle's URLs or --from-file LIST" : "give a URL or --from-file LIST")
         }
@@ -97,7 +103,7 @@ struct AddCommand: AsyncParsableCommand {
                 throw ValidationError("--append adds files to an existing bundle: give --bundle and --id ID")
             }
             let given = [("--title", title != nil), ("--group", group != nil), ("--app-data", appData != nil), ("--header", !headers.isEmpty), ("--force", force),
-                         ("--text-track (use `stash subtitles add`)", !textTracks.isEmpty)]
+                         ("--text-track (use `stash subtitles add`)", !textTracks.isEmpty), ("--rate-limit", rateLimit != nil)]
                 .filter(\.1).map(\.0)
             if !given.isEmpty {
                 throw ValidationError("--append takes only the files; \(given.joined(separator: ", ")) belong to a new download (the bundle keeps its own)")
@@ -123,7 +129,8 @@ struct AddCommand: AsyncParsableCommand {
         }
         let parsedHeaders = try headers.map { try HTTPHeader(parsing: $0) }
         let tracks = try textTracks.map(TextTrack.init(spec:))
-        let requests: [AddDownloadRequest]
+        let rate = try rateLimit.map(parsedRateLimit) ?? 0
+        var requests: [AddDownloadRequest]
         if bundle {
             let files = try fromFile.map(Self.readBundleList) ?? urls.map { BundleFileSpec(url: $0) }
             requests = [AddDownloadRequest(
@@ -139,6 +146,7 @@ struct AddCommand: AsyncParsableCommand {
                 hls: hls.options(), drm: try drm.params(), force: force, appData: Array((appData ?? "").utf8), group: group ?? "",
                 textTracks: tracks)]
         }
+        for index in requests.indices { requests[index].rateLimit = rate }
         let client = try await global.connect()
         // Subscribed before adding, so a download that finishes at once is still seen.
         let events = wait ? try await client.events() : nil
@@ -186,6 +194,14 @@ struct AddCommand: AsyncParsableCommand {
     static let addWindow = 128
 
     /// Adds every request, pipelined, and returns the answers in the order of the requests.
+    private func parsedRateLimit(_ text: String) throws -> Int64 {
+        do {
+            return try RateText.parse(text, field: "--rate-limit")
+        } catch let error as StashError {
+            throw ValidationError(error.message)
+        }
+    }
+
     static func add(_ requests: [AddDownloadRequest], with client: StashClient) async throws -> [(download: Download, created: Bool)] {
         var answers = [(download: Download, created: Bool)?](repeating: nil, count: requests.count)
         try await withThrowingTaskGroup(of: (Int, (download: Download, created: Bool)).self) { group in

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import StashClient
 
 struct InfoCommand: AsyncParsableCommand {
@@ -29,6 +30,9 @@ struct InfoCommand: AsyncParsableCommand {
                 "bytesByState": Dictionary(uniqueKeysWithValues: info.bytesByState.map { ($0.key.name, $0.value) }),
                 "lastVerify": info.lastVerify.jsonObject,
                 "warnings": info.warnings,
+                "rateLimitNow": info.rateLimitNow,
+                "rateLimitChangesAt": info.rateLimitChangesAt.map { $0.ISO8601Format() } as Any? ?? NSNull(),
+                "rateLimitNext": info.rateLimitNext,
                 "speed": stats.speed,
                 "activeTransfers": stats.activeTransfers,
                 "downloadedBytes": stats.downloadedBytes,
@@ -46,6 +50,9 @@ struct InfoCommand: AsyncParsableCommand {
         for state in DownloadState.allCases {
             if let bytes = info.bytesByState[state] { Output.line("  \(state.name): \(Format.bytes(bytes))") }
         }
+        Output.line("rate limit: \(Self.rate(info.rateLimitNow)) now" + (info.rateLimitChangesAt.map {
+            ", \(Self.rate(info.rateLimitNext)) from \($0.ISO8601Format(Date.ISO8601FormatStyle(timeZone: .current))) (rate-schedule)"
+        } ?? ""))
         Output.line("speed: \(Format.speed(stats.speed)), \(stats.activeTransfers) active transfer(s)")
         Output.line("received since start: \(Format.bytes(stats.downloadedBytes))")
         for (state, count) in counts { Output.line("\(state.name): \(count)") }
@@ -55,5 +62,9 @@ struct InfoCommand: AsyncParsableCommand {
             for line in verify.textLines.dropLast().prefix(20) { Output.line("  \(line)") }
             if verify.findings.count > 20 { Output.line("  … \(verify.findings.count - 20) more; run `stash verify`") }
         }
+    }
+
+    private static func rate(_ bytesPerSecond: Int64) -> String {
+        bytesPerSecond == 0 ? "unlimited" : "\(Format.speed(bytesPerSecond)) (\(RateText.format(bytesPerSecond)))"
     }
 }

@@ -12,6 +12,7 @@ final class ManualClock: Sendable {
 
     private struct State {
         var now: Date
+        var timeZone = TimeZone(identifier: "UTC")!
         var sleepers: [Sleeper] = []
     }
 
@@ -22,10 +23,21 @@ final class ManualClock: Sendable {
     }
 
     var clock: WallClock {
-        WallClock(now: { [self] in now }, sleep: { [self] seconds in await sleep(seconds) })
+        WallClock(now: { [self] in now }, timeZone: { [self] in timeZone }, sleep: { [self] seconds in await sleep(seconds) })
     }
 
     var now: Date { state.withLock { $0.now } }
+
+    /// The zone the engine reads local time in (UTC unless a test sets one).
+    var timeZone: TimeZone {
+        get { state.withLock { $0.timeZone } }
+        set { state.withLock { $0.timeZone = newValue } }
+    }
+
+    /// Sets the time (forward only, as `advance`), waking the sleepers whose time has come.
+    func set(_ date: Date) {
+        advance(by: date.timeIntervalSince(now))
+    }
 
     /// Sleepers waiting for a later time: lets a test wait until a timer is armed.
     var sleeperCount: Int { state.withLock { $0.sleepers.count } }

@@ -72,6 +72,32 @@ final class FetchControlTests: FetchTestCase {
         XCTAssertGreaterThanOrEqual(ContinuousClock.now - began, .seconds(1.5))
     }
 
+    func testADownloadsLimitIsSharedByItsTransfersAndLeavesOthersFree() async throws {
+        let body = TestBody.pattern(size: 1_000_000, seed: 13)
+        server.serve(path: "/grouped", route: TestRoute(body: body))
+        let grouped = [EventRecorder(), EventRecorder()]
+        let free = EventRecorder()
+        let began = ContinuousClock.now
+        for (index, recorder) in grouped.enumerated() {
+            var limited = request("/grouped", name: "g\(index)", sha256: body.sha256Hex)
+            limited.rateGroup = "d"
+            limited.groupRateLimit = 1_000_000
+            workers.start(limited, events: recorder.handler)
+        }
+        workers.start(request("/grouped", name: "free", sha256: body.sha256Hex), events: free.handler)
+
+        await fulfillment(of: [free.finished], timeout: 30)
+        let freeDone = ContinuousClock.now - began
+        await fulfillment(of: grouped.map(\.finished), timeout: 30)
+
+        for recorder in grouped + [free] { XCTAssertEqual(recorder.finalEvent, .completed(bytes: 1_000_000, sha256: body.sha256Hex)) }
+        // Floors only, which load cannot break: 2 MB under one 1 MB/s limit take about 2 s
+        // (each transfer at 1 MB/s of its own would take about 1 s); the unlimited transfer
+        // beside them is done first.
+        XCTAssertGreaterThanOrEqual(ContinuousClock.now - began, .seconds(1.5))
+        XCTAssertLessThan(freeDone, ContinuousClock.now - began)
+    }
+
     func testWaitsForNetworkWithoutUsingAttempts() async throws {
         let body = TestBody.pattern(size: 500_000, seed: 8)
         server.serve(path: "/net", route: TestRoute(body: body, etag: "\"n\""))

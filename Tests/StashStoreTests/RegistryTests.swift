@@ -141,7 +141,33 @@ final class RegistryTests: XCTestCase {
         }
         let queue = try DatabaseQueue(path: databasePath)
         let migrations = try await queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-        XCTAssertEqual(migrations, ["v1", "v2", "v3", "v4", "v5", "v6"])
+        XCTAssertEqual(migrations, ["v1", "v2", "v3", "v4", "v5", "v6", "rate-limit"])
+    }
+
+    func testARateLimitIsKeptAndARegistryFromBeforeItLoadsAsNone() async throws {
+        var limited = [Self.sample("one"), Self.sample("max"), Self.sample("none")]
+        limited[0].rateLimit = 1
+        limited[1].rateLimit = .max
+        do {
+            let registry = try openRegistry()
+            try await registry.save(limited)
+            var config = DaemonConfig()
+            try config.set("rate-schedule", to: "Mon-Fri 09:00-18:00 1M")
+            try await registry.saveConfig(config)
+        }
+        XCTAssertEqual(try openRegistry().loadAll().downloads.map(\.rateLimit), [1, .max, 0])
+        XCTAssertEqual(try openRegistry().loadConfig()?.rateSchedule, "Mon,Tue,Wed,Thu,Fri 09:00-18:00 1M")
+        // The release before this column: its table has no rate_limit and its migrations end at v6.
+        try rawSQL("ALTER TABLE download DROP COLUMN rate_limit; DELETE FROM grdb_migrations WHERE identifier = 'rate-limit'; DELETE FROM config WHERE key = 'rate-schedule'")
+        let old = try openRegistry()
+        let loaded = try old.loadAll()
+        XCTAssertEqual(loaded.problems, [])
+        XCTAssertEqual(loaded.downloads.map(\.rateLimit), [0, 0, 0], "an older registry's downloads have no limit")
+        XCTAssertEqual(try old.loadConfig()?.rateSchedule, "", "nor a schedule")
+        try rawSQL("UPDATE download SET rate_limit = -5 WHERE id = 'one'")
+        let negative = try openRegistry().loadAll()
+        XCTAssertEqual(negative.downloads.first?.rateLimit, 0)
+        XCTAssertEqual(negative.problems, ["download row 'one': rate_limit -5 is negative; read as none"])
     }
 
     func testAVersion1RegistryMigratesItsDownloadsToFiles() async throws {

@@ -142,7 +142,7 @@ final class GoldenFrameTests: XCTestCase {
         let id = uint(value, "id")
         guard let op = value.keys.first(where: { $0 != "id" }) else { throw Unmapped(description: "a request without an op") }
         let b = obj(value, op)
-        let operation: StashWire.Operation
+        var operation: StashWire.Operation
         switch op {
         case "hello":
             operation = .hello(HelloRequest(protocolVersion: Int(int(b, "protocol_version")), clientName: str(b, "client_name")))
@@ -154,6 +154,10 @@ final class GoldenFrameTests: XCTestCase {
                 },
                 hls: try hls(obj(b, "hls")), drm: drm(obj(b, "drm")), force: bool(b, "force"), appData: bytes(b, "app_data"),
                 group: str(b, "group"), append: bool(b, "append"), textTracks: textTracks(b, "text_tracks")))
+            if case .addDownload(var add) = operation {
+                add.rateLimit = int(b, "rate_limit")
+                operation = .addDownload(add)
+            }
         case "get_download": operation = .getDownload(id: str(b, "id"))
         case "has_download": operation = .hasDownload(id: str(b, "id"))
         case "pause": operation = .pause(id: str(b, "id"))
@@ -227,6 +231,7 @@ final class GoldenFrameTests: XCTestCase {
         record.appData = bytes(o, "app_data")
         record.group = str(o, "group")
         record.textTracks = textTracks(o, "text_tracks")
+        record.rateLimit = int(o, "rate_limit")
         if obj(o, "license") != nil { throw Unmapped(description: "a record's licence is computed when it is sent") }
         return record
     }
@@ -321,6 +326,7 @@ final class GoldenFrameTests: XCTestCase {
             config.maxConnections = Int(int(r, "max_connections"))
             config.maxConnectionsPerHost = Int(int(r, "max_connections_per_host"))
             config.storageReserve = int(r, "storage_reserve")
+            config.rateSchedule = str(r, "rate_schedule")
             return .config(config)
         case "stats":
             return .stats(DownloadStats(
@@ -331,7 +337,9 @@ final class GoldenFrameTests: XCTestCase {
                 dataDir: str(r, "data_dir"), diskTotal: int(r, "disk_total"), diskFree: int(r, "disk_free"), bytesHeld: int(r, "bytes_held"),
                 daemonVersion: str(r, "daemon_version"), socketPath: str(r, "socket_path"), downloadCount: Int(int(r, "download_count")),
                 bytesByState: try stateCounts(r, "bytes_by_state", "bytes"), assetCount: Int(int(r, "asset_count")),
-                lastVerify: try report(obj(r, "last_verify")), warnings: strs(r, "warnings")))
+                lastVerify: try report(obj(r, "last_verify")), warnings: strs(r, "warnings"), rateLimitNow: int(r, "rate_limit_now"),
+                rateLimitChangesAt: int(r, "rate_limit_changes_at") == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(int(r, "rate_limit_changes_at"))),
+                rateLimitNext: int(r, "rate_limit_next")))
         case "verify": return .verify(try report(r))
         case "purge":
             return .purge(PurgeResult(filesDeleted: Int(int(r, "files_deleted")), bytesFreed: int(r, "bytes_freed"), paths: strs(r, "paths")))

@@ -18,6 +18,9 @@ final class StorageService: Sendable {
         var bytesHeld: Int64 = 0
         var bytesByState: [DownloadState: Int64] = [:]
         var assetCount = 0
+        /// The global rate limit in force and the schedule's next change (`RateTimer`).
+        var rateLimitNow: Int64 = 0
+        var rateNext: (at: Date, limit: Int64)?
     }
 
     /// What the answer is made of beside the disk's figures, gathered by the engine.
@@ -61,7 +64,8 @@ final class StorageService: Sendable {
             dataDir: layout.dataDir, diskTotal: disk.total, diskFree: disk.free, bytesHeld: figures.bytesHeld,
             daemonVersion: StashVersion.daemon, socketPath: socketPath, downloadCount: figures.downloadCount,
             bytesByState: figures.bytesByState, assetCount: figures.assetCount, lastVerify: given.lastVerify,
-            warnings: given.warnings + diskWarnings + given.laterWarnings)
+            warnings: given.warnings + diskWarnings + given.laterWarnings, rateLimitNow: figures.rateLimitNow,
+            rateLimitChangesAt: figures.rateNext?.at, rateLimitNext: figures.rateNext?.limit ?? 0)
         cache.withLock { $0 = (now, info) }
         return info
     }

@@ -198,6 +198,7 @@ static bool download(decoder *d, const Stash__V1__Download *in, stash_download *
     out->group = text(in->group);
     out->text_tracks = text_tracks(d, in->n_text_tracks, in->text_tracks);
     out->n_text_tracks = in->n_text_tracks;
+    out->rate_limit = in->rate_limit;
     return d->error == NULL;
 }
 
@@ -333,6 +334,9 @@ static void *result(decoder *d, const Stash__V1__Response *in) {
         }
         out->warnings = strings(s->warnings);
         out->n_warnings = s->n_warnings;
+        out->rate_limit_now = s->rate_limit_now;
+        out->rate_limit_changes_at = s->rate_limit_changes_at;
+        out->rate_limit_next = s->rate_limit_next;
         return d->error ? NULL : out;
     }
     case STASH__V1__RESPONSE__RESULT_CONFIG: {
@@ -340,7 +344,13 @@ static void *result(decoder *d, const Stash__V1__Response *in) {
         const Stash__V1__Config *c = in->config;
         *out = (stash_config){c->max_parallel,   c->retry_max_attempts, c->retry_base_delay_ms, c->retry_max_delay_ms,
                               c->rate_limit,     c->low_speed_limit,    c->low_speed_time,      c->files_per_download,
-                              c->max_connections, c->max_connections_per_host, c->storage_reserve};
+                              c->max_connections, c->max_connections_per_host, c->storage_reserve, {0}};
+        size_t length = c->rate_schedule ? strlen(c->rate_schedule) : 0;
+        if (length > STASH_MAX_RATE_SCHEDULE) {
+            fail(d, "Config.rate_schedule: %zu bytes, above the %u this library holds", length, STASH_MAX_RATE_SCHEDULE);
+            return NULL;
+        }
+        if (length) memcpy(out->rate_schedule, c->rate_schedule, length);
         return out;
     }
     case STASH__V1__RESPONSE__RESULT_VERIFY: {

@@ -219,6 +219,7 @@ stash_status stash_add(stash_client *client, const char *url, const char *id, co
     body.uri = text(url);
     body.title = text(title);
     body.sha256 = text(o.sha256);
+    body.rate_limit = o.rate_limit;
     body.headers = headers(&m, o.headers, o.n_headers, "options->headers");
     body.n_headers = body.headers ? o.n_headers : 0;
     if (array_given(&m, o.files, o.n_files, "options->files")) {

@@ -129,6 +129,7 @@ static bool call(stash_client *c, const char *op, const json *b) {
         o.force = json_bool(b, "force");
         o.group = json_text(b, "group", NULL);
         o.append = json_bool(b, "append");
+        o.rate_limit = json_u64(b, "rate_limit");
         o.headers = head;
         o.n_headers = headers(json_get(b, "headers"), head);
         const json *list = json_get(b, "files");
@@ -406,6 +407,7 @@ static json *download_json(const stash_download *d) {
     json_put(o, "app_data", base64(d->app_data, d->n_app_data));
     STR(o, d, group);
     json_put(o, "text_tracks", text_tracks_json(d->text_tracks, d->n_text_tracks));
+    U64(o, d, rate_limit);
     return o;
 }
 
@@ -530,6 +532,9 @@ static json *result_json(Stash__V1__Response__ResultCase result_case, const void
         U32(o, s, asset_count);
         if (s->last_verify) json_put(o, "last_verify", report_json(s->last_verify));
         json_put(o, "warnings", strings_json(s->warnings, s->n_warnings));
+        U64(o, s, rate_limit_now);
+        json_put(o, "rate_limit_changes_at", json_new_number("%lld", (long long)s->rate_limit_changes_at));
+        U64(o, s, rate_limit_next);
         break;
     }
     case STASH__V1__RESPONSE__RESULT_CONFIG: {
@@ -545,6 +550,7 @@ static json *result_json(Stash__V1__Response__ResultCase result_case, const void
         U32(o, c, max_connections);
         U32(o, c, max_connections_per_host);
         U64(o, c, storage_reserve);
+        STR(o, c, rate_schedule);
         break;
     }
     case STASH__V1__RESPONSE__RESULT_VERIFY:

@@ -2,7 +2,7 @@
 import asyncio
 import time
 from types import TracebackType
-from typing import AsyncGenerator, Dict, Iterable, List, Mapping, Optional, Tuple, Type, TypeVar, Union, Unpack, overload
+from typing import AsyncGenerator, Dict, Iterable, List, Literal, Mapping, Optional, Tuple, Type, TypeVar, Union, Unpack, overload
 
 from . import records, wire
 from . import stash_pb2 as pb
@@ -166,11 +166,14 @@ class AsyncClient:
         ``headers`` (dict or pairs), ``files`` (URLs, BundleFile or dicts), ``hls`` (HlsOptions
         or dict), ``drm`` (DrmParams or dict), ``force`` (add even when another download holds
         the content), ``app_data`` (bytes, at most 64 KiB), ``group`` ("one-piece/ch-12"),
-        ``append`` (add ``files`` to the bundle ``id``), ``text_tracks`` (TextTrack or dicts).
+        ``append`` (add ``files`` to the bundle ``id``), ``text_tracks`` (TextTrack or dicts),
+        ``rate_limit`` (bytes per second over its transfers, within the global limit; daemon
+        feature "rate-limit", else UNIMPLEMENTED).
         A time range (``hls`` with ``start``/``end``) needs the daemon feature "time-range";
         without it the call raises UNIMPLEMENTED, as that daemon would fetch the whole stream.
         """
         wire.check_time_range(self.features, self.daemon_version, options.get("hls"))
+        wire.check_rate_limit(self.features, self.daemon_version, options.get("rate_limit"))
         return await self._call(wire.add(url, id, title, options), "download", Download)
 
     async def get(self, id: str) -> Download:
@@ -265,10 +268,15 @@ class AsyncClient:
     async def config_get(self, key: None = None) -> Config: ...
 
     @overload
+    # Checked first, so the one text key is typed str and the others int; mypy calls any such
+    # narrowing of str an overlap.
+    async def config_get(self, key: Literal["rate-schedule"]) -> str: ...  # type: ignore[misc]
+
+    @overload
     async def config_get(self, key: str) -> int: ...
 
-    async def config_get(self, key: Optional[str] = None) -> Union[Config, int]:
-        """The Config, or the value of one key ("max-parallel")."""
+    async def config_get(self, key: Optional[str] = None) -> Union[Config, int, str]:
+        """The Config, or the value of one key ("max-parallel"; "rate-schedule" is text)."""
         return wire.config_value(await self._call(wire.empty("get_config"), "config", Config), key)
 
     async def config_set(self, key: Union[str, Mapping[str, object]], value: object = None) -> Config:

@@ -4,7 +4,7 @@ import socket
 import threading
 import time
 from types import TracebackType
-from typing import Iterable, List, Mapping, NoReturn, Optional, Type, TypeVar, Union, Unpack, overload
+from typing import Iterable, Literal, List, Mapping, NoReturn, Optional, Type, TypeVar, Union, Unpack, overload
 
 from . import records, wire
 from . import stash_pb2 as pb
@@ -175,11 +175,14 @@ class Client:
         ``headers`` (dict or pairs), ``files`` (URLs, BundleFile or dicts), ``hls`` (HlsOptions
         or dict), ``drm`` (DrmParams or dict), ``force`` (add even when another download holds
         the content), ``app_data`` (bytes, at most 64 KiB), ``group`` ("one-piece/ch-12"),
-        ``append`` (add ``files`` to the bundle ``id``), ``text_tracks`` (TextTrack or dicts).
+        ``append`` (add ``files`` to the bundle ``id``), ``text_tracks`` (TextTrack or dicts),
+        ``rate_limit`` (bytes per second over its transfers, within the global limit; daemon
+        feature "rate-limit", else UNIMPLEMENTED).
         A time range (``hls`` with ``start``/``end``) needs the daemon feature "time-range";
         without it the call raises UNIMPLEMENTED, as that daemon would fetch the whole stream.
         """
         wire.check_time_range(self.features, self.daemon_version, options.get("hls"))
+        wire.check_rate_limit(self.features, self.daemon_version, options.get("rate_limit"))
         return self._call(wire.add(url, id, title, options), "download", Download)
 
     def get(self, id: str) -> Download:
@@ -274,10 +277,15 @@ class Client:
     def config_get(self, key: None = None) -> Config: ...
 
     @overload
+    # Checked first, so the one text key is typed str and the others int; mypy calls any such
+    # narrowing of str an overlap.
+    def config_get(self, key: Literal["rate-schedule"]) -> str: ...  # type: ignore[misc]
+
+    @overload
     def config_get(self, key: str) -> int: ...
 
-    def config_get(self, key: Optional[str] = None) -> Union[Config, int]:
-        """The Config, or the value of one key ("max-parallel")."""
+    def config_get(self, key: Optional[str] = None) -> Union[Config, int, str]:
+        """The Config, or the value of one key ("max-parallel"; "rate-schedule" is text)."""
         return wire.config_value(self._call(wire.empty("get_config"), "config", Config), key)
 
     def config_set(self, key: Union[str, Mapping[str, object]], value: object = None) -> Config:

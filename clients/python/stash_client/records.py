@@ -134,6 +134,7 @@ class Download:
     group: str
     text_tracks: Tuple[TextTrack, ...]
     created: bool = False
+    rate_limit: int = 0  # bytes per second over its transfers, 0: none (daemon 0.11.0)
 
 
 @dataclass(frozen=True)
@@ -217,6 +218,9 @@ class SystemInfo:
     asset_count: int
     last_verify: Optional[VerifyReport]
     warnings: Tuple[str, ...]
+    rate_limit_now: int = 0  # the global limit in force, bytes per second, 0 unlimited (daemon 0.11.0)
+    rate_limit_changes_at: int = 0  # unix seconds of the rate schedule's next change, 0: never
+    rate_limit_next: int = 0  # the limit from then on
 
 
 @dataclass(frozen=True)
@@ -232,6 +236,7 @@ class Config:
     max_connections: int
     max_connections_per_host: int
     storage_reserve: int
+    rate_schedule: str = ""  # the global limit by weekday and hour, as the daemon read it (daemon 0.11.0)
 
 
 @dataclass(frozen=True)

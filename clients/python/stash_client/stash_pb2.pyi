@@ -56,7 +56,7 @@ UNIMPLEMENTED: StatusCode
 WAITING_FOR_NETWORK: DownloadState
 
 class AddDownloadRequest(_message.Message):
-    __slots__ = ["app_data", "append", "drm", "files", "force", "group", "headers", "hls", "id", "sha256", "text_tracks", "title", "uri"]
+    __slots__ = ["app_data", "append", "drm", "files", "force", "group", "headers", "hls", "id", "rate_limit", "sha256", "text_tracks", "title", "uri"]
     APPEND_FIELD_NUMBER: _ClassVar[int]
     APP_DATA_FIELD_NUMBER: _ClassVar[int]
     DRM_FIELD_NUMBER: _ClassVar[int]
@@ -66,6 +66,7 @@ class AddDownloadRequest(_message.Message):
     HEADERS_FIELD_NUMBER: _ClassVar[int]
     HLS_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
+    RATE_LIMIT_FIELD_NUMBER: _ClassVar[int]
     SHA256_FIELD_NUMBER: _ClassVar[int]
     TEXT_TRACKS_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
@@ -79,11 +80,12 @@ class AddDownloadRequest(_message.Message):
     headers: _containers.RepeatedCompositeFieldContainer[Header]
     hls: HlsOptions
     id: str
+    rate_limit: int
     sha256: str
     text_tracks: _containers.RepeatedCompositeFieldContainer[TextTrack]
     title: str
     uri: str
-    def __init__(self, id: _Optional[str] = ..., uri: _Optional[str] = ..., title: _Optional[str] = ..., sha256: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., files: _Optional[_Iterable[_Union[BundleFile, _Mapping]]] = ..., hls: _Optional[_Union[HlsOptions, _Mapping]] = ..., drm: _Optional[_Union[DrmParams, _Mapping]] = ..., force: bool = ..., app_data: _Optional[bytes] = ..., group: _Optional[str] = ..., append: bool = ..., text_tracks: _Optional[_Iterable[_Union[TextTrack, _Mapping]]] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., uri: _Optional[str] = ..., title: _Optional[str] = ..., sha256: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., files: _Optional[_Iterable[_Union[BundleFile, _Mapping]]] = ..., hls: _Optional[_Union[HlsOptions, _Mapping]] = ..., drm: _Optional[_Union[DrmParams, _Mapping]] = ..., force: bool = ..., app_data: _Optional[bytes] = ..., group: _Optional[str] = ..., append: bool = ..., text_tracks: _Optional[_Iterable[_Union[TextTrack, _Mapping]]] = ..., rate_limit: _Optional[int] = ...) -> None: ...
 
 class AdoptRequest(_message.Message):
     __slots__ = ["id", "link", "path", "sha256", "url"]
@@ -116,7 +118,7 @@ class BundleFile(_message.Message):
     def __init__(self, url: _Optional[str] = ..., path: _Optional[str] = ..., size: _Optional[int] = ..., sha256: _Optional[str] = ..., downloaded_bytes: _Optional[int] = ..., done: bool = ...) -> None: ...
 
 class Config(_message.Message):
-    __slots__ = ["files_per_download", "low_speed_limit", "low_speed_time", "max_connections", "max_connections_per_host", "max_parallel", "rate_limit", "retry_base_delay_ms", "retry_max_attempts", "retry_max_delay_ms", "storage_reserve"]
+    __slots__ = ["files_per_download", "low_speed_limit", "low_speed_time", "max_connections", "max_connections_per_host", "max_parallel", "rate_limit", "rate_schedule", "retry_base_delay_ms", "retry_max_attempts", "retry_max_delay_ms", "storage_reserve"]
     FILES_PER_DOWNLOAD_FIELD_NUMBER: _ClassVar[int]
     LOW_SPEED_LIMIT_FIELD_NUMBER: _ClassVar[int]
     LOW_SPEED_TIME_FIELD_NUMBER: _ClassVar[int]
@@ -124,6 +126,7 @@ class Config(_message.Message):
     MAX_CONNECTIONS_PER_HOST_FIELD_NUMBER: _ClassVar[int]
     MAX_PARALLEL_FIELD_NUMBER: _ClassVar[int]
     RATE_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    RATE_SCHEDULE_FIELD_NUMBER: _ClassVar[int]
     RETRY_BASE_DELAY_MS_FIELD_NUMBER: _ClassVar[int]
     RETRY_MAX_ATTEMPTS_FIELD_NUMBER: _ClassVar[int]
     RETRY_MAX_DELAY_MS_FIELD_NUMBER: _ClassVar[int]
@@ -135,11 +138,12 @@ class Config(_message.Message):
     max_connections_per_host: int
     max_parallel: int
     rate_limit: int
+    rate_schedule: str
     retry_base_delay_ms: int
     retry_max_attempts: int
     retry_max_delay_ms: int
     storage_reserve: int
-    def __init__(self, max_parallel: _Optional[int] = ..., retry_max_attempts: _Optional[int] = ..., retry_base_delay_ms: _Optional[int] = ..., retry_max_delay_ms: _Optional[int] = ..., rate_limit: _Optional[int] = ..., low_speed_limit: _Optional[int] = ..., low_speed_time: _Optional[int] = ..., files_per_download: _Optional[int] = ..., max_connections: _Optional[int] = ..., max_connections_per_host: _Optional[int] = ..., storage_reserve: _Optional[int] = ...) -> None: ...
+    def __init__(self, max_parallel: _Optional[int] = ..., retry_max_attempts: _Optional[int] = ..., retry_base_delay_ms: _Optional[int] = ..., retry_max_delay_ms: _Optional[int] = ..., rate_limit: _Optional[int] = ..., low_speed_limit: _Optional[int] = ..., low_speed_time: _Optional[int] = ..., files_per_download: _Optional[int] = ..., max_connections: _Optional[int] = ..., max_connections_per_host: _Optional[int] = ..., storage_reserve: _Optional[int] = ..., rate_schedule: _Optional[str] = ...) -> None: ...
 
 class ConfigEntry(_message.Message):
     __slots__ = ["key", "value"]
@@ -156,7 +160,7 @@ class CountResult(_message.Message):
     def __init__(self, affected: _Optional[int] = ...) -> None: ...
 
 class Download(_message.Message):
-    __slots__ = ["app_data", "asset_path", "bundle", "completed_at", "created_at", "downloaded_bytes", "drm", "error", "files", "files_done", "files_total", "group", "has_drm", "has_subtitles", "headers", "hls", "id", "license", "progress", "quality", "remaining_time", "sha256", "speed", "state", "state_reason", "text_tracks", "title", "total_bytes", "uri"]
+    __slots__ = ["app_data", "asset_path", "bundle", "completed_at", "created_at", "downloaded_bytes", "drm", "error", "files", "files_done", "files_total", "group", "has_drm", "has_subtitles", "headers", "hls", "id", "license", "progress", "quality", "rate_limit", "remaining_time", "sha256", "speed", "state", "state_reason", "text_tracks", "title", "total_bytes", "uri"]
     APP_DATA_FIELD_NUMBER: _ClassVar[int]
     ASSET_PATH_FIELD_NUMBER: _ClassVar[int]
     BUNDLE_FIELD_NUMBER: _ClassVar[int]
@@ -177,6 +181,7 @@ class Download(_message.Message):
     LICENSE_FIELD_NUMBER: _ClassVar[int]
     PROGRESS_FIELD_NUMBER: _ClassVar[int]
     QUALITY_FIELD_NUMBER: _ClassVar[int]
+    RATE_LIMIT_FIELD_NUMBER: _ClassVar[int]
     REMAINING_TIME_FIELD_NUMBER: _ClassVar[int]
     SHA256_FIELD_NUMBER: _ClassVar[int]
     SPEED_FIELD_NUMBER: _ClassVar[int]
@@ -206,6 +211,7 @@ class Download(_message.Message):
     license: LicenseStatus
     progress: int
     quality: str
+    rate_limit: int
     remaining_time: int
     sha256: str
     speed: int
@@ -215,7 +221,7 @@ class Download(_message.Message):
     title: str
     total_bytes: int
     uri: str
-    def __init__(self, id: _Optional[str] = ..., uri: _Optional[str] = ..., title: _Optional[str] = ..., state: _Optional[_Union[DownloadState, str]] = ..., progress: _Optional[int] = ..., downloaded_bytes: _Optional[int] = ..., total_bytes: _Optional[int] = ..., speed: _Optional[int] = ..., remaining_time: _Optional[int] = ..., quality: _Optional[str] = ..., has_subtitles: bool = ..., has_drm: bool = ..., asset_path: _Optional[str] = ..., error: _Optional[_Union[DownloadError, _Mapping]] = ..., created_at: _Optional[int] = ..., completed_at: _Optional[int] = ..., sha256: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., state_reason: _Optional[str] = ..., bundle: bool = ..., files: _Optional[_Iterable[_Union[BundleFile, _Mapping]]] = ..., files_done: _Optional[int] = ..., files_total: _Optional[int] = ..., hls: _Optional[_Union[HlsOptions, _Mapping]] = ..., drm: _Optional[_Union[DrmParams, _Mapping]] = ..., license: _Optional[_Union[LicenseStatus, _Mapping]] = ..., app_data: _Optional[bytes] = ..., group: _Optional[str] = ..., text_tracks: _Optional[_Iterable[_Union[TextTrack, _Mapping]]] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., uri: _Optional[str] = ..., title: _Optional[str] = ..., state: _Optional[_Union[DownloadState, str]] = ..., progress: _Optional[int] = ..., downloaded_bytes: _Optional[int] = ..., total_bytes: _Optional[int] = ..., speed: _Optional[int] = ..., remaining_time: _Optional[int] = ..., quality: _Optional[str] = ..., has_subtitles: bool = ..., has_drm: bool = ..., asset_path: _Optional[str] = ..., error: _Optional[_Union[DownloadError, _Mapping]] = ..., created_at: _Optional[int] = ..., completed_at: _Optional[int] = ..., sha256: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., state_reason: _Optional[str] = ..., bundle: bool = ..., files: _Optional[_Iterable[_Union[BundleFile, _Mapping]]] = ..., files_done: _Optional[int] = ..., files_total: _Optional[int] = ..., hls: _Optional[_Union[HlsOptions, _Mapping]] = ..., drm: _Optional[_Union[DrmParams, _Mapping]] = ..., license: _Optional[_Union[LicenseStatus, _Mapping]] = ..., app_data: _Optional[bytes] = ..., group: _Optional[str] = ..., text_tracks: _Optional[_Iterable[_Union[TextTrack, _Mapping]]] = ..., rate_limit: _Optional[int] = ...) -> None: ...
 
 class DownloadError(_message.Message):
     __slots__ = ["http_status", "kind", "message"]
@@ -826,7 +832,7 @@ class SubtitlesResult(_message.Message):
     def __init__(self, subtitles: _Optional[_Iterable[_Union[RenditionInfo, _Mapping]]] = ..., text_tracks: _Optional[_Iterable[_Union[TextTrack, _Mapping]]] = ...) -> None: ...
 
 class SystemInfoResult(_message.Message):
-    __slots__ = ["asset_count", "bytes_by_state", "bytes_held", "daemon_version", "data_dir", "disk_free", "disk_total", "download_count", "last_verify", "socket_path", "warnings"]
+    __slots__ = ["asset_count", "bytes_by_state", "bytes_held", "daemon_version", "data_dir", "disk_free", "disk_total", "download_count", "last_verify", "rate_limit_changes_at", "rate_limit_next", "rate_limit_now", "socket_path", "warnings"]
     ASSET_COUNT_FIELD_NUMBER: _ClassVar[int]
     BYTES_BY_STATE_FIELD_NUMBER: _ClassVar[int]
     BYTES_HELD_FIELD_NUMBER: _ClassVar[int]
@@ -836,6 +842,9 @@ class SystemInfoResult(_message.Message):
     DISK_TOTAL_FIELD_NUMBER: _ClassVar[int]
     DOWNLOAD_COUNT_FIELD_NUMBER: _ClassVar[int]
     LAST_VERIFY_FIELD_NUMBER: _ClassVar[int]
+    RATE_LIMIT_CHANGES_AT_FIELD_NUMBER: _ClassVar[int]
+    RATE_LIMIT_NEXT_FIELD_NUMBER: _ClassVar[int]
+    RATE_LIMIT_NOW_FIELD_NUMBER: _ClassVar[int]
     SOCKET_PATH_FIELD_NUMBER: _ClassVar[int]
     WARNINGS_FIELD_NUMBER: _ClassVar[int]
     asset_count: int
@@ -847,9 +856,12 @@ class SystemInfoResult(_message.Message):
     disk_total: int
     download_count: int
     last_verify: VerifyReport
+    rate_limit_changes_at: int
+    rate_limit_next: int
+    rate_limit_now: int
     socket_path: str
     warnings: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, data_dir: _Optional[str] = ..., disk_total: _Optional[int] = ..., disk_free: _Optional[int] = ..., bytes_held: _Optional[int] = ..., daemon_version: _Optional[str] = ..., socket_path: _Optional[str] = ..., download_count: _Optional[int] = ..., bytes_by_state: _Optional[_Iterable[_Union[StateBytes, _Mapping]]] = ..., asset_count: _Optional[int] = ..., last_verify: _Optional[_Union[VerifyReport, _Mapping]] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
+    def __init__(self, data_dir: _Optional[str] = ..., disk_total: _Optional[int] = ..., disk_free: _Optional[int] = ..., bytes_held: _Optional[int] = ..., daemon_version: _Optional[str] = ..., socket_path: _Optional[str] = ..., download_count: _Optional[int] = ..., bytes_by_state: _Optional[_Iterable[_Union[StateBytes, _Mapping]]] = ..., asset_count: _Optional[int] = ..., last_verify: _Optional[_Union[VerifyReport, _Mapping]] = ..., warnings: _Optional[_Iterable[str]] = ..., rate_limit_now: _Optional[int] = ..., rate_limit_changes_at: _Optional[int] = ..., rate_limit_next: _Optional[int] = ...) -> None: ...
 
 class TextTrack(_message.Message):
     __slots__ = ["lang", "path", "title", "type", "uri"]

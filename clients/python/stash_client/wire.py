@@ -248,7 +248,25 @@ def _states(state: Union[str, Iterable[str], None]) -> List["pb.DownloadState"]:
     return out
 
 
-_ADD_OPTIONS = {"sha256", "headers", "files", "hls", "drm", "force", "app_data", "group", "append", "text_tracks"}
+_ADD_OPTIONS = {"sha256", "headers", "files", "hls", "drm", "force", "app_data", "group", "append", "text_tracks", "rate_limit"}
+_MAX_RATE = (1 << 63) - 1
+
+
+def _rate_limit(value: object) -> int:
+    """A download's rate limit: an int of bytes per second, 0 (none) to 2^63-1."""
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= _MAX_RATE:
+        raise StashError("INVALID_ARGUMENT", f"rate_limit: {value!r} is not bytes per second from 0 (none) to {_MAX_RATE}")
+    return value
+
+
+def check_rate_limit(features: Iterable[str], daemon_version: str, rate_limit: object) -> None:
+    """Refuses (UNIMPLEMENTED) a download's rate limit for a daemon without the feature
+    "rate-limit": it ignores the field and fetches at full speed."""
+    if _rate_limit(rate_limit) and "rate-limit" not in features:
+        raise StashError("UNIMPLEMENTED",
+                         f"stashd {daemon_version} does not support a rate limit per download (feature \"rate-limit\"); it would fetch at full speed")
 
 
 def hello(client_name: str) -> pb.Request:
@@ -265,7 +283,7 @@ def add(url: Optional[str], id: Optional[str], title: Optional[str], options: Ad
         headers=_headers(options.get("headers"), "headers"), files=_bundle_files(options.get("files")),
         force=bool(options.get("force")), app_data=bytes(options.get("app_data") or b""),
         group=options.get("group") or "", append=bool(options.get("append")),
-        text_tracks=_text_tracks(options.get("text_tracks")))
+        text_tracks=_text_tracks(options.get("text_tracks")), rate_limit=_rate_limit(options.get("rate_limit")))
     hls, drm = options.get("hls"), options.get("drm")
     if hls is not None:
         body.hls.CopyFrom(_hls(hls))
@@ -305,15 +323,15 @@ def subscribe(ids: Optional[Iterable[str]], min_progress_step: int, min_interval
         replay_from_seq=replay_from_seq))
 
 
-def config_value(config: records.Config, key: Optional[str]) -> Union[records.Config, int]:
-    """The Config, or the value of one key ("max-parallel")."""
+def config_value(config: records.Config, key: Optional[str]) -> Union[records.Config, int, str]:
+    """The Config, or the value of one key ("max-parallel"; "rate-schedule" is text)."""
     if key is None:
         return config
     attribute = key.replace("-", "_")
     if not hasattr(config, attribute):
         raise StashError("INVALID_ARGUMENT", f"config key '{key}' is not one of "
                          f"{', '.join(k.replace('_', '-') for k in config.__dataclass_fields__)}")
-    value: int = getattr(config, attribute)
+    value: Union[int, str] = getattr(config, attribute)
     return value
 
 

@@ -311,3 +311,23 @@ def test_a_daemon_that_stops_answering(fresh_daemon):
 
 def test_events_lost_is_a_record():
     assert EventsLost(seq=9, time=1, first_seq=3, last_seq=8, count=6).count == 6
+
+
+def test_a_rate_limit_per_download_and_the_schedule(fresh_daemon):
+    with Client(fresh_daemon.socket, timeout=30) as client:
+        added = client.add(url(fresh_daemon, "/data/70000/py-rate.bin"), id="py-rate", rate_limit=1 << 20)
+        assert added.rate_limit == 1 << 20
+        assert client.wait("py-rate", timeout=20).rate_limit == 1 << 20
+        for bad in (-1, 1 << 63, "1M", True):
+            with pytest.raises(StashError) as refused:
+                client.add(url(fresh_daemon, "/data/10/py-bad.bin"), rate_limit=bad)  # type: ignore[arg-type]
+            assert refused.value.code == "INVALID_ARGUMENT" and "rate_limit" in str(refused.value)
+        config = client.config_set("rate-schedule", "Mon-Sun 00:00-24:00 2M")
+        assert config.rate_schedule == "Mon,Tue,Wed,Thu,Fri,Sat,Sun 00:00-24:00 2M"
+        schedule: str = client.config_get("rate-schedule")
+        assert schedule == config.rate_schedule
+        info = client.info()
+        assert info.rate_limit_now == 2 << 20 and info.rate_limit_changes_at == 0
+        with pytest.raises(StashError) as refused:
+            client.config_set("rate-schedule", "Mon-Fri 9:00-18:00 1M")
+        assert "rule 1" in str(refused.value) and "9:00-18:00" in str(refused.value)

@@ -63,6 +63,8 @@ def build(value):
                                 for f in body["files"]]
         if "text_tracks" in body:
             options["text_tracks"] = [dict(t) for t in body["text_tracks"]]
+        if "rate_limit" in body:
+            options["rate_limit"] = _number(body["rate_limit"])
         if "hls" in body:
             hls = dict(body["hls"])
             hls["bandwidth"] = _number(hls.get("bandwidth"))

@@ -2841,7 +2841,7 @@ const ProtobufCMessageDescriptor stash__v1__bundle_file__descriptor =
   (ProtobufCMessageInit) stash__v1__bundle_file__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[29] =
+static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[30] =
 {
   {
     "id",
@@ -3191,6 +3191,18 @@ static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[29]
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "rate_limit",
+    31,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Download, rate_limit),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__download__field_indices_by_name[] = {
   26,   /* field[26] = app_data */
@@ -3213,6 +3225,7 @@ static const unsigned stash__v1__download__field_indices_by_name[] = {
   25,   /* field[25] = license */
   4,   /* field[4] = progress */
   9,   /* field[9] = quality */
+  29,   /* field[29] = rate_limit */
   8,   /* field[8] = remaining_time */
   16,   /* field[16] = sha256 */
   7,   /* field[7] = speed */
@@ -3223,10 +3236,11 @@ static const unsigned stash__v1__download__field_indices_by_name[] = {
   6,   /* field[6] = total_bytes */
   1,   /* field[1] = uri */
 };
-static const ProtobufCIntRange stash__v1__download__number_ranges[1 + 1] =
+static const ProtobufCIntRange stash__v1__download__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 29 }
+  { 31, 29 },
+  { 0, 30 }
 };
 const ProtobufCMessageDescriptor stash__v1__download__descriptor =
 {
@@ -3236,10 +3250,10 @@ const ProtobufCMessageDescriptor stash__v1__download__descriptor =
   "Stash__V1__Download",
   "stash.v1",
   sizeof(Stash__V1__Download),
-  29,
+  30,
   stash__v1__download__field_descriptors,
   stash__v1__download__field_indices_by_name,
-  1,  stash__v1__download__number_ranges,
+  2,  stash__v1__download__number_ranges,
   (ProtobufCMessageInit) stash__v1__download__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
@@ -3733,7 +3747,7 @@ const ProtobufCMessageDescriptor stash__v1__hls_options__descriptor =
   (ProtobufCMessageInit) stash__v1__hls_options__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__config__field_descriptors[11] =
+static const ProtobufCFieldDescriptor stash__v1__config__field_descriptors[12] =
 {
   {
     "max_parallel",
@@ -3867,6 +3881,18 @@ static const ProtobufCFieldDescriptor stash__v1__config__field_descriptors[11] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "rate_schedule",
+    12,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Config, rate_schedule),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__config__field_indices_by_name[] = {
   7,   /* field[7] = files_per_download */
@@ -3876,6 +3902,7 @@ static const unsigned stash__v1__config__field_indices_by_name[] = {
   9,   /* field[9] = max_connections_per_host */
   0,   /* field[0] = max_parallel */
   4,   /* field[4] = rate_limit */
+  11,   /* field[11] = rate_schedule */
   2,   /* field[2] = retry_base_delay_ms */
   1,   /* field[1] = retry_max_attempts */
   3,   /* field[3] = retry_max_delay_ms */
@@ -3884,7 +3911,7 @@ static const unsigned stash__v1__config__field_indices_by_name[] = {
 static const ProtobufCIntRange stash__v1__config__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 11 }
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor stash__v1__config__descriptor =
 {
@@ -3894,7 +3921,7 @@ const ProtobufCMessageDescriptor stash__v1__config__descriptor =
   "Stash__V1__Config",
   "stash.v1",
   sizeof(Stash__V1__Config),
-  11,
+  12,
   stash__v1__config__field_descriptors,
   stash__v1__config__field_indices_by_name,
   1,  stash__v1__config__number_ranges,
@@ -4003,7 +4030,7 @@ const ProtobufCMessageDescriptor stash__v1__hello_request__descriptor =
   (ProtobufCMessageInit) stash__v1__hello_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_descriptors[13] =
+static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_descriptors[14] =
 {
   {
     "id",
@@ -4161,6 +4188,18 @@ static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "rate_limit",
+    15,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__AddDownloadRequest, rate_limit),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__add_download_request__field_indices_by_name[] = {
   9,   /* field[9] = app_data */
@@ -4172,15 +4211,17 @@ static const unsigned stash__v1__add_download_request__field_indices_by_name[] =
   4,   /* field[4] = headers */
   6,   /* field[6] = hls */
   0,   /* field[0] = id */
+  13,   /* field[13] = rate_limit */
   3,   /* field[3] = sha256 */
   12,   /* field[12] = text_tracks */
   2,   /* field[2] = title */
   1,   /* field[1] = uri */
 };
-static const ProtobufCIntRange stash__v1__add_download_request__number_ranges[1 + 1] =
+static const ProtobufCIntRange stash__v1__add_download_request__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 13 }
+  { 15, 13 },
+  { 0, 14 }
 };
 const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
 {
@@ -4190,10 +4231,10 @@ const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
   "Stash__V1__AddDownloadRequest",
   "stash.v1",
   sizeof(Stash__V1__AddDownloadRequest),
-  13,
+  14,
   stash__v1__add_download_request__field_descriptors,
   stash__v1__add_download_request__field_indices_by_name,
-  1,  stash__v1__add_download_request__number_ranges,
+  2,  stash__v1__add_download_request__number_ranges,
   (ProtobufCMessageInit) stash__v1__add_download_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
@@ -6053,7 +6094,7 @@ const ProtobufCMessageDescriptor stash__v1__stats_result__descriptor =
   (ProtobufCMessageInit) stash__v1__stats_result__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__system_info_result__field_descriptors[11] =
+static const ProtobufCFieldDescriptor stash__v1__system_info_result__field_descriptors[14] =
 {
   {
     "data_dir",
@@ -6187,6 +6228,42 @@ static const ProtobufCFieldDescriptor stash__v1__system_info_result__field_descr
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "rate_limit_now",
+    12,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SystemInfoResult, rate_limit_now),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "rate_limit_changes_at",
+    13,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SystemInfoResult, rate_limit_changes_at),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "rate_limit_next",
+    14,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SystemInfoResult, rate_limit_next),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__system_info_result__field_indices_by_name[] = {
   8,   /* field[8] = asset_count */
@@ -6198,13 +6275,16 @@ static const unsigned stash__v1__system_info_result__field_indices_by_name[] = {
   1,   /* field[1] = disk_total */
   6,   /* field[6] = download_count */
   9,   /* field[9] = last_verify */
+  12,   /* field[12] = rate_limit_changes_at */
+  13,   /* field[13] = rate_limit_next */
+  11,   /* field[11] = rate_limit_now */
   5,   /* field[5] = socket_path */
   10,   /* field[10] = warnings */
 };
 static const ProtobufCIntRange stash__v1__system_info_result__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 11 }
+  { 0, 14 }
 };
 const ProtobufCMessageDescriptor stash__v1__system_info_result__descriptor =
 {
@@ -6214,7 +6294,7 @@ const ProtobufCMessageDescriptor stash__v1__system_info_result__descriptor =
   "Stash__V1__SystemInfoResult",
   "stash.v1",
   sizeof(Stash__V1__SystemInfoResult),
-  11,
+  14,
   stash__v1__system_info_result__field_descriptors,
   stash__v1__system_info_result__field_indices_by_name,
   1,  stash__v1__system_info_result__number_ranges,

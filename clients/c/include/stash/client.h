@@ -294,6 +294,7 @@ typedef struct stash_download {
     const stash_text_track *text_tracks;
     size_t n_text_tracks;
     bool created; /* stash_add only: this call added it (false: it was there already) */
+    uint64_t rate_limit; /* bytes per second over its transfers, 0: none (daemon 0.11.0; soname 0.3) */
 } stash_download;
 
 /* ------------------------------------------------------------------ connection */
@@ -379,6 +380,10 @@ typedef struct stash_add_options {
     bool append; /* add files to the existing bundle `id` (daemon feature "append") */
     const stash_text_track *text_tracks;
     size_t n_text_tracks;
+    /* Appended with daemon 0.11.0: bytes per second over all of the download's transfers, within
+     * the global limit; 0: none; at most INT64_MAX (the daemon refuses more, naming the field).
+     * Send it only to a daemon with the feature "rate-limit": an older one fetches at full speed. */
+    uint64_t rate_limit;
 } stash_add_options;
 #define STASH_ADD_OPTIONS_INIT STASH_OPTIONS_INIT_(stash_add_options)
 static inline void stash_add_options_init(stash_add_options *options) {
@@ -542,13 +547,21 @@ typedef struct stash_system_info {
     const stash_verify_report *last_verify; /* NULL when the daemon sent none */
     const char *const *warnings;
     size_t n_warnings;
+    /* Daemon 0.11.0: the global rate limit in force (bytes/s, 0 unlimited), when the rate
+     * schedule next changes it (unix seconds, 0: never) and the limit from then on. */
+    uint64_t rate_limit_now;
+    int64_t rate_limit_changes_at;
+    uint64_t rate_limit_next;
 } stash_system_info;
 
 /* GetSystemInfo (`stash info`). Free *out with stash_system_info_free. */
 STASH_API stash_status stash_get_info(stash_client *client, stash_system_info **out);
 STASH_API void stash_system_info_free(stash_system_info *info);
 
-/* Config (PROTOCOL.md section 10): plain numbers, returned by value. */
+/* The longest rate schedule stash_config holds, in bytes. */
+#define STASH_MAX_RATE_SCHEDULE 4096u
+
+/* Config (PROTOCOL.md section 10): plain values, returned by value. */
 typedef struct stash_config {
     uint32_t max_parallel;
     uint32_t retry_max_attempts;
@@ -561,11 +574,14 @@ typedef struct stash_config {
     uint32_t max_connections;
     uint32_t max_connections_per_host;
     uint64_t storage_reserve;
+    /* Daemon 0.11.0 (soname 0.3): the global rate limit by weekday and hour as the daemon read
+     * it (PROTOCOL.md section 10), NUL-terminated; "" for none. 64 rules fit with room to spare. */
+    char rate_schedule[STASH_MAX_RATE_SCHEDULE + 1];
 } stash_config;
 
 typedef struct stash_config_entry {
     const char *key;   /* "max-parallel", ... */
-    const char *value; /* a decimal integer */
+    const char *value; /* a decimal integer; for "rate-schedule" the schedule (PROTOCOL.md section 10) */
 } stash_config_entry;
 
 /* GetConfig and SetConfig (all entries or none); *out is the config after the call. */

@@ -361,10 +361,14 @@ struct  Stash__V1__Download
    */
   size_t n_text_tracks;
   Stash__V1__TextTrack **text_tracks;
+  /*
+   * bytes per second over all its transfers, 0 = none (the global limit still holds)
+   */
+  uint64_t rate_limit;
 };
 #define STASH__V1__DOWNLOAD__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__download__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STASH__V1__DOWNLOAD_STATE__NOT_DOWNLOADED, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, NULL, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, NULL, NULL, NULL, {0,NULL}, (char *)protobuf_c_empty_string, 0,NULL }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STASH__V1__DOWNLOAD_STATE__NOT_DOWNLOADED, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, NULL, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, NULL, NULL, NULL, {0,NULL}, (char *)protobuf_c_empty_string, 0,NULL, 0 }
 
 
 /*
@@ -582,10 +586,14 @@ struct  Stash__V1__Config
    * bytes of free disk space downloads leave untouched
    */
   uint64_t storage_reserve;
+  /*
+   * global rate limit by weekday and hour (PROTOCOL.md); "" = rate_limit always
+   */
+  char *rate_schedule;
 };
 #define STASH__V1__CONFIG__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__config__descriptor) \
-    , 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+    , 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string }
 
 
 struct  Stash__V1__ConfigEntry
@@ -659,10 +667,14 @@ struct  Stash__V1__AddDownloadRequest
    */
   size_t n_text_tracks;
   Stash__V1__TextTrack **text_tracks;
+  /*
+   * bytes per second over all its transfers, 0 = none; at most 2^63-1
+   */
+  uint64_t rate_limit;
 };
 #define STASH__V1__ADD_DOWNLOAD_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__add_download_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, NULL, NULL, 0, {0,NULL}, (char *)protobuf_c_empty_string, 0, 0,NULL }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, NULL, NULL, 0, {0,NULL}, (char *)protobuf_c_empty_string, 0, 0,NULL, 0 }
 
 
 struct  Stash__V1__PlaybackKeyRequest
@@ -1188,10 +1200,22 @@ struct  Stash__V1__SystemInfoResult
    */
   size_t n_warnings;
   char **warnings;
+  /*
+   * global bytes per second in force now (schedule or rate_limit), 0 = unlimited
+   */
+  uint64_t rate_limit_now;
+  /*
+   * unix seconds when the schedule next changes it; 0 = never
+   */
+  int64_t rate_limit_changes_at;
+  /*
+   * the limit from then on, 0 = unlimited
+   */
+  uint64_t rate_limit_next;
 };
 #define STASH__V1__SYSTEM_INFO_RESULT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__system_info_result__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, NULL, 0,NULL }
+    , (char *)protobuf_c_empty_string, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, NULL, 0,NULL, 0, 0, 0 }
 
 
 struct  Stash__V1__StateBytes
