@@ -337,6 +337,15 @@ static void test_config(stash_client *client) {
     CHECK_FAILS(stash_config_set(client, bad, 1, NULL), client, STASH_INVALID_ARGUMENT, "max-parallel");
     stash_config_entry unknown[] = {{"no-such-key", "1"}};
     CHECK_FAILS(stash_config_set(client, unknown, 1, NULL), client, STASH_INVALID_ARGUMENT, "no-such-key");
+    /* A setting that is text, not a number: the schedule comes back as the daemon reads it. */
+    stash_config_entry schedule[] = {{"rate-schedule", "Mon-Fri 09:00-18:00 1M"}};
+    CHECK_OK(stash_config_set(client, schedule, 1, &config), client);
+    CHECK(strcmp(config.rate_schedule, "Mon,Tue,Wed,Thu,Fri 09:00-18:00 1M") == 0, "rate schedule set: '%s'", config.rate_schedule);
+    stash_config_entry bad_schedule[] = {{"rate-schedule", "Mon 25:00-26:00 1M"}};
+    CHECK_FAILS(stash_config_set(client, bad_schedule, 1, NULL), client, STASH_INVALID_ARGUMENT, "25:00");
+    stash_config_entry no_schedule[] = {{"rate-schedule", ""}};
+    CHECK_OK(stash_config_set(client, no_schedule, 1, &config), client);
+    CHECK(config.rate_schedule[0] == 0, "rate schedule cleared: '%s'", config.rate_schedule);
 }
 
 static void test_info(stash_client *client) {
