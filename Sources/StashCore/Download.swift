@@ -48,6 +48,8 @@ public struct Download: Equatable, Sendable {
         var licenseKeyIDs: [String: String] = [:]
         var appData: [UInt8] = []
         var textTracks: [TextTrack] = []
+        var expect = ""
+        var minSize: Int64 = 0
 
         var isEmpty: Bool { self == Rare() }
     }
@@ -322,6 +324,19 @@ public struct Download: Equatable, Sendable {
     public var textTracks: [TextTrack] {
         get { storage.fields.rare?.rare.textTracks ?? [] }
         set { changeRare { $0.textTracks = newValue } }
+    }
+
+    /// What its files' content must be (`image`, `video`, `audio`, `text` or a MIME type) where
+    /// a file does not say (`DownloadFile.expect`); empty for no check.
+    public var expect: String {
+        get { storage.fields.rare?.rare.expect ?? "" }
+        set { changeRare { $0.expect = newValue } }
+    }
+
+    /// The fewest bytes each of its files may have where a file does not say; 0 for none.
+    public var minSize: Int64 {
+        get { storage.fields.rare?.rare.minSize ?? 0 }
+        set { changeRare { $0.minSize = newValue } }
     }
 
     public init(

@@ -18,6 +18,8 @@ struct AddRequest {
     var appData: [UInt8] = []
     var group = ""
     var textTracks: [TextTrack] = []
+    var expect = ""
+    var minSize: Int64 = 0
 
     /// The request checked, with its files made: the first field that breaks a rule is the
     /// error, naming it.
@@ -47,14 +49,19 @@ struct AddRequest {
         try DownloadRequestRules.validateAppData(appData)
         try DownloadRequestRules.validateGroup(group)
         let digest = try DownloadRequestRules.normalizeSHA256(sha256)
+        let rules = try ContentRules.validated(expect: expect, minSize: minSize)
+        if hls != nil, !rules.expect.isEmpty || rules.minSize > 0 {
+            throw StashError.invalidArgument("expect and min_size apply to files, not to an HLS stream; its segments are always checked for their container's signature")
+        }
         let contentFiles =
             hls != nil ? []
             : isBundle ? try BundleRules.files(from: files, fileName: AssetLayout.fileName(from:))
             : [DownloadFile(url: uri, path: AssetLayout.fileName(from: uri), sha256: digest)]
-        let tracks = try TextTrackRules.added(textTracks, to: [], files: contentFiles)
+        let checkedFiles = ContentRules.inheriting(contentFiles, expect: rules.expect, minSize: rules.minSize)
+        let tracks = try TextTrackRules.added(textTracks, to: [], files: checkedFiles)
         if !id.isEmpty { try DownloadRequestRules.validateID(id) }
         return NewDownload(
             id: id, uri: uri, title: title, sha256: digest, headers: headers, hls: hls, drm: drm, force: force, appData: appData, group: group,
-            isBundle: isBundle, files: contentFiles, textTracks: tracks)
+            isBundle: isBundle, files: checkedFiles, textTracks: tracks, expect: rules.expect, minSize: rules.minSize)
     }
 }

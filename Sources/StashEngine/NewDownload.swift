@@ -22,6 +22,9 @@ struct NewDownload {
     /// The content's files (none for an HLS stream until its playlists are read).
     let files: [DownloadFile]
     let textTracks: [TextTrack]
+    /// The download's content rules (`ContentRules`), already given to `files`.
+    var expect = ""
+    var minSize: Int64 = 0
 
     /// What makes two downloads the same content (`EngineState+Dedupe`).
     var contentKey: EngineState.ContentKey {
@@ -63,6 +66,8 @@ struct NewDownload {
         download.appData = appData
         download.group = group
         download.textTracks = textTracks
+        download.expect = expect
+        download.minSize = minSize
         download.hasSubtitles = !textTracks.isEmpty
         download.totalBytes = SizeEstimate.total(of: download)
         return download

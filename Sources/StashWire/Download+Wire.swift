@@ -45,6 +45,8 @@ extension Download {
         message.group = arena.cString(group)
         message.n_text_tracks = textTracks.count
         message.text_tracks = arena.array(textTracks) { Optional($0.wire(in: arena)) }
+        message.expect = arena.cString(expect)
+        message.min_size = UInt64(clamping: minSize)
         return arena.store(message)
     }
 
@@ -83,5 +85,7 @@ extension Download {
         appData = try WireValue.bytes(m.app_data, field: "Download.app_data")
         group = try WireValue.string(m.group, field: "Download.group")
         textTracks = try WireValue.elements(m.text_tracks, count: m.n_text_tracks) { try TextTrack(wire: $0) }
+        expect = try WireValue.string(m.expect, field: "Download.expect")
+        minSize = try WireValue.int64(m.min_size, field: "Download.min_size")
     }
 }

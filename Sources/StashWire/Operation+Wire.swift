@@ -31,6 +31,9 @@ extension Operation {
             message.append = WireValue.bool(add.append)
             message.n_text_tracks = add.textTracks.count
             message.text_tracks = arena.array(add.textTracks) { Optional($0.wire(in: arena)) }
+            message.expect = arena.cString(add.expect)
+            // A negative minimum goes as a number the daemon refuses, naming the field.
+            message.min_size = UInt64(bitPattern: add.minSize)
             request.op_case = STASH__V1__REQUEST__OP_ADD_DOWNLOAD
             request.add_download = arena.store(message)
         case .getDownload(let id):
@@ -255,7 +258,7 @@ extension Operation {
                 clientName: try WireValue.string(m.client_name, field: "HelloRequest.client_name")))
         case STASH__V1__REQUEST__OP_ADD_DOWNLOAD:
             let m = try WireValue.message(r.add_download, field: "Request.add_download").pointee
-            self = .addDownload(AddDownloadRequest(
+            var add = AddDownloadRequest(
                 id: try WireValue.string(m.id, field: "AddDownloadRequest.id"),
                 uri: try WireValue.string(m.uri, field: "AddDownloadRequest.uri"),
                 title: try WireValue.string(m.title, field: "AddDownloadRequest.title"),
@@ -268,7 +271,10 @@ extension Operation {
                 appData: try WireValue.bytes(m.app_data, field: "AddDownloadRequest.app_data"),
                 group: try WireValue.string(m.group, field: "AddDownloadRequest.group"),
                 append: WireValue.bool(m.append),
-                textTracks: try WireValue.elements(m.text_tracks, count: m.n_text_tracks) { try TextTrack(wire: $0) }))
+                textTracks: try WireValue.elements(m.text_tracks, count: m.n_text_tracks) { try TextTrack(wire: $0) })
+            add.expect = try WireValue.string(m.expect, field: "AddDownloadRequest.expect")
+            add.minSize = try WireValue.int64(m.min_size, field: "AddDownloadRequest.min_size")
+            self = .addDownload(add)
         case STASH__V1__REQUEST__OP_GET_DOWNLOAD:
             self = .getDownload(id: try Self.id(r.get_download, field: "Request.get_download"))
         case STASH__V1__REQUEST__OP_LIST_DOWNLOADS:

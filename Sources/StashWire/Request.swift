@@ -162,6 +162,13 @@ public struct AddDownloadRequest: Equatable, Sendable {
     public var append: Bool
     /// Side-loaded subtitle files fetched with the download.
     public var textTracks: [TextTrack]
+    /// What each file's content must be: `image`, `video`, `audio`, `text` or a MIME type
+    /// (`application/pdf`); empty for any. A file that is not fails with a validation error
+    /// naming it, and nothing of it is kept. Not for an HLS stream, whose segments are always
+    /// checked for their container.
+    public var expect: String = ""
+    /// The fewest bytes each file may have; 0 for no minimum.
+    public var minSize: Int64 = 0
 
     public init(id: String = "", uri: String, title: String = "", sha256: String = "", headers: [HTTPHeader] = [],
                 files: [BundleFileSpec] = [], hls: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false,

@@ -2738,7 +2738,7 @@ const ProtobufCMessageDescriptor stash__v1__download_error__descriptor =
   (ProtobufCMessageInit) stash__v1__download_error__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__bundle_file__field_descriptors[6] =
+static const ProtobufCFieldDescriptor stash__v1__bundle_file__field_descriptors[8] =
 {
   {
     "url",
@@ -2812,10 +2812,36 @@ static const ProtobufCFieldDescriptor stash__v1__bundle_file__field_descriptors[
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "expect",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__BundleFile, expect),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "min_size",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__BundleFile, min_size),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__bundle_file__field_indices_by_name[] = {
   5,   /* field[5] = done */
   4,   /* field[4] = downloaded_bytes */
+  6,   /* field[6] = expect */
+  7,   /* field[7] = min_size */
   1,   /* field[1] = path */
   3,   /* field[3] = sha256 */
   2,   /* field[2] = size */
@@ -2824,7 +2850,7 @@ static const unsigned stash__v1__bundle_file__field_indices_by_name[] = {
 static const ProtobufCIntRange stash__v1__bundle_file__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor stash__v1__bundle_file__descriptor =
 {
@@ -2834,14 +2860,14 @@ const ProtobufCMessageDescriptor stash__v1__bundle_file__descriptor =
   "Stash__V1__BundleFile",
   "stash.v1",
   sizeof(Stash__V1__BundleFile),
-  6,
+  8,
   stash__v1__bundle_file__field_descriptors,
   stash__v1__bundle_file__field_indices_by_name,
   1,  stash__v1__bundle_file__number_ranges,
   (ProtobufCMessageInit) stash__v1__bundle_file__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[29] =
+static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[31] =
 {
   {
     "id",
@@ -3191,6 +3217,30 @@ static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[29]
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "expect",
+    32,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Download, expect),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "min_size",
+    33,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Download, min_size),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__download__field_indices_by_name[] = {
   26,   /* field[26] = app_data */
@@ -3201,6 +3251,7 @@ static const unsigned stash__v1__download__field_indices_by_name[] = {
   5,   /* field[5] = downloaded_bytes */
   24,   /* field[24] = drm */
   13,   /* field[13] = error */
+  29,   /* field[29] = expect */
   20,   /* field[20] = files */
   21,   /* field[21] = files_done */
   22,   /* field[22] = files_total */
@@ -3211,6 +3262,7 @@ static const unsigned stash__v1__download__field_indices_by_name[] = {
   23,   /* field[23] = hls */
   0,   /* field[0] = id */
   25,   /* field[25] = license */
+  30,   /* field[30] = min_size */
   4,   /* field[4] = progress */
   9,   /* field[9] = quality */
   8,   /* field[8] = remaining_time */
@@ -3223,10 +3275,11 @@ static const unsigned stash__v1__download__field_indices_by_name[] = {
   6,   /* field[6] = total_bytes */
   1,   /* field[1] = uri */
 };
-static const ProtobufCIntRange stash__v1__download__number_ranges[1 + 1] =
+static const ProtobufCIntRange stash__v1__download__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 29 }
+  { 32, 29 },
+  { 0, 31 }
 };
 const ProtobufCMessageDescriptor stash__v1__download__descriptor =
 {
@@ -3236,10 +3289,10 @@ const ProtobufCMessageDescriptor stash__v1__download__descriptor =
   "Stash__V1__Download",
   "stash.v1",
   sizeof(Stash__V1__Download),
-  29,
+  31,
   stash__v1__download__field_descriptors,
   stash__v1__download__field_indices_by_name,
-  1,  stash__v1__download__number_ranges,
+  2,  stash__v1__download__number_ranges,
   (ProtobufCMessageInit) stash__v1__download__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
@@ -4003,7 +4056,7 @@ const ProtobufCMessageDescriptor stash__v1__hello_request__descriptor =
   (ProtobufCMessageInit) stash__v1__hello_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_descriptors[13] =
+static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_descriptors[15] =
 {
   {
     "id",
@@ -4161,26 +4214,53 @@ static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "expect",
+    16,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__AddDownloadRequest, expect),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "min_size",
+    17,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__AddDownloadRequest, min_size),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__add_download_request__field_indices_by_name[] = {
   9,   /* field[9] = app_data */
   11,   /* field[11] = append */
   7,   /* field[7] = drm */
+  13,   /* field[13] = expect */
   5,   /* field[5] = files */
   8,   /* field[8] = force */
   10,   /* field[10] = group */
   4,   /* field[4] = headers */
   6,   /* field[6] = hls */
   0,   /* field[0] = id */
+  14,   /* field[14] = min_size */
   3,   /* field[3] = sha256 */
   12,   /* field[12] = text_tracks */
   2,   /* field[2] = title */
   1,   /* field[1] = uri */
 };
-static const ProtobufCIntRange stash__v1__add_download_request__number_ranges[1 + 1] =
+static const ProtobufCIntRange stash__v1__add_download_request__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 13 }
+  { 16, 13 },
+  { 0, 15 }
 };
 const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
 {
@@ -4190,10 +4270,10 @@ const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
   "Stash__V1__AddDownloadRequest",
   "stash.v1",
   sizeof(Stash__V1__AddDownloadRequest),
-  13,
+  15,
   stash__v1__add_download_request__field_descriptors,
   stash__v1__add_download_request__field_indices_by_name,
-  1,  stash__v1__add_download_request__number_ranges,
+  2,  stash__v1__add_download_request__number_ranges,
   (ProtobufCMessageInit) stash__v1__add_download_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
