@@ -10,6 +10,10 @@ package struct ContentCheck: Equatable, Sendable {
     /// The file's path in its asset, which every refusal starts with.
     package var label: String
 
+    /// Bytes every format of `ContentSignature` needs to be told (a WebP's or WAV's RIFF form
+    /// ends at 12); no image, video or audio file is shorter.
+    static let shortestMedia = 12
+
     package init(expectation: ContentExpectation?, minSize: Int64 = 0, label: String) {
         self.expectation = expectation
         self.minSize = minSize
@@ -41,8 +45,11 @@ package struct ContentCheck: Equatable, Sendable {
                 fits = signature.kinds.contains(kind) && !(prefix.isEmpty && kind != .text)
             } else {
                 // Bytes of a format not known here: the Content-Type decides, but never for
-                // text, which is known by its bytes alone, nor for an empty body.
-                fits = kind != .text && !prefix.isEmpty && type.hasPrefix(kind.rawValue + "/")
+                // text, which is known by its bytes alone, nor for a body shorter than any
+                // signature here is to be told (a truncated one), nor when it names a format
+                // whose signature the bytes lack.
+                fits = kind != .text && prefix.count >= Self.shortestMedia && type.hasPrefix(kind.rawValue + "/")
+                    && !ContentSignature.knownTypes.contains(type)
             }
         case .mime(let wanted):
             if let signature, !signature.isPlainText {
@@ -51,7 +58,7 @@ package struct ContentCheck: Equatable, Sendable {
                 // Text whose subtype only the header can tell (CSV, JSON, plain).
                 fits = wanted.hasPrefix("text/") || wanted == type
             } else {
-                fits = !prefix.isEmpty && wanted == type
+                fits = prefix.count >= Self.shortestMedia && wanted == type && !ContentSignature.knownTypes.contains(type)
             }
         }
         if fits { return nil }

@@ -24,6 +24,16 @@ package struct ContentSignature: Equatable, Sendable {
 
     package func answers(to type: String) -> Bool { type == mime || aliases.contains(type) }
 
+    /// The MIME types of the binary formats told here: a body sent as one of them whose bytes
+    /// are not that format is not what its Content-Type says.
+    package static let knownTypes: Set<String> = [
+        "image/jpeg", "image/jpg", "image/pjpeg", "image/png", "image/gif", "image/webp", "image/avif", "image/heic", "image/heif",
+        "video/mp4", "audio/mp4", "application/mp4", "audio/x-m4a", "audio/m4a", "video/iso.segment", "video/mp2t",
+        "video/webm", "audio/webm", "video/x-matroska", "audio/x-matroska", "audio/ogg", "video/ogg", "application/ogg",
+        "audio/flac", "audio/x-flac", "audio/mpeg", "audio/mp3", "audio/aac", "audio/aacp", "audio/x-aac",
+        "audio/wav", "audio/x-wav", "audio/wave",
+    ]
+
     private static func binary(_ b: [UInt8]) -> ContentSignature? {
         if startsWith(b, [0xFF, 0xD8, 0xFF]) { return ContentSignature(mime: "image/jpeg", kinds: [.image], aliases: ["image/jpg", "image/pjpeg"]) }
         if startsWith(b, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return ContentSignature(mime: "image/png", kinds: [.image]) }
