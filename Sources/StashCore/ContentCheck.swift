@@ -7,7 +7,8 @@ package struct ContentCheck: Equatable, Sendable {
     package var expectation: ContentExpectation?
     /// Bytes the complete body must have at least; 0 for no minimum.
     package var minSize: Int64
-    /// The file's path in its asset, which every refusal starts with.
+    /// The file's path in its asset, which every refusal starts with; empty where the caller
+    /// names the file itself (the engine does for a file of a bundle or a package).
     package var label: String
 
     /// Bytes every format of `ContentSignature` needs to be told (a WebP's or WAV's RIFF form
@@ -22,10 +23,10 @@ package struct ContentCheck: Equatable, Sendable {
 
     /// The check of a download's file (whose rules the add resolved, `ContentRules.inheriting`);
     /// nil when there is nothing to check.
-    package init?(file: DownloadFile) {
+    package init?(file: DownloadFile, labelled: Bool = true) {
         let expect = ContentExpectation(stored: file.expect)
         guard expect != nil || file.minSize > 0 else { return nil }
-        self.init(expectation: expect, minSize: file.minSize, label: file.path)
+        self.init(expectation: expect, minSize: file.minSize, label: labelled ? file.path : "")
     }
 
     /// Whether the first bytes are worth keeping: nil when `prefix` (the body's first
@@ -62,14 +63,16 @@ package struct ContentCheck: Equatable, Sendable {
             }
         }
         if fits { return nil }
-        return "\(label): expected \(expectation.phrase), got \(Self.got(type: type, signature: signature)) (\(Self.sample(prefix, complete: complete, announced: announced)))"
+        return "\(labelPrefix)expected \(expectation.phrase), got \(Self.got(type: type, signature: signature)) (\(Self.sample(prefix, complete: complete, announced: announced)))"
     }
 
     /// The refusal of a body of `size` bytes (announced, or complete) below `minSize`.
     package func refusal(size: Int64, announced: Bool) -> String? {
         guard minSize > 0, size < minSize else { return nil }
-        return "\(label): expected at least \(minSize) bytes, got \(size) bytes\(announced ? " (the size the server announced)" : "")"
+        return "\(labelPrefix)expected at least \(minSize) bytes, got \(size) bytes\(announced ? " (the size the server announced)" : "")"
     }
+
+    private var labelPrefix: String { label.isEmpty ? "" : label + ": " }
 
     /// "text/html; charset=utf-8" -> "text/html".
     static func essence(_ contentType: String) -> String {
