@@ -28,3 +28,5 @@ class AddOptions(TypedDict, total=False):
     group: Optional[str]
     append: bool
     text_tracks: Optional[TextTracks]
+    expect: Optional[str]
+    min_size: int
