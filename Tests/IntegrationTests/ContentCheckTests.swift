@@ -38,6 +38,24 @@ final class ContentCheckTests: DaemonTestCase {
         try await waitFor("unchecked", .completed)
     }
 
+    func testTheCLISaysWhatCameAndExits1() async throws {
+        http.serve(path: "/ch12/page.jpg", route: TestRoute(body: .bytes(html), contentType: "text/html"))
+        let result = try daemon.runCLI(["add", http.url("/ch12/page.jpg"), "--id", "page", "--expect", "image", "--min-size", "10", "--wait"])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains(
+            "stash: download page ended FAILED: validation error: page.jpg: expected an image, got text/html (58 bytes starting '<!DOCTYPE html>')"),
+            result.stderr)
+        let list = try FileManager.default.temporaryDirectory.appendingPathComponent("pages-\(UUID().uuidString).txt")
+        try "\(http.url("/ch12/page.jpg"))\tp/1.jpg\t\t\timage\n\(http.url("/ch12/page.jpg"))\tnotes.html\t\t\ttext/html\t20\n"
+            .write(to: list, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: list) }
+        let bundle = try daemon.runCLI(["add", "--bundle", "--id", "ch12", "--from-file", list.path, "--json"])
+        XCTAssertEqual(bundle.status, 0, bundle.stderr)
+        let record = try await client.getDownload(id: "ch12")
+        XCTAssertEqual(record.files.map(\.expect), ["image", "text/html"])
+        XCTAssertEqual(record.files.map(\.minSize), [0, 20])
+    }
+
     func testARealJPEGPassesAndTheRulesAreShown() async throws {
         http.serve(path: "/real.jpg", route: TestRoute(body: .bytes(jpeg), contentType: "image/jpeg"))
         try await add("real", "/real.jpg", expect: "IMAGE", minSize: 1000)
