@@ -56,7 +56,9 @@ package enum BundleRules {
                 throw StashError.invalidArgument("\(label) has path '\(path)', the same as files[\(first)]; each file needs its own path")
             }
             seen[path] = index
-            files.append(DownloadFile(url: spec.url, path: path, size: spec.size > 0 ? spec.size : nil, sha256: digest))
+            let rules = try ContentRules.validated(expect: spec.expect, minSize: spec.minSize, field: "\(label) '\(path.prefix(200))': ")
+            files.append(DownloadFile(url: spec.url, path: path, size: spec.size > 0 ? spec.size : nil, sha256: digest,
+                                      expect: rules.expect, minSize: rules.minSize))
         }
         // A path that is also another entry's folder cannot be both a file and a folder.
         let folders = folders(of: files)

@@ -49,6 +49,8 @@ public struct Download: Equatable, Sendable {
         var appData: [UInt8] = []
         var textTracks: [TextTrack] = []
         var rateLimit: Int64 = 0
+        var expect = ""
+        var minSize: Int64 = 0
 
         var isEmpty: Bool { self == Rare() }
     }
@@ -330,6 +332,19 @@ public struct Download: Equatable, Sendable {
     public var rateLimit: Int64 {
         get { storage.fields.rare?.rare.rateLimit ?? 0 }
         set { changeRare { $0.rateLimit = newValue } }
+    }
+
+    /// What its files' content must be (`image`, `video`, `audio`, `text` or a MIME type) where
+    /// a file does not say (`DownloadFile.expect`); empty for no check.
+    public var expect: String {
+        get { storage.fields.rare?.rare.expect ?? "" }
+        set { changeRare { $0.expect = newValue } }
+    }
+
+    /// The fewest bytes each of its files may have where a file does not say; 0 for none.
+    public var minSize: Int64 {
+        get { storage.fields.rare?.rare.minSize ?? 0 }
+        set { changeRare { $0.minSize = newValue } }
     }
 
     public init(

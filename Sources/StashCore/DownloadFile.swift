@@ -8,6 +8,9 @@ public struct DownloadFile: Equatable, Sendable {
     public var path: String
     /// Expected SHA-256, lowercase hex, empty when none was given.
     public var sha256: String
+    /// What the file's content must be (`image`, `video`, `audio`, `text`, a MIME type; for an
+    /// HLS segment `segment:<container>`), empty to take the download's.
+    public var expect: String
     /// Validators of the partial file, for `If-Range` on resume; they never leave the daemon.
     package var etag: String?
     package var lastModified: String?
@@ -21,11 +24,16 @@ public struct DownloadFile: Equatable, Sendable {
     /// Where the file starts in the resource at `url` when it is only a part of it (an HLS
     /// EXT-X-BYTERANGE segment); `size` is then the part's length. Nil for a whole resource.
     package var rangeOffset: Int64?
+    /// The fewest bytes the complete file may have; 0 to take the download's.
+    public var minSize: Int64
 
     public init(
         url: String, path: String, size: Int64? = nil, sha256: String = "",
-        etag: String? = nil, lastModified: String? = nil, rangeOffset: Int64? = nil, downloadedBytes: Int64 = 0, done: Bool = false
+        etag: String? = nil, lastModified: String? = nil, rangeOffset: Int64? = nil, downloadedBytes: Int64 = 0, done: Bool = false,
+        expect: String = "", minSize: Int64 = 0
     ) {
+        self.expect = expect
+        self.minSize = minSize
         self.rangeOffset = rangeOffset
         self.url = url
         self.path = path
@@ -73,8 +81,15 @@ public struct BundleFileSpec: Equatable, Sendable {
     /// Expected size, 0 when unknown.
     public var size: Int64
     public var sha256: String
+    /// What the file's content must be: `image`, `video`, `audio`, `text` or a MIME type;
+    /// empty to take the download's (`AddDownloadRequest.expect`).
+    public var expect: String
+    /// The fewest bytes the file may have; 0 to take the download's.
+    public var minSize: Int64
 
-    public init(url: String, path: String = "", size: Int64 = 0, sha256: String = "") {
+    public init(url: String, path: String = "", size: Int64 = 0, sha256: String = "", expect: String = "", minSize: Int64 = 0) {
+        self.expect = expect
+        self.minSize = minSize
         self.url = url
         self.path = path
         self.size = size

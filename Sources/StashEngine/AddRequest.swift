@@ -20,6 +20,8 @@ struct AddRequest {
     var textTracks: [TextTrack] = []
     /// Bytes per second over all its transfers; 0 is none.
     var rateLimit: Int64 = 0
+    var expect = ""
+    var minSize: Int64 = 0
 
     /// The request checked, with its files made: the first field that breaks a rule is the
     /// error, naming it.
@@ -49,18 +51,23 @@ struct AddRequest {
         try DownloadRequestRules.validateAppData(appData)
         try DownloadRequestRules.validateGroup(group)
         let digest = try DownloadRequestRules.normalizeSHA256(sha256)
+        let rules = try ContentRules.validated(expect: expect, minSize: minSize)
+        if hls != nil, !rules.expect.isEmpty || rules.minSize > 0 {
+            throw StashError.invalidArgument("expect and min_size apply to files, not to an HLS stream; its segments are always checked for their container's signature")
+        }
         let contentFiles =
             hls != nil ? []
             : isBundle ? try BundleRules.files(from: files, fileName: AssetLayout.fileName(from:))
             : [DownloadFile(url: uri, path: AssetLayout.fileName(from: uri), sha256: digest)]
-        let tracks = try TextTrackRules.added(textTracks, to: [], files: contentFiles)
+        let checkedFiles = ContentRules.inheriting(contentFiles, expect: rules.expect, minSize: rules.minSize)
+        let tracks = try TextTrackRules.added(textTracks, to: [], files: checkedFiles)
         if !id.isEmpty { try DownloadRequestRules.validateID(id) }
         guard rateLimit >= 0 else {
             throw StashError.invalidArgument("rate_limit: \(rateLimit) is negative; give bytes per second, 0 = none")
         }
         var new = NewDownload(
             id: id, uri: uri, title: title, sha256: digest, headers: headers, hls: hls, drm: drm, force: force, appData: appData, group: group,
-            isBundle: isBundle, files: contentFiles, textTracks: tracks)
+            isBundle: isBundle, files: checkedFiles, textTracks: tracks, expect: rules.expect, minSize: rules.minSize)
         new.rateLimit = rateLimit
         return new
     }

@@ -17,8 +17,9 @@ extension EngineState {
         guard current.state != .removing else {
             throw StashError(.failedPrecondition, "download '\(id)' is \(current.state.name): it is being removed")
         }
-        let added = try BundleRules.appended(specs, to: current.contentFiles, alongside: current.files.filter(current.isTextTrackFile),
-                                             fileName: AssetLayout.fileName(from:))
+        let added = ContentRules.inheriting(
+            try BundleRules.appended(specs, to: current.contentFiles, alongside: current.files.filter(current.isTextTrackFile), fileName: AssetLayout.fileName(from:)),
+            expect: current.expect, minSize: current.minSize)
         try layout.checkPathLengths(added, id: id) { _ in "files" }
         if added.isEmpty { return }
         try takeNewFiles(id, added, reason: "fetching \(added.count) appended file(s)", into: &effects)

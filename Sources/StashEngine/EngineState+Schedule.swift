@@ -86,7 +86,7 @@ extension EngineState {
             retry: RetryPolicy(config), lowSpeedLimit: config.lowSpeedLimit, lowSpeedTime: config.lowSpeedTime,
             durability: download.isFolder ? .grouped : .alone,
             range: file.rangeOffset.map { FetchRange(offset: $0, length: file.size ?? 0) },
-            expectedSize: file.rangeOffset == nil ? file.size : nil)
+            expectedSize: file.rangeOffset == nil ? file.size : nil, contentCheck: ContentCheck(file: file, labelled: !download.isFolder))
         request.rateGroup = download.id
         request.groupRateLimit = download.rateLimit
         entry.activity.started(index, generation: generation)

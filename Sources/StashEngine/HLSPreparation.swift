@@ -125,7 +125,8 @@ struct HLSPreparation: Sendable {
         let files = plan.files.map { file -> DownloadFile in
             var local = DownloadFile(
                 url: file.url, path: file.path, size: file.size,
-                rangeOffset: file.byteRange.map { Int64(clamping: $0.offset) })
+                rangeOffset: file.byteRange.map { Int64(clamping: $0.offset) },
+                expect: file.container.map { ContentExpectation.segment($0).description } ?? "")
             // A segment at its final path is complete (it is renamed there only then): a
             // package planned again after a crash or a repair fetches only what is missing.
             // A segment that cannot be looked at is fetched again.

@@ -24,6 +24,9 @@ struct NewDownload {
     let textTracks: [TextTrack]
     /// Bytes per second over all its transfers; 0 is none.
     var rateLimit: Int64 = 0
+    /// The download's content rules (`ContentRules`), already given to `files`.
+    var expect = ""
+    var minSize: Int64 = 0
 
     /// What makes two downloads the same content (`EngineState+Dedupe`).
     var contentKey: EngineState.ContentKey {
@@ -66,6 +69,8 @@ struct NewDownload {
         download.group = group
         download.textTracks = textTracks
         download.rateLimit = rateLimit
+        download.expect = expect
+        download.minSize = minSize
         download.hasSubtitles = !textTracks.isEmpty
         download.totalBytes = SizeEstimate.total(of: download)
         return download

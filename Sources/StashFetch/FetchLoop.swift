@@ -369,10 +369,9 @@ final class FetchLoop {
         }
         let digest = file.sha256Hex
         let bytes = file.size
-        let expected = transfer.request.expectedSHA256
-        if !expected.isEmpty, expected.lowercased() != digest {
+        if let refusal = transfer.refusalAtEnd(of: file, digest: digest) {
             file.remove()
-            finish(transfer, .failed(DownloadError(.validation, "sha256 mismatch: expected \(expected), got \(digest) (\(transfer.request.url))")))
+            finish(transfer, .failed(refusal))
             return
         }
         transfer.phase = .committing

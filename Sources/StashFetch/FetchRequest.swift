@@ -39,14 +39,19 @@ package struct FetchRequest: Sendable {
     /// bytes per second (0 = none), within the global limit (`RateShares`).
     package var rateGroup = ""
     package var groupRateLimit: Int64 = 0
+    /// What the body must be and how small it may be; a body that fails is refused as soon as
+    /// its first bytes (or its announced size) tell, and nothing of it is kept.
+    package var contentCheck: ContentCheck?
 
     package init(
         url: String, headers: [HTTPHeader] = [], folder: String, relativePath: String,
         expectedSHA256: String = "", etag: String? = nil, lastModified: String? = nil,
         retry: RetryPolicy = RetryPolicy(DaemonConfig()),
         lowSpeedLimit: Int = DaemonConfig().lowSpeedLimit, lowSpeedTime: Int = DaemonConfig().lowSpeedTime,
-        durability: FileDurability = .alone, range: FetchRange? = nil, expectedSize: Int64? = nil, memoryLimit: Int? = nil
+        durability: FileDurability = .alone, range: FetchRange? = nil, expectedSize: Int64? = nil, memoryLimit: Int? = nil,
+        contentCheck: ContentCheck? = nil
     ) {
+        self.contentCheck = contentCheck
         self.url = url
         self.headers = headers
         self.folder = folder

@@ -72,6 +72,8 @@ final class Transfer {
     var limiter = RateLimiter()
     /// Set while the write callback has paused the transfer to keep under `limiter`.
     var resumeAt: UInt64?
+    /// The request's content check as the body arrives; nil when it has none.
+    var probe: ContentProbe?
 
     private var lastProgressAt: UInt64 = 0
 
@@ -82,6 +84,7 @@ final class Transfer {
         self.partETag = request.etag
         self.partLastModified = request.lastModified
         self.currentURL = request.url
+        self.probe = request.contentCheck.map(ContentProbe.init)
         var logger = logger
         logger[metadataKey: "transfer"] = "\(id.rawValue)"
         self.logger = logger
@@ -124,8 +127,11 @@ final class Transfer {
         let ifRange = BodyPlan.ifRange(etag: partETag, lastModified: partLastModified)
         // A range already whole (killed before the rename) is fetched again rather than
         // asked for with an empty range; segments are small.
-        if file.size > 0, ifRange == nil || file.size >= (request.range?.length ?? .max) { try file.truncate() }
+        if file.size > 0, ifRange == nil || file.size >= (request.range?.length ?? .max) || probe?.canResume(size: file.size) == false {
+            try file.truncate()
+        }
         requestedFrom = file.size
+        probe?.restart(at: requestedFrom)
         lastProgressAt = DispatchTime.now().uptimeNanoseconds
         response = ResponseHeaders()
         bodyDecided = false
@@ -206,6 +212,7 @@ final class Transfer {
             case .writeFromZero:
                 if file.size > 0 { try file.truncate() }
                 totalBytes = request.range?.length ?? (status == 206 ? response.contentRange?.size : response.contentLength)
+                probe?.restart(at: 0)
             case .rangeIgnored:
                 discardingBody = true
                 abortFailure = FetchFailure(
@@ -227,6 +234,10 @@ final class Transfer {
         } catch {
             discardingBody = true
             abortFailure = .thrown(error)
+            return
+        }
+        if let refusal = probe?.refusal(announced: totalBytes) {
+            refuseContent(refusal)
             return
         }
         // A 206 may omit validators; then the ones that matched If-Range still describe the file.
@@ -263,6 +274,10 @@ final class Transfer {
             partLastModified = nil
             return 0
         }
+        if let refusal = probe?.take(bytes, contentType: response.contentType, announced: totalBytes) {
+            refuseContent(refusal)
+            return 0
+        }
         do {
             try body?.append(bytes)
         } catch {
@@ -271,6 +286,27 @@ final class Transfer {
         }
         reportProgress()
         return bytes.count
+    }
+}
+
+extension Transfer {
+    /// Ends the attempt on a body that is not the content asked for, keeping nothing of it:
+    /// asking again would bring the same body.
+    func refuseContent(_ refusal: String) {
+        discardingBody = true
+        abortFailure = FetchFailure(error: DownloadError(.validation, refusal), retryable: false, connectionClass: false)
+        (body as? PartFile)?.remove()
+    }
+
+    /// Why the complete body in `file` cannot be kept: a digest that differs from the one
+    /// expected, a body too short, or first bytes (of a body shorter than the window) that
+    /// are not the content asked for. Nil when it can.
+    func refusalAtEnd(of file: PartFile, digest: String) -> DownloadError? {
+        let expected = request.expectedSHA256
+        if !expected.isEmpty, expected.lowercased() != digest {
+            return DownloadError(.validation, "sha256 mismatch: expected \(expected), got \(digest) (\(request.url))")
+        }
+        return probe?.finish(size: file.size, contentType: response.contentType).map { DownloadError(.validation, $0) }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StashCore
 
 /// One media playlist of a package laid out in its folder: the files to fetch, the keys it
 /// names and the local playlist text. Internal: `PackagePlan.make` is the public face.
@@ -116,7 +117,7 @@ struct PackageTrack {
                     name = "init\(sections.count).\(Self.fileExtension(map.uri))"
                     sections.append((map, name))
                     files.append(PackageFile(url: map.uri, path: "\(folder)/\(name)", byteRange: map.byteRange,
-                                             size: map.byteRange.map(ByteCount.bytes)))
+                                             size: map.byteRange.map(ByteCount.bytes), container: map.key == nil ? .fragmentedMP4 : nil))
                 }
                 lines.append("#EXT-X-MAP:URI=\"\(name)\"")
                 currentMap = map
@@ -127,12 +128,23 @@ struct PackageTrack {
             }
             let name = Self.segmentName(index) + "." + Self.fileExtension(segment.uri)
             files.append(PackageFile(url: segment.uri, path: "\(folder)/\(name)", byteRange: segment.byteRange,
-                                     size: segment.byteRange.map(ByteCount.bytes)))
+                                     size: segment.byteRange.map(ByteCount.bytes), container: container(of: segment)))
             lines.append("#EXTINF:\(Self.decimal(segment.duration, places: 6)),")
             lines.append(name)
         }
         lines.append("#EXT-X-ENDLIST")
         text = lines.joined(separator: "\n") + "\n"
+    }
+
+    /// RFC 8216 section 3: fMP4 with EXT-X-MAP; without it MPEG-TS, packed audio (by its
+    /// extension) or WebVTT (a subtitle rendition). Nil for an encrypted segment (`PackageFile.container`).
+    private func container(of segment: Segment) -> SegmentContainer? {
+        guard segment.key == nil else { return nil }
+        if segment.map != nil { return .fragmentedMP4 }
+        let ext = Self.fileExtension(segment.uri)
+        if folder.hasPrefix("subtitles/") || ext == "vtt" || ext == "webvtt" { return .webVTT }
+        if ["aac", "ac3", "ec3", "eac3", "mp3"].contains(ext) { return .packedAudio }
+        return .mpegTS
     }
 
     /// Section 4.3.3.1: every EXTINF rounded must fit; a source that broke this is repaired

@@ -10,8 +10,8 @@ enum DownloadRow {
         INSERT INTO download (
             id, uri, title, state, downloaded_bytes, total_bytes, quality, has_subtitles,
             has_drm, asset_path, error_kind, error_message, error_http_status, state_reason,
-            created_at, completed_at, sha256, headers, is_bundle, hls, drm, app_data, group_path, text_tracks, rate_limit, sequence)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+            created_at, completed_at, sha256, headers, is_bundle, hls, drm, app_data, group_path, text_tracks, rate_limit, expect, min_size, sequence)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
             (SELECT IFNULL(MAX(sequence), 0) + 1 FROM download))
         ON CONFLICT(id) DO UPDATE SET
             uri = excluded.uri, title = excluded.title, state = excluded.state,
@@ -23,7 +23,7 @@ enum DownloadRow {
             created_at = excluded.created_at, completed_at = excluded.completed_at,
             sha256 = excluded.sha256, headers = excluded.headers, is_bundle = excluded.is_bundle,
             hls = excluded.hls, drm = excluded.drm, app_data = excluded.app_data, group_path = excluded.group_path,
-            text_tracks = excluded.text_tracks, rate_limit = excluded.rate_limit
+            text_tracks = excluded.text_tracks, rate_limit = excluded.rate_limit, expect = excluded.expect, min_size = excluded.min_size
         """
 
     static let deleteSQL = "DELETE FROM download WHERE id = ?"
@@ -32,7 +32,7 @@ enum DownloadRow {
     static let selectAllSQL = """
         SELECT id, uri, title, state, downloaded_bytes, total_bytes, quality, has_subtitles,
             has_drm, asset_path, error_kind, error_message, error_http_status, state_reason,
-            created_at, completed_at, sha256, headers, is_bundle, hls, drm, app_data, group_path, text_tracks, rate_limit
+            created_at, completed_at, sha256, headers, is_bundle, hls, drm, app_data, group_path, text_tracks, rate_limit, expect, min_size
         FROM download ORDER BY sequence
         """
 
@@ -46,7 +46,7 @@ enum DownloadRow {
             download.completedAt.map(milliseconds), download.sha256,
             try encodeHeaders(download.headers), download.isBundle, try encodeHLS(download),
             try encodeDRM(download), download.appData.isEmpty ? nil : Data(download.appData), download.group,
-            try encodeTextTracks(download.textTracks), download.rateLimit,
+            try encodeTextTracks(download.textTracks), download.rateLimit, download.expect, download.minSize,
         ]
         return StatementArguments(values)
     }
@@ -160,6 +160,9 @@ enum DownloadRow {
             } else {
                 problems.append("\(label): rate_limit \(rateLimit) is negative; read as none")
             }
+            let rules = ContentRow.decode(expect: try row.decode(String?.self, atIndex: 25), minSize: try row.decode(Int64?.self, atIndex: 26),
+                                          label: label, problems: &problems)
+            if rules.expect != "" || rules.minSize != 0 { (download.expect, download.minSize) = rules }
             return download
         } catch {
             problems.append("\(label) skipped: \(error)")

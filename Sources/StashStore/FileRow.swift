@@ -6,12 +6,12 @@ import StashCore
 /// digest, and the validators of its partial bytes.
 enum FileRow {
     static let upsertSQL = """
-        INSERT INTO download_file (download_id, idx, url, path, size, sha256, etag, last_modified, range_offset)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO download_file (download_id, idx, url, path, size, sha256, etag, last_modified, range_offset, expect, min_size)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT(download_id, idx) DO UPDATE SET
             url = excluded.url, path = excluded.path, size = excluded.size,
             sha256 = excluded.sha256, etag = excluded.etag, last_modified = excluded.last_modified,
-            range_offset = excluded.range_offset
+            range_offset = excluded.range_offset, expect = excluded.expect, min_size = excluded.min_size
         """
 
     static let deleteAllSQL = "DELETE FROM download_file WHERE download_id = ?"
@@ -19,12 +19,12 @@ enum FileRow {
     /// In primary-key order, which is the table's own: a scan with no sort. Each download's
     /// files come together, by index.
     static let selectAllSQL = """
-        SELECT download_id, idx, url, path, size, sha256, etag, last_modified, range_offset
+        SELECT download_id, idx, url, path, size, sha256, etag, last_modified, range_offset, expect, min_size
         FROM download_file ORDER BY download_id, idx
         """
 
     static func arguments(downloadID: String, index: Int, file: DownloadFile) -> StatementArguments {
-        [downloadID, index, file.url, file.path, file.size, file.sha256, file.etag, file.lastModified, file.rangeOffset]
+        [downloadID, index, file.url, file.path, file.size, file.sha256, file.etag, file.lastModified, file.rangeOffset, file.expect, file.minSize]
     }
 
     /// One row, or nil with a problem when a required field is missing.
@@ -36,11 +36,14 @@ enum FileRow {
                 problems.append("file \(index) of download '\(downloadID)' skipped: url or path is missing")
                 return nil
             }
-            let file = DownloadFile(
+            var file = DownloadFile(
                 url: url, path: path, size: try row.decode(Int64?.self, atIndex: 4),
                 sha256: try row.decode(String?.self, atIndex: 5) ?? "",
                 etag: try row.decode(String?.self, atIndex: 6), lastModified: try row.decode(String?.self, atIndex: 7),
                 rangeOffset: try row.decode(Int64?.self, atIndex: 8))
+            (file.expect, file.minSize) = ContentRow.decode(
+                expect: try row.decode(String?.self, atIndex: 9), minSize: try row.decode(Int64?.self, atIndex: 10),
+                label: "file \(index) of download '\(downloadID)'", problems: &problems)
             return (downloadID, file)
         } catch {
             problems.append("a file row skipped: \(error)")

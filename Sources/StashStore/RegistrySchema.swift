@@ -99,10 +99,19 @@ enum RegistrySchema {
             // {uri, lang, title, type, path}, NULL for none; their files are file rows as any.
             try db.execute(sql: "ALTER TABLE download ADD COLUMN text_tracks TEXT;")
         }
-        // Named, not numbered: other columns of the same release come in migrations of their own.
         // rate_limit: bytes per second over the download's transfers; 0 (every older row) is none.
-        migrator.registerMigration("rate-limit") { db in
+        migrator.registerMigration("v7") { db in
             try db.execute(sql: "ALTER TABLE download ADD COLUMN rate_limit INTEGER NOT NULL DEFAULT 0;")
+        }
+        migrator.registerMigration("v8") { db in
+            // expect and min_size: what a download's (and each file's) content must be and
+            // its fewest bytes; '' and 0 for none, which is what rows of older daemons read as.
+            try db.execute(sql: """
+                ALTER TABLE download ADD COLUMN expect TEXT NOT NULL DEFAULT '';
+                ALTER TABLE download ADD COLUMN min_size INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE download_file ADD COLUMN expect TEXT NOT NULL DEFAULT '';
+                ALTER TABLE download_file ADD COLUMN min_size INTEGER NOT NULL DEFAULT 0;
+                """)
         }
         return migrator
     }

@@ -40,6 +40,12 @@ package enum TestBody: Sendable, Equatable {
         return UInt8(truncatingIfNeeded: x ^ (x >> 31))
     }
 
+    /// `size` pattern bytes shaped as MPEG-TS: the sync byte 0x47 at every 188th, which is
+    /// what stashd checks in an HLS segment without EXT-X-MAP.
+    package static func mpegTS(size: Int, seed: UInt64 = 1) -> [UInt8] {
+        (0..<size).map { $0 % 188 == 0 ? 0x47 : patternByte(at: $0, seed: seed) }
+    }
+
     /// Bytes `range` of the body.
     package func slice(_ range: Range<Int>) -> [UInt8] {
         switch self {

@@ -46,6 +46,8 @@ extension Download {
         message.n_text_tracks = textTracks.count
         message.text_tracks = arena.array(textTracks) { Optional($0.wire(in: arena)) }
         message.rate_limit = UInt64(clamping: rateLimit)
+        message.expect = arena.cString(expect)
+        message.min_size = UInt64(clamping: minSize)
         return arena.store(message)
     }
 
@@ -85,5 +87,7 @@ extension Download {
         group = try WireValue.string(m.group, field: "Download.group")
         textTracks = try WireValue.elements(m.text_tracks, count: m.n_text_tracks) { try TextTrack(wire: $0) }
         rateLimit = try WireValue.int64(m.rate_limit, field: "Download.rate_limit")
+        expect = try WireValue.string(m.expect, field: "Download.expect")
+        minSize = try WireValue.int64(m.min_size, field: "Download.min_size")
     }
 }

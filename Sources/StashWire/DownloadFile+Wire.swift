@@ -12,6 +12,8 @@ extension DownloadFile {
         message.sha256 = arena.cString(sha256)
         message.downloaded_bytes = UInt64(clamping: downloadedBytes)
         message.done = WireValue.bool(done)
+        message.expect = arena.cString(expect)
+        message.min_size = UInt64(clamping: minSize)
         return arena.store(message)
     }
 
@@ -24,7 +26,9 @@ extension DownloadFile {
             size: size > 0 ? size : nil,
             sha256: try WireValue.string(m.sha256, field: "BundleFile.sha256"),
             downloadedBytes: try WireValue.int64(m.downloaded_bytes, field: "BundleFile.downloaded_bytes"),
-            done: WireValue.bool(m.done))
+            done: WireValue.bool(m.done),
+            expect: try WireValue.string(m.expect, field: "BundleFile.expect"),
+            minSize: try WireValue.int64(m.min_size, field: "BundleFile.min_size"))
     }
 }
 
@@ -36,6 +40,8 @@ extension BundleFileSpec {
         message.path = arena.cString(path)
         message.size = UInt64(clamping: size)
         message.sha256 = arena.cString(sha256)
+        message.expect = arena.cString(expect)
+        message.min_size = UInt64(bitPattern: minSize)
         return arena.store(message)
     }
 
@@ -45,6 +51,8 @@ extension BundleFileSpec {
             url: try WireValue.string(m.url, field: "BundleFile.url"),
             path: try WireValue.string(m.path, field: "BundleFile.path"),
             size: try WireValue.int64(m.size, field: "BundleFile.size"),
-            sha256: try WireValue.string(m.sha256, field: "BundleFile.sha256"))
+            sha256: try WireValue.string(m.sha256, field: "BundleFile.sha256"),
+            expect: try WireValue.string(m.expect, field: "BundleFile.expect"),
+            minSize: try WireValue.int64(m.min_size, field: "BundleFile.min_size"))
     }
 }

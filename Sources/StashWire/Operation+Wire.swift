@@ -31,8 +31,11 @@ extension Operation {
             message.append = WireValue.bool(add.append)
             message.n_text_tracks = add.textTracks.count
             message.text_tracks = arena.array(add.textTracks) { Optional($0.wire(in: arena)) }
-            // A negative rate goes as a number above Int64.max, which the daemon refuses by name.
+            // A negative rate or minimum goes as a number above Int64.max, which the daemon
+            // refuses by name.
             message.rate_limit = UInt64(bitPattern: add.rateLimit)
+            message.expect = arena.cString(add.expect)
+            message.min_size = UInt64(bitPattern: add.minSize)
             request.op_case = STASH__V1__REQUEST__OP_ADD_DOWNLOAD
             request.add_download = arena.store(message)
         case .getDownload(let id):
@@ -257,7 +260,7 @@ extension Operation {
                 clientName: try WireValue.string(m.client_name, field: "HelloRequest.client_name")))
         case STASH__V1__REQUEST__OP_ADD_DOWNLOAD:
             let m = try WireValue.message(r.add_download, field: "Request.add_download").pointee
-            self = .addDownload(AddDownloadRequest(
+            var add = AddDownloadRequest(
                 id: try WireValue.string(m.id, field: "AddDownloadRequest.id"),
                 uri: try WireValue.string(m.uri, field: "AddDownloadRequest.uri"),
                 title: try WireValue.string(m.title, field: "AddDownloadRequest.title"),
@@ -270,11 +273,11 @@ extension Operation {
                 appData: try WireValue.bytes(m.app_data, field: "AddDownloadRequest.app_data"),
                 group: try WireValue.string(m.group, field: "AddDownloadRequest.group"),
                 append: WireValue.bool(m.append),
-                textTracks: try WireValue.elements(m.text_tracks, count: m.n_text_tracks) { try TextTrack(wire: $0) }))
-            if case .addDownload(var add) = self {
-                add.rateLimit = try WireValue.int64(m.rate_limit, field: "AddDownloadRequest.rate_limit")
-                self = .addDownload(add)
-            }
+                textTracks: try WireValue.elements(m.text_tracks, count: m.n_text_tracks) { try TextTrack(wire: $0) })
+            add.rateLimit = try WireValue.int64(m.rate_limit, field: "AddDownloadRequest.rate_limit")
+            add.expect = try WireValue.string(m.expect, field: "AddDownloadRequest.expect")
+            add.minSize = try WireValue.int64(m.min_size, field: "AddDownloadRequest.min_size")
+            self = .addDownload(add)
         case STASH__V1__REQUEST__OP_GET_DOWNLOAD:
             self = .getDownload(id: try Self.id(r.get_download, field: "Request.get_download"))
         case STASH__V1__REQUEST__OP_LIST_DOWNLOADS:

@@ -165,6 +165,13 @@ public struct AddDownloadRequest: Equatable, Sendable {
     /// Bytes per second over all of the download's transfers, within the global limit; 0 is
     /// none (daemon feature `rate-limit`).
     public var rateLimit: Int64 = 0
+    /// What each file's content must be: `image`, `video`, `audio`, `text` or a MIME type
+    /// (`application/pdf`); empty for any. A file that is not fails with a validation error
+    /// naming it, and nothing of it is kept. Not for an HLS stream, whose segments are always
+    /// checked for their container.
+    public var expect: String = ""
+    /// The fewest bytes each file may have; 0 for no minimum.
+    public var minSize: Int64 = 0
 
     public init(id: String = "", uri: String, title: String = "", sha256: String = "", headers: [HTTPHeader] = [],
                 files: [BundleFileSpec] = [], hls: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false,

@@ -59,6 +59,16 @@ struct AddCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The expected SHA-256 of the file, in hex; a mismatch fails the download.", valueName: "hex"))
     var sha256: String?
 
+    @Option(help: ArgumentHelp(
+        "What each file must be: image, video, audio, text or a MIME type (application/pdf); a file that is not (by its first bytes, and its Content-Type where they are of no known format) fails, keeping nothing of it. A bundle list may give each file its own (5th column).",
+        valueName: "kind"))
+    var expect: String?
+
+    @Option(name: .customLong("min-size"), help: ArgumentHelp(
+        "The fewest bytes each file may have; a shorter one fails, keeping nothing of it. A bundle list may give each file its own (6th column).",
+        valueName: "bytes"))
+    var minSize: Int64?
+
     @Option(name: .customLong("header"), help: ArgumentHelp("A request header, 'Name: value'; repeat for more.", valueName: "header"))
     var headers: [String] = []
 
@@ -146,7 +156,13 @@ struct AddCommand: AsyncParsableCommand {
                 hls: hls.options(), drm: try drm.params(), force: force, appData: Array((appData ?? "").utf8), group: group ?? "",
                 textTracks: tracks)]
         }
-        for index in requests.indices { requests[index].rateLimit = rate }
+        requests = requests.map { request in
+            var request = request
+            request.rateLimit = rate
+            request.expect = expect ?? ""
+            request.minSize = minSize ?? 0
+            return request
+        }
         let client = try await global.connect()
         // Subscribed before adding, so a download that finishes at once is still seen.
         let events = wait ? try await client.events() : nil
@@ -170,7 +186,13 @@ struct AddCommand: AsyncParsableCommand {
     /// Adds the files to the bundle `--id` and says how many were new.
     private func runAppend() async throws {
         let id = self.id ?? ""
-        let files = try fromFile.map(Self.readBundleList) ?? urls.map { BundleFileSpec(url: $0) }
+        // An append takes only files: the options become each file's own, where the list gives none.
+        let files = (try fromFile.map(Self.readBundleList) ?? urls.map { BundleFileSpec(url: $0) }).map { file in
+            var file = file
+            if file.expect.isEmpty { file.expect = expect ?? "" }
+            if file.minSize == 0 { file.minSize = minSize ?? 0 }
+            return file
+        }
         let client = try await global.connect()
         let events = wait ? try await client.events(ids: [id]) : nil
         // Only for the count shown: the answer is the record after the append.
@@ -228,24 +250,25 @@ struct AddCommand: AsyncParsableCommand {
         return urls
     }
 
-    /// The files of a bundle list: `URL[<TAB>path[<TAB>size[<TAB>sha256]]]` per line. Paths
-    /// are checked by the daemon, which names the entry it refuses.
+    /// The files of a bundle list: `URL[<TAB>path[<TAB>size[<TAB>sha256[<TAB>expect[<TAB>min-size]]]]]`
+    /// per line. Paths and rules are checked by the daemon, which names the entry it refuses.
     static func readBundleList(_ path: String) throws -> [BundleFileSpec] {
         let files = try listLines(path).map { line -> BundleFileSpec in
             let columns = line.text.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard columns.count <= 4 else {
-                throw ValidationError("--from-file \(path) line \(line.number): \(columns.count) columns; expected URL<TAB>path<TAB>size<TAB>sha256 at most")
+            guard columns.count <= 6 else {
+                throw ValidationError("--from-file \(path) line \(line.number): \(columns.count) columns; expected URL<TAB>path<TAB>size<TAB>sha256<TAB>expect<TAB>min-size at most")
             }
-            var size: Int64 = 0
-            if columns.count > 2, !columns[2].isEmpty {
-                guard let value = Int64(columns[2]), value >= 0 else {
-                    throw ValidationError("--from-file \(path) line \(line.number): size '\(columns[2])' is not a byte count")
+            func byteCount(_ index: Int, _ name: String) throws -> Int64 {
+                guard columns.count > index, !columns[index].isEmpty else { return 0 }
+                guard let value = Int64(columns[index]), value >= 0 else {
+                    throw ValidationError("--from-file \(path) line \(line.number): \(name) '\(columns[index])' is not a byte count")
                 }
-                size = value
+                return value
             }
             return BundleFileSpec(
                 url: columns[0].trimmingCharacters(in: .whitespaces), path: columns.count > 1 ? columns[1] : "",
-                size: size, sha256: columns.count > 3 ? columns[3] : "")
+                size: try byteCount(2, "size"), sha256: columns.count > 3 ? columns[3] : "",
+                expect: columns.count > 4 ? columns[4] : "", minSize: try byteCount(5, "min-size"))
         }
         guard !files.isEmpty else { throw ValidationError("--from-file \(path) has no URLs") }
         return files

@@ -6,7 +6,8 @@ extension Download {
     /// A bundle adds `bundle`, `filesDone`, `filesTotal` and (from `show`) `files`; an HLS
     /// download adds `hls` (its choice), `segmentsDone` and `segmentsTotal`; one with DRM adds
     /// `drm` (its licence server) and `license` (the licence held, as `stash license check`);
-    /// one with side-loaded subtitles adds `textTracks`.
+    /// one with side-loaded subtitles adds `textTracks`; one with content rules `expect` and
+    /// `minSize` (and each file of a bundle its own).
     var publicRecord: [String: Any] {
         var errorValue: Any = NSNull()
         if let error {
@@ -36,10 +37,13 @@ extension Download {
             record["filesTotal"] = filesTotal
             if !files.isEmpty {
                 record["files"] = files.map { file -> [String: Any] in
-                    [
+                    var entry: [String: Any] = [
                         "url": file.url, "path": file.path, "size": file.size.map { $0 as Any } ?? NSNull(),
                         "downloadedBytes": file.downloadedBytes, "done": file.done,
                     ]
+                    if !file.expect.isEmpty { entry["expect"] = file.expect }
+                    if file.minSize > 0 { entry["minSize"] = file.minSize }
+                    return entry
                 }
             }
         }
@@ -61,6 +65,8 @@ extension Download {
         if !stateReason.isEmpty { record["stateReason"] = stateReason }
         if !group.isEmpty { record["group"] = group }
         if rateLimit != 0 { record["rateLimit"] = rateLimit }
+        if !expect.isEmpty { record["expect"] = expect }
+        if minSize > 0 { record["minSize"] = minSize }
         if !appData.isEmpty {
             // As text when it is text (the usual JSON of an app), else base64.
             if let text = String(validating: appData, as: UTF8.self) {

@@ -43,6 +43,7 @@ struct ShowCommand: AsyncParsableCommand {
             ("completed", download.completedAt.map { $0.ISO8601Format() } ?? "not yet"),
         ]
         if !download.sha256.isEmpty { fields.append(("sha256", download.sha256)) }
+        if let rules = Self.rules(expect: download.expect, minSize: download.minSize) { fields.append(("expect", rules)) }
         for header in download.headers { fields.append(("header", "\(header.name): \(header.value)")) }
         for track in download.textTracks {
             let title = track.title.isEmpty ? "" : " \"\(track.title)\""
@@ -59,10 +60,17 @@ struct ShowCommand: AsyncParsableCommand {
             for file in download.files {
                 let size = file.size.map { Format.bytes($0) } ?? "size unknown"
                 let status = file.done ? "done" : "\(Format.bytes(file.downloadedBytes)) of \(size)"
-                fields.append(("file", "\(file.path) \(status) \(file.url)"))
+                let rules = file.expect == download.expect && file.minSize == download.minSize ? nil : Self.rules(expect: file.expect, minSize: file.minSize)
+                fields.append(("file", "\(file.path) \(status) \(file.url)" + (rules.map { " (expect \($0))" } ?? "")))
             }
         }
         for (key, value) in fields { Output.line("\(key): \(value)") }
+    }
+
+    /// "image, at least 1000 bytes"; nil when there is no rule.
+    static func rules(expect: String, minSize: Int64) -> String? {
+        let parts = (expect.isEmpty ? [] : [expect]) + (minSize > 0 ? ["at least \(minSize) bytes"] : [])
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 
     /// The error with its HTTP status, unless its message says the status already.

@@ -155,7 +155,7 @@ final class HLSHostileTests: DaemonTestCase {
     }
 
     func testSegmentThatKeepsFailingFailsTheDownloadNamingIt() async throws {
-        http.serve(path: "/ok0.ts", body: [UInt8](repeating: 1, count: 1000))
+        http.serve(path: "/ok0.ts", body: TestBody.mpegTS(size: 1000))
         http.serve(path: "/gone1.ts", route: { var route = TestRoute(body: .bytes([])); route.alwaysStatus = 404; return route }())
         serveText("/broken.m3u8", media("#EXTINF:2,\nok0.ts\n#EXTINF:2,\ngone1.ts\n"))
         _ = try await client.addDownload(AddDownloadRequest(id: "broken", uri: http.url("/broken.m3u8")))

@@ -15,8 +15,8 @@ final class PackagePathTests: DaemonTestCase {
         let media = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:2,\ns0.ts\n#EXTINF:2,\ns1.ts\n#EXT-X-ENDLIST\n"
         http.serve(path: "/\(id)/master.m3u8", body: Array("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=500000\nvideo.m3u8\n".utf8))
         http.serve(path: "/\(id)/video.m3u8", body: Array(media.utf8))
-        http.serve(path: "/\(id)/s0.ts", size: 4000, seed: 1)
-        http.serve(path: "/\(id)/s1.ts", size: 4000, seed: 2)
+        http.serve(path: "/\(id)/s0.ts", body: TestBody.mpegTS(size: 4000, seed: 1))
+        http.serve(path: "/\(id)/s1.ts", body: TestBody.mpegTS(size: 4000, seed: 2))
         _ = try await client.addDownload(AddDownloadRequest(id: id, uri: http.url("/\(id)/master.m3u8"), hls: HLSOptions()))
         try await waitFor(id, .completed)
     }

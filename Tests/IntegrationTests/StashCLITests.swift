@@ -161,7 +161,7 @@ final class StashCLITests: DaemonTestCase {
 
     func testShowPrintsAnHLSDownloadsChoiceAndSegments() throws {
         http.serve(path: "/hls/index.m3u8", body: Array("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\nseg0.ts\n#EXTINF:2,\nseg1.ts\n#EXT-X-ENDLIST\n".utf8))
-        for index in 0..<2 { http.serve(path: "/hls/seg\(index).ts", size: 1880, seed: UInt64(index + 1)) }
+        for index in 0..<2 { http.serve(path: "/hls/seg\(index).ts", body: TestBody.mpegTS(size: 1880, seed: UInt64(index + 1))) }
         let add = try daemon.runCLI(["add", http.url("/hls/index.m3u8"), "--id", "h", "--quality", "medium", "--max-height", "720", "--wait"])
         XCTAssertEqual(add.status, 0, add.stderr)
         let show = try daemon.runCLI(["show", "h"])

@@ -211,8 +211,8 @@ final class TextTrackTests: DaemonTestCase {
 
     func testAnHLSStreamTakesTextTracks() async throws {
         serveText("/hls/index.m3u8", "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:2,\ns0.ts\n#EXTINF:2,\ns1.ts\n#EXT-X-ENDLIST\n")
-        http.serve(path: "/hls/s0.ts", size: 4000, seed: 1)
-        http.serve(path: "/hls/s1.ts", size: 4000, seed: 2)
+        http.serve(path: "/hls/s0.ts", body: TestBody.mpegTS(size: 4000, seed: 1))
+        http.serve(path: "/hls/s1.ts", body: TestBody.mpegTS(size: 4000, seed: 2))
         _ = try await client.addDownload(AddDownloadRequest(id: "show", uri: http.url("/hls/index.m3u8"), hls: HLSOptions(), textTracks: [spanishTrack()]))
         let done = try await waitFor("show", .completed)
         XCTAssertTrue(done.hasSubtitles)
@@ -255,8 +255,8 @@ final class TextTrackTests: DaemonTestCase {
             """)
         serveText("/tv/video.m3u8", media(["v0.ts", "v1.ts"]))
         serveText("/tv/subs/en.m3u8", media(["en0.vtt"]))
-        http.serve(path: "/tv/v0.ts", size: 3000, seed: 1)
-        http.serve(path: "/tv/v1.ts", size: 3000, seed: 2)
+        http.serve(path: "/tv/v0.ts", body: TestBody.mpegTS(size: 3000, seed: 1))
+        http.serve(path: "/tv/v1.ts", body: TestBody.mpegTS(size: 3000, seed: 2))
         serveText("/tv/subs/en0.vtt", "WEBVTT\n")
         _ = try await client.addDownload(AddDownloadRequest(id: "tv", uri: http.url("/tv/master.m3u8"), hls: HLSOptions(), textTracks: [spanishTrack()]))
         try await waitFor("tv", .completed)
@@ -299,7 +299,7 @@ final class TextTrackTests: DaemonTestCase {
             """)
         serveText("/pl/video.m3u8", media(["v0.ts"]))
         serveText("/pl/subs/en.m3u8", media(["en0.vtt"]))
-        http.serve(path: "/pl/v0.ts", size: 3000, seed: 1)
+        http.serve(path: "/pl/v0.ts", body: TestBody.mpegTS(size: 3000, seed: 1))
         serveText("/pl/subs/en0.vtt", "WEBVTT\n")
         _ = try await client.addDownload(AddDownloadRequest(
             id: "pl", uri: http.url("/pl/master.m3u8"), hls: HLSOptions(subtitles: ["en"]), textTracks: [spanishTrack()]))

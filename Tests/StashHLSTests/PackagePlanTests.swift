@@ -73,7 +73,8 @@ final class PackagePlanTests: XCTestCase {
             PackageFile(url: root + "v/seg7.ts?x=1", path: "video/seg00000.ts"),
             PackageFile(url: root + "v/seg8.ts", path: "video/seg00001.ts"),
             PackageFile(url: root + "v/seg9.TS", path: "video/seg00002.ts"),
-            PackageFile(url: root + "v/seg10", path: "video/seg00003.seg"),
+            // The one clear segment (after METHOD=NONE) is checked as MPEG-TS; the encrypted ones cannot be.
+            PackageFile(url: root + "v/seg10", path: "video/seg00003.seg", container: .mpegTS),
             PackageFile(url: root + "v/seg11.ts", path: "video/seg00004.ts"),
         ])
         XCTAssertEqual(plan.duration, 27.0000004, accuracy: 1e-9)
@@ -171,10 +172,10 @@ final class PackagePlanTests: XCTestCase {
             """)
         let url = root + "v/main.mp4"
         XCTAssertEqual(plan.files, [
-            PackageFile(url: url, path: "video/init0.mp4", byteRange: ByteRange(length: 1000, offset: 0), size: 1000),
-            PackageFile(url: url, path: "video/seg00000.mp4", byteRange: ByteRange(length: 5000, offset: 1000), size: 5000),
-            PackageFile(url: url, path: "video/seg00001.mp4", byteRange: ByteRange(length: 6000, offset: 6000), size: 6000),
-            PackageFile(url: url, path: "video/seg00002.mp4", byteRange: ByteRange(length: 2500, offset: 12000), size: 2500),
+            PackageFile(url: url, path: "video/init0.mp4", byteRange: ByteRange(length: 1000, offset: 0), size: 1000, container: .fragmentedMP4),
+            PackageFile(url: url, path: "video/seg00000.mp4", byteRange: ByteRange(length: 5000, offset: 1000), size: 5000, container: .fragmentedMP4),
+            PackageFile(url: url, path: "video/seg00001.mp4", byteRange: ByteRange(length: 6000, offset: 6000), size: 6000, container: .fragmentedMP4),
+            PackageFile(url: url, path: "video/seg00002.mp4", byteRange: ByteRange(length: 2500, offset: 12000), size: 2500, container: .fragmentedMP4),
         ])
         let body = text(plan, "video/index.m3u8") ?? ""
         XCTAssertFalse(body.contains("BYTERANGE"), body)

@@ -141,7 +141,7 @@ final class RegistryTests: XCTestCase {
         }
         let queue = try DatabaseQueue(path: databasePath)
         let migrations = try await queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-        XCTAssertEqual(migrations, ["v1", "v2", "v3", "v4", "v5", "v6", "rate-limit"])
+        XCTAssertEqual(migrations, ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8"])
     }
 
     func testARateLimitIsKeptAndARegistryFromBeforeItLoadsAsNone() async throws {
@@ -157,8 +157,8 @@ final class RegistryTests: XCTestCase {
         }
         XCTAssertEqual(try openRegistry().loadAll().downloads.map(\.rateLimit), [1, .max, 0])
         XCTAssertEqual(try openRegistry().loadConfig()?.rateSchedule, "Mon,Tue,Wed,Thu,Fri 09:00-18:00 1M")
-        // The release before this column: its table has no rate_limit and its migrations end at v6.
-        try rawSQL("ALTER TABLE download DROP COLUMN rate_limit; DELETE FROM grdb_migrations WHERE identifier = 'rate-limit'; DELETE FROM config WHERE key = 'rate-schedule'")
+        // A registry from before this column: no rate_limit, and no v7 among its migrations.
+        try rawSQL("ALTER TABLE download DROP COLUMN rate_limit; DELETE FROM grdb_migrations WHERE identifier = 'v7'; DELETE FROM config WHERE key = 'rate-schedule'")
         let old = try openRegistry()
         let loaded = try old.loadAll()
         XCTAssertEqual(loaded.problems, [])

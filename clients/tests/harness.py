@@ -11,7 +11,10 @@ printed when it fails. As a module, `Fixture` gives the same to the Python tests
 
 The server makes up what it serves, so nothing is read from disk:
 
-    /data/SIZE/NAME   SIZE bytes (at most 1 GiB), the same bytes for the same path
+    /data/SIZE/NAME   SIZE bytes (at most 1 GiB), the same bytes for the same path; a NAME
+                      ending in .ts has the MPEG-TS sync byte 0x47 every 188 bytes, as stashd
+                      checks in an HLS segment
+    /page/NAME        a 58-byte HTML error page, served with 200 and Content-Type text/html
     /slow/SIZE/NAME   the same, at about 2 MB/s, so a download shows progress and can be paused
     /hls/master.m3u8  an HLS master of two variants (v0: 640x360, v1: 1280x720), two segments each
     anything else     404
@@ -47,7 +50,13 @@ def content(path, first, last):
         take = min(len(pattern) - offset, last - position + 1)
         out += pattern[offset:offset + take]
         position += take
+    if path.endswith(".ts"):
+        for sync in range((first + 187) // 188 * 188, last + 1, 188):
+            out[sync - first] = 0x47
     return bytes(out)
+
+
+ERROR_PAGE = b"<!DOCTYPE html>\n<html><body>Chapter not found</body></html"
 
 
 HLS_MASTER = """#EXTM3U
@@ -88,6 +97,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.text(HLS_MASTER, head)
         if path in ("/hls/v0.m3u8", "/hls/v1.m3u8"):
             return self.text(HLS_MEDIA.format(name=parts[2][:2]), head)
+        if len(parts) == 3 and parts[1] == "page":
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(ERROR_PAGE)))
+            self.end_headers()
+            if not head:
+                self.wfile.write(ERROR_PAGE)
+            return
         if len(parts) < 4 or parts[1] not in ("data", "slow") or not parts[2].isdigit() or int(parts[2]) > LARGEST:
             self.send_response(404)
             self.send_header("Content-Length", "0")

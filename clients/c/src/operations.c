@@ -231,6 +231,10 @@ stash_status stash_add(stash_client *client, const char *url, const char *id, co
             items[i].path = text(o.files[i].path);
             items[i].size = o.files[i].size;
             items[i].sha256 = text(o.files[i].sha256);
+            if (o.file_rules && i < o.n_file_rules) {
+                items[i].expect = text(o.file_rules[i].expect);
+                items[i].min_size = o.file_rules[i].min_size;
+            }
             files[i] = &items[i];
         }
         body.files = files;
@@ -277,6 +281,18 @@ stash_status stash_add(stash_client *client, const char *url, const char *id, co
     body.append = o.append;
     body.text_tracks = text_tracks(&m, o.text_tracks, o.n_text_tracks, "options->text_tracks");
     body.n_text_tracks = body.text_tracks ? o.n_text_tracks : 0;
+    if (m.status == STASH_OK && (o.file_rules ? o.n_file_rules != o.n_files : o.n_file_rules != 0))
+        m.status = client_fail(client, STASH_INVALID_ARGUMENT,
+                               "options->n_file_rules: %zu; file_rules needs one entry per file (n_files %zu), or none", o.n_file_rules,
+                               o.n_files);
+    body.expect = text(o.expect);
+    body.min_size = o.min_size;
+    if ((o.expect && *o.expect) || o.min_size || o.file_rules) {
+        if (m.status == STASH_OK && !client->capture && !stash_client_has_feature(client, "content-check"))
+            m.status = client_fail(client, STASH_UNIMPLEMENTED,
+                                   "stashd %s does not check content (feature \"content-check\"); it would keep any body",
+                                   stash_client_daemon_version(client));
+    }
     Stash__V1__Request request = STASH__V1__REQUEST__INIT;
     request.op_case = STASH__V1__REQUEST__OP_ADD_DOWNLOAD;
     request.add_download = &body;

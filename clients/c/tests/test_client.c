@@ -189,6 +189,43 @@ static void test_bundle(stash_client *client, stash_client *events) {
     stash_download_free(record);
 }
 
+/* An error page served with 200 as a chapter page fails the file when an image is expected,
+ * naming it, what was expected and what came; a bundle file's own rule travels beside it. */
+static void test_content_check(stash_client *client, stash_client *events) {
+    stash_add_options options = STASH_ADD_OPTIONS_INIT;
+    options.expect = "image";
+    options.min_size = 10;
+    CHECK_OK(stash_add(client, url("/page/c-page.jpg"), "c-page", NULL, &options, NULL), client);
+    CHECK(wait_for_state(events, "c-page", STASH_STATE_FAILED, 20000, NULL), "c-page failed");
+    stash_download *record = NULL;
+    CHECK_OK(stash_get(client, "c-page", &record), client);
+    if (record) {
+        CHECK(record->error && record->error->kind == STASH_ERROR_VALIDATION, "a validation error");
+        CHECK(record->error && strcmp(record->error->message,
+                                      "c-page.jpg: expected an image, got text/html (58 bytes starting '<!DOCTYPE html>')") == 0,
+              "message: %s", record->error ? record->error->message : "none");
+    }
+    stash_download_free(record);
+    /* Gone again, so ResumeAll below finds only its own downloads to resume. */
+    CHECK_OK(stash_cancel(client, "c-page"), client);
+    CHECK(wait_for_state(events, "c-page", STASH_STATE_NOT_DOWNLOADED, 20000, NULL), "c-page removed");
+
+    stash_bundle_file files[] = {{.url = url("/data/3000/c-notes.txt")}, {.url = url("/data/3000/c-cover.jpg")}};
+    stash_file_rules rules[] = {{.expect = "text/plain"}, {.min_size = 1}};
+    stash_add_options bundle = STASH_ADD_OPTIONS_INIT;
+    bundle.files = files;
+    bundle.n_files = 2;
+    bundle.file_rules = rules;
+    bundle.n_file_rules = 1;
+    CHECK_FAILS(stash_add(client, NULL, "c-rules", NULL, &bundle, NULL), client, STASH_INVALID_ARGUMENT, "n_file_rules");
+    bundle.n_file_rules = 2;
+    bundle.expect = "picture";
+    CHECK_FAILS(stash_add(client, NULL, "c-rules", NULL, &bundle, NULL), client, STASH_INVALID_ARGUMENT, "expect 'picture'");
+    bundle.expect = NULL;
+    rules[0].expect = "image/";
+    CHECK_FAILS(stash_add(client, NULL, "c-rules", NULL, &bundle, NULL), client, STASH_INVALID_ARGUMENT, "files[0]");
+}
+
 static void test_list(stash_client *client) {
     stash_state completed = STASH_STATE_COMPLETED;
     stash_list_options options = STASH_LIST_OPTIONS_INIT;
@@ -640,6 +677,7 @@ int main(void) {
     test_hello(client);
     test_single_file(client, events);
     test_bundle(client, events);
+    test_content_check(client, events);
     test_list(client);
     test_pause_resume_stop_cancel(client, events);
     test_groups(client);

@@ -177,7 +177,10 @@ class Client:
         the content), ``app_data`` (bytes, at most 64 KiB), ``group`` ("one-piece/ch-12"),
         ``append`` (add ``files`` to the bundle ``id``), ``text_tracks`` (TextTrack or dicts),
         ``rate_limit`` (bytes per second over its transfers, within the global limit; daemon
-        feature "rate-limit", else UNIMPLEMENTED).
+        feature "rate-limit", else UNIMPLEMENTED);
+        ``expect`` (what each file must be: "image", "video", "audio", "text" or a MIME type; a
+        file that is not fails with a validation error naming it, and nothing of it is kept) and
+        ``min_size`` (each file's fewest bytes); a file of ``files`` may give its own.
         A time range (``hls`` with ``start``/``end``) needs the daemon feature "time-range";
         without it the call raises UNIMPLEMENTED, as that daemon would fetch the whole stream.
         """

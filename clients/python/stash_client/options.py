@@ -29,3 +29,5 @@ class AddOptions(TypedDict, total=False):
     append: bool
     text_tracks: Optional[TextTracks]
     rate_limit: int
+    expect: Optional[str]
+    min_size: int

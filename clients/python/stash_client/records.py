@@ -22,7 +22,9 @@ class Header:
 @dataclass(frozen=True)
 class BundleFile:
     """One file of a bundle. To add: ``url``, and optionally ``path`` (default: the URL's file
-    name), ``size`` (0: unknown) and ``sha256``. In a record also its bytes on disk and ``done``."""
+    name), ``size`` (0: unknown), ``sha256``, ``expect`` (what it must be: "image", "video",
+    "audio", "text" or a MIME type; "": the download's) and ``min_size`` (its fewest bytes; 0: the
+    download's). In a record also its bytes on disk and ``done``."""
 
     url: str
     path: str = ""
@@ -30,6 +32,8 @@ class BundleFile:
     sha256: str = ""
     downloaded_bytes: int = 0
     done: bool = False
+    expect: str = ""
+    min_size: int = 0
 
 
 @dataclass(frozen=True)
@@ -133,6 +137,8 @@ class Download:
     app_data: bytes
     group: str
     text_tracks: Tuple[TextTrack, ...]
+    expect: str = ""
+    min_size: int = 0
     created: bool = False
     rate_limit: int = 0  # bytes per second over its transfers, 0: none (daemon 0.11.0)
 

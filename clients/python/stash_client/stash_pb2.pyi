@@ -56,16 +56,18 @@ UNIMPLEMENTED: StatusCode
 WAITING_FOR_NETWORK: DownloadState
 
 class AddDownloadRequest(_message.Message):
-    __slots__ = ["app_data", "append", "drm", "files", "force", "group", "headers", "hls", "id", "rate_limit", "sha256", "text_tracks", "title", "uri"]
+    __slots__ = ["app_data", "append", "drm", "expect", "files", "force", "group", "headers", "hls", "id", "min_size", "rate_limit", "sha256", "text_tracks", "title", "uri"]
     APPEND_FIELD_NUMBER: _ClassVar[int]
     APP_DATA_FIELD_NUMBER: _ClassVar[int]
     DRM_FIELD_NUMBER: _ClassVar[int]
+    EXPECT_FIELD_NUMBER: _ClassVar[int]
     FILES_FIELD_NUMBER: _ClassVar[int]
     FORCE_FIELD_NUMBER: _ClassVar[int]
     GROUP_FIELD_NUMBER: _ClassVar[int]
     HEADERS_FIELD_NUMBER: _ClassVar[int]
     HLS_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
+    MIN_SIZE_FIELD_NUMBER: _ClassVar[int]
     RATE_LIMIT_FIELD_NUMBER: _ClassVar[int]
     SHA256_FIELD_NUMBER: _ClassVar[int]
     TEXT_TRACKS_FIELD_NUMBER: _ClassVar[int]
@@ -74,18 +76,20 @@ class AddDownloadRequest(_message.Message):
     app_data: bytes
     append: bool
     drm: DrmParams
+    expect: str
     files: _containers.RepeatedCompositeFieldContainer[BundleFile]
     force: bool
     group: str
     headers: _containers.RepeatedCompositeFieldContainer[Header]
     hls: HlsOptions
     id: str
+    min_size: int
     rate_limit: int
     sha256: str
     text_tracks: _containers.RepeatedCompositeFieldContainer[TextTrack]
     title: str
     uri: str
-    def __init__(self, id: _Optional[str] = ..., uri: _Optional[str] = ..., title: _Optional[str] = ..., sha256: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., files: _Optional[_Iterable[_Union[BundleFile, _Mapping]]] = ..., hls: _Optional[_Union[HlsOptions, _Mapping]] = ..., drm: _Optional[_Union[DrmParams, _Mapping]] = ..., force: bool = ..., app_data: _Optional[bytes] = ..., group: _Optional[str] = ..., append: bool = ..., text_tracks: _Optional[_Iterable[_Union[TextTrack, _Mapping]]] = ..., rate_limit: _Optional[int] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., uri: _Optional[str] = ..., title: _Optional[str] = ..., sha256: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., files: _Optional[_Iterable[_Union[BundleFile, _Mapping]]] = ..., hls: _Optional[_Union[HlsOptions, _Mapping]] = ..., drm: _Optional[_Union[DrmParams, _Mapping]] = ..., force: bool = ..., app_data: _Optional[bytes] = ..., group: _Optional[str] = ..., append: bool = ..., text_tracks: _Optional[_Iterable[_Union[TextTrack, _Mapping]]] = ..., rate_limit: _Optional[int] = ..., expect: _Optional[str] = ..., min_size: _Optional[int] = ...) -> None: ...
 
 class AdoptRequest(_message.Message):
     __slots__ = ["id", "link", "path", "sha256", "url"]
@@ -102,20 +106,24 @@ class AdoptRequest(_message.Message):
     def __init__(self, path: _Optional[str] = ..., id: _Optional[str] = ..., url: _Optional[str] = ..., sha256: _Optional[str] = ..., link: bool = ...) -> None: ...
 
 class BundleFile(_message.Message):
-    __slots__ = ["done", "downloaded_bytes", "path", "sha256", "size", "url"]
+    __slots__ = ["done", "downloaded_bytes", "expect", "min_size", "path", "sha256", "size", "url"]
     DONE_FIELD_NUMBER: _ClassVar[int]
     DOWNLOADED_BYTES_FIELD_NUMBER: _ClassVar[int]
+    EXPECT_FIELD_NUMBER: _ClassVar[int]
+    MIN_SIZE_FIELD_NUMBER: _ClassVar[int]
     PATH_FIELD_NUMBER: _ClassVar[int]
     SHA256_FIELD_NUMBER: _ClassVar[int]
     SIZE_FIELD_NUMBER: _ClassVar[int]
     URL_FIELD_NUMBER: _ClassVar[int]
     done: bool
     downloaded_bytes: int
+    expect: str
+    min_size: int
     path: str
     sha256: str
     size: int
     url: str
-    def __init__(self, url: _Optional[str] = ..., path: _Optional[str] = ..., size: _Optional[int] = ..., sha256: _Optional[str] = ..., downloaded_bytes: _Optional[int] = ..., done: bool = ...) -> None: ...
+    def __init__(self, url: _Optional[str] = ..., path: _Optional[str] = ..., size: _Optional[int] = ..., sha256: _Optional[str] = ..., downloaded_bytes: _Optional[int] = ..., done: bool = ..., expect: _Optional[str] = ..., min_size: _Optional[int] = ...) -> None: ...
 
 class Config(_message.Message):
     __slots__ = ["files_per_download", "low_speed_limit", "low_speed_time", "max_connections", "max_connections_per_host", "max_parallel", "rate_limit", "rate_schedule", "retry_base_delay_ms", "retry_max_attempts", "retry_max_delay_ms", "storage_reserve"]
@@ -160,7 +168,7 @@ class CountResult(_message.Message):
     def __init__(self, affected: _Optional[int] = ...) -> None: ...
 
 class Download(_message.Message):
-    __slots__ = ["app_data", "asset_path", "bundle", "completed_at", "created_at", "downloaded_bytes", "drm", "error", "files", "files_done", "files_total", "group", "has_drm", "has_subtitles", "headers", "hls", "id", "license", "progress", "quality", "rate_limit", "remaining_time", "sha256", "speed", "state", "state_reason", "text_tracks", "title", "total_bytes", "uri"]
+    __slots__ = ["app_data", "asset_path", "bundle", "completed_at", "created_at", "downloaded_bytes", "drm", "error", "expect", "files", "files_done", "files_total", "group", "has_drm", "has_subtitles", "headers", "hls", "id", "license", "min_size", "progress", "quality", "rate_limit", "remaining_time", "sha256", "speed", "state", "state_reason", "text_tracks", "title", "total_bytes", "uri"]
     APP_DATA_FIELD_NUMBER: _ClassVar[int]
     ASSET_PATH_FIELD_NUMBER: _ClassVar[int]
     BUNDLE_FIELD_NUMBER: _ClassVar[int]
@@ -169,6 +177,7 @@ class Download(_message.Message):
     DOWNLOADED_BYTES_FIELD_NUMBER: _ClassVar[int]
     DRM_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
+    EXPECT_FIELD_NUMBER: _ClassVar[int]
     FILES_DONE_FIELD_NUMBER: _ClassVar[int]
     FILES_FIELD_NUMBER: _ClassVar[int]
     FILES_TOTAL_FIELD_NUMBER: _ClassVar[int]
@@ -179,6 +188,7 @@ class Download(_message.Message):
     HLS_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
     LICENSE_FIELD_NUMBER: _ClassVar[int]
+    MIN_SIZE_FIELD_NUMBER: _ClassVar[int]
     PROGRESS_FIELD_NUMBER: _ClassVar[int]
     QUALITY_FIELD_NUMBER: _ClassVar[int]
     RATE_LIMIT_FIELD_NUMBER: _ClassVar[int]
@@ -199,6 +209,7 @@ class Download(_message.Message):
     downloaded_bytes: int
     drm: DrmParams
     error: DownloadError
+    expect: str
     files: _containers.RepeatedCompositeFieldContainer[BundleFile]
     files_done: int
     files_total: int
@@ -209,6 +220,7 @@ class Download(_message.Message):
     hls: HlsOptions
     id: str
     license: LicenseStatus
+    min_size: int
     progress: int
     quality: str
     rate_limit: int
@@ -221,7 +233,7 @@ class Download(_message.Message):
     title: str
     total_bytes: int
     uri: str
-    def __init__(self, id: _Optional[str] = ..., uri: _Optional[str] = ..., title: _Optional[str] = ..., state: _Optional[_Union[DownloadState, str]] = ..., progress: _Optional[int] = ..., downloaded_bytes: _Optional[int] = ..., total_bytes: _Optional[int] = ..., speed: _Optional[int] = ..., remaining_time: _Optional[int] = ..., quality: _Optional[str] = ..., has_subtitles: bool = ..., has_drm: bool = ..., asset_path: _Optional[str] = ..., error: _Optional[_Union[DownloadError, _Mapping]] = ..., created_at: _Optional[int] = ..., completed_at: _Optional[int] = ..., sha256: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., state_reason: _Optional[str] = ..., bundle: bool = ..., files: _Optional[_Iterable[_Union[BundleFile, _Mapping]]] = ..., files_done: _Optional[int] = ..., files_total: _Optional[int] = ..., hls: _Optional[_Union[HlsOptions, _Mapping]] = ..., drm: _Optional[_Union[DrmParams, _Mapping]] = ..., license: _Optional[_Union[LicenseStatus, _Mapping]] = ..., app_data: _Optional[bytes] = ..., group: _Optional[str] = ..., text_tracks: _Optional[_Iterable[_Union[TextTrack, _Mapping]]] = ..., rate_limit: _Optional[int] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., uri: _Optional[str] = ..., title: _Optional[str] = ..., state: _Optional[_Union[DownloadState, str]] = ..., progress: _Optional[int] = ..., downloaded_bytes: _Optional[int] = ..., total_bytes: _Optional[int] = ..., speed: _Optional[int] = ..., remaining_time: _Optional[int] = ..., quality: _Optional[str] = ..., has_subtitles: bool = ..., has_drm: bool = ..., asset_path: _Optional[str] = ..., error: _Optional[_Union[DownloadError, _Mapping]] = ..., created_at: _Optional[int] = ..., completed_at: _Optional[int] = ..., sha256: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., state_reason: _Optional[str] = ..., bundle: bool = ..., files: _Optional[_Iterable[_Union[BundleFile, _Mapping]]] = ..., files_done: _Optional[int] = ..., files_total: _Optional[int] = ..., hls: _Optional[_Union[HlsOptions, _Mapping]] = ..., drm: _Optional[_Union[DrmParams, _Mapping]] = ..., license: _Optional[_Union[LicenseStatus, _Mapping]] = ..., app_data: _Optional[bytes] = ..., group: _Optional[str] = ..., text_tracks: _Optional[_Iterable[_Union[TextTrack, _Mapping]]] = ..., rate_limit: _Optional[int] = ..., expect: _Optional[str] = ..., min_size: _Optional[int] = ...) -> None: ...
 
 class DownloadError(_message.Message):
     __slots__ = ["http_status", "kind", "message"]

@@ -183,8 +183,16 @@ def _bundle_files(files: Optional[BundleFiles]) -> List[pb.BundleFile]:
     for index, item in enumerate(files or ()):
         args = _record_args({"url": item} if isinstance(item, str) else item, records.BundleFile, "files", index)
         out.append(pb.BundleFile(url=args.get("url", ""), path=args.get("path", ""), size=args.get("size", 0),
-                                 sha256=args.get("sha256", "")))
+                                 sha256=args.get("sha256", ""), expect=args.get("expect") or "",
+                                 min_size=_byte_count(args.get("min_size", 0), f"files[{index}].min_size")))
     return out
+
+
+def _byte_count(value: object, field: str) -> int:
+    """A count of bytes for a uint64 field: refused naming the field rather than raised by protobuf."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1 << 63:
+        raise StashError("INVALID_ARGUMENT", f"{field}: {value!r} is not a byte count (0 to {(1 << 63) - 1})")
+    return value
 
 
 def _text_tracks(tracks: Optional[TextTracks]) -> List[pb.TextTrack]:
@@ -248,7 +256,8 @@ def _states(state: Union[str, Iterable[str], None]) -> List["pb.DownloadState"]:
     return out
 
 
-_ADD_OPTIONS = {"sha256", "headers", "files", "hls", "drm", "force", "app_data", "group", "append", "text_tracks", "rate_limit"}
+_ADD_OPTIONS = {"sha256", "headers", "files", "hls", "drm", "force", "app_data", "group", "append", "text_tracks", "rate_limit",
+                "expect", "min_size"}
 _MAX_RATE = (1 << 63) - 1
 
 
@@ -283,7 +292,8 @@ def add(url: Optional[str], id: Optional[str], title: Optional[str], options: Ad
         headers=_headers(options.get("headers"), "headers"), files=_bundle_files(options.get("files")),
         force=bool(options.get("force")), app_data=bytes(options.get("app_data") or b""),
         group=options.get("group") or "", append=bool(options.get("append")),
-        text_tracks=_text_tracks(options.get("text_tracks")), rate_limit=_rate_limit(options.get("rate_limit")))
+        text_tracks=_text_tracks(options.get("text_tracks")), rate_limit=_rate_limit(options.get("rate_limit")),
+        expect=options.get("expect") or "", min_size=_byte_count(options.get("min_size", 0), "min_size"))
     hls, drm = options.get("hls"), options.get("drm")
     if hls is not None:
         body.hls.CopyFrom(_hls(hls))

@@ -79,6 +79,28 @@ def test_a_bundle(daemon, client):
     assert all(f.done for f in record.files) and record.downloaded_bytes == 240000
 
 
+def test_content_checks(daemon, client):
+    """An error page served with 200 as a chapter page fails when an image is expected, naming
+    the file, what was expected and what came; each file of a bundle may have its own rule."""
+    client.add(url(daemon, "/page/py-page.jpg"), id="py-page", expect="image", min_size=10)
+    record = client.wait("py-page", timeout=20)
+    assert record.state == "FAILED" and record.error is not None and record.error.kind == "ERROR_VALIDATION"
+    assert record.error.message == "py-page.jpg: expected an image, got text/html (58 bytes starting '<!DOCTYPE html>')"
+    assert (record.expect, record.min_size) == ("image", 10)
+    client.cancel("py-page")
+    files = [BundleFile(url(daemon, "/data/3000/py-r1.bin"), min_size=3000),
+             {"url": url(daemon, "/data/3000/py-r2.bin"), "min_size": 4000}]
+    client.add(id="py-rules", files=files)
+    record = client.wait("py-rules", timeout=20)
+    assert record.state == "FAILED", record
+    assert record.error is not None and "expected at least 4000 bytes, got 3000 bytes" in record.error.message
+    assert [(f.expect, f.min_size) for f in client.get("py-rules").files] == [("", 3000), ("", 4000)]
+    client.cancel("py-rules")
+    refused("INVALID_ARGUMENT", "expect 'picture'", client.add, url(daemon, "/data/10/x.jpg"), expect="picture")
+    refused("INVALID_ARGUMENT", "files[0].min_size: -1 is not a byte count", client.add,
+            files=[{"url": url(daemon, "/data/10/x.jpg"), "min_size": -1}])
+
+
 def test_list_and_pages(daemon, client):
     client.add(url(daemon, "/data/1000/py-l1.bin"), id="py-l1", group="py-list/a")
     client.add(url(daemon, "/data/2000/py-l2.bin"), id="py-l2", group="py-list/b")

@@ -2738,7 +2738,7 @@ const ProtobufCMessageDescriptor stash__v1__download_error__descriptor =
   (ProtobufCMessageInit) stash__v1__download_error__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__bundle_file__field_descriptors[6] =
+static const ProtobufCFieldDescriptor stash__v1__bundle_file__field_descriptors[8] =
 {
   {
     "url",
@@ -2812,10 +2812,36 @@ static const ProtobufCFieldDescriptor stash__v1__bundle_file__field_descriptors[
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "expect",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__BundleFile, expect),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "min_size",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__BundleFile, min_size),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__bundle_file__field_indices_by_name[] = {
   5,   /* field[5] = done */
   4,   /* field[4] = downloaded_bytes */
+  6,   /* field[6] = expect */
+  7,   /* field[7] = min_size */
   1,   /* field[1] = path */
   3,   /* field[3] = sha256 */
   2,   /* field[2] = size */
@@ -2824,7 +2850,7 @@ static const unsigned stash__v1__bundle_file__field_indices_by_name[] = {
 static const ProtobufCIntRange stash__v1__bundle_file__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor stash__v1__bundle_file__descriptor =
 {
@@ -2834,14 +2860,14 @@ const ProtobufCMessageDescriptor stash__v1__bundle_file__descriptor =
   "Stash__V1__BundleFile",
   "stash.v1",
   sizeof(Stash__V1__BundleFile),
-  6,
+  8,
   stash__v1__bundle_file__field_descriptors,
   stash__v1__bundle_file__field_indices_by_name,
   1,  stash__v1__bundle_file__number_ranges,
   (ProtobufCMessageInit) stash__v1__bundle_file__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[30] =
+static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[32] =
 {
   {
     "id",
@@ -3203,6 +3229,30 @@ static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[30]
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "expect",
+    32,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Download, expect),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "min_size",
+    33,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Download, min_size),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__download__field_indices_by_name[] = {
   26,   /* field[26] = app_data */
@@ -3213,6 +3263,7 @@ static const unsigned stash__v1__download__field_indices_by_name[] = {
   5,   /* field[5] = downloaded_bytes */
   24,   /* field[24] = drm */
   13,   /* field[13] = error */
+  30,   /* field[30] = expect */
   20,   /* field[20] = files */
   21,   /* field[21] = files_done */
   22,   /* field[22] = files_total */
@@ -3223,6 +3274,7 @@ static const unsigned stash__v1__download__field_indices_by_name[] = {
   23,   /* field[23] = hls */
   0,   /* field[0] = id */
   25,   /* field[25] = license */
+  31,   /* field[31] = min_size */
   4,   /* field[4] = progress */
   9,   /* field[9] = quality */
   29,   /* field[29] = rate_limit */
@@ -3240,7 +3292,7 @@ static const ProtobufCIntRange stash__v1__download__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 31, 29 },
-  { 0, 30 }
+  { 0, 32 }
 };
 const ProtobufCMessageDescriptor stash__v1__download__descriptor =
 {
@@ -3250,7 +3302,7 @@ const ProtobufCMessageDescriptor stash__v1__download__descriptor =
   "Stash__V1__Download",
   "stash.v1",
   sizeof(Stash__V1__Download),
-  30,
+  32,
   stash__v1__download__field_descriptors,
   stash__v1__download__field_indices_by_name,
   2,  stash__v1__download__number_ranges,
@@ -4030,7 +4082,7 @@ const ProtobufCMessageDescriptor stash__v1__hello_request__descriptor =
   (ProtobufCMessageInit) stash__v1__hello_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_descriptors[14] =
+static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_descriptors[16] =
 {
   {
     "id",
@@ -4200,17 +4252,43 @@ static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "expect",
+    16,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__AddDownloadRequest, expect),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "min_size",
+    17,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__AddDownloadRequest, min_size),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__add_download_request__field_indices_by_name[] = {
   9,   /* field[9] = app_data */
   11,   /* field[11] = append */
   7,   /* field[7] = drm */
+  14,   /* field[14] = expect */
   5,   /* field[5] = files */
   8,   /* field[8] = force */
   10,   /* field[10] = group */
   4,   /* field[4] = headers */
   6,   /* field[6] = hls */
   0,   /* field[0] = id */
+  15,   /* field[15] = min_size */
   13,   /* field[13] = rate_limit */
   3,   /* field[3] = sha256 */
   12,   /* field[12] = text_tracks */
@@ -4221,7 +4299,7 @@ static const ProtobufCIntRange stash__v1__add_download_request__number_ranges[2 
 {
   { 1, 0 },
   { 15, 13 },
-  { 0, 14 }
+  { 0, 16 }
 };
 const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
 {
@@ -4231,7 +4309,7 @@ const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
   "Stash__V1__AddDownloadRequest",
   "stash.v1",
   sizeof(Stash__V1__AddDownloadRequest),
-  14,
+  16,
   stash__v1__add_download_request__field_descriptors,
   stash__v1__add_download_request__field_indices_by_name,
   2,  stash__v1__add_download_request__number_ranges,

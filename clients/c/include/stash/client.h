@@ -180,6 +180,14 @@ typedef struct stash_bundle_file {
     bool done;
 } stash_bundle_file;
 
+/* A file's content rules in stash_add (daemon feature "content-check"): what it must be and
+ * its fewest bytes. An array of them rides beside stash_add_options.files, one per file in the
+ * same order, since stash_bundle_file keeps its layout (see "Option structs"). */
+typedef struct stash_file_rules {
+    const char *expect; /* "image", "video", "audio", "text" or a MIME type; NULL or "": the download's */
+    uint64_t min_size;  /* 0: the download's */
+} stash_file_rules;
+
 /* A side-loaded subtitle file. In a request: uri, lang and the optional title and type ("vtt",
  * "srt"; NULL or "": from the URI); path only in records (its file in the asset folder). */
 typedef struct stash_text_track {
@@ -384,6 +392,14 @@ typedef struct stash_add_options {
      * the global limit; 0: none; at most INT64_MAX (the daemon refuses more, naming the field).
      * Send it only to a daemon with the feature "rate-limit": an older one fetches at full speed. */
     uint64_t rate_limit;
+    /* Appended with daemon 0.11.0 (feature "content-check"; PROTOCOL.md, "Content checks"): what
+     * each file must be ("image", "video", "audio", "text" or a MIME type; NULL or "": any) and
+     * its fewest bytes (0: none). A file that is not fails with STASH_ERROR_VALIDATION naming it,
+     * and nothing of it is kept. file_rules, when given, has n_files entries, each a file's own. */
+    const char *expect;
+    uint64_t min_size;
+    const stash_file_rules *file_rules;
+    size_t n_file_rules;
 } stash_add_options;
 #define STASH_ADD_OPTIONS_INIT STASH_OPTIONS_INIT_(stash_add_options)
 static inline void stash_add_options_init(stash_add_options *options) {

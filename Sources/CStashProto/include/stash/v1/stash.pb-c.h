@@ -257,10 +257,18 @@ struct  Stash__V1__BundleFile
   char *sha256;
   uint64_t downloaded_bytes;
   protobuf_c_boolean done;
+  /*
+   * image, video, audio, text or a MIME type; "" takes the download's (AddDownloadRequest.expect)
+   */
+  char *expect;
+  /*
+   * the fewest bytes the file may have; 0 takes the download's
+   */
+  uint64_t min_size;
 };
 #define STASH__V1__BUNDLE_FILE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__bundle_file__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, 0, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, 0 }
 
 
 /*
@@ -365,10 +373,18 @@ struct  Stash__V1__Download
    * bytes per second over all its transfers, 0 = none (the global limit still holds)
    */
   uint64_t rate_limit;
+  /*
+   * what its files must be, as added ("" for any); each file's own in files
+   */
+  char *expect;
+  /*
+   * the fewest bytes each file may have, as added (0 for none)
+   */
+  uint64_t min_size;
 };
 #define STASH__V1__DOWNLOAD__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__download__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STASH__V1__DOWNLOAD_STATE__NOT_DOWNLOADED, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, NULL, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, NULL, NULL, NULL, {0,NULL}, (char *)protobuf_c_empty_string, 0,NULL, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STASH__V1__DOWNLOAD_STATE__NOT_DOWNLOADED, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, NULL, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, NULL, NULL, NULL, {0,NULL}, (char *)protobuf_c_empty_string, 0,NULL, 0, (char *)protobuf_c_empty_string, 0 }
 
 
 /*
@@ -671,10 +687,18 @@ struct  Stash__V1__AddDownloadRequest
    * bytes per second over all its transfers, 0 = none; at most 2^63-1
    */
   uint64_t rate_limit;
+  /*
+   * what each file must be: image, video, audio, text or a MIME type ("" for any)
+   */
+  char *expect;
+  /*
+   * the fewest bytes each file may have (0 for no minimum)
+   */
+  uint64_t min_size;
 };
 #define STASH__V1__ADD_DOWNLOAD_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__add_download_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, NULL, NULL, 0, {0,NULL}, (char *)protobuf_c_empty_string, 0, 0,NULL, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, NULL, NULL, 0, {0,NULL}, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, (char *)protobuf_c_empty_string, 0 }
 
 
 struct  Stash__V1__PlaybackKeyRequest
