@@ -161,8 +161,9 @@ final class PartFile: TransferBody, @unchecked Sendable {
 
     func truncate() throws {
         let fd = descriptor
-        headCount = 0
         try SystemCallError.check("ftruncate", path) { ftruncate(fd, 0) }
+        // Only once the file is empty: a failed truncate leaves the bytes and `size` as they were.
+        headCount = 0
         size = 0
         buffering = true
         if hasher != nil { hasher = SHA256() }
