@@ -132,6 +132,21 @@ make_hls() {
     HLS_SECONDS=$HLS_SECONDS bash "$ROOT/bench/make_hls.sh" "$HLS"
 }
 
+# discard PATH: moves PATH aside (a rename) into $TRASH, which is deleted when the bench ends.
+# Deleting thousands of files just before a timed run made that run pay for them: ext4 without
+# a journal (this machine's root) skips every inode freed in the last minute at each inode it
+# allocates, a buffer lookup each, so the 2,000 single files cost stashd 890-930 µs of CPU a
+# file after its previous run's 4,000 inodes were deleted and 495-625 µs without, wget2
+# 477-571 µs against 148-231 µs (2026-11-26, by hand): the run measured the deletion before
+# it more than the tool. A large file is deleted at once: one inode costs nothing.
+TRASH=$OUT/trash
+discard() {
+    [[ -e $1 ]] || return 0
+    mkdir -p "$TRASH"
+    mv "$1" "$TRASH/$(basename "$1").$(date +%s%N)"
+    find "$TRASH" -type f -size +100M -delete
+}
+
 # ---------------------------------------------------------------- nginx
 NGINX_PID=
 STASHD_PID=
@@ -139,6 +154,7 @@ STALL_PID=
 
 cleanup() {
     stop_stashd
+    rm -rf "$TRASH"
     if [[ -n $STALL_PID ]]; then
         kill "$STALL_PID" 2>/dev/null || true
         wait "$STALL_PID" 2>/dev/null || true
@@ -383,7 +399,7 @@ wait_socket() {
 # $PARALLEL downloads at once (the peers' parallelism) and the default caps.
 start_stashd() {
     stop_stashd
-    rm -rf "$STASH_DATA"
+    discard "$STASH_DATA"
     (($# > 0)) || set -- --max-parallel $PARALLEL
     launch_stashd "$STASH_DATA" "$@"
     wait_socket
@@ -436,9 +452,9 @@ verify_many() {
 # run_timed WORKLOAD TOOL DIR VERIFY VERIFY_DIR COMMAND...: runs COMMAND in an emptied DIR
 # $REPEAT times, checks each output with VERIFY on VERIFY_DIR, and records the fastest run.
 # Best-of-N because this machine is shared: the other runs measure the neighbours, not the tool.
-# Every run starts from the same state: the previous run's output written back and freed,
-# the corpus in the page cache (nginx serves it from there), and a moment for the file system
-# to finish deleting what the previous run left. Without this, whoever runs after a 1 GiB
+# Every run starts from the same state: the previous run's output written back and moved
+# aside (`discard`), the corpus in the page cache (nginx serves it from there), and a moment
+# for the file system to settle. Without this, whoever runs after a 1 GiB
 # write pays for its writeback.
 # SOURCES are the files the current workload's server reads: read back into the page cache.
 SOURCES=()
@@ -465,10 +481,10 @@ run_timed() {
     local daemon_before daemon_after
     shift 5
     for attempt in $(seq "$REPEAT"); do
-        rm -rf "$dir" && mkdir -p "$dir"
-        # Prepared before the settle: a fresh stash daemon deletes the previous run's data
-        # dir, and that deletion must be written back before the clock starts, as the peers'
-        # `rm -rf` above is.
+        discard "$dir" && mkdir -p "$dir"
+        # Prepared before the settle: a fresh stash daemon starts over an empty data dir (the
+        # previous run's moved aside, as the peers' output above is), written back before the
+        # clock starts.
         if ! "$PREPARE"; then
             printf '%s\t%s\t\t%s\n' "$workload" "$tool" "could not prepare the run ($PREPARE)" >>"$TIMES"
             return
@@ -1105,7 +1121,7 @@ main() {
     install_missing
     mkdir -p "$OUT"
     want_corpus && make_corpus
-    rm -rf "$RUNS" && mkdir -p "$RUNS"
+    discard "$RUNS" && mkdir -p "$RUNS"
     : >"$TIMES"
     : >"$CPU"
     : >"$CONTROL"

@@ -107,8 +107,8 @@ final class FetchLoop {
                     // Nothing to open on the disk.
                     transfer.body = MemoryBody(limit: limit, url: request.url)
                     startAttempt(transfer, counted: true)
-                } else if holdsFile(request.fileKey, other: transfer) {
-                    waitingForFile[request.fileKey, default: []].append(transfer)
+                } else if holdsFile(transfer.fileKey, other: transfer) {
+                    waitingForFile[transfer.fileKey, default: []].append(transfer)
                 } else {
                     opening.append(transfer)
                 }
@@ -413,20 +413,20 @@ final class FetchLoop {
 
     /// Whether a transfer other than `other` that is not itself waiting has this file.
     private func holdsFile(_ key: String, other: Transfer) -> Bool {
-        transfers.values.contains { $0 !== other && $0.request.memoryLimit == nil && $0.request.fileKey == key && waitingKey($0) == nil }
+        transfers.values.contains { $0 !== other && $0.request.memoryLimit == nil && $0.fileKey == key && waitingKey($0) == nil }
     }
 
     /// The file a transfer waits for, nil when it is not waiting.
     private func waitingKey(_ transfer: Transfer) -> String? {
         guard transfer.request.memoryLimit == nil else { return nil }
-        let key = transfer.request.fileKey
+        let key = transfer.fileKey
         return waitingForFile[key]?.contains { $0 === transfer } == true ? key : nil
     }
 
     /// The file's holder is done: the next transfer waiting for it is opened.
     private func releaseFile(of transfer: Transfer) {
         guard !stopping, transfer.request.memoryLimit == nil else { return }
-        let key = transfer.request.fileKey
+        let key = transfer.fileKey
         guard var waiting = waitingForFile[key], !waiting.isEmpty, !holdsFile(key, other: transfer) else { return }
         let next = waiting.removeFirst()
         waitingForFile[key] = waiting.isEmpty ? nil : waiting

@@ -5,8 +5,9 @@ import StashCore
 /// The open part file of one transfer, with the running SHA-256 of the bytes in it when a
 /// digest is expected (hashing costs as much CPU as the rest of a fast transfer, so it is
 /// done only when it is checked). Owned by one thread at a time: the disk queue while it opens
-/// or commits the file, the fetch thread in between; writes go straight to pwrite(2) because
-/// they are on the hot path.
+/// or commits the file, the fetch thread in between. The first `headCapacity` bytes of an
+/// attempt are kept in memory and written in one pwrite(2); past them writes go straight to
+/// the file.
 ///
 /// Nothing is written outside the request's folder: the folders inside it are walked one at
 /// a time with O_NOFOLLOW, and the file is opened, renamed and synced relative to the folder
@@ -17,8 +18,19 @@ final class PartFile: TransferBody, @unchecked Sendable {
     /// Absolute path of the part file, for messages.
     let path: String
     private(set) var descriptor: Int32
-    /// Bytes in the file, all of them covered by `hasher` when there is one.
+    /// Bytes received: those in the file and those in `head`, all of them covered by
+    /// `hasher` when there is one.
     private(set) var size: Int64
+    /// Bytes not yet written (`headCount` of them), which belong at the file's end, at offset
+    /// `size - headCount`.
+    /// libcurl hands the body over in pieces of at most 16 KiB, often a few KiB on a
+    /// loopback: a 64 KiB file took 11 pwrite calls, each an ext4 write of its own.
+    private var head: UnsafeMutableRawBufferPointer?
+    private var headCount = 0
+    /// Until the first piece that does not fit in `head`: from then on every piece is
+    /// written at once, so a large file costs one copy of its first bytes and no more.
+    private var buffering = true
+    static let headCapacity = 128 << 10
     private var hasher: SHA256?
     private let writeBehind: WriteBehind
     /// The folder the file is in, opened by the walk; the file's names are relative to it.
@@ -54,6 +66,7 @@ final class PartFile: TransferBody, @unchecked Sendable {
 
     deinit {
         closeFile()
+        head?.deallocate()
     }
 
     /// Opens the part file with O_NOFOLLOW and makes sure it is a file of its own: a hard link
@@ -149,26 +162,55 @@ final class PartFile: TransferBody, @unchecked Sendable {
     func truncate() throws {
         let fd = descriptor
         try SystemCallError.check("ftruncate", path) { ftruncate(fd, 0) }
+        // Only once the file is empty: a failed truncate leaves the bytes and `size` as they were.
+        headCount = 0
         size = 0
+        buffering = true
         if hasher != nil { hasher = SHA256() }
     }
 
-    /// Writes all of `bytes` or throws. On a short write followed by an error (a full disk) the
-    /// bytes that did land stay in the file: they are the resource's, and a resume counts them
-    /// from the file's size.
+    /// Keeps `bytes` (in `head` while they fit, else written at once) or throws. On a short
+    /// write followed by an error (a full disk) the bytes that did land stay in the file: they
+    /// are the resource's, and a resume counts them from the file's size.
     func append(_ bytes: UnsafeRawBufferPointer) throws {
+        guard !bytes.isEmpty else { return }
+        if buffering, headCount + bytes.count <= Self.headCapacity {
+            let buffer = head ?? UnsafeMutableRawBufferPointer.allocate(byteCount: Self.headCapacity, alignment: 16)
+            head = buffer
+            UnsafeMutableRawBufferPointer(rebasing: buffer[headCount..<headCount + bytes.count]).copyMemory(from: bytes)
+            headCount += bytes.count
+        } else {
+            buffering = false
+            try flushHead()
+            try write(bytes, at: size)
+        }
+        hasher?.update(bytes)
+        size += Int64(bytes.count)
+    }
+
+    /// Writes what `head` holds to the file and frees it. On an error `head` stays as it
+    /// was, so `size` still tells where the next bytes go and a later flush writes it again.
+    private func flushHead() throws {
+        guard let buffer = head, headCount > 0 else { return }
+        let count = headCount
+        try write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), at: size - Int64(count))
+        headCount = 0
+        buffer.deallocate()
+        head = nil
+    }
+
+    /// Writes all of `bytes` at `offset`, or throws; bytes that landed before an error stay.
+    private func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws {
         guard let base = bytes.baseAddress else { return }
         var written = 0
         let fd = descriptor
         while written < bytes.count {
             let start = written
             let count = try SystemCallError.check("write", path) {
-                pwrite(fd, base + start, bytes.count - start, off_t(size + Int64(start)))
+                pwrite(fd, base + start, bytes.count - start, off_t(offset + Int64(start)))
             }
             written += count
         }
-        hasher?.update(bytes)
-        size += Int64(bytes.count)
         writeBehind.wrote(bytes.count, descriptor: fd)
     }
 
@@ -187,6 +229,7 @@ final class PartFile: TransferBody, @unchecked Sendable {
     /// symlink at the final name is replaced, not followed (rename never follows its target).
     func syncDataAndRename() throws {
         let fd = descriptor
+        try flushHead()
         try writeBehind.check()
         try SystemCallError.check("fdatasync", path) { fdatasync(fd) }
         try rename()
@@ -200,9 +243,11 @@ final class PartFile: TransferBody, @unchecked Sendable {
         }
     }
 
-    /// Closes the file and the folder it was opened in.
+    /// Writes what is still in memory (best effort: a resume counts only what the file
+    /// holds), then closes the file and the folder it was opened in.
     func closeFile() {
         if descriptor >= 0 {
+            try? flushHead()
             SystemCallError.close(descriptor)
             descriptor = -1
         }
@@ -213,6 +258,7 @@ final class PartFile: TransferBody, @unchecked Sendable {
     }
 
     func remove() {
+        headCount = 0
         let directory = self.directory
         let name = partName
         // Best effort: the caller reports the failure that made the file worthless.

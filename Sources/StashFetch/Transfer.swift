@@ -28,6 +28,8 @@ final class Transfer {
 
     let id: TransferID
     let request: FetchRequest
+    /// `request.fileKey`, made once: every start compares it with every other transfer's.
+    let fileKey: String
     /// Asked only when an attempt fails (is the network up for this host?): parsing every
     /// URL up front cost more than the rest of setting up a small file's transfer.
     lazy var host: String = URLComponents(string: request.url)?.host ?? ""
@@ -80,6 +82,7 @@ final class Transfer {
     init(id: TransferID, request: FetchRequest, logger: Logger, events: @escaping @Sendable (FetchEvent) -> Void) {
         self.id = id
         self.request = request
+        self.fileKey = request.fileKey
         self.deliver = events
         self.partETag = request.etag
         self.partLastModified = request.lastModified

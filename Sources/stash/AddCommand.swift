@@ -167,8 +167,10 @@ struct AddCommand: AsyncParsableCommand {
         // Subscribed before adding, so a download that finishes at once is still seen.
         let events = wait ? try await client.events() : nil
         var ids: [String] = []
+        var records: [Download] = []
         for (download, created) in try await Self.add(requests, with: client) {
             ids.append(download.id)
+            records.append(download)
             if global.json {
                 if events == nil { Output.json(download.publicRecord) }
             } else {
@@ -178,7 +180,7 @@ struct AddCommand: AsyncParsableCommand {
             }
         }
         if let events {
-            let completed = try await DownloadWaiter.wait(for: ids, client: client, events: events, json: global.json)
+            let completed = try await DownloadWaiter.wait(for: ids, known: records, client: client, events: events, json: global.json)
             if !completed { throw ExitCode(ExitStatus.failure) }
         }
     }

@@ -4,10 +4,12 @@ import StashClient
 /// removed); shared by `wait` and `add --wait`.
 enum DownloadWaiter {
     /// `events` must have been opened before the records are fetched here, so a change that
-    /// happens in between is still seen. Returns true when every download completed; the
-    /// others are reported on stderr.
+    /// happens in between is still seen. `known`: records of some of `ids` read after `events`
+    /// was opened (the answers of the adds just made), which need no GetDownload: for 2,000
+    /// downloads that was 2,000 round trips one after the other. Returns true when every
+    /// download completed; the others are reported on stderr.
     static func wait(
-        for ids: [String], client: StashClient, events: AsyncThrowingStream<DownloadEvent, Error>, json: Bool
+        for ids: [String], known: [Download] = [], client: StashClient, events: AsyncThrowingStream<DownloadEvent, Error>, json: Bool
     ) async throws -> Bool {
         var wanted: [String] = []
         var seen: Set<String> = []
@@ -16,8 +18,10 @@ enum DownloadWaiter {
         defer { interrupt.cancel() }
         var tracker = DownloadTracker()
         let reporter = ProgressReporter(json: json)
+        var read: [String: Download] = [:]
+        for download in known { read[download.id] = download }
         for id in wanted {
-            let download = try await client.getDownload(id: id)
+            let download = if let record = read[id] { record } else { try await client.getDownload(id: id) }
             tracker.set(download)
             reporter.show(download)
         }

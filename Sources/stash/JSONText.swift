@@ -44,6 +44,14 @@ enum JSONText {
     /// A JSON string literal (RFC 8259 §7): quote, backslash and control characters escaped.
     static func appendString(_ string: String, to text: inout String) {
         text += "\""
+        // Ids, states, URLs and paths seldom hold a character to escape: such a string goes in
+        // whole. Appending it a scalar at a time was a fifth of `add --wait`'s CPU for 2,000
+        // downloads. The bytes that need escaping are ASCII, so the UTF-8 view finds them all.
+        guard string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            text += string
+            text += "\""
+            return
+        }
         for scalar in string.unicodeScalars {
             switch scalar {
             case "\"": text += "\\\""

@@ -50,4 +50,79 @@ final class PartFileTests: XCTestCase {
             XCTAssertEqual(head.reduce(0) { $0 << 8 | UInt32($1) }, UInt32(index), "chunk \(index)")
         }
     }
+
+    /// A small file's pieces (libcurl's few KiB at a time) reach the disk in one write, at the
+    /// commit; until then the part file holds nothing.
+    func testASmallFileIsWrittenOnceAtItsCommit() throws {
+        let file = try PartFile(folder: folder, relativePath: "small.bin", hashing: false)
+        let body = Self.pattern(65536)
+        for start in stride(from: 0, to: body.count, by: 6000) {
+            try body[start..<min(start + 6000, body.count)].withUnsafeBytes { try file.append($0) }
+        }
+        XCTAssertEqual(file.size, 65536)
+        XCTAssertEqual(try Self.sizeOnDisk(file.descriptor), 0, "the pieces wait in memory")
+        try commit(file)
+        XCTAssertEqual(FileManager.default.contents(atPath: folder + "/small.bin"), Data(body))
+    }
+
+    /// A piece that does not fit in memory writes what waits there first, then itself; every
+    /// piece after it goes to the file at once.
+    func testAPieceThatDoesNotFitWritesTheHeadFirst() throws {
+        let file = try PartFile(folder: folder, relativePath: "large.bin", hashing: false)
+        let body = Self.pattern(PartFile.headCapacity + 300_000)
+        var offset = 0
+        for length in [10_000, PartFile.headCapacity - 10_000 - 5, 20_000, 7_000] {
+            try body[offset..<offset + length].withUnsafeBytes { try file.append($0) }
+            offset += length
+        }
+        XCTAssertEqual(try Self.sizeOnDisk(file.descriptor), Int64(offset), "past the head every piece is written at once")
+        try body[offset...].withUnsafeBytes { try file.append($0) }
+        try commit(file)
+        XCTAssertEqual(FileManager.default.contents(atPath: folder + "/large.bin"), Data(body))
+    }
+
+    /// A transfer stopped before its end keeps what it received: closing writes the bytes held
+    /// in memory, so a resume finds them in the part file.
+    func testClosingWritesTheBytesHeldInMemory() throws {
+        let file = try PartFile(folder: folder, relativePath: "paused.bin", hashing: false)
+        let body = Self.pattern(10_000)
+        try body.withUnsafeBytes { try file.append($0) }
+        file.closeFile()
+        XCTAssertEqual(FileManager.default.contents(atPath: folder + "/paused.bin.part"), Data(body))
+        let reopened = try PartFile(folder: folder, relativePath: "paused.bin", hashing: false)
+        XCTAssertEqual(reopened.size, 10_000)
+    }
+
+    /// A restart from zero drops the bytes held in memory with the file's.
+    func testTruncateDropsTheBytesHeldInMemory() throws {
+        let file = try PartFile(folder: folder, relativePath: "again.bin", hashing: false)
+        try Self.pattern(5_000).withUnsafeBytes { try file.append($0) }
+        try file.truncate()
+        let body = Self.pattern(3_000)
+        try body.withUnsafeBytes { try file.append($0) }
+        try commit(file)
+        XCTAssertEqual(FileManager.default.contents(atPath: folder + "/again.bin"), Data(body))
+    }
+
+    private func commit(_ file: PartFile) throws {
+        let committed = expectation(description: "committed")
+        let failure = Mutex<String?>(nil)
+        FileSyncer().commit(file, durability: .alone) { error in
+            failure.withLock { $0 = error.map { "\($0)" } }
+            committed.fulfill()
+        }
+        wait(for: [committed], timeout: 60)
+        XCTAssertNil(failure.withLock { $0 })
+    }
+
+    private static func sizeOnDisk(_ descriptor: Int32) throws -> Int64 {
+        var info = stat()
+        try SystemCallError.check("fstat", "part file") { fstat(descriptor, &info) }
+        return Int64(info.st_size)
+    }
+
+    /// Bytes that tell where they are: a piece written twice or out of place shows.
+    private static func pattern(_ count: Int) -> [UInt8] {
+        (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 / 251) }
+    }
 }
