@@ -20,6 +20,11 @@ public struct DaemonConfig: Equatable, Sendable, Codable {
     /// A transfer slower than this many bytes per second for `lowSpeedTime` seconds is stalled.
     public var lowSpeedLimit: Int = 1024
     public var lowSpeedTime: Int = 30
+    /// When every download slot is taken, a queued download takes the slot of a running one of
+    /// lower priority, which goes back to the queue keeping its bytes. On by default: only a
+    /// client's explicit `high` (or `low`) makes it happen, and the one put back resumes with a
+    /// range request from its part file.
+    public var preempt = true
 
     public init() {}
 
@@ -43,6 +48,7 @@ public struct DaemonConfig: Equatable, Sendable, Codable {
         Key(name: "rate-limit", range: 0...(1 << 40), help: "bytes per second over all transfers, 0 = unlimited", keyPath: \.rateLimit),
         Key(name: "low-speed-limit", range: 1...(1 << 30), help: "bytes per second under which a transfer is stalled", keyPath: \.lowSpeedLimit64),
         Key(name: "low-speed-time", range: 1...3600, help: "seconds under low-speed-limit before a stalled transfer is retried", keyPath: \.lowSpeedTime64),
+        Key(name: "preempt", range: 0...1, help: "1 = a queued download takes the slot of a running one of lower priority", keyPath: \.preempt64),
     ]
 
     public func value(forKey name: String) throws -> Int64 {
@@ -75,6 +81,7 @@ public struct DaemonConfig: Equatable, Sendable, Codable {
     private var retryMaxDelayMs64: Int64 { get { Int64(retryMaxDelayMs) } set { retryMaxDelayMs = Int(newValue) } }
     private var lowSpeedLimit64: Int64 { get { Int64(lowSpeedLimit) } set { lowSpeedLimit = Int(newValue) } }
     private var lowSpeedTime64: Int64 { get { Int64(lowSpeedTime) } set { lowSpeedTime = Int(newValue) } }
+    private var preempt64: Int64 { get { preempt ? 1 : 0 } set { preempt = newValue != 0 } }
 }
 
 extension String {

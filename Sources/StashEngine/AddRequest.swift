@@ -18,6 +18,7 @@ struct AddRequest {
     var appData: [UInt8] = []
     var group = ""
     var textTracks: [TextTrack] = []
+    var priority = DownloadPriority.normal
 
     /// The request checked, with its files made: the first field that breaks a rule is the
     /// error, naming it.
@@ -53,8 +54,10 @@ struct AddRequest {
             : [DownloadFile(url: uri, path: AssetLayout.fileName(from: uri), sha256: digest)]
         let tracks = try TextTrackRules.added(textTracks, to: [], files: contentFiles)
         if !id.isEmpty { try DownloadRequestRules.validateID(id) }
-        return NewDownload(
+        var new = NewDownload(
             id: id, uri: uri, title: title, sha256: digest, headers: headers, hls: hls, drm: drm, force: force, appData: appData, group: group,
             isBundle: isBundle, files: contentFiles, textTracks: tracks)
+        new.priority = priority
+        return new
     }
 }

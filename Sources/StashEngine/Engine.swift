@@ -156,11 +156,12 @@ package actor Engine {
     package func add(
         id requestedID: String, uri: String, files specs: [BundleFileSpec] = [], title: String, sha256: String, headers: [HTTPHeader],
         hls requestedHLS: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false, appData: [UInt8] = [], group: String = "",
-        textTracks trackSpecs: [TextTrack] = []
+        textTracks trackSpecs: [TextTrack] = [], priority: DownloadPriority = .normal
     ) async throws -> (download: Download, created: Bool) {
-        let request = AddRequest(
+        var request = AddRequest(
             id: requestedID, uri: uri, files: specs, title: title, sha256: sha256, headers: headers, hls: requestedHLS, drm: drm, force: force,
             appData: appData, group: group, textTracks: trackSpecs)
+        request.priority = priority
         return try await add(request.validated())
     }
 

@@ -24,6 +24,9 @@ struct EngineState {
     var nextSeq = 0
     /// Which queued downloads get a download slot (max-parallel), and which hold one.
     var queue: DownloadQueue
+    /// The queue position the next download to join the end of its priority takes
+    /// (`EngineState+Queue`).
+    var nextPosition: Int64 = 0
     /// Which files of the active downloads transfer, under the connection caps.
     var slots: TransferSlots
     /// A transfer slot may have freed or a download become active: fill slots on the next schedule.
@@ -71,8 +74,9 @@ struct EngineState {
         switch input {
         case .load(let download):
             enter(download)
+            notePosition(download.queuePosition)
             // A download that was still waiting for a slot waits again, in its old order.
-            if download.state == .queued { queue.enqueue(download.id) }
+            if download.state == .queued { enqueue(download.id) }
         case .crashed(let id, let exits):
             let reason = CrashGuard.reason(exits: exits)
             effects.append(.log(.error, "download failed by the crash guard", ["id": "\(id)", "exits": "\(exits)"]))
@@ -104,8 +108,9 @@ struct EngineState {
                 effects.append(.commit(.save(entry.download), then: nil))
             }
 
-        case .add(let download):
+        case .add(var download):
             try checkNew(download.id)
+            download.queuePosition = takePosition()
             enter(download)
             indexContent(download)
             effects.append(.commit(.add(download), then: .stateChanged(layout.eventView(download), previous: .notDownloaded)))
@@ -117,7 +122,7 @@ struct EngineState {
             }
         case .added(let id):
             noteAdded(id, into: &effects)
-            queue.enqueue(id)
+            enqueue(id)
             schedule(into: &effects)
         case .pause(let id):
             try transition(id, .pause, into: &effects) { $0.stateReason = "paused by a client" }
@@ -135,6 +140,10 @@ struct EngineState {
             removed(id, into: &effects)
         case .configChanged(let updated):
             changeConfig(updated, into: &effects)
+        case .setPriority(let id, let priority):
+            try setPriority(id, priority, into: &effects)
+        case .move(let id, let move):
+            try self.move(id, move, into: &effects)
 
         case .schedule:
             schedule(into: &effects)
@@ -184,6 +193,8 @@ struct EngineState {
         if action == .none { return false }
         entry.download.state = entry.lifecycle.state
         edit(&entry.download)
+        if previous == .queued, entry.download.state != .queued { queue.remove(id) }
+        if previous != .queued, entry.download.state == .queued { placeInQueue(&entry.download, after: input) }
         if action == .startTransfer {
             // Noted before any byte of it is fetched or parsed: if that takes stashd down, the
             // next start knows which download was at work.
@@ -205,7 +216,7 @@ struct EngineState {
         entries[id] = entry
         let download = entry.download
         effects.append(.forgetStorageInfo)
-        if download.state == .queued { queue.enqueue(id) }
+        if previous != .queued, download.state == .queued { enqueue(id) }
         // A licence that ran out while the download ran applies from the moment it completes.
         if download.state == .completed, download.license != nil { armLicenseTimer(into: &effects) }
         // In or out of the states that hold complete files: the watch over its folders follows.

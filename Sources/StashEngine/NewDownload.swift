@@ -22,6 +22,7 @@ struct NewDownload {
     /// The content's files (none for an HLS stream until its playlists are read).
     let files: [DownloadFile]
     let textTracks: [TextTrack]
+    var priority = DownloadPriority.normal
 
     /// What makes two downloads the same content (`EngineState+Dedupe`).
     var contentKey: EngineState.ContentKey {
@@ -63,6 +64,7 @@ struct NewDownload {
         download.appData = appData
         download.group = group
         download.textTracks = textTracks
+        download.priority = priority
         download.hasSubtitles = !textTracks.isEmpty
         download.totalBytes = SizeEstimate.total(of: download)
         return download

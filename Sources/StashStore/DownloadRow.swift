@@ -10,9 +10,10 @@ enum DownloadRow {
         INSERT INTO download (
             id, uri, title, state, downloaded_bytes, total_bytes, quality, has_subtitles,
             has_drm, asset_path, error_kind, error_message, error_http_status, state_reason,
-            created_at, completed_at, sha256, headers, is_bundle, hls, drm, app_data, group_path, text_tracks, sequence)
+            created_at, completed_at, sha256, headers, is_bundle, hls, drm, app_data, group_path, text_tracks, sequence,
+            priority, queue_position)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-            (SELECT IFNULL(MAX(sequence), 0) + 1 FROM download))
+            (SELECT IFNULL(MAX(sequence), 0) + 1 FROM download), ?, ?)
         ON CONFLICT(id) DO UPDATE SET
             uri = excluded.uri, title = excluded.title, state = excluded.state,
             downloaded_bytes = excluded.downloaded_bytes, total_bytes = excluded.total_bytes,
@@ -23,7 +24,8 @@ enum DownloadRow {
             created_at = excluded.created_at, completed_at = excluded.completed_at,
             sha256 = excluded.sha256, headers = excluded.headers, is_bundle = excluded.is_bundle,
             hls = excluded.hls, drm = excluded.drm, app_data = excluded.app_data, group_path = excluded.group_path,
-            text_tracks = excluded.text_tracks
+            text_tracks = excluded.text_tracks,
+            priority = excluded.priority, queue_position = excluded.queue_position
         """
 
     static let deleteSQL = "DELETE FROM download WHERE id = ?"
@@ -32,7 +34,8 @@ enum DownloadRow {
     static let selectAllSQL = """
         SELECT id, uri, title, state, downloaded_bytes, total_bytes, quality, has_subtitles,
             has_drm, asset_path, error_kind, error_message, error_http_status, state_reason,
-            created_at, completed_at, sha256, headers, is_bundle, hls, drm, app_data, group_path, text_tracks
+            created_at, completed_at, sha256, headers, is_bundle, hls, drm, app_data, group_path, text_tracks,
+            priority, queue_position
         FROM download ORDER BY sequence
         """
 
@@ -47,6 +50,7 @@ enum DownloadRow {
             try encodeHeaders(download.headers), download.isBundle, try encodeHLS(download),
             try encodeDRM(download), download.appData.isEmpty ? nil : Data(download.appData), download.group,
             try encodeTextTracks(download.textTracks),
+            download.priority.rawValue, download.queuePosition,
         ]
         return StatementArguments(values)
     }
@@ -154,6 +158,13 @@ enum DownloadRow {
             if let json = try row.decode(String?.self, atIndex: 23) {
                 download.textTracks = decodeTextTracks(json, label: label, problems: &problems)
             }
+            let priority = try row.decode(Int?.self, atIndex: 24) ?? DownloadPriority.normal.rawValue
+            if let known = DownloadPriority(rawValue: priority) {
+                download.priority = known
+            } else {
+                problems.append("\(label): unknown priority \(priority) read as normal")
+            }
+            download.queuePosition = try row.decode(Int64?.self, atIndex: 25) ?? 0
             return download
         } catch {
             problems.append("\(label) skipped: \(error)")

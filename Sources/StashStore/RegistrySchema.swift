@@ -99,6 +99,15 @@ enum RegistrySchema {
             // {uri, lang, title, type, path}, NULL for none; their files are file rows as any.
             try db.execute(sql: "ALTER TABLE download ADD COLUMN text_tracks TEXT;")
         }
+        migrator.registerMigration("v7-priority") { db in
+            // priority: 0 low, 1 normal, 2 high; queue_position: the order among queued
+            // downloads of one priority. A registry from before them reads as normal priority
+            // with every position 0, which the engine orders by creation (the sequence).
+            try db.execute(sql: """
+                ALTER TABLE download ADD COLUMN priority INTEGER NOT NULL DEFAULT 1;
+                ALTER TABLE download ADD COLUMN queue_position INTEGER NOT NULL DEFAULT 0;
+                """)
+        }
         return migrator
     }
 }

@@ -16,6 +16,7 @@ extension DaemonConfig {
         message.max_connections = UInt32(clamping: maxConnections)
         message.max_connections_per_host = UInt32(clamping: maxConnectionsPerHost)
         message.storage_reserve = UInt64(clamping: storageReserve)
+        message.preempt = WireValue.bool(preempt)
         return arena.store(message)
     }
 
@@ -33,5 +34,6 @@ extension DaemonConfig {
         maxConnections = Int(m.max_connections)
         maxConnectionsPerHost = Int(m.max_connections_per_host)
         storageReserve = try WireValue.int64(m.storage_reserve, field: "Config.storage_reserve")
+        preempt = WireValue.bool(m.preempt)
     }
 }

@@ -45,6 +45,7 @@ extension Download {
         message.group = arena.cString(group)
         message.n_text_tracks = textTracks.count
         message.text_tracks = arena.array(textTracks) { Optional($0.wire(in: arena)) }
+        message.priority = priority.wire
         return arena.store(message)
     }
 
@@ -83,5 +84,6 @@ extension Download {
         appData = try WireValue.bytes(m.app_data, field: "Download.app_data")
         group = try WireValue.string(m.group, field: "Download.group")
         textTracks = try WireValue.elements(m.text_tracks, count: m.n_text_tracks) { try TextTrack(wire: $0) }
+        priority = try DownloadPriority(wire: m.priority, field: "Download.priority")
     }
 }

@@ -31,6 +31,7 @@ extension Operation {
             message.append = WireValue.bool(add.append)
             message.n_text_tracks = add.textTracks.count
             message.text_tracks = arena.array(add.textTracks) { Optional($0.wire(in: arena)) }
+            message.priority = add.priority.wire
             request.op_case = STASH__V1__REQUEST__OP_ADD_DOWNLOAD
             request.add_download = arena.store(message)
         case .getDownload(let id):
@@ -202,6 +203,12 @@ extension Operation {
         case .cancelGroup(let group):
             request.op_case = STASH__V1__REQUEST__OP_CANCEL_GROUP
             request.cancel_group = group.wire(in: arena)
+        case .setDownload(let set):
+            request.op_case = STASH__V1__REQUEST__OP_SET_DOWNLOAD
+            request.set_download = set.wire(in: arena)
+        case .move(let id, let move):
+            request.op_case = STASH__V1__REQUEST__OP_MOVE
+            request.move = move.wire(id: id, in: arena)
         case .unknown, .invalid:
             request.op_case = STASH__V1__REQUEST__OP__NOT_SET
         }
@@ -268,7 +275,8 @@ extension Operation {
                 appData: try WireValue.bytes(m.app_data, field: "AddDownloadRequest.app_data"),
                 group: try WireValue.string(m.group, field: "AddDownloadRequest.group"),
                 append: WireValue.bool(m.append),
-                textTracks: try WireValue.elements(m.text_tracks, count: m.n_text_tracks) { try TextTrack(wire: $0) }))
+                textTracks: try WireValue.elements(m.text_tracks, count: m.n_text_tracks) { try TextTrack(wire: $0) },
+                priority: try DownloadPriority(wire: m.priority, field: "AddDownloadRequest.priority")))
         case STASH__V1__REQUEST__OP_GET_DOWNLOAD:
             self = .getDownload(id: try Self.id(r.get_download, field: "Request.get_download"))
         case STASH__V1__REQUEST__OP_LIST_DOWNLOADS:
@@ -387,6 +395,11 @@ extension Operation {
             self = .resumeGroup(try GroupRequest(wire: r.resume_group, field: "Request.resume_group"))
         case STASH__V1__REQUEST__OP_CANCEL_GROUP:
             self = .cancelGroup(try GroupRequest(wire: r.cancel_group, field: "Request.cancel_group"))
+        case STASH__V1__REQUEST__OP_SET_DOWNLOAD:
+            self = .setDownload(try SetDownloadRequest(wire: r.set_download, field: "Request.set_download"))
+        case STASH__V1__REQUEST__OP_MOVE:
+            let (id, move) = try QueueMove.decode(wire: r.move, field: "Request.move")
+            self = .move(id: id, move)
         default:
             self = .unknown
         }
