@@ -1,16 +1,20 @@
 /// Which queued downloads get one of the `max-parallel` download slots: the first by
 /// `QueueKey` (priority, then position, then list order). A value with no I/O: the engine asks
-/// `next()` for the download to try while a slot is free and tells the queue what became of
-/// it: `activate` (it runs), `hold` (no disk space yet: it waits outside the queue until
-/// `releaseHeld`), or `remove` for one that left QUEUED otherwise.
+/// `next(isCurrent:)` for the download to try while a slot is free and tells the queue what
+/// became of it: `activate` (it runs) or `hold` (no disk space yet: it waits outside the
+/// queue until `releaseHeld`).
 ///
-/// A binary heap keeps `next()` and `enqueue` at O(log n) with 100,000 queued; a download
-/// moved or given another priority is pushed again under its new key, and the entry under its
-/// old key is skipped when it comes up (`keys` holds each waiting id's one current key).
+/// A binary heap keeps `next` and `enqueue` at O(log n) with 100,000 queued. A download moved,
+/// given another priority or no longer QUEUED is not looked for in the heap: it is pushed
+/// again under its new key, and the engine's `isCurrent` skips an entry whose key is not the
+/// download's own any more when it comes up (`dropStale` once such entries are most of it).
+/// Held as (key, id) only, 40 bytes a queued download: a map of current keys would cost more
+/// than the record's own share of a kilobyte at rest (`RecordMemoryTests`).
 struct DownloadQueue {
+    typealias Current = (String, QueueKey) -> Bool
+
     var maxParallel: Int
     private var heap: [(key: QueueKey, id: String)] = []
-    private var keys: [String: QueueKey] = [:]
     private var held: [(key: QueueKey, id: String)] = []
     private(set) var active: Set<String> = []
 
@@ -18,42 +22,35 @@ struct DownloadQueue {
         self.maxParallel = maxParallel
     }
 
-    /// Ids waiting in the queue (not the held ones).
-    var waitingCount: Int { keys.count }
+    /// Entries in the heap, stale ones included.
+    var waitingCount: Int { heap.count }
 
-    /// The key `id` waits under; nil when it does not wait (held, active or not queued).
-    func key(of id: String) -> QueueKey? { keys[id] }
-
-    /// Enters `id` under `key`, or moves it there when it already waits.
+    /// Enters `id` under `key`; an entry under its old key becomes stale.
     mutating func enqueue(_ id: String, key: QueueKey) {
-        guard keys[id] != key else { return }
-        keys[id] = key
         push((key, id))
-        // Entries under old keys are dropped once they are most of the heap.
-        if heap.count > 1024, heap.count > 2 * keys.count { rebuild() }
-    }
-
-    /// `id` left the queue without a slot (paused, stopped, cancelled, failed).
-    mutating func remove(_ id: String) {
-        keys[id] = nil
-        held.removeAll { $0.id == id }
     }
 
     /// The first waiting id, taken off the queue, while fewer than `maxParallel` run.
-    mutating func next() -> String? {
-        guard active.count < maxParallel, let first = peek() else { return nil }
+    mutating func next(isCurrent: Current) -> String? {
+        guard active.count < maxParallel, let first = peek(isCurrent: isCurrent) else { return nil }
         popFirst()
-        keys[first.id] = nil
         return first.id
     }
 
-    /// The first waiting id and its key, left in the queue.
-    mutating func peek() -> (key: QueueKey, id: String)? {
+    /// The first waiting id and its key, left in the queue; stale entries above it go.
+    mutating func peek(isCurrent: Current) -> (key: QueueKey, id: String)? {
         while let top = heap.first {
-            if keys[top.id] == top.key { return top }
+            if isCurrent(top.id, top.key), !isHeld(top.id) { return top }
             popFirst()
         }
         return nil
+    }
+
+    /// Drops the stale entries once they are most of the heap, `waiting` being the number
+    /// of downloads that really wait.
+    mutating func dropStale(waiting: Int, isCurrent: Current) {
+        guard heap.count > 1024, heap.count > 2 * waiting else { return }
+        heap = heap.filter { isCurrent($0.id, $0.key) }.sorted { $0.key < $1.key }
     }
 
     mutating func activate(_ id: String) {
@@ -69,6 +66,13 @@ struct DownloadQueue {
         held.append((key, id))
     }
 
+    func isHeld(_ id: String) -> Bool { held.contains { $0.id == id } }
+
+    /// A held download left the queue (paused, cancelled) or changed its key.
+    mutating func unhold(_ id: String) {
+        held.removeAll { $0.id == id }
+    }
+
     var hasHeld: Bool { !held.isEmpty }
 
     /// The held downloads go back to the queue under their keys: before everything that
@@ -77,11 +81,6 @@ struct DownloadQueue {
         let released = held
         held = []
         for entry in released { enqueue(entry.id, key: entry.key) }
-    }
-
-    /// Every queued id, held ones too, in the order they would run.
-    func ordered() -> [String] {
-        (keys.map { (key: $0.value, id: $0.key) } + held).sorted { $0.key < $1.key }.map(\.id)
     }
 
     /// The active downloads above `maxParallel`, those that would run last first (by `key`):
@@ -118,9 +117,5 @@ struct DownloadQueue {
             heap.swapAt(parent, first)
             parent = first
         }
-    }
-
-    private mutating func rebuild() {
-        heap = keys.map { (key: $0.value, id: $0.key) }.sorted { $0.key < $1.key }
     }
 }

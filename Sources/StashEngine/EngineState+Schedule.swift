@@ -13,7 +13,7 @@ extension EngineState {
         // takes it from, so this ends; the bound is a second guard.
         var preemptions = 0
         repeat {
-            while let id = queue.next() {
+            while let id = nextQueued() {
                 guard let entry = entries[id], entry.lifecycle.state == .queued else { continue }
                 if let shortfall = storageShortfall(entry.download, into: &effects) {
                     holdOrFail(id, for: shortfall, into: &effects)

@@ -27,6 +27,8 @@ struct EngineState {
     /// The queue position the next download to join the end of its priority takes
     /// (`EngineState+Queue`).
     var nextPosition: Int64 = 0
+    /// QUEUED downloads whose add is not durable yet: they wait for a slot from `.added` on.
+    var pendingAdds: Set<String> = []
     /// Which files of the active downloads transfer, under the connection caps.
     var slots: TransferSlots
     /// A transfer slot may have freed or a download become active: fill slots on the next schedule.
@@ -111,18 +113,22 @@ struct EngineState {
         case .add(var download):
             try checkNew(download.id)
             download.queuePosition = takePosition()
+            if download.state == .queued { pendingAdds.insert(download.id) }
             enter(download)
             indexContent(download)
             effects.append(.commit(.add(download), then: .stateChanged(layout.eventView(download), previous: .notDownloaded)))
         case .addRefused(let download):
             let id = download.id
+            pendingAdds.remove(id)
             if entries[id]?.download.state == download.state {
                 unindexContent(download)
                 entries[id] = nil
             }
         case .added(let id):
             noteAdded(id, into: &effects)
-            enqueue(id)
+            pendingAdds.remove(id)
+            // Paused or cancelled before its add was durable: it waits for a resume instead.
+            if entries[id]?.download.state == .queued { enqueue(id) }
             schedule(into: &effects)
         case .pause(let id):
             try transition(id, .pause, into: &effects) { $0.stateReason = "paused by a client" }
@@ -137,6 +143,7 @@ struct EngineState {
             try transition(id, .cancel, into: &effects) { $0.stateReason = "cancelled by a client" }
             schedule(into: &effects)
         case .removed(let id):
+            pendingAdds.remove(id)
             removed(id, into: &effects)
         case .configChanged(let updated):
             changeConfig(updated, into: &effects)
@@ -193,7 +200,7 @@ struct EngineState {
         if action == .none { return false }
         entry.download.state = entry.lifecycle.state
         edit(&entry.download)
-        if previous == .queued, entry.download.state != .queued { queue.remove(id) }
+        if previous == .queued, entry.download.state != .queued { queue.unhold(id) }
         if previous != .queued, entry.download.state == .queued { placeInQueue(&entry.download, after: input) }
         if action == .startTransfer {
             // Noted before any byte of it is fetched or parsed: if that takes stashd down, the
