@@ -60,6 +60,7 @@ extension Download {
         if !textTracks.isEmpty { record["textTracks"] = textTracks.map(\.record) }
         if !stateReason.isEmpty { record["stateReason"] = stateReason }
         if !group.isEmpty { record["group"] = group }
+        record["priority"] = priority.name
         if !appData.isEmpty {
             // As text when it is text (the usual JSON of an app), else base64.
             if let text = String(validating: appData, as: UTF8.self) {

@@ -36,6 +36,7 @@ struct ShowCommand: AsyncParsableCommand {
             ("licence", download.license == nil ? "none held" : LicenseCommand.summary(LicenseStatus(download, at: Date()))),
             ("asset path", download.assetPath),
             ("group", download.group.isEmpty ? "none" : download.group),
+            ("priority", download.priority.name),
             ("app data", download.appData.isEmpty ? "none" : "\(download.appData.count) bytes (--json shows them)"),
             ("error", download.error.map(Self.describe) ?? "none"),
             ("created", download.createdAt.ISO8601Format()),
