@@ -28,3 +28,4 @@ class AddOptions(TypedDict, total=False):
     group: Optional[str]
     append: bool
     text_tracks: Optional[TextTracks]
+    priority: Optional[str]

@@ -133,6 +133,7 @@ class Download:
     app_data: bytes
     group: str
     text_tracks: Tuple[TextTrack, ...]
+    priority: str = "PRIORITY_NORMAL"
     created: bool = False
 
 
@@ -232,6 +233,7 @@ class Config:
     max_connections: int
     max_connections_per_host: int
     storage_reserve: int
+    preempt: bool = False
 
 
 @dataclass(frozen=True)

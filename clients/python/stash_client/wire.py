@@ -248,7 +248,42 @@ def _states(state: Union[str, Iterable[str], None]) -> List["pb.DownloadState"]:
     return out
 
 
-_ADD_OPTIONS = {"sha256", "headers", "files", "hls", "drm", "force", "app_data", "group", "append", "text_tracks"}
+_ADD_OPTIONS = {"sha256", "headers", "files", "hls", "drm", "force", "app_data", "group", "append", "text_tracks", "priority"}
+
+
+def priority(value: object, field: str = "priority") -> str:
+    """A priority by name: "high", "normal" or "low" (or PRIORITY_HIGH ...), as the schema's name."""
+    if isinstance(value, str):
+        name = value.upper()
+        number = pb.Priority.DESCRIPTOR.values_by_name.get(name if name.startswith("PRIORITY_") else "PRIORITY_" + name)
+        if number is not None:
+            return str(number.name)
+    raise StashError("INVALID_ARGUMENT", f"{field}: {value!r} is not a priority; give \"high\", \"normal\" or \"low\"")
+
+
+def check_priority(features: Iterable[str], daemon_version: str, wanted: bool = True) -> None:
+    """Refuses (UNIMPLEMENTED) a priority or a queue move for a daemon without the feature
+    "priority": it would add every download as normal, and knows neither SetDownload nor Move."""
+    if wanted and "priority" not in features:
+        raise StashError("UNIMPLEMENTED",
+                         f"stashd {daemon_version} does not support priorities and queue moves (feature \"priority\")")
+
+
+def set_priority(id: str, value: object) -> pb.Request:
+    return pb.Request(set_download=pb.SetDownloadRequest(id=id, priority=priority(value)))
+
+
+def move(id: str, top: bool, bottom: bool, before: Optional[str], after: Optional[str]) -> pb.Request:
+    """Exactly one of top, bottom, before=ID, after=ID."""
+    given = [name for name, value in (("top", top), ("bottom", bottom), ("before", before), ("after", after))
+             if value not in (None, False)]
+    if len(given) != 1:
+        raise StashError("INVALID_ARGUMENT", f"move: give one of top, bottom, before=ID, after=ID ({len(given)} given)")
+    place = given[0]
+    other = before if place == "before" else after if place == "after" else ""
+    if not isinstance(other, str):
+        raise StashError("INVALID_ARGUMENT", f"move: {place}={other!r} is not an id")
+    return pb.Request(move=pb.MoveRequest(id=id, place=pb.MovePlace.Value("MOVE_PLACE_" + place.upper()), other=other))
 
 
 def hello(client_name: str) -> pb.Request:
@@ -266,6 +301,8 @@ def add(url: Optional[str], id: Optional[str], title: Optional[str], options: Ad
         force=bool(options.get("force")), app_data=bytes(options.get("app_data") or b""),
         group=options.get("group") or "", append=bool(options.get("append")),
         text_tracks=_text_tracks(options.get("text_tracks")))
+    if options.get("priority") is not None:
+        body.priority = pb.Priority.Value(priority(options.get("priority")))
     hls, drm = options.get("hls"), options.get("drm")
     if hls is not None:
         body.hls.CopyFrom(_hls(hls))
