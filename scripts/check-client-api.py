@@ -36,10 +36,10 @@ CLIENT_API = {
     "StashWire": {"AddDownloadRequest", "AdoptRequest", "HelloResult"},
     "StashCore": {
         "BundleFileSpec", "DRMParams", "DaemonConfig", "Download", "DownloadError", "DownloadEvent", "DownloadFile",
-        "DownloadPage", "DownloadState", "DownloadStats", "EventsLost", "ExportFormat", "ExportProgress", "ExportResult",
+        "DownloadPage", "DownloadPriority", "DownloadState", "DownloadStats", "EventsLost", "ExportFormat", "ExportProgress", "ExportResult",
         "ExportTrack", "GroupTotals", "HLSOptions",
         "HTTPHeader", "LicenseCheck", "LicenseEvent", "LicenseStatus", "LicenseTerms", "ManifestInfo", "PlaybackKey",
-        "ProgressUpdate", "PurgeResult", "StashError", "StashPaths", "StashVersion", "SystemInfo", "TextTrack",
+        "ProgressUpdate", "PurgeResult", "QueueMove", "StashError", "StashPaths", "StashVersion", "SystemInfo", "TextTrack",
         "VerifyFinding", "VerifyReport",
     },
 }

@@ -73,6 +73,7 @@ public final class StashClient: Sendable {
         if request.rateLimit != 0, !daemonInfo.features.contains("rate-limit") {
             throw StashError(.unimplemented, "stashd \(daemonInfo.daemonVersion) does not support a rate limit per download (feature \"rate-limit\"); it would fetch at full speed")
         }
+        if request.priority != .normal { try requirePriority() }
         let result = try await connection.call(.addDownload(request))
         guard case .download(let download, let created) = result else { throw Self.unexpected(result, for: "AddDownload") }
         return (download, created)
@@ -129,6 +130,24 @@ public final class StashClient: Sendable {
     /// Pauses a download; returns its record after the change.
     public func pause(id: String) async throws -> Download {
         try await downloadResult(of: .pause(id: id))
+    }
+
+    /// Gives a download another priority (SetDownload, daemon feature `priority`): a queued one
+    /// goes to the end of its new priority's queue. Returns its record after the change.
+    public func setPriority(id: String, _ priority: DownloadPriority) async throws -> Download {
+        try requirePriority()
+        return try await downloadResult(of: .setDownload(SetDownloadRequest(id: id, priority: priority)))
+    }
+
+    /// Moves a QUEUED download in the queue (Move, daemon feature `priority`); returns its record.
+    public func move(id: String, _ move: QueueMove) async throws -> Download {
+        try requirePriority()
+        return try await downloadResult(of: .move(id: id, move))
+    }
+
+    /// The QUEUED downloads in the order they will get a slot.
+    public func queue() async throws -> [Download] {
+        try await allDownloads(states: [.queued])
     }
 
     /// Stops a download with the app's own reason (STOPPED, the reason as its `stateReason`);
@@ -404,6 +423,14 @@ public final class StashClient: Sendable {
     private func requireTimeRanges() throws {
         guard daemonInfo.features.contains("time-range") else {
             throw StashError(.unimplemented, "stashd \(daemonInfo.daemonVersion) does not support time ranges (feature \"time-range\"); it would take the whole stream")
+        }
+    }
+
+    /// A daemon before priorities adds every download as normal and knows neither SetDownload
+    /// nor Move: refused here, before anything is sent, naming what is missing.
+    private func requirePriority() throws {
+        guard daemonInfo.features.contains("priority") else {
+            throw StashError(.unimplemented, "stashd \(daemonInfo.daemonVersion) does not support priorities and queue moves (feature \"priority\")")
         }
     }
 

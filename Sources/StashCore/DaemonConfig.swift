@@ -23,6 +23,11 @@ public struct DaemonConfig: Equatable, Sendable, Codable {
     /// The global rate limit by weekday and hour (`RateSchedule`'s syntax), in the daemon's
     /// local time; outside its rules, and when it is "", `rateLimit` holds.
     public var rateSchedule: String = ""
+    /// When every download slot is taken, a queued download takes the slot of a running one of
+    /// lower priority, which goes back to the queue keeping its bytes. On by default: only a
+    /// client's explicit `high` (or `low`) makes it happen, and the one put back resumes with a
+    /// range request from its part file.
+    public var preempt = true
 
     public init() {}
 
@@ -57,6 +62,7 @@ public struct DaemonConfig: Equatable, Sendable, Codable {
         Key(name: "rate-limit", range: 0...(1 << 40), help: "bytes per second over all transfers, 0 = unlimited", keyPath: \.rateLimit),
         Key(name: "low-speed-limit", range: 1...(1 << 30), help: "bytes per second under which a transfer is stalled", keyPath: \.lowSpeedLimit64),
         Key(name: "low-speed-time", range: 1...3600, help: "seconds under low-speed-limit before a stalled transfer is retried", keyPath: \.lowSpeedTime64),
+        Key(name: "preempt", range: 0...1, help: "1 = a queued download takes the slot of a running one of lower priority", keyPath: \.preempt64),
     ]
 
     public func value(forKey name: String) throws -> Int64 {
@@ -97,6 +103,7 @@ public struct DaemonConfig: Equatable, Sendable, Codable {
     private var retryMaxDelayMs64: Int64 { get { Int64(retryMaxDelayMs) } set { retryMaxDelayMs = Int(newValue) } }
     private var lowSpeedLimit64: Int64 { get { Int64(lowSpeedLimit) } set { lowSpeedLimit = Int(newValue) } }
     private var lowSpeedTime64: Int64 { get { Int64(lowSpeedTime) } set { lowSpeedTime = Int(newValue) } }
+    private var preempt64: Int64 { get { preempt ? 1 : 0 } set { preempt = newValue != 0 } }
 }
 
 extension String {

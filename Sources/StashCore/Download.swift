@@ -22,6 +22,8 @@ public struct Download: Equatable, Sendable {
         var group: String
         var downloadedBytes: Int64
         var speed: Int64
+        /// Where it waits in the queue among downloads of its priority (`queuePosition`).
+        var queuePosition: Int64 = 0
         var createdAt: Date
         var files: [DownloadFile]
         var filesDone: Int
@@ -31,6 +33,7 @@ public struct Download: Equatable, Sendable {
         var totalBytes: Int64?
         var completedAt: Date?
         var state: DownloadState
+        var priority: DownloadPriority = .normal
         var hasSubtitles: Bool
         var hasDRM: Bool
         var isBundle: Bool
@@ -262,6 +265,26 @@ public struct Download: Equatable, Sendable {
         _modify {
             unique()
             yield &storage.fields.group
+        }
+    }
+
+    /// Higher priorities get a download slot first (`DownloadPriority`).
+    public var priority: DownloadPriority {
+        get { storage.fields.priority }
+        _modify {
+            unique()
+            yield &storage.fields.priority
+        }
+    }
+
+    /// The order among the queued downloads of one priority, lowest first; given by the engine
+    /// as a download enters the queue or is moved, and kept by the registry. Not on the wire:
+    /// a client sees the order as ListDownloads' order of QUEUED downloads.
+    package var queuePosition: Int64 {
+        get { storage.fields.queuePosition }
+        _modify {
+            unique()
+            yield &storage.fields.queuePosition
         }
     }
 

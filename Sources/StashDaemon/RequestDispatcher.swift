@@ -10,7 +10,7 @@ package struct RequestDispatcher: RequestHandler {
     let logger: Logger
 
     /// What this daemon offers, announced in Hello.
-    package static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks", "group-ops", "time-range", "export-file", "rate-limit", "content-check"]
+    package static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks", "group-ops", "time-range", "export-file", "rate-limit", "content-check", "priority"]
 
     package init(engine: Engine, logger: Logger) {
         self.engine = engine
@@ -69,10 +69,20 @@ package struct RequestDispatcher: RequestHandler {
             ("app_data", !request.appData.isEmpty), ("group", !request.group.isEmpty), ("text_tracks", !request.textTracks.isEmpty),
             ("rate_limit", request.rateLimit != 0),
             ("expect (give each file its own)", !request.expect.isEmpty), ("min_size (give each file its own)", request.minSize != 0),
+            ("priority", request.priority != .normal),
         ].filter(\.1).map(\.0)
         guard given.isEmpty else {
             throw StashError.invalidArgument("append takes only id and files; \(given.joined(separator: ", ")) belong to a new download (bundle '\(request.id.prefix(128))' keeps its own)")
         }
+    }
+
+    /// SetDownload: each field given is changed; one that names nothing to change is refused
+    /// rather than answered as if it had done something.
+    static func set(_ request: SetDownloadRequest, on engine: Engine) async throws -> Download {
+        guard let priority = request.priority else {
+            throw StashError.invalidArgument("SetDownload for '\(request.id.prefix(128))' gives no field to change; give priority")
+        }
+        return try await engine.setPriority(id: request.id, priority)
     }
 
     /// include_failed chooses which downloads ResumeGroup takes; sent with another group
@@ -94,7 +104,8 @@ package struct RequestDispatcher: RequestHandler {
             let added = try await engine.add(
                 id: request.id, uri: request.uri, files: request.files, title: request.title, sha256: request.sha256, headers: request.headers,
                 hls: request.hls, drm: request.drm, force: request.force, appData: request.appData, group: request.group,
-                textTracks: request.textTracks, rateLimit: request.rateLimit, expect: request.expect, minSize: request.minSize)
+                textTracks: request.textTracks, rateLimit: request.rateLimit, expect: request.expect, minSize: request.minSize,
+                priority: request.priority)
             return .download(added.download, created: added.created)
         case .getDownload(let id):
             return .download(try await engine.get(id: id), created: false)
@@ -132,6 +143,10 @@ package struct RequestDispatcher: RequestHandler {
         case .cancelGroup(let request):
             try Self.refuseIncludeFailed(request, in: "CancelGroup")
             return .count(affected: try await engine.bulk(.cancel(group: request.group)))
+        case .setDownload(let request):
+            return .download(try await Self.set(request, on: engine), created: false)
+        case .move(let id, let move):
+            return .download(try await engine.move(id: id, move), created: false)
         case .getStats:
             return .stats(await engine.stats())
         case .getSystemInfo:

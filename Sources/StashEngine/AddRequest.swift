@@ -22,6 +22,7 @@ struct AddRequest {
     var rateLimit: Int64 = 0
     var expect = ""
     var minSize: Int64 = 0
+    var priority = DownloadPriority.normal
 
     /// The request checked, with its files made: the first field that breaks a rule is the
     /// error, naming it.
@@ -69,6 +70,7 @@ struct AddRequest {
             id: id, uri: uri, title: title, sha256: digest, headers: headers, hls: hls, drm: drm, force: force, appData: appData, group: group,
             isBundle: isBundle, files: checkedFiles, textTracks: tracks, expect: rules.expect, minSize: rules.minSize)
         new.rateLimit = rateLimit
+        new.priority = priority
         return new
     }
 }

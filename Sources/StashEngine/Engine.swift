@@ -156,12 +156,14 @@ package actor Engine {
     package func add(
         id requestedID: String, uri: String, files specs: [BundleFileSpec] = [], title: String, sha256: String, headers: [HTTPHeader],
         hls requestedHLS: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false, appData: [UInt8] = [], group: String = "",
-        textTracks trackSpecs: [TextTrack] = [], rateLimit: Int64 = 0, expect: String = "", minSize: Int64 = 0
+        textTracks trackSpecs: [TextTrack] = [], rateLimit: Int64 = 0, expect: String = "", minSize: Int64 = 0,
+        priority: DownloadPriority = .normal
     ) async throws -> (download: Download, created: Bool) {
         var request = AddRequest(
             id: requestedID, uri: uri, files: specs, title: title, sha256: sha256, headers: headers, hls: requestedHLS, drm: drm, force: force,
             appData: appData, group: group, textTracks: trackSpecs, expect: expect, minSize: minSize)
         request.rateLimit = rateLimit
+        request.priority = priority
         return try await add(request.validated())
     }
 

@@ -33,6 +33,10 @@ enum EngineInput {
     /// A removed download's files are deleted: its record goes.
     case removed(String)
     case configChanged(DaemonConfig)
+    /// SetDownload's priority (`EngineState+Queue`).
+    case setPriority(String, DownloadPriority)
+    /// Move: a queued download's place in the queue.
+    case move(String, QueueMove)
 
     // MARK: Reports
 

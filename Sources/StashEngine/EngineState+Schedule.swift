@@ -2,28 +2,34 @@ import Foundation
 import StashCore
 import StashFetch
 
-/// Scheduling: download slots (max-parallel) to the oldest queued downloads, transfer slots
+/// Scheduling: download slots (max-parallel) to the first queued downloads (`QueueKey`), transfer slots
 /// (the connection caps) to the files of the active ones.
 extension EngineState {
-    /// Gives free download slots to the oldest queued downloads, then free transfer slots to
-    /// the files of active downloads.
+    /// Gives free download slots to the first queued downloads, and with `preempt` the slots
+    /// of lower-priority ones, then free transfer slots to the files of active downloads.
     mutating func schedule(into effects: inout [EngineEffect]) {
         guard !shuttingDown else { return }
-        while let id = queue.next() {
-            guard let entry = entries[id], entry.lifecycle.state == .queued else { continue }
-            if let shortfall = storageShortfall(entry.download, into: &effects) {
-                holdOrFail(id, for: shortfall, into: &effects)
-                continue
+        // Each preemption frees one slot for a download of higher priority than the one it
+        // takes it from, so this ends; the bound is a second guard.
+        var preemptions = 0
+        repeat {
+            while let id = nextQueued() {
+                guard let entry = entries[id], entry.lifecycle.state == .queued else { continue }
+                if let shortfall = storageShortfall(entry.download, into: &effects) {
+                    holdOrFail(id, for: shortfall, into: &effects)
+                    continue
+                }
+                _ = try? transition(id, .schedule, into: &effects) { $0.stateReason = "" }
             }
-            _ = try? transition(id, .schedule, into: &effects) { $0.stateReason = "" }
-        }
+            preemptions += 1
+        } while preemptions <= queue.maxParallel && preempt(into: &effects)
         if slotsChanged { fillTransferSlots(into: &effects) }
     }
 
-    /// After max-parallel was lowered: the newest active downloads go back to the queue,
-    /// keeping their partial files.
+    /// After max-parallel was lowered: the active downloads that would run last go back to
+    /// the queue, keeping their partial files.
     mutating func requeueExcess(into effects: inout [EngineEffect]) {
-        for id in queue.excess(seq: { entries[$0]?.seq ?? 0 }) {
+        for id in queue.excess(key: { queueKey($0) ?? QueueKey(priority: .low, position: .max, seq: .max) }) {
             _ = try? transition(id, .requeue, into: &effects) { $0.stateReason = "waiting for a free slot (max-parallel lowered)" }
         }
     }
@@ -32,7 +38,7 @@ extension EngineState {
     mutating func beginFiles(_ entry: inout Entry) {
         let files = entry.download.files
         slots.activate(
-            entry.download.id, seq: entry.seq,
+            entry.download.id, seq: entry.seq, priority: entry.download.priority,
             files: files.indices.filter { !files[$0].done }.map { ($0, files[$0].host) },
             fileSlots: entry.download.hls?.segmentConcurrency)
         entry.activity = .transferring([:])

@@ -78,7 +78,7 @@ extension EngineState {
             entries[id] = entry
             effects.append(.commit(.save(entry.download), then: nil))
         }
-        queue.hold(id)
+        if let key = queueKey(id) { queue.hold(id, key: key) }
         guard !storageRecheckArmed else { return }
         storageRecheckArmed = true
         effects.append(.armStorageRecheck)

@@ -24,6 +24,11 @@ struct EngineState {
     var nextSeq = 0
     /// Which queued downloads get a download slot (max-parallel), and which hold one.
     var queue: DownloadQueue
+    /// The queue position the next download to join the end of its priority takes
+    /// (`EngineState+Queue`).
+    var nextPosition: Int64 = 0
+    /// QUEUED downloads whose add is not durable yet: they wait for a slot from `.added` on.
+    var pendingAdds: Set<String> = []
     /// Which files of the active downloads transfer, under the connection caps.
     var slots: TransferSlots
     /// A transfer slot may have freed or a download become active: fill slots on the next schedule.
@@ -73,8 +78,9 @@ struct EngineState {
         switch input {
         case .load(let download):
             enter(download)
+            notePosition(download.queuePosition)
             // A download that was still waiting for a slot waits again, in its old order.
-            if download.state == .queued { queue.enqueue(download.id) }
+            if download.state == .queued { enqueue(download.id) }
         case .crashed(let id, let exits):
             let reason = CrashGuard.reason(exits: exits)
             effects.append(.log(.error, "download failed by the crash guard", ["id": "\(id)", "exits": "\(exits)"]))
@@ -106,20 +112,25 @@ struct EngineState {
                 effects.append(.commit(.save(entry.download), then: nil))
             }
 
-        case .add(let download):
+        case .add(var download):
             try checkNew(download.id)
+            download.queuePosition = takePosition()
+            if download.state == .queued { pendingAdds.insert(download.id) }
             enter(download)
             indexContent(download)
             effects.append(.commit(.add(download), then: .stateChanged(layout.eventView(download), previous: .notDownloaded)))
         case .addRefused(let download):
             let id = download.id
+            pendingAdds.remove(id)
             if entries[id]?.download.state == download.state {
                 unindexContent(download)
                 entries[id] = nil
             }
         case .added(let id):
             noteAdded(id, into: &effects)
-            queue.enqueue(id)
+            pendingAdds.remove(id)
+            // Paused or cancelled before its add was durable: it waits for a resume instead.
+            if entries[id]?.download.state == .queued { enqueue(id) }
             schedule(into: &effects)
         case .pause(let id):
             try transition(id, .pause, into: &effects) { $0.stateReason = "paused by a client" }
@@ -134,9 +145,14 @@ struct EngineState {
             try transition(id, .cancel, into: &effects) { $0.stateReason = "cancelled by a client" }
             schedule(into: &effects)
         case .removed(let id):
+            pendingAdds.remove(id)
             removed(id, into: &effects)
         case .configChanged(let updated):
             changeConfig(updated, into: &effects)
+        case .setPriority(let id, let priority):
+            try setPriority(id, priority, into: &effects)
+        case .move(let id, let move):
+            try self.move(id, move, into: &effects)
 
         case .schedule:
             schedule(into: &effects)
@@ -188,6 +204,8 @@ struct EngineState {
         if action == .none { return false }
         entry.download.state = entry.lifecycle.state
         edit(&entry.download)
+        if previous == .queued, entry.download.state != .queued { queue.unhold(id) }
+        if previous != .queued, entry.download.state == .queued { placeInQueue(&entry.download, after: input) }
         if action == .startTransfer {
             // Noted before any byte of it is fetched or parsed: if that takes stashd down, the
             // next start knows which download was at work.
@@ -209,7 +227,7 @@ struct EngineState {
         entries[id] = entry
         let download = entry.download
         effects.append(.forgetStorageInfo)
-        if download.state == .queued { queue.enqueue(id) }
+        if previous != .queued, download.state == .queued { enqueue(id) }
         // A licence that ran out while the download ran applies from the moment it completes.
         if download.state == .completed, download.license != nil { armLicenseTimer(into: &effects) }
         // In or out of the states that hold complete files: the watch over its folders follows.

@@ -27,6 +27,7 @@ struct NewDownload {
     /// The download's content rules (`ContentRules`), already given to `files`.
     var expect = ""
     var minSize: Int64 = 0
+    var priority = DownloadPriority.normal
 
     /// What makes two downloads the same content (`EngineState+Dedupe`).
     var contentKey: EngineState.ContentKey {
@@ -71,6 +72,7 @@ struct NewDownload {
         download.rateLimit = rateLimit
         download.expect = expect
         download.minSize = minSize
+        download.priority = priority
         download.hasSubtitles = !textTracks.isEmpty
         download.totalBytes = SizeEstimate.total(of: download)
         return download

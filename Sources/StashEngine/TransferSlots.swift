@@ -3,8 +3,8 @@ import StashCore
 /// Which files of the active downloads transfer, under three caps: transfers per download,
 /// transfers in all, and transfers per host. A value with no I/O: each input is a mutating
 /// function, and `fill()` says which transfers to start and which downloads have nothing left
-/// to transfer; the engine carries that out. The invariants (never above a cap, oldest
-/// download first, every waiting file started once slots free) are tested with random
+/// to transfer; the engine carries that out. The invariants (never above a cap, highest
+/// priority and oldest download first, every waiting file started once slots free) are tested with random
 /// inputs in `TransferSlotsTests`.
 struct TransferSlots {
     struct Caps: Equatable {
@@ -22,6 +22,7 @@ struct TransferSlots {
 
     private struct Active {
         var seq: Int
+        var priority: DownloadPriority
         var fileSlots: Int
         /// Files waiting for a slot, in order; those before `head` have started.
         var waiting: [(index: Int, host: String)]
@@ -32,7 +33,7 @@ struct TransferSlots {
 
     var caps: Caps
     private var downloads: [String: Active] = [:]
-    /// Active download ids, oldest (lowest seq) first.
+    /// Active download ids, highest priority first, then oldest (lowest seq) first.
     private var order: [String] = []
     private(set) var connections = 0
     private var hostConnections: [String: Int] = [:]
@@ -44,13 +45,32 @@ struct TransferSlots {
     /// A download got its slot: `files` (index and host) wait for transfers, at most
     /// `fileSlots` at once (nil: the `filesPerDownload` cap). A download already active starts
     /// over with these files; its running transfers keep their slots until they end.
-    mutating func activate(_ id: String, seq: Int, files: [(index: Int, host: String)], fileSlots: Int? = nil) {
+    mutating func activate(
+        _ id: String, seq: Int, priority: DownloadPriority = .normal, files: [(index: Int, host: String)], fileSlots: Int? = nil
+    ) {
         if let existing = downloads[id] {
-            downloads[id] = Active(seq: existing.seq, fileSlots: fileSlots ?? 0, waiting: files, running: existing.running)
+            downloads[id] = Active(seq: existing.seq, priority: existing.priority, fileSlots: fileSlots ?? 0, waiting: files, running: existing.running)
             return
         }
-        downloads[id] = Active(seq: seq, fileSlots: fileSlots ?? 0, waiting: files)
-        let position = order.firstIndex { (downloads[$0]?.seq ?? .max) > seq } ?? order.endIndex
+        downloads[id] = Active(seq: seq, priority: priority, fileSlots: fileSlots ?? 0, waiting: files)
+        place(id)
+    }
+
+    /// An active download's priority changed: its files come before or after others' by it.
+    mutating func setPriority(_ id: String, _ priority: DownloadPriority) {
+        guard downloads[id] != nil, downloads[id]?.priority != priority else { return }
+        downloads[id]?.priority = priority
+        order.removeAll { $0 == id }
+        place(id)
+    }
+
+    private mutating func place(_ id: String) {
+        guard let new = downloads[id] else { return }
+        let position =
+            order.firstIndex { other in
+                guard let old = downloads[other] else { return false }
+                return old.priority < new.priority || (old.priority == new.priority && old.seq > new.seq)
+            } ?? order.endIndex
         order.insert(id, at: position)
     }
 
@@ -77,8 +97,9 @@ struct TransferSlots {
 
     func connections(to host: String) -> Int { hostConnections[host] ?? 0 }
 
-    /// Starts transfers while the caps allow, oldest download first; in a download, the first
-    /// waiting file whose host has room (files behind a full host wait, others pass them).
+    /// Starts transfers while the caps allow, highest priority and then oldest download
+    /// first; in a download, the first waiting file whose host has room (files behind a full
+    /// host wait, others pass them).
     mutating func fill() -> [Action] {
         var actions: [Action] = []
         for id in order {

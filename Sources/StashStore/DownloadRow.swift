@@ -10,9 +10,10 @@ enum DownloadRow {
         INSERT INTO download (
             id, uri, title, state, downloaded_bytes, total_bytes, quality, has_subtitles,
             has_drm, asset_path, error_kind, error_message, error_http_status, state_reason,
-            created_at, completed_at, sha256, headers, is_bundle, hls, drm, app_data, group_path, text_tracks, rate_limit, expect, min_size, sequence)
+            created_at, completed_at, sha256, headers, is_bundle, hls, drm, app_data, group_path, text_tracks, rate_limit, expect, min_size,
+            sequence, priority, queue_position)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-            (SELECT IFNULL(MAX(sequence), 0) + 1 FROM download))
+            (SELECT IFNULL(MAX(sequence), 0) + 1 FROM download), ?, ?)
         ON CONFLICT(id) DO UPDATE SET
             uri = excluded.uri, title = excluded.title, state = excluded.state,
             downloaded_bytes = excluded.downloaded_bytes, total_bytes = excluded.total_bytes,
@@ -23,7 +24,8 @@ enum DownloadRow {
             created_at = excluded.created_at, completed_at = excluded.completed_at,
             sha256 = excluded.sha256, headers = excluded.headers, is_bundle = excluded.is_bundle,
             hls = excluded.hls, drm = excluded.drm, app_data = excluded.app_data, group_path = excluded.group_path,
-            text_tracks = excluded.text_tracks, rate_limit = excluded.rate_limit, expect = excluded.expect, min_size = excluded.min_size
+            text_tracks = excluded.text_tracks, rate_limit = excluded.rate_limit, expect = excluded.expect, min_size = excluded.min_size,
+            priority = excluded.priority, queue_position = excluded.queue_position
         """
 
     static let deleteSQL = "DELETE FROM download WHERE id = ?"
@@ -32,7 +34,8 @@ enum DownloadRow {
     static let selectAllSQL = """
         SELECT id, uri, title, state, downloaded_bytes, total_bytes, quality, has_subtitles,
             has_drm, asset_path, error_kind, error_message, error_http_status, state_reason,
-            created_at, completed_at, sha256, headers, is_bundle, hls, drm, app_data, group_path, text_tracks, rate_limit, expect, min_size
+            created_at, completed_at, sha256, headers, is_bundle, hls, drm, app_data, group_path, text_tracks, rate_limit, expect, min_size,
+            priority, queue_position
         FROM download ORDER BY sequence
         """
 
@@ -47,6 +50,7 @@ enum DownloadRow {
             try encodeHeaders(download.headers), download.isBundle, try encodeHLS(download),
             try encodeDRM(download), download.appData.isEmpty ? nil : Data(download.appData), download.group,
             try encodeTextTracks(download.textTracks), download.rateLimit, download.expect, download.minSize,
+            download.priority.rawValue, download.queuePosition,
         ]
         return StatementArguments(values)
     }
@@ -163,6 +167,13 @@ enum DownloadRow {
             let rules = ContentRow.decode(expect: try row.decode(String?.self, atIndex: 25), minSize: try row.decode(Int64?.self, atIndex: 26),
                                           label: label, problems: &problems)
             if rules.expect != "" || rules.minSize != 0 { (download.expect, download.minSize) = rules }
+            let priority = try row.decode(Int?.self, atIndex: 27) ?? DownloadPriority.normal.rawValue
+            if let known = DownloadPriority(rawValue: priority) {
+                download.priority = known
+            } else {
+                problems.append("\(label): unknown priority \(priority) read as normal")
+            }
+            download.queuePosition = try row.decode(Int64?.self, atIndex: 28) ?? 0
             return download
         } catch {
             problems.append("\(label) skipped: \(error)")

@@ -113,6 +113,15 @@ enum RegistrySchema {
                 ALTER TABLE download_file ADD COLUMN min_size INTEGER NOT NULL DEFAULT 0;
                 """)
         }
+        migrator.registerMigration("v9") { db in
+            // priority: 0 low, 1 normal, 2 high; queue_position: the order among queued
+            // downloads of one priority. A registry from before them reads as normal priority
+            // with every position 0, which the engine orders by creation (the sequence).
+            try db.execute(sql: """
+                ALTER TABLE download ADD COLUMN priority INTEGER NOT NULL DEFAULT 1;
+                ALTER TABLE download ADD COLUMN queue_position INTEGER NOT NULL DEFAULT 0;
+                """)
+        }
         return migrator
     }
 }

@@ -17,6 +17,7 @@ extension DaemonConfig {
         message.max_connections_per_host = UInt32(clamping: maxConnectionsPerHost)
         message.storage_reserve = UInt64(clamping: storageReserve)
         message.rate_schedule = arena.cString(rateSchedule)
+        message.preempt = WireValue.bool(preempt)
         return arena.store(message)
     }
 
@@ -35,5 +36,6 @@ extension DaemonConfig {
         maxConnectionsPerHost = Int(m.max_connections_per_host)
         storageReserve = try WireValue.int64(m.storage_reserve, field: "Config.storage_reserve")
         rateSchedule = try WireValue.string(m.rate_schedule, field: "Config.rate_schedule")
+        preempt = WireValue.bool(m.preempt)
     }
 }

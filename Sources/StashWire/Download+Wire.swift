@@ -48,6 +48,7 @@ extension Download {
         message.rate_limit = UInt64(clamping: rateLimit)
         message.expect = arena.cString(expect)
         message.min_size = UInt64(clamping: minSize)
+        message.priority = priority.wire
         return arena.store(message)
     }
 
@@ -89,5 +90,6 @@ extension Download {
         rateLimit = try WireValue.int64(m.rate_limit, field: "Download.rate_limit")
         expect = try WireValue.string(m.expect, field: "Download.expect")
         minSize = try WireValue.int64(m.min_size, field: "Download.min_size")
+        priority = try DownloadPriority(wire: m.priority, field: "Download.priority")
     }
 }

@@ -36,6 +36,7 @@ extension Operation {
             message.rate_limit = UInt64(bitPattern: add.rateLimit)
             message.expect = arena.cString(add.expect)
             message.min_size = UInt64(bitPattern: add.minSize)
+            message.priority = add.priority.wire
             request.op_case = STASH__V1__REQUEST__OP_ADD_DOWNLOAD
             request.add_download = arena.store(message)
         case .getDownload(let id):
@@ -207,6 +208,12 @@ extension Operation {
         case .cancelGroup(let group):
             request.op_case = STASH__V1__REQUEST__OP_CANCEL_GROUP
             request.cancel_group = group.wire(in: arena)
+        case .setDownload(let set):
+            request.op_case = STASH__V1__REQUEST__OP_SET_DOWNLOAD
+            request.set_download = set.wire(in: arena)
+        case .move(let id, let move):
+            request.op_case = STASH__V1__REQUEST__OP_MOVE
+            request.move = move.wire(id: id, in: arena)
         case .unknown, .invalid:
             request.op_case = STASH__V1__REQUEST__OP__NOT_SET
         }
@@ -273,7 +280,8 @@ extension Operation {
                 appData: try WireValue.bytes(m.app_data, field: "AddDownloadRequest.app_data"),
                 group: try WireValue.string(m.group, field: "AddDownloadRequest.group"),
                 append: WireValue.bool(m.append),
-                textTracks: try WireValue.elements(m.text_tracks, count: m.n_text_tracks) { try TextTrack(wire: $0) })
+                textTracks: try WireValue.elements(m.text_tracks, count: m.n_text_tracks) { try TextTrack(wire: $0) },
+                priority: try DownloadPriority(wire: m.priority, field: "AddDownloadRequest.priority"))
             add.rateLimit = try WireValue.int64(m.rate_limit, field: "AddDownloadRequest.rate_limit")
             add.expect = try WireValue.string(m.expect, field: "AddDownloadRequest.expect")
             add.minSize = try WireValue.int64(m.min_size, field: "AddDownloadRequest.min_size")
@@ -396,6 +404,11 @@ extension Operation {
             self = .resumeGroup(try GroupRequest(wire: r.resume_group, field: "Request.resume_group"))
         case STASH__V1__REQUEST__OP_CANCEL_GROUP:
             self = .cancelGroup(try GroupRequest(wire: r.cancel_group, field: "Request.cancel_group"))
+        case STASH__V1__REQUEST__OP_SET_DOWNLOAD:
+            self = .setDownload(try SetDownloadRequest(wire: r.set_download, field: "Request.set_download"))
+        case STASH__V1__REQUEST__OP_MOVE:
+            let (id, move) = try QueueMove.decode(wire: r.move, field: "Request.move")
+            self = .move(id: id, move)
         default:
             self = .unknown
         }

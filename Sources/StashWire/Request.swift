@@ -62,6 +62,10 @@ package enum Operation: Equatable, Sendable {
     case resumeGroup(GroupRequest)
     /// Cancels every download of a group, deleting their files.
     case cancelGroup(GroupRequest)
+    /// Changes fields of a download after its add (daemon feature `priority`).
+    case setDownload(SetDownloadRequest)
+    /// Moves a QUEUED download in the queue (daemon feature `priority`).
+    case move(id: String, QueueMove)
     case unknown
     case invalid(StashError)
 
@@ -103,6 +107,8 @@ package enum Operation: Equatable, Sendable {
         case .pauseGroup: return "PauseGroup"
         case .resumeGroup: return "ResumeGroup"
         case .cancelGroup: return "CancelGroup"
+        case .setDownload: return "SetDownload"
+        case .move: return "Move"
         case .unknown: return "unknown"
         case .invalid: return "invalid"
         }
@@ -172,10 +178,14 @@ public struct AddDownloadRequest: Equatable, Sendable {
     public var expect: String = ""
     /// The fewest bytes each file may have; 0 for no minimum.
     public var minSize: Int64 = 0
+    /// Where it waits in the queue (daemon feature `priority`).
+    public var priority: DownloadPriority
 
     public init(id: String = "", uri: String, title: String = "", sha256: String = "", headers: [HTTPHeader] = [],
                 files: [BundleFileSpec] = [], hls: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false,
-                appData: [UInt8] = [], group: String = "", append: Bool = false, textTracks: [TextTrack] = []) {
+                appData: [UInt8] = [], group: String = "", append: Bool = false, textTracks: [TextTrack] = [],
+                priority: DownloadPriority = .normal) {
+        self.priority = priority
         self.append = append
         self.textTracks = textTracks
         self.force = force

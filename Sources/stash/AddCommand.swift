@@ -56,6 +56,9 @@ struct AddCommand: AsyncParsableCommand {
     @Option(name: .customLong("app-data"), help: ArgumentHelp("The app's own data for the download, as text (at most 64 KiB), returned as given.", valueName: "text"))
     var appData: String?
 
+    @Option(help: ArgumentHelp("high, normal (the default) or low: higher priorities get a slot first.", valueName: "priority"))
+    var priority: String?
+
     @Option(help: ArgumentHelp("The expected SHA-256 of the file, in hex; a mismatch fails the download.", valueName: "hex"))
     var sha256: String?
 
@@ -105,6 +108,7 @@ struct AddCommand: AsyncParsableCommand {
         if !urls.isEmpty && fromFile != nil {
             throw ValidationError("give either URLs or --from-file, not both")
         }
+        _ = try PriorityOption.parse(priority)
         if hls.given || drm.given, bundle || fromFile != nil {
             throw ValidationError("HLS and DRM options apply to one stream URL, not to --bundle or --from-file")
         }
@@ -113,7 +117,8 @@ struct AddCommand: AsyncParsableCommand {
                 throw ValidationError("--append adds files to an existing bundle: give --bundle and --id ID")
             }
             let given = [("--title", title != nil), ("--group", group != nil), ("--app-data", appData != nil), ("--header", !headers.isEmpty), ("--force", force),
-                         ("--text-track (use `stash subtitles add`)", !textTracks.isEmpty), ("--rate-limit", rateLimit != nil)]
+                         ("--text-track (use `stash subtitles add`)", !textTracks.isEmpty), ("--rate-limit", rateLimit != nil),
+                         ("--priority (use `stash set`)", priority != nil)]
                 .filter(\.1).map(\.0)
             if !given.isEmpty {
                 throw ValidationError("--append takes only the files; \(given.joined(separator: ", ")) belong to a new download (the bundle keeps its own)")
@@ -145,16 +150,18 @@ struct AddCommand: AsyncParsableCommand {
             let files = try fromFile.map(Self.readBundleList) ?? urls.map { BundleFileSpec(url: $0) }
             requests = [AddDownloadRequest(
                 id: id ?? "", uri: "", title: title ?? "", headers: parsedHeaders, files: files, force: force,
-                appData: Array((appData ?? "").utf8), group: group ?? "", textTracks: tracks)]
+                appData: Array((appData ?? "").utf8), group: group ?? "", textTracks: tracks, priority: try PriorityOption.parse(priority))]
         } else if let fromFile {
             requests = try Self.readList(fromFile).map {
-                AddDownloadRequest(uri: $0, headers: parsedHeaders, force: force, appData: Array((appData ?? "").utf8), group: group ?? "")
+                AddDownloadRequest(
+                    uri: $0, headers: parsedHeaders, force: force, appData: Array((appData ?? "").utf8), group: group ?? "",
+                    priority: try PriorityOption.parse(priority))
             }
         } else {
             requests = [AddDownloadRequest(
                 id: id ?? "", uri: urls[0], title: title ?? "", sha256: sha256 ?? "", headers: parsedHeaders,
                 hls: hls.options(), drm: try drm.params(), force: force, appData: Array((appData ?? "").utf8), group: group ?? "",
-                textTracks: tracks)]
+                textTracks: tracks, priority: try PriorityOption.parse(priority))]
         }
         requests = requests.map { request in
             var request = request

@@ -67,6 +67,7 @@ extension Download {
         if rateLimit != 0 { record["rateLimit"] = rateLimit }
         if !expect.isEmpty { record["expect"] = expect }
         if minSize > 0 { record["minSize"] = minSize }
+        record["priority"] = priority.name
         if !appData.isEmpty {
             // As text when it is text (the usual JSON of an app), else base64.
             if let text = String(validating: appData, as: UTF8.self) {

@@ -8,7 +8,9 @@ struct ListCommand: AsyncParsableCommand {
         discussion: """
             Text: a table of ID, STATE, PROGRESS, SIZE, SPEED and TITLE/URI (with an HLS \
             download's time range after it, [1:00-2:00]); with --group it ends with the \
-            group's totals. --json: one record per line (with --group, then one line \
+            group's totals. --queue lists the QUEUED downloads in the order they will get a \
+            slot (higher priority first, then the queue's order; `stash move` changes it), with \
+            their place and priority. --json: one record per line (with --group, then one line \
             {"totals": ...}).
             """)
 
@@ -22,16 +24,29 @@ struct ListCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only this group and the groups under it (e.g. one-piece or one-piece/chapter-12).", valueName: "group"))
     var group: String?
 
+    @Flag(help: "The QUEUED downloads in the order they will run.")
+    var queue = false
+
     func validate() throws {
         _ = try parsedStates()
+        if queue, !state.isEmpty { throw ValidationError("--queue lists the QUEUED downloads; leave out --state") }
     }
 
     func run() async throws {
         let client = try await global.connect()
-        let (downloads, totals) = try await client.allDownloads(states: try parsedStates(), group: group ?? "")
+        // The QUEUED filter alone is the run order (PROTOCOL.md, ListDownloads).
+        let (downloads, totals) = try await client.allDownloads(states: queue ? [.queued] : try parsedStates(), group: group ?? "")
         if global.json {
             for download in downloads { Output.json(download.publicRecord) }
             if group != nil { Output.json(["totals": totals.record]) }
+            return
+        }
+        if queue {
+            var rows = [["#", "ID", "PRIORITY", "SIZE", "TITLE/URI"]]
+            for (place, download) in downloads.enumerated() {
+                rows.append(["\(place + 1)", download.id, download.priority.name, download.totalBytes.map(Format.bytes) ?? "?", Self.label(download)])
+            }
+            for line in Format.table(rows) { Output.line(line) }
             return
         }
         var rows = [["ID", "STATE", "PROGRESS", "SIZE", "SPEED", "TITLE/URI"]]

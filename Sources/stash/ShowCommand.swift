@@ -37,6 +37,7 @@ struct ShowCommand: AsyncParsableCommand {
             ("asset path", download.assetPath),
             ("group", download.group.isEmpty ? "none" : download.group),
             ("rate limit", download.rateLimit == 0 ? "none" : "\(Format.speed(download.rateLimit)) (\(RateText.format(download.rateLimit)))"),
+            ("priority", download.priority.name),
             ("app data", download.appData.isEmpty ? "none" : "\(download.appData.count) bytes (--json shows them)"),
             ("error", download.error.map(Self.describe) ?? "none"),
             ("created", download.createdAt.ISO8601Format()),

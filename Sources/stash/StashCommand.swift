@@ -21,7 +21,7 @@ struct StashCommand: AsyncParsableCommand {
             PauseCommand.self, StopCommand.self, ResumeCommand.self, CancelCommand.self, ForgetCommand.self, AdoptCommand.self,
             WaitCommand.self, WatchCommand.self, InfoCommand.self, ConfigCommand.self,
             VerifyCommand.self, PurgeCommand.self, PlanCommand.self, ExportCommand.self, SubtitlesCommand.self,
-            LicenseCommand.self,
+            LicenseCommand.self, SetCommand.self, MoveCommand.self,
         ])
 
     @OptionGroup var global: GlobalOptions

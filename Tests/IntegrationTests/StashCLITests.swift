@@ -9,7 +9,7 @@ final class StashCLITests: DaemonTestCase {
 
     private static let recordKeys: Set<String> = [
         "id", "uri", "title", "state", "progress", "downloadedBytes", "totalBytes", "speed", "remainingTime",
-        "quality", "hasSubtitles", "hasDRM", "assetPath", "error", "createdAt", "completedAt",
+        "quality", "hasSubtitles", "hasDRM", "assetPath", "error", "createdAt", "completedAt", "priority",
     ]
 
     func testUnreachableDaemonExits3WithHint() throws {

@@ -40,6 +40,9 @@ func everyCall(socketPath: String) async throws {
     try await client.cancel(id: "a")
     print(try await client.pauseAll(), try await client.resumeAll(), try await client.cancelAll())
     print(try await client.pauseGroup("album"), try await client.resumeGroup("album", includeFailed: true), try await client.cancelGroup("album"))
+    record(try await client.setPriority(id: "a", .high))
+    record(try await client.move(id: "a", .before("b")))
+    print(try await client.queue().map { "\($0.id) \($0.priority.name)" }, DownloadPriority(name: "low") as Any, QueueMove.top.other as Any)
 
     let stats: DownloadStats = try await client.stats()
     print(stats.speed, stats.counts[.queued] ?? 0, stats.activeTransfers, stats.downloadedBytes)

@@ -141,7 +141,7 @@ final class RegistryTests: XCTestCase {
         }
         let queue = try DatabaseQueue(path: databasePath)
         let migrations = try await queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-        XCTAssertEqual(migrations, ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8"])
+        XCTAssertEqual(migrations, ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9"])
     }
 
     func testARateLimitIsKeptAndARegistryFromBeforeItLoadsAsNone() async throws {
@@ -195,6 +195,24 @@ final class RegistryTests: XCTestCase {
         XCTAssertEqual(download.files, [DownloadFile(
             url: "http://h/movie.mp4", path: "movie.mp4", size: 100, etag: "\"e1\"", lastModified: "Mon, 01 Jan 2024 00:00:00 GMT")])
         XCTAssertEqual(download.filesTotal, 1)
+        XCTAssertEqual(download.priority, .normal, "a registry from before priorities reads as normal")
+        XCTAssertEqual(download.queuePosition, 0, "and with no position: the engine orders ties by creation")
+    }
+
+    func testPriorityAndQueuePositionAreKeptAndAnUnknownPriorityReadsAsNormal() async throws {
+        let registry = try openRegistry()
+        var high = Self.sample("high")
+        high.priority = .high
+        high.queuePosition = -65_536
+        var low = Self.sample("low")
+        low.priority = .low
+        low.queuePosition = Int64.max
+        try await registry.save([high, low])
+        try rawSQL("UPDATE download SET priority = 7 WHERE id = 'low'")
+        let loaded = try openRegistry().loadAll()
+        XCTAssertEqual(loaded.downloads.map(\.priority), [.high, .normal])
+        XCTAssertEqual(loaded.downloads.map(\.queuePosition), [-65_536, Int64.max])
+        XCTAssertEqual(loaded.problems, ["download row 'low': unknown priority 7 read as normal"])
     }
 
     func testABundleKeepsItsFilesInOrderAndFileUpdatesLand() async throws {

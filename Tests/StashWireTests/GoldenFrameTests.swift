@@ -122,6 +122,17 @@ final class GoldenFrameTests: XCTestCase {
             audio: strs(o, "audio"), segmentConcurrency: Int(int(o, "segment_concurrency")), start: given(o, "start"), end: given(o, "end"))
     }
 
+    /// nil when left out (proto3 JSON leaves out the default, normal).
+    private static func priority(_ o: Object?, _ key: String) throws -> DownloadPriority? {
+        switch str(o, key) {
+        case "": return o?[key] == nil ? nil : .normal
+        case "PRIORITY_NORMAL": return .normal
+        case "PRIORITY_LOW": return .low
+        case "PRIORITY_HIGH": return .high
+        case let other: throw Unmapped(description: "priority \(other)")
+        }
+    }
+
     private static func exportFormat(_ o: Object?) throws -> ExportFormat? {
         switch str(o, "format") {
         case "": return nil
@@ -153,11 +164,20 @@ final class GoldenFrameTests: XCTestCase {
                     BundleFileSpec(url: str($0, "url"), path: str($0, "path"), size: int($0, "size"), sha256: str($0, "sha256"))
                 },
                 hls: try hls(obj(b, "hls")), drm: drm(obj(b, "drm")), force: bool(b, "force"), appData: bytes(b, "app_data"),
-                group: str(b, "group"), append: bool(b, "append"), textTracks: textTracks(b, "text_tracks")))
+                group: str(b, "group"), append: bool(b, "append"), textTracks: textTracks(b, "text_tracks"),
+                priority: try priority(b, "priority") ?? .normal))
             if case .addDownload(var add) = operation {
                 add.rateLimit = int(b, "rate_limit")
                 operation = .addDownload(add)
             }
+        case "set_download": operation = .setDownload(SetDownloadRequest(id: str(b, "id"), priority: try priority(b, "priority")))
+        case "move":
+            let other = str(b, "other")
+            let moves: [String: QueueMove] = [
+                "MOVE_PLACE_TOP": .top, "MOVE_PLACE_BOTTOM": .bottom, "MOVE_PLACE_BEFORE": .before(other), "MOVE_PLACE_AFTER": .after(other),
+            ]
+            guard let move = moves[str(b, "place")] else { throw Unmapped(description: "move place \(str(b, "place"))") }
+            operation = .move(id: str(b, "id"), move)
         case "get_download": operation = .getDownload(id: str(b, "id"))
         case "has_download": operation = .hasDownload(id: str(b, "id"))
         case "pause": operation = .pause(id: str(b, "id"))
@@ -232,6 +252,7 @@ final class GoldenFrameTests: XCTestCase {
         record.group = str(o, "group")
         record.textTracks = textTracks(o, "text_tracks")
         record.rateLimit = int(o, "rate_limit")
+        record.priority = try priority(o, "priority") ?? .normal
         if obj(o, "license") != nil { throw Unmapped(description: "a record's licence is computed when it is sent") }
         return record
     }
@@ -327,6 +348,7 @@ final class GoldenFrameTests: XCTestCase {
             config.maxConnectionsPerHost = Int(int(r, "max_connections_per_host"))
             config.storageReserve = int(r, "storage_reserve")
             config.rateSchedule = str(r, "rate_schedule")
+            config.preempt = bool(r, "preempt")
             return .config(config)
         case "stats":
             return .stats(DownloadStats(

@@ -64,11 +64,19 @@ final class WireCodecRequestTests: XCTestCase {
             BundleFileSpec(url: "https://h/p/2.jpg"),
         ])),
         .addDownload(AddDownloadRequest(id: "chapter", uri: "", files: [BundleFileSpec(url: "https://h/p/3.jpg", path: "pages/003.jpg")], append: true)),
+        .addDownload(AddDownloadRequest(uri: "https://h/low.mp4", priority: .low)),
+        .setDownload(SetDownloadRequest(id: "a", priority: .high)),
+        .setDownload(SetDownloadRequest(id: "a", priority: .normal)),
+        .setDownload(SetDownloadRequest(id: "")),
+        .move(id: "a", .top),
+        .move(id: "a", .bottom),
+        .move(id: "a", .before("b")),
+        .move(id: "ü", .after("章")),
         .unknown,
     ]
 
     func testEveryOperationRoundTrips() throws {
-        XCTAssertEqual(Set(Self.everyOperation.map(\.name)).count, 36, "every Operation case is covered")
+        XCTAssertEqual(Set(Self.everyOperation.map(\.name)).count, 38, "every Operation case is covered")
         for (index, op) in Self.everyOperation.enumerated() {
             let request = Request(id: UInt64(index) + 1, op: op)
             XCTAssertEqual(try WireTestSupport.roundTrip(request), request, "\(op.name)")
@@ -152,6 +160,25 @@ final class WireCodecRequestTests: XCTestCase {
         bytes.message(13) { $0.bytes(1, [3, 13]) }
         WireTestSupport.assertInvalidArgument(
             try WireTestSupport.rethrowInvalid(WireCodec.decodeRequest(bytes.buffer)), mentioning: ["ListDownloadsRequest.states", "13"])
+    }
+
+    /// Moves a daemon cannot read are refused naming the field: no place, an unknown one, an
+    /// other for TOP, none for BEFORE; and an unknown priority.
+    func testHostileMovesAndPrioritiesThrowNamingTheField() {
+        let cases: [(op: Int, fields: (inout ProtobufBytes) -> Void, mentioning: [String])] = [
+            (46, { $0.string(1, "a") }, ["MoveRequest.place", "0"]),
+            (46, { $0.string(1, "a"); $0.varint(2, 9) }, ["MoveRequest.place", "9"]),
+            (46, { $0.string(1, "a"); $0.varint(2, 1); $0.string(3, "b") }, ["MoveRequest.other", "'b'"]),
+            (46, { $0.string(1, "a"); $0.varint(2, 3) }, ["MoveRequest.other", "empty"]),
+            (45, { $0.string(1, "a"); $0.varint(2, 7) }, ["SetDownloadRequest.priority", "7"]),
+            (11, { $0.string(2, "https://h/x"); $0.varint(14, UInt64(bitPattern: -1)) }, ["AddDownloadRequest.priority", "-1"]),
+        ]
+        for (op, fields, mentioning) in cases {
+            var bytes = ProtobufBytes()
+            bytes.varint(1, 1)
+            bytes.message(op) { fields(&$0) }
+            WireTestSupport.assertInvalidArgument(try WireTestSupport.rethrowInvalid(WireCodec.decodeRequest(bytes.buffer)), mentioning: mentioning)
+        }
     }
 
     func testNegativeStateNumberIsReportedAsNegative() {

@@ -199,6 +199,8 @@ static bool download(decoder *d, const Stash__V1__Download *in, stash_download *
     out->text_tracks = text_tracks(d, in->n_text_tracks, in->text_tracks);
     out->n_text_tracks = in->n_text_tracks;
     out->rate_limit = in->rate_limit;
+    if (!check_enum(d, in->priority, STASH_PRIORITY_HIGH, "Download.priority", "priority")) return false;
+    out->priority = (stash_priority)in->priority;
     return d->error == NULL;
 }
 

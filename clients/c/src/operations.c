@@ -103,6 +103,18 @@ static stash_status require_time_range(stash_client *client) {
                        stash_client_daemon_version(client));
 }
 
+static stash_status require_priority(stash_client *client) {
+    if (client->capture || stash_client_has_feature(client, "priority")) return STASH_OK;
+    return client_fail(client, STASH_UNIMPLEMENTED, "stashd %s does not support priorities and queue moves (feature \"priority\")",
+                       stash_client_daemon_version(client));
+}
+
+/* A priority the wire knows, or INVALID_ARGUMENT naming `field` and the value. */
+static stash_status check_priority(stash_client *client, stash_priority priority, const char *field) {
+    if (priority >= STASH_PRIORITY_NORMAL && priority <= STASH_PRIORITY_HIGH) return STASH_OK;
+    return client_fail(client, STASH_INVALID_ARGUMENT, "%s: %d is not a priority (0 normal, 1 low, 2 high)", field, (int)priority);
+}
+
 /* Hands a result to an optional out pointer, or frees it. */
 static void hand_over(void *result, void **out) {
     if (out) *out = result;
@@ -293,6 +305,9 @@ stash_status stash_add(stash_client *client, const char *url, const char *id, co
                                    "stashd %s does not check content (feature \"content-check\"); it would keep any body",
                                    stash_client_daemon_version(client));
     }
+    if (m.status == STASH_OK) m.status = check_priority(client, o.priority, "options->priority");
+    if (o.priority != STASH_PRIORITY_NORMAL && m.status == STASH_OK) m.status = require_priority(client);
+    body.priority = (Stash__V1__Priority)o.priority;
     Stash__V1__Request request = STASH__V1__REQUEST__INIT;
     request.op_case = STASH__V1__REQUEST__OP_ADD_DOWNLOAD;
     request.add_download = &body;
@@ -370,6 +385,57 @@ stash_status stash_stop(stash_client *client, const char *id, const char *reason
     Stash__V1__Request request = STASH__V1__REQUEST__INIT;
     request.op_case = STASH__V1__REQUEST__OP_STOP;
     request.stop = &body;
+    void *result;
+    status = client_call(client, &request, STASH__V1__RESPONSE__RESULT_DOWNLOAD, &result);
+    if (status == STASH_OK) hand_over(result, (void **)out);
+    return status;
+}
+
+stash_status stash_set_priority(stash_client *client, const char *id, stash_priority priority, stash_download **out) {
+    if (out) *out = NULL;
+    if (!client) return STASH_INVALID_ARGUMENT;
+    stash_status status = client_begin(client);
+    if (status != STASH_OK) return status;
+    REQUIRE(client, id, "id");
+    if ((status = check_priority(client, priority, "priority")) != STASH_OK) return status;
+    if ((status = require_priority(client)) != STASH_OK) return status;
+    Stash__V1__SetDownloadRequest body = STASH__V1__SET_DOWNLOAD_REQUEST__INIT;
+    body.id = text(id);
+    body.priority_given_case = STASH__V1__SET_DOWNLOAD_REQUEST__PRIORITY_GIVEN_PRIORITY;
+    body.priority = (Stash__V1__Priority)priority;
+    Stash__V1__Request request = STASH__V1__REQUEST__INIT;
+    request.op_case = STASH__V1__REQUEST__OP_SET_DOWNLOAD;
+    request.set_download = &body;
+    void *result;
+    status = client_call(client, &request, STASH__V1__RESPONSE__RESULT_DOWNLOAD, &result);
+    if (status == STASH_OK) hand_over(result, (void **)out);
+    return status;
+}
+
+stash_status stash_move(stash_client *client, const char *id, stash_move_place place, const char *other, stash_download **out) {
+    if (out) *out = NULL;
+    if (!client) return STASH_INVALID_ARGUMENT;
+    stash_status status = client_begin(client);
+    if (status != STASH_OK) return status;
+    REQUIRE(client, id, "id");
+    if (place < STASH_MOVE_TOP || place > STASH_MOVE_AFTER) {
+        return client_fail(client, STASH_INVALID_ARGUMENT, "place: %d is not a place (1 top, 2 bottom, 3 before, 4 after)", (int)place);
+    }
+    bool relative = place == STASH_MOVE_BEFORE || place == STASH_MOVE_AFTER;
+    if (relative && (!other || !*other)) {
+        return client_fail(client, STASH_INVALID_ARGUMENT, "other: a move before or after names a queued download");
+    }
+    if (!relative && other) {
+        return client_fail(client, STASH_INVALID_ARGUMENT, "other: a move to the top or bottom takes none (NULL)");
+    }
+    if ((status = require_priority(client)) != STASH_OK) return status;
+    Stash__V1__MoveRequest body = STASH__V1__MOVE_REQUEST__INIT;
+    body.id = text(id);
+    body.place = (Stash__V1__MovePlace)place;
+    body.other = text(other);
+    Stash__V1__Request request = STASH__V1__REQUEST__INIT;
+    request.op_case = STASH__V1__REQUEST__OP_MOVE;
+    request.move = &body;
     void *result;
     status = client_call(client, &request, STASH__V1__RESPONSE__RESULT_DOWNLOAD, &result);
     if (status == STASH_OK) hand_over(result, (void **)out);

@@ -24,6 +24,11 @@ const char *stash_state_name(stash_state state) {
     return NAMES(names, state);
 }
 
+const char *stash_priority_name(stash_priority priority) {
+    static const char *const names[] = {"PRIORITY_NORMAL", "PRIORITY_LOW", "PRIORITY_HIGH"};
+    return NAMES(names, priority);
+}
+
 const char *stash_error_kind_name(stash_error_kind kind) {
     static const char *const names[] = {"ERROR_NONE",    "ERROR_NETWORK",    "ERROR_HTTP",
                                         "ERROR_STORAGE", "ERROR_VALIDATION", "ERROR_INTERNAL"};

@@ -280,7 +280,8 @@ json *json_push(json *array, json *value) {
 
 /* ------------------------------------------------------------------ comparing */
 
-static const char *const zero_names[] = {"OK", "NOT_DOWNLOADED", "ERROR_NONE", "FINDING_UNKNOWN", "LICENSE_EVENT_UNKNOWN"};
+static const char *const zero_names[] = {"OK", "NOT_DOWNLOADED", "ERROR_NONE", "FINDING_UNKNOWN", "LICENSE_EVENT_UNKNOWN",
+                                         "PRIORITY_NORMAL"};
 
 static bool is_default(const json *v) {
     if (!v) return true;

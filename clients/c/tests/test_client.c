@@ -342,6 +342,72 @@ static void test_groups(stash_client *client) {
     CHECK_FAILS(stash_resume_group(client, NULL, false, &affected), client, STASH_INVALID_ARGUMENT, "group");
 }
 
+/* The QUEUED downloads of group c-prio but c-prio-run, in run order, joined by spaces. */
+static void queue_of(stash_client *client, char *out, size_t size) {
+    stash_state queued = STASH_STATE_QUEUED;
+    stash_list_options options = STASH_LIST_OPTIONS_INIT;
+    options.states = &queued;
+    options.n_states = 1;
+    options.group = "c-prio";
+    stash_download_list *list = NULL;
+    out[0] = 0;
+    CHECK_OK(stash_list(client, &options, &list), client);
+    for (size_t i = 0; list && i < list->n_downloads; i++) {
+        if (strcmp(list->downloads[i].id, "c-prio-run") == 0) continue;
+        if (out[0]) strncat(out, " ", size - strlen(out) - 1);
+        strncat(out, list->downloads[i].id, size - strlen(out) - 1);
+    }
+    stash_download_list_free(list);
+}
+
+/* Priority and moves with one slot and no preemption: the queue's order is what they say. */
+static void test_priority(stash_client *client) {
+    stash_config_entry one[] = {{"max-parallel", "1"}, {"preempt", "0"}};
+    CHECK_OK(stash_config_set(client, one, 2, NULL), client);
+    stash_add_options normal = STASH_ADD_OPTIONS_INIT;
+    normal.group = "c-prio";
+    stash_add_options low = STASH_ADD_OPTIONS_INIT;
+    low.group = "c-prio";
+    low.priority = STASH_PRIORITY_LOW;
+    stash_download *record = NULL;
+    CHECK_OK(stash_add(client, url("/slow/40000000/c-prio-run.bin"), "c-prio-run", NULL, &normal, NULL), client);
+    CHECK_OK(stash_add(client, url("/slow/40000000/c-prio-a.bin"), "c-prio-a", NULL, &normal, NULL), client);
+    CHECK_OK(stash_add(client, url("/slow/40000000/c-prio-b.bin"), "c-prio-b", NULL, &normal, NULL), client);
+    CHECK_OK(stash_add(client, url("/slow/40000000/c-prio-low.bin"), "c-prio-low", NULL, &low, &record), client);
+    CHECK(record && record->priority == STASH_PRIORITY_LOW, "added low: %s", record ? stash_priority_name(record->priority) : "-");
+    stash_download_free(record);
+    char order[256];
+    queue_of(client, order, sizeof order);
+    CHECK(strcmp(order, "c-prio-a c-prio-b c-prio-low") == 0, "queue: %s", order);
+    CHECK_OK(stash_move(client, "c-prio-b", STASH_MOVE_TOP, NULL, NULL), client);
+    CHECK_OK(stash_move(client, "c-prio-low", STASH_MOVE_BEFORE, "c-prio-a", &record), client);
+    CHECK(record && record->priority == STASH_PRIORITY_NORMAL, "took c-prio-a's priority");
+    stash_download_free(record);
+    queue_of(client, order, sizeof order);
+    CHECK(strcmp(order, "c-prio-b c-prio-low c-prio-a") == 0, "queue after moves: %s", order);
+    CHECK_OK(stash_set_priority(client, "c-prio-a", STASH_PRIORITY_HIGH, &record), client);
+    CHECK(record && record->priority == STASH_PRIORITY_HIGH && strcmp(stash_priority_name(record->priority), "PRIORITY_HIGH") == 0,
+          "set high");
+    stash_download_free(record);
+    queue_of(client, order, sizeof order);
+    CHECK(strcmp(order, "c-prio-a c-prio-b c-prio-low") == 0, "queue after set: %s", order);
+
+    CHECK_FAILS(stash_move(client, "c-nothing", STASH_MOVE_TOP, NULL, NULL), client, STASH_NOT_FOUND, "'c-nothing'");
+    CHECK_FAILS(stash_move(client, "c-prio-a", STASH_MOVE_AFTER, "c-prio-a", NULL), client, STASH_INVALID_ARGUMENT, "itself");
+    CHECK_FAILS(stash_move(client, "c-prio-a", STASH_MOVE_BEFORE, NULL, NULL), client, STASH_INVALID_ARGUMENT, "other");
+    CHECK_FAILS(stash_move(client, "c-prio-a", (stash_move_place)9, NULL, NULL), client, STASH_INVALID_ARGUMENT, "9");
+    CHECK_FAILS(stash_set_priority(client, "c-prio-a", (stash_priority)7, NULL), client, STASH_INVALID_ARGUMENT, "7");
+    stash_add_options odd = STASH_ADD_OPTIONS_INIT;
+    odd.priority = (stash_priority)-1;
+    CHECK_FAILS(stash_add(client, url("/data/10/c-prio-odd"), NULL, NULL, &odd, NULL), client, STASH_INVALID_ARGUMENT,
+                "options->priority");
+
+    const char *ids[] = {"c-prio-run", "c-prio-a", "c-prio-b", "c-prio-low"};
+    for (size_t i = 0; i < 4; i++) CHECK_OK(stash_cancel(client, ids[i]), client);
+    stash_config_entry back[] = {{"max-parallel", "3"}, {"preempt", "1"}};
+    CHECK_OK(stash_config_set(client, back, 2, NULL), client);
+}
+
 static void test_refusals(stash_client *client) {
     CHECK_FAILS(stash_add(client, url("/data/10/x"), "../bad", NULL, NULL, NULL), client, STASH_INVALID_ARGUMENT, "../bad");
     CHECK_FAILS(stash_add(client, "ftp://example.org/x", NULL, NULL, NULL, NULL), client, STASH_INVALID_ARGUMENT, "ftp");
@@ -681,6 +747,7 @@ int main(void) {
     test_list(client);
     test_pause_resume_stop_cancel(client, events);
     test_groups(client);
+    test_priority(client);
     test_refusals(client);
     test_config(client);
     test_info(client);

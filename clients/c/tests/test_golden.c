@@ -114,6 +114,15 @@ static stash_state state_named(const char *name) {
     return (stash_state)-1;
 }
 
+/* The priority named in `b` (left out: normal). */
+static stash_priority priority_named(const json *b) {
+    const char *name = json_text(b, "priority", "PRIORITY_NORMAL");
+    for (int p = STASH_PRIORITY_NORMAL; p <= STASH_PRIORITY_HIGH; p++) {
+        if (strcmp(stash_priority_name((stash_priority)p), name) == 0) return (stash_priority)p;
+    }
+    return (stash_priority)-1;
+}
+
 /* Makes the public call the description stands for; false for an op this test does not know. */
 static bool call(stash_client *c, const char *op, const json *b) {
     const char *id = json_text(b, "id", NULL);
@@ -130,6 +139,7 @@ static bool call(stash_client *c, const char *op, const json *b) {
         o.group = json_text(b, "group", NULL);
         o.append = json_bool(b, "append");
         o.rate_limit = json_u64(b, "rate_limit");
+        o.priority = priority_named(b);
         o.headers = head;
         o.n_headers = headers(json_get(b, "headers"), head);
         const json *list = json_get(b, "files");
@@ -191,6 +201,14 @@ static bool call(stash_client *c, const char *op, const json *b) {
         stash_stop(c, id, json_text(b, "reason", NULL), NULL);
     } else if (strcmp(op, "pause_all") == 0) {
         stash_pause_all(c, NULL);
+    } else if (strcmp(op, "set_download") == 0) {
+        stash_set_priority(c, json_text(b, "id", ""), priority_named(b), NULL);
+    } else if (strcmp(op, "move") == 0) {
+        static const char *const places[] = {"", "MOVE_PLACE_TOP", "MOVE_PLACE_BOTTOM", "MOVE_PLACE_BEFORE", "MOVE_PLACE_AFTER"};
+        const char *place = json_text(b, "place", "");
+        int number = 0;
+        for (int i = 1; i < 5; i++) if (strcmp(place, places[i]) == 0) number = i;
+        stash_move(c, json_text(b, "id", ""), (stash_move_place)number, json_text(b, "other", NULL), NULL);
     } else if (strcmp(op, "pause_group") == 0) {
         stash_pause_group(c, json_text(b, "group", NULL), NULL);
     } else if (strcmp(op, "resume_group") == 0) {
@@ -408,6 +426,7 @@ static json *download_json(const stash_download *d) {
     STR(o, d, group);
     json_put(o, "text_tracks", text_tracks_json(d->text_tracks, d->n_text_tracks));
     U64(o, d, rate_limit);
+    json_put(o, "priority", json_new_string(stash_priority_name(d->priority)));
     return o;
 }
 

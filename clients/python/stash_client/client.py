@@ -180,12 +180,15 @@ class Client:
         feature "rate-limit", else UNIMPLEMENTED);
         ``expect`` (what each file must be: "image", "video", "audio", "text" or a MIME type; a
         file that is not fails with a validation error naming it, and nothing of it is kept) and
-        ``min_size`` (each file's fewest bytes); a file of ``files`` may give its own.
+        ``min_size`` (each file's fewest bytes; a file of ``files`` may give its own);
+        ``priority`` ("high", "normal" or "low"; needs the daemon feature "priority", without
+        which the call raises UNIMPLEMENTED).
         A time range (``hls`` with ``start``/``end``) needs the daemon feature "time-range";
         without it the call raises UNIMPLEMENTED, as that daemon would fetch the whole stream.
         """
         wire.check_time_range(self.features, self.daemon_version, options.get("hls"))
         wire.check_rate_limit(self.features, self.daemon_version, options.get("rate_limit"))
+        wire.check_priority(self.features, self.daemon_version, options.get("priority") not in (None, "normal", "NORMAL", "PRIORITY_NORMAL"))
         return self._call(wire.add(url, id, title, options), "download", Download)
 
     def get(self, id: str) -> Download:
@@ -251,6 +254,24 @@ class Client:
     def cancel_all(self) -> int:
         """Cancels every download; returns how many."""
         return self._call(wire.empty("cancel_all"), "count", int)
+
+    def set_priority(self, id: str, priority: str) -> Download:
+        """Gives a download another priority ("high", "normal" or "low"); a QUEUED one goes to the
+        end of its new priority's queue. Needs the daemon feature "priority"."""
+        wire.check_priority(self.features, self.daemon_version)
+        return self._call(wire.set_priority(id, priority), "download", Download)
+
+    def move(self, id: str, *, top: bool = False, bottom: bool = False, before: Optional[str] = None,
+             after: Optional[str] = None) -> Download:
+        """Moves a QUEUED download: to the ``top`` or ``bottom`` of its priority, or just
+        ``before`` or ``after`` another QUEUED download (taking its priority); exactly one.
+        Needs the daemon feature "priority"."""
+        wire.check_priority(self.features, self.daemon_version)
+        return self._call(wire.move(id, top, bottom, before, after), "download", Download)
+
+    def queue(self, group: Optional[str] = None) -> List[Download]:
+        """The QUEUED downloads (of ``group``) in the order they will get a slot."""
+        return self.list(state="QUEUED", group=group)
 
     def pause_group(self, group: str) -> int:
         """Pauses what can be paused of ``group`` and the groups under it ("one-piece" takes

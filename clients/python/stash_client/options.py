@@ -31,3 +31,4 @@ class AddOptions(TypedDict, total=False):
     rate_limit: int
     expect: Optional[str]
     min_size: int
+    priority: Optional[str]

@@ -139,6 +139,7 @@ class Download:
     text_tracks: Tuple[TextTrack, ...]
     expect: str = ""
     min_size: int = 0
+    priority: str = "PRIORITY_NORMAL"
     created: bool = False
     rate_limit: int = 0  # bytes per second over its transfers, 0: none (daemon 0.11.0)
 
@@ -243,6 +244,7 @@ class Config:
     max_connections_per_host: int
     storage_reserve: int
     rate_schedule: str = ""  # the global limit by weekday and hour, as the daemon read it (daemon 0.11.0)
+    preempt: bool = False
 
 
 @dataclass(frozen=True)

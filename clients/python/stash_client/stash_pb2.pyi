@@ -40,12 +40,20 @@ LICENSE_EVENT_RELEASED: LicenseEventKind
 LICENSE_EVENT_RENEWED: LicenseEventKind
 LICENSE_EVENT_UNKNOWN: LicenseEventKind
 LICENSE_EXPIRED: DownloadState
+MOVE_PLACE_AFTER: MovePlace
+MOVE_PLACE_BEFORE: MovePlace
+MOVE_PLACE_BOTTOM: MovePlace
+MOVE_PLACE_TOP: MovePlace
+MOVE_PLACE_UNSPECIFIED: MovePlace
 NOT_DOWNLOADED: DownloadState
 NOT_FOUND: StatusCode
 OK: StatusCode
 PAUSED: DownloadState
 PERMISSION_DENIED: StatusCode
 PREPARING: DownloadState
+PRIORITY_HIGH: Priority
+PRIORITY_LOW: Priority
+PRIORITY_NORMAL: Priority
 QUEUED: DownloadState
 REMOVING: DownloadState
 RESOURCE_EXHAUSTED: StatusCode
@@ -56,7 +64,7 @@ UNIMPLEMENTED: StatusCode
 WAITING_FOR_NETWORK: DownloadState
 
 class AddDownloadRequest(_message.Message):
-    __slots__ = ["app_data", "append", "drm", "expect", "files", "force", "group", "headers", "hls", "id", "min_size", "rate_limit", "sha256", "text_tracks", "title", "uri"]
+    __slots__ = ["app_data", "append", "drm", "expect", "files", "force", "group", "headers", "hls", "id", "min_size", "priority", "rate_limit", "sha256", "text_tracks", "title", "uri"]
     APPEND_FIELD_NUMBER: _ClassVar[int]
     APP_DATA_FIELD_NUMBER: _ClassVar[int]
     DRM_FIELD_NUMBER: _ClassVar[int]
@@ -68,6 +76,7 @@ class AddDownloadRequest(_message.Message):
     HLS_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
     MIN_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PRIORITY_FIELD_NUMBER: _ClassVar[int]
     RATE_LIMIT_FIELD_NUMBER: _ClassVar[int]
     SHA256_FIELD_NUMBER: _ClassVar[int]
     TEXT_TRACKS_FIELD_NUMBER: _ClassVar[int]
@@ -84,12 +93,13 @@ class AddDownloadRequest(_message.Message):
     hls: HlsOptions
     id: str
     min_size: int
+    priority: Priority
     rate_limit: int
     sha256: str
     text_tracks: _containers.RepeatedCompositeFieldContainer[TextTrack]
     title: str
     uri: str
-    def __init__(self, id: _Optional[str] = ..., uri: _Optional[str] = ..., title: _Optional[str] = ..., sha256: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., files: _Optional[_Iterable[_Union[BundleFile, _Mapping]]] = ..., hls: _Optional[_Union[HlsOptions, _Mapping]] = ..., drm: _Optional[_Union[DrmParams, _Mapping]] = ..., force: bool = ..., app_data: _Optional[bytes] = ..., group: _Optional[str] = ..., append: bool = ..., text_tracks: _Optional[_Iterable[_Union[TextTrack, _Mapping]]] = ..., rate_limit: _Optional[int] = ..., expect: _Optional[str] = ..., min_size: _Optional[int] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., uri: _Optional[str] = ..., title: _Optional[str] = ..., sha256: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., files: _Optional[_Iterable[_Union[BundleFile, _Mapping]]] = ..., hls: _Optional[_Union[HlsOptions, _Mapping]] = ..., drm: _Optional[_Union[DrmParams, _Mapping]] = ..., force: bool = ..., app_data: _Optional[bytes] = ..., group: _Optional[str] = ..., append: bool = ..., text_tracks: _Optional[_Iterable[_Union[TextTrack, _Mapping]]] = ..., rate_limit: _Optional[int] = ..., expect: _Optional[str] = ..., min_size: _Optional[int] = ..., priority: _Optional[_Union[Priority, str]] = ...) -> None: ...
 
 class AdoptRequest(_message.Message):
     __slots__ = ["id", "link", "path", "sha256", "url"]
@@ -126,13 +136,14 @@ class BundleFile(_message.Message):
     def __init__(self, url: _Optional[str] = ..., path: _Optional[str] = ..., size: _Optional[int] = ..., sha256: _Optional[str] = ..., downloaded_bytes: _Optional[int] = ..., done: bool = ..., expect: _Optional[str] = ..., min_size: _Optional[int] = ...) -> None: ...
 
 class Config(_message.Message):
-    __slots__ = ["files_per_download", "low_speed_limit", "low_speed_time", "max_connections", "max_connections_per_host", "max_parallel", "rate_limit", "rate_schedule", "retry_base_delay_ms", "retry_max_attempts", "retry_max_delay_ms", "storage_reserve"]
+    __slots__ = ["files_per_download", "low_speed_limit", "low_speed_time", "max_connections", "max_connections_per_host", "max_parallel", "preempt", "rate_limit", "rate_schedule", "retry_base_delay_ms", "retry_max_attempts", "retry_max_delay_ms", "storage_reserve"]
     FILES_PER_DOWNLOAD_FIELD_NUMBER: _ClassVar[int]
     LOW_SPEED_LIMIT_FIELD_NUMBER: _ClassVar[int]
     LOW_SPEED_TIME_FIELD_NUMBER: _ClassVar[int]
     MAX_CONNECTIONS_FIELD_NUMBER: _ClassVar[int]
     MAX_CONNECTIONS_PER_HOST_FIELD_NUMBER: _ClassVar[int]
     MAX_PARALLEL_FIELD_NUMBER: _ClassVar[int]
+    PREEMPT_FIELD_NUMBER: _ClassVar[int]
     RATE_LIMIT_FIELD_NUMBER: _ClassVar[int]
     RATE_SCHEDULE_FIELD_NUMBER: _ClassVar[int]
     RETRY_BASE_DELAY_MS_FIELD_NUMBER: _ClassVar[int]
@@ -145,13 +156,14 @@ class Config(_message.Message):
     max_connections: int
     max_connections_per_host: int
     max_parallel: int
+    preempt: bool
     rate_limit: int
     rate_schedule: str
     retry_base_delay_ms: int
     retry_max_attempts: int
     retry_max_delay_ms: int
     storage_reserve: int
-    def __init__(self, max_parallel: _Optional[int] = ..., retry_max_attempts: _Optional[int] = ..., retry_base_delay_ms: _Optional[int] = ..., retry_max_delay_ms: _Optional[int] = ..., rate_limit: _Optional[int] = ..., low_speed_limit: _Optional[int] = ..., low_speed_time: _Optional[int] = ..., files_per_download: _Optional[int] = ..., max_connections: _Optional[int] = ..., max_connections_per_host: _Optional[int] = ..., storage_reserve: _Optional[int] = ..., rate_schedule: _Optional[str] = ...) -> None: ...
+    def __init__(self, max_parallel: _Optional[int] = ..., retry_max_attempts: _Optional[int] = ..., retry_base_delay_ms: _Optional[int] = ..., retry_max_delay_ms: _Optional[int] = ..., rate_limit: _Optional[int] = ..., low_speed_limit: _Optional[int] = ..., low_speed_time: _Optional[int] = ..., files_per_download: _Optional[int] = ..., max_connections: _Optional[int] = ..., max_connections_per_host: _Optional[int] = ..., storage_reserve: _Optional[int] = ..., rate_schedule: _Optional[str] = ..., preempt: bool = ...) -> None: ...
 
 class ConfigEntry(_message.Message):
     __slots__ = ["key", "value"]
@@ -168,7 +180,7 @@ class CountResult(_message.Message):
     def __init__(self, affected: _Optional[int] = ...) -> None: ...
 
 class Download(_message.Message):
-    __slots__ = ["app_data", "asset_path", "bundle", "completed_at", "created_at", "downloaded_bytes", "drm", "error", "expect", "files", "files_done", "files_total", "group", "has_drm", "has_subtitles", "headers", "hls", "id", "license", "min_size", "progress", "quality", "rate_limit", "remaining_time", "sha256", "speed", "state", "state_reason", "text_tracks", "title", "total_bytes", "uri"]
+    __slots__ = ["app_data", "asset_path", "bundle", "completed_at", "created_at", "downloaded_bytes", "drm", "error", "expect", "files", "files_done", "files_total", "group", "has_drm", "has_subtitles", "headers", "hls", "id", "license", "min_size", "priority", "progress", "quality", "rate_limit", "remaining_time", "sha256", "speed", "state", "state_reason", "text_tracks", "title", "total_bytes", "uri"]
     APP_DATA_FIELD_NUMBER: _ClassVar[int]
     ASSET_PATH_FIELD_NUMBER: _ClassVar[int]
     BUNDLE_FIELD_NUMBER: _ClassVar[int]
@@ -189,6 +201,7 @@ class Download(_message.Message):
     ID_FIELD_NUMBER: _ClassVar[int]
     LICENSE_FIELD_NUMBER: _ClassVar[int]
     MIN_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PRIORITY_FIELD_NUMBER: _ClassVar[int]
     PROGRESS_FIELD_NUMBER: _ClassVar[int]
     QUALITY_FIELD_NUMBER: _ClassVar[int]
     RATE_LIMIT_FIELD_NUMBER: _ClassVar[int]
@@ -221,6 +234,7 @@ class Download(_message.Message):
     id: str
     license: LicenseStatus
     min_size: int
+    priority: Priority
     progress: int
     quality: str
     rate_limit: int
@@ -233,7 +247,7 @@ class Download(_message.Message):
     title: str
     total_bytes: int
     uri: str
-    def __init__(self, id: _Optional[str] = ..., uri: _Optional[str] = ..., title: _Optional[str] = ..., state: _Optional[_Union[DownloadState, str]] = ..., progress: _Optional[int] = ..., downloaded_bytes: _Optional[int] = ..., total_bytes: _Optional[int] = ..., speed: _Optional[int] = ..., remaining_time: _Optional[int] = ..., quality: _Optional[str] = ..., has_subtitles: bool = ..., has_drm: bool = ..., asset_path: _Optional[str] = ..., error: _Optional[_Union[DownloadError, _Mapping]] = ..., created_at: _Optional[int] = ..., completed_at: _Optional[int] = ..., sha256: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., state_reason: _Optional[str] = ..., bundle: bool = ..., files: _Optional[_Iterable[_Union[BundleFile, _Mapping]]] = ..., files_done: _Optional[int] = ..., files_total: _Optional[int] = ..., hls: _Optional[_Union[HlsOptions, _Mapping]] = ..., drm: _Optional[_Union[DrmParams, _Mapping]] = ..., license: _Optional[_Union[LicenseStatus, _Mapping]] = ..., app_data: _Optional[bytes] = ..., group: _Optional[str] = ..., text_tracks: _Optional[_Iterable[_Union[TextTrack, _Mapping]]] = ..., rate_limit: _Optional[int] = ..., expect: _Optional[str] = ..., min_size: _Optional[int] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., uri: _Optional[str] = ..., title: _Optional[str] = ..., state: _Optional[_Union[DownloadState, str]] = ..., progress: _Optional[int] = ..., downloaded_bytes: _Optional[int] = ..., total_bytes: _Optional[int] = ..., speed: _Optional[int] = ..., remaining_time: _Optional[int] = ..., quality: _Optional[str] = ..., has_subtitles: bool = ..., has_drm: bool = ..., asset_path: _Optional[str] = ..., error: _Optional[_Union[DownloadError, _Mapping]] = ..., created_at: _Optional[int] = ..., completed_at: _Optional[int] = ..., sha256: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., state_reason: _Optional[str] = ..., bundle: bool = ..., files: _Optional[_Iterable[_Union[BundleFile, _Mapping]]] = ..., files_done: _Optional[int] = ..., files_total: _Optional[int] = ..., hls: _Optional[_Union[HlsOptions, _Mapping]] = ..., drm: _Optional[_Union[DrmParams, _Mapping]] = ..., license: _Optional[_Union[LicenseStatus, _Mapping]] = ..., app_data: _Optional[bytes] = ..., group: _Optional[str] = ..., text_tracks: _Optional[_Iterable[_Union[TextTrack, _Mapping]]] = ..., rate_limit: _Optional[int] = ..., expect: _Optional[str] = ..., min_size: _Optional[int] = ..., priority: _Optional[_Union[Priority, str]] = ...) -> None: ...
 
 class DownloadError(_message.Message):
     __slots__ = ["http_status", "kind", "message"]
@@ -563,6 +577,16 @@ class ManifestInfoResult(_message.Message):
     warnings: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, variants: _Optional[_Iterable[_Union[VariantInfo, _Mapping]]] = ..., audio: _Optional[_Iterable[_Union[RenditionInfo, _Mapping]]] = ..., subtitles: _Optional[_Iterable[_Union[RenditionInfo, _Mapping]]] = ..., duration: _Optional[float] = ..., warnings: _Optional[_Iterable[str]] = ..., start: _Optional[float] = ..., end: _Optional[float] = ...) -> None: ...
 
+class MoveRequest(_message.Message):
+    __slots__ = ["id", "other", "place"]
+    ID_FIELD_NUMBER: _ClassVar[int]
+    OTHER_FIELD_NUMBER: _ClassVar[int]
+    PLACE_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    other: str
+    place: MovePlace
+    def __init__(self, id: _Optional[str] = ..., place: _Optional[_Union[MovePlace, str]] = ..., other: _Optional[str] = ...) -> None: ...
+
 class PlaybackKeyRequest(_message.Message):
     __slots__ = ["id", "key_id"]
     ID_FIELD_NUMBER: _ClassVar[int]
@@ -634,7 +658,7 @@ class RenditionInfo(_message.Message):
     def __init__(self, group_id: _Optional[str] = ..., language: _Optional[str] = ..., name: _Optional[str] = ..., default: bool = ..., forced: bool = ..., uri: _Optional[str] = ...) -> None: ...
 
 class Request(_message.Message):
-    __slots__ = ["add_download", "add_subtitles", "adopt", "cancel", "cancel_all", "cancel_group", "check_license", "download_license", "export", "forget", "get_config", "get_download", "get_manifest_info", "get_playback_key", "get_stats", "get_subtitles", "get_system_info", "has_download", "hello", "id", "list_downloads", "pause", "pause_all", "pause_group", "purge", "release_all_licenses", "release_license", "remove_subtitles", "renew_license", "resume", "resume_all", "resume_group", "set_config", "stop", "subscribe", "verify"]
+    __slots__ = ["add_download", "add_subtitles", "adopt", "cancel", "cancel_all", "cancel_group", "check_license", "download_license", "export", "forget", "get_config", "get_download", "get_manifest_info", "get_playback_key", "get_stats", "get_subtitles", "get_system_info", "has_download", "hello", "id", "list_downloads", "move", "pause", "pause_all", "pause_group", "purge", "release_all_licenses", "release_license", "remove_subtitles", "renew_license", "resume", "resume_all", "resume_group", "set_config", "set_download", "stop", "subscribe", "verify"]
     ADD_DOWNLOAD_FIELD_NUMBER: _ClassVar[int]
     ADD_SUBTITLES_FIELD_NUMBER: _ClassVar[int]
     ADOPT_FIELD_NUMBER: _ClassVar[int]
@@ -656,6 +680,7 @@ class Request(_message.Message):
     HELLO_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
     LIST_DOWNLOADS_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
     PAUSE_ALL_FIELD_NUMBER: _ClassVar[int]
     PAUSE_FIELD_NUMBER: _ClassVar[int]
     PAUSE_GROUP_FIELD_NUMBER: _ClassVar[int]
@@ -668,6 +693,7 @@ class Request(_message.Message):
     RESUME_FIELD_NUMBER: _ClassVar[int]
     RESUME_GROUP_FIELD_NUMBER: _ClassVar[int]
     SET_CONFIG_FIELD_NUMBER: _ClassVar[int]
+    SET_DOWNLOAD_FIELD_NUMBER: _ClassVar[int]
     STOP_FIELD_NUMBER: _ClassVar[int]
     SUBSCRIBE_FIELD_NUMBER: _ClassVar[int]
     VERIFY_FIELD_NUMBER: _ClassVar[int]
@@ -692,6 +718,7 @@ class Request(_message.Message):
     hello: HelloRequest
     id: int
     list_downloads: ListDownloadsRequest
+    move: MoveRequest
     pause: IdRequest
     pause_all: EmptyRequest
     pause_group: GroupRequest
@@ -704,10 +731,11 @@ class Request(_message.Message):
     resume_all: EmptyRequest
     resume_group: GroupRequest
     set_config: SetConfigRequest
+    set_download: SetDownloadRequest
     stop: StopRequest
     subscribe: SubscribeRequest
     verify: VerifyRequest
-    def __init__(self, id: _Optional[int] = ..., hello: _Optional[_Union[HelloRequest, _Mapping]] = ..., add_download: _Optional[_Union[AddDownloadRequest, _Mapping]] = ..., get_download: _Optional[_Union[IdRequest, _Mapping]] = ..., list_downloads: _Optional[_Union[ListDownloadsRequest, _Mapping]] = ..., has_download: _Optional[_Union[IdRequest, _Mapping]] = ..., pause: _Optional[_Union[IdRequest, _Mapping]] = ..., resume: _Optional[_Union[IdRequest, _Mapping]] = ..., cancel: _Optional[_Union[IdRequest, _Mapping]] = ..., pause_all: _Optional[_Union[EmptyRequest, _Mapping]] = ..., resume_all: _Optional[_Union[EmptyRequest, _Mapping]] = ..., cancel_all: _Optional[_Union[EmptyRequest, _Mapping]] = ..., subscribe: _Optional[_Union[SubscribeRequest, _Mapping]] = ..., get_stats: _Optional[_Union[EmptyRequest, _Mapping]] = ..., get_system_info: _Optional[_Union[EmptyRequest, _Mapping]] = ..., get_config: _Optional[_Union[EmptyRequest, _Mapping]] = ..., set_config: _Optional[_Union[SetConfigRequest, _Mapping]] = ..., verify: _Optional[_Union[VerifyRequest, _Mapping]] = ..., purge: _Optional[_Union[EmptyRequest, _Mapping]] = ..., get_manifest_info: _Optional[_Union[GetManifestInfoRequest, _Mapping]] = ..., export: _Optional[_Union[ExportRequest, _Mapping]] = ..., add_subtitles: _Optional[_Union[SubtitlesRequest, _Mapping]] = ..., remove_subtitles: _Optional[_Union[SubtitlesRequest, _Mapping]] = ..., get_subtitles: _Optional[_Union[IdRequest, _Mapping]] = ..., download_license: _Optional[_Union[IdRequest, _Mapping]] = ..., check_license: _Optional[_Union[IdRequest, _Mapping]] = ..., renew_license: _Optional[_Union[IdRequest, _Mapping]] = ..., release_license: _Optional[_Union[IdRequest, _Mapping]] = ..., release_all_licenses: _Optional[_Union[EmptyRequest, _Mapping]] = ..., get_playback_key: _Optional[_Union[PlaybackKeyRequest, _Mapping]] = ..., stop: _Optional[_Union[StopRequest, _Mapping]] = ..., forget: _Optional[_Union[ForgetRequest, _Mapping]] = ..., adopt: _Optional[_Union[AdoptRequest, _Mapping]] = ..., pause_group: _Optional[_Union[GroupRequest, _Mapping]] = ..., resume_group: _Optional[_Union[GroupRequest, _Mapping]] = ..., cancel_group: _Optional[_Union[GroupRequest, _Mapping]] = ...) -> None: ...
+    def __init__(self, id: _Optional[int] = ..., hello: _Optional[_Union[HelloRequest, _Mapping]] = ..., add_download: _Optional[_Union[AddDownloadRequest, _Mapping]] = ..., get_download: _Optional[_Union[IdRequest, _Mapping]] = ..., list_downloads: _Optional[_Union[ListDownloadsRequest, _Mapping]] = ..., has_download: _Optional[_Union[IdRequest, _Mapping]] = ..., pause: _Optional[_Union[IdRequest, _Mapping]] = ..., resume: _Optional[_Union[IdRequest, _Mapping]] = ..., cancel: _Optional[_Union[IdRequest, _Mapping]] = ..., pause_all: _Optional[_Union[EmptyRequest, _Mapping]] = ..., resume_all: _Optional[_Union[EmptyRequest, _Mapping]] = ..., cancel_all: _Optional[_Union[EmptyRequest, _Mapping]] = ..., subscribe: _Optional[_Union[SubscribeRequest, _Mapping]] = ..., get_stats: _Optional[_Union[EmptyRequest, _Mapping]] = ..., get_system_info: _Optional[_Union[EmptyRequest, _Mapping]] = ..., get_config: _Optional[_Union[EmptyRequest, _Mapping]] = ..., set_config: _Optional[_Union[SetConfigRequest, _Mapping]] = ..., verify: _Optional[_Union[VerifyRequest, _Mapping]] = ..., purge: _Optional[_Union[EmptyRequest, _Mapping]] = ..., get_manifest_info: _Optional[_Union[GetManifestInfoRequest, _Mapping]] = ..., export: _Optional[_Union[ExportRequest, _Mapping]] = ..., add_subtitles: _Optional[_Union[SubtitlesRequest, _Mapping]] = ..., remove_subtitles: _Optional[_Union[SubtitlesRequest, _Mapping]] = ..., get_subtitles: _Optional[_Union[IdRequest, _Mapping]] = ..., download_license: _Optional[_Union[IdRequest, _Mapping]] = ..., check_license: _Optional[_Union[IdRequest, _Mapping]] = ..., renew_license: _Optional[_Union[IdRequest, _Mapping]] = ..., release_license: _Optional[_Union[IdRequest, _Mapping]] = ..., release_all_licenses: _Optional[_Union[EmptyRequest, _Mapping]] = ..., get_playback_key: _Optional[_Union[PlaybackKeyRequest, _Mapping]] = ..., stop: _Optional[_Union[StopRequest, _Mapping]] = ..., forget: _Optional[_Union[ForgetRequest, _Mapping]] = ..., adopt: _Optional[_Union[AdoptRequest, _Mapping]] = ..., pause_group: _Optional[_Union[GroupRequest, _Mapping]] = ..., resume_group: _Optional[_Union[GroupRequest, _Mapping]] = ..., cancel_group: _Optional[_Union[GroupRequest, _Mapping]] = ..., set_download: _Optional[_Union[SetDownloadRequest, _Mapping]] = ..., move: _Optional[_Union[MoveRequest, _Mapping]] = ...) -> None: ...
 
 class Response(_message.Message):
     __slots__ = ["config", "count", "download", "export", "has", "hello", "id", "license", "list", "manifest_info", "playback_key", "purge", "stats", "status", "subtitles", "system_info", "verify"]
@@ -760,6 +788,14 @@ class SetConfigRequest(_message.Message):
     ENTRIES_FIELD_NUMBER: _ClassVar[int]
     entries: _containers.RepeatedCompositeFieldContainer[ConfigEntry]
     def __init__(self, entries: _Optional[_Iterable[_Union[ConfigEntry, _Mapping]]] = ...) -> None: ...
+
+class SetDownloadRequest(_message.Message):
+    __slots__ = ["id", "priority"]
+    ID_FIELD_NUMBER: _ClassVar[int]
+    PRIORITY_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    priority: Priority
+    def __init__(self, id: _Optional[str] = ..., priority: _Optional[_Union[Priority, str]] = ...) -> None: ...
 
 class StateBytes(_message.Message):
     __slots__ = ["bytes", "state"]
@@ -958,6 +994,12 @@ class DownloadState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
 
 class ErrorKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
+class Priority(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
+class MovePlace(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
 
 class ExportFormat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):

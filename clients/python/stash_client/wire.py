@@ -257,7 +257,7 @@ def _states(state: Union[str, Iterable[str], None]) -> List["pb.DownloadState"]:
 
 
 _ADD_OPTIONS = {"sha256", "headers", "files", "hls", "drm", "force", "app_data", "group", "append", "text_tracks", "rate_limit",
-                "expect", "min_size"}
+                "expect", "min_size", "priority"}
 _MAX_RATE = (1 << 63) - 1
 
 
@@ -278,6 +278,41 @@ def check_rate_limit(features: Iterable[str], daemon_version: str, rate_limit: o
                          f"stashd {daemon_version} does not support a rate limit per download (feature \"rate-limit\"); it would fetch at full speed")
 
 
+def priority(value: object, field: str = "priority") -> str:
+    """A priority by name: "high", "normal" or "low" (or PRIORITY_HIGH ...), as the schema's name."""
+    if isinstance(value, str):
+        name = value.upper()
+        number = pb.Priority.DESCRIPTOR.values_by_name.get(name if name.startswith("PRIORITY_") else "PRIORITY_" + name)
+        if number is not None:
+            return str(number.name)
+    raise StashError("INVALID_ARGUMENT", f"{field}: {value!r} is not a priority; give \"high\", \"normal\" or \"low\"")
+
+
+def check_priority(features: Iterable[str], daemon_version: str, wanted: bool = True) -> None:
+    """Refuses (UNIMPLEMENTED) a priority or a queue move for a daemon without the feature
+    "priority": it would add every download as normal, and knows neither SetDownload nor Move."""
+    if wanted and "priority" not in features:
+        raise StashError("UNIMPLEMENTED",
+                         f"stashd {daemon_version} does not support priorities and queue moves (feature \"priority\")")
+
+
+def set_priority(id: str, value: object) -> pb.Request:
+    return pb.Request(set_download=pb.SetDownloadRequest(id=id, priority=priority(value)))
+
+
+def move(id: str, top: bool, bottom: bool, before: Optional[str], after: Optional[str]) -> pb.Request:
+    """Exactly one of top, bottom, before=ID, after=ID."""
+    given = [name for name, value in (("top", top), ("bottom", bottom), ("before", before), ("after", after))
+             if value not in (None, False)]
+    if len(given) != 1:
+        raise StashError("INVALID_ARGUMENT", f"move: give one of top, bottom, before=ID, after=ID ({len(given)} given)")
+    place = given[0]
+    other = before if place == "before" else after if place == "after" else ""
+    if not isinstance(other, str):
+        raise StashError("INVALID_ARGUMENT", f"move: {place}={other!r} is not an id")
+    return pb.Request(move=pb.MoveRequest(id=id, place=pb.MovePlace.Value("MOVE_PLACE_" + place.upper()), other=other))
+
+
 def hello(client_name: str) -> pb.Request:
     return pb.Request(hello=pb.HelloRequest(protocol_version=PROTOCOL_VERSION, client_name=client_name))
 
@@ -294,6 +329,8 @@ def add(url: Optional[str], id: Optional[str], title: Optional[str], options: Ad
         group=options.get("group") or "", append=bool(options.get("append")),
         text_tracks=_text_tracks(options.get("text_tracks")), rate_limit=_rate_limit(options.get("rate_limit")),
         expect=options.get("expect") or "", min_size=_byte_count(options.get("min_size", 0), "min_size"))
+    if options.get("priority") is not None:
+        body.priority = pb.Priority.Value(priority(options.get("priority")))
     hls, drm = options.get("hls"), options.get("drm")
     if hls is not None:
         body.hls.CopyFrom(_hls(hls))

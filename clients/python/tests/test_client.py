@@ -321,6 +321,45 @@ def test_a_group_in_one_request(fresh_daemon):
         refused("INVALID_ARGUMENT", "group", client.cancel_group, None)
 
 
+def test_priority_and_queue_order(fresh_daemon):
+    with Client(fresh_daemon.socket, timeout=30) as client:
+        assert "priority" in client.features
+        assert client.config_get().preempt is True, "on by default"
+        assert client.config_set({"max-parallel": 1, "preempt": 0}).preempt is False
+        client.add(url(fresh_daemon, "/slow/40000000/py-run.bin"), id="py-run")
+        for id in ("py-a", "py-b"):
+            assert client.add(url(fresh_daemon, f"/slow/40000000/{id}.bin"), id=id).priority == "PRIORITY_NORMAL"
+        assert client.add(url(fresh_daemon, "/slow/40000000/py-low.bin"), id="py-low", priority="low").priority == "PRIORITY_LOW"
+        assert [d.id for d in client.queue()] == ["py-a", "py-b", "py-low"]
+        client.move("py-b", top=True)
+        assert client.move("py-low", before="py-a").priority == "PRIORITY_NORMAL", "next to py-a, with its priority"
+        assert [d.id for d in client.queue()] == ["py-b", "py-low", "py-a"]
+        assert client.set_priority("py-a", "high").priority == "PRIORITY_HIGH"
+        assert [d.id for d in client.queue()] == ["py-a", "py-b", "py-low"]
+        refused("NOT_FOUND", "'nope'", client.move, "nope", top=True)
+        refused("FAILED_PRECONDITION", "'py-run' is", client.move, "py-run", bottom=True)
+        refused("FAILED_PRECONDITION", "'py-run' is", client.move, "py-a", after="py-run")
+        refused("INVALID_ARGUMENT", "itself", client.move, "py-a", before="py-a")
+        refused("INVALID_ARGUMENT", "one of top", client.move, "py-a", top=True, bottom=True)
+        refused("INVALID_ARGUMENT", "'urgent'", client.set_priority, "py-a", "urgent")
+        refused("INVALID_ARGUMENT", "'soon'", client.add, url(fresh_daemon, "/x"), priority="soon")
+
+        async def queue():
+            async with await AsyncClient.connect(fresh_daemon.socket) as aclient:
+                await aclient.move("py-low", top=True)
+                return [d.id for d in await aclient.queue()]
+        assert asyncio.run(queue()) == ["py-a", "py-low", "py-b"]
+        client.cancel_all()
+
+
+def test_priority_is_refused_to_a_daemon_without_it(fresh_daemon):
+    with Client(fresh_daemon.socket, timeout=30) as client:
+        client.features = tuple(f for f in client.features if f != "priority")
+        refused("UNIMPLEMENTED", "feature \"priority\"", client.set_priority, "a", "high")
+        refused("UNIMPLEMENTED", "feature \"priority\"", client.move, "a", top=True)
+        refused("UNIMPLEMENTED", "feature \"priority\"", client.add, url(fresh_daemon, "/x"), priority="high")
+
+
 def test_a_daemon_that_stops_answering(fresh_daemon):
     with Client(fresh_daemon.socket, timeout=0.3) as client:
         fresh_daemon.freeze()

@@ -65,6 +65,8 @@ def build(value):
             options["text_tracks"] = [dict(t) for t in body["text_tracks"]]
         if "rate_limit" in body:
             options["rate_limit"] = _number(body["rate_limit"])
+        if "priority" in body:
+            options["priority"] = body["priority"]
         if "hls" in body:
             hls = dict(body["hls"])
             hls["bandwidth"] = _number(hls.get("bandwidth"))
@@ -78,6 +80,13 @@ def build(value):
         request = wire.by_id(op, body["id"])
     elif op == "pause_all":
         request = wire.empty(op)
+    elif op == "set_download":
+        request = wire.set_priority(body["id"], body.get("priority", "PRIORITY_NORMAL"))
+    elif op == "move":
+        place = body["place"].removeprefix("MOVE_PLACE_").lower()
+        other = body.get("other", "")
+        request = wire.move(body["id"], place == "top", place == "bottom", other if place == "before" else None,
+                            other if place == "after" else None)
     elif op in ("pause_group", "resume_group", "cancel_group"):
         request = wire.group(op, body["group"], body.get("include_failed", False))
     elif op == "list_downloads":
@@ -120,7 +129,7 @@ def test_requests_encode_to_the_golden_bytes(description, golden):
 
 # The names proto3 leaves out of JSON as their number 0.
 _ZERO_NAMES = {"OK", "NOT_DOWNLOADED", "ERROR_NONE", "FINDING_UNKNOWN", "LICENSE_EVENT_UNKNOWN", "EXPORT_FORMAT_UNSPECIFIED",
-               "EXPORT_TRACK_UNKNOWN"}
+               "EXPORT_TRACK_UNKNOWN", "PRIORITY_NORMAL"}
 
 
 def as_json(value, state_key="count"):

@@ -592,6 +592,96 @@ void   stash__v1__add_download_request__free_unpacked
   assert(message->base.descriptor == &stash__v1__add_download_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   stash__v1__set_download_request__init
+                     (Stash__V1__SetDownloadRequest         *message)
+{
+  static const Stash__V1__SetDownloadRequest init_value = STASH__V1__SET_DOWNLOAD_REQUEST__INIT;
+  *message = init_value;
+}
+size_t stash__v1__set_download_request__get_packed_size
+                     (const Stash__V1__SetDownloadRequest *message)
+{
+  assert(message->base.descriptor == &stash__v1__set_download_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__set_download_request__pack
+                     (const Stash__V1__SetDownloadRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__set_download_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__set_download_request__pack_to_buffer
+                     (const Stash__V1__SetDownloadRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__set_download_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__SetDownloadRequest *
+       stash__v1__set_download_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__SetDownloadRequest *)
+     protobuf_c_message_unpack (&stash__v1__set_download_request__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__set_download_request__free_unpacked
+                     (Stash__V1__SetDownloadRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__set_download_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   stash__v1__move_request__init
+                     (Stash__V1__MoveRequest         *message)
+{
+  static const Stash__V1__MoveRequest init_value = STASH__V1__MOVE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t stash__v1__move_request__get_packed_size
+                     (const Stash__V1__MoveRequest *message)
+{
+  assert(message->base.descriptor == &stash__v1__move_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__move_request__pack
+                     (const Stash__V1__MoveRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__move_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__move_request__pack_to_buffer
+                     (const Stash__V1__MoveRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__move_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__MoveRequest *
+       stash__v1__move_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__MoveRequest *)
+     protobuf_c_message_unpack (&stash__v1__move_request__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__move_request__free_unpacked
+                     (Stash__V1__MoveRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__move_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   stash__v1__playback_key_request__init
                      (Stash__V1__PlaybackKeyRequest         *message)
 {
@@ -2867,7 +2957,7 @@ const ProtobufCMessageDescriptor stash__v1__bundle_file__descriptor =
   (ProtobufCMessageInit) stash__v1__bundle_file__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[32] =
+static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[33] =
 {
   {
     "id",
@@ -3218,6 +3308,18 @@ static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[32]
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "priority",
+    30,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Download, priority),
+    &stash__v1__priority__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "rate_limit",
     31,
     PROTOBUF_C_LABEL_NONE,
@@ -3263,7 +3365,7 @@ static const unsigned stash__v1__download__field_indices_by_name[] = {
   5,   /* field[5] = downloaded_bytes */
   24,   /* field[24] = drm */
   13,   /* field[13] = error */
-  30,   /* field[30] = expect */
+  31,   /* field[31] = expect */
   20,   /* field[20] = files */
   21,   /* field[21] = files_done */
   22,   /* field[22] = files_total */
@@ -3274,10 +3376,11 @@ static const unsigned stash__v1__download__field_indices_by_name[] = {
   23,   /* field[23] = hls */
   0,   /* field[0] = id */
   25,   /* field[25] = license */
-  31,   /* field[31] = min_size */
+  32,   /* field[32] = min_size */
+  29,   /* field[29] = priority */
   4,   /* field[4] = progress */
   9,   /* field[9] = quality */
-  29,   /* field[29] = rate_limit */
+  30,   /* field[30] = rate_limit */
   8,   /* field[8] = remaining_time */
   16,   /* field[16] = sha256 */
   7,   /* field[7] = speed */
@@ -3288,11 +3391,10 @@ static const unsigned stash__v1__download__field_indices_by_name[] = {
   6,   /* field[6] = total_bytes */
   1,   /* field[1] = uri */
 };
-static const ProtobufCIntRange stash__v1__download__number_ranges[2 + 1] =
+static const ProtobufCIntRange stash__v1__download__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 31, 29 },
-  { 0, 32 }
+  { 0, 33 }
 };
 const ProtobufCMessageDescriptor stash__v1__download__descriptor =
 {
@@ -3302,10 +3404,10 @@ const ProtobufCMessageDescriptor stash__v1__download__descriptor =
   "Stash__V1__Download",
   "stash.v1",
   sizeof(Stash__V1__Download),
-  32,
+  33,
   stash__v1__download__field_descriptors,
   stash__v1__download__field_indices_by_name,
-  2,  stash__v1__download__number_ranges,
+  1,  stash__v1__download__number_ranges,
   (ProtobufCMessageInit) stash__v1__download__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
@@ -3799,7 +3901,7 @@ const ProtobufCMessageDescriptor stash__v1__hls_options__descriptor =
   (ProtobufCMessageInit) stash__v1__hls_options__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__config__field_descriptors[12] =
+static const ProtobufCFieldDescriptor stash__v1__config__field_descriptors[13] =
 {
   {
     "max_parallel",
@@ -3945,6 +4047,18 @@ static const ProtobufCFieldDescriptor stash__v1__config__field_descriptors[12] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "preempt",
+    13,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Config, preempt),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__config__field_indices_by_name[] = {
   7,   /* field[7] = files_per_download */
@@ -3953,6 +4067,7 @@ static const unsigned stash__v1__config__field_indices_by_name[] = {
   8,   /* field[8] = max_connections */
   9,   /* field[9] = max_connections_per_host */
   0,   /* field[0] = max_parallel */
+  12,   /* field[12] = preempt */
   4,   /* field[4] = rate_limit */
   11,   /* field[11] = rate_schedule */
   2,   /* field[2] = retry_base_delay_ms */
@@ -3963,7 +4078,7 @@ static const unsigned stash__v1__config__field_indices_by_name[] = {
 static const ProtobufCIntRange stash__v1__config__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 12 }
+  { 0, 13 }
 };
 const ProtobufCMessageDescriptor stash__v1__config__descriptor =
 {
@@ -3973,7 +4088,7 @@ const ProtobufCMessageDescriptor stash__v1__config__descriptor =
   "Stash__V1__Config",
   "stash.v1",
   sizeof(Stash__V1__Config),
-  12,
+  13,
   stash__v1__config__field_descriptors,
   stash__v1__config__field_indices_by_name,
   1,  stash__v1__config__number_ranges,
@@ -4082,7 +4197,7 @@ const ProtobufCMessageDescriptor stash__v1__hello_request__descriptor =
   (ProtobufCMessageInit) stash__v1__hello_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_descriptors[16] =
+static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_descriptors[17] =
 {
   {
     "id",
@@ -4241,6 +4356,18 @@ static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_des
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "priority",
+    14,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__AddDownloadRequest, priority),
+    &stash__v1__priority__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "rate_limit",
     15,
     PROTOBUF_C_LABEL_NONE,
@@ -4281,25 +4408,25 @@ static const unsigned stash__v1__add_download_request__field_indices_by_name[] =
   9,   /* field[9] = app_data */
   11,   /* field[11] = append */
   7,   /* field[7] = drm */
-  14,   /* field[14] = expect */
+  15,   /* field[15] = expect */
   5,   /* field[5] = files */
   8,   /* field[8] = force */
   10,   /* field[10] = group */
   4,   /* field[4] = headers */
   6,   /* field[6] = hls */
   0,   /* field[0] = id */
-  15,   /* field[15] = min_size */
-  13,   /* field[13] = rate_limit */
+  16,   /* field[16] = min_size */
+  13,   /* field[13] = priority */
+  14,   /* field[14] = rate_limit */
   3,   /* field[3] = sha256 */
   12,   /* field[12] = text_tracks */
   2,   /* field[2] = title */
   1,   /* field[1] = uri */
 };
-static const ProtobufCIntRange stash__v1__add_download_request__number_ranges[2 + 1] =
+static const ProtobufCIntRange stash__v1__add_download_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 15, 13 },
-  { 0, 16 }
+  { 0, 17 }
 };
 const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
 {
@@ -4309,11 +4436,126 @@ const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
   "Stash__V1__AddDownloadRequest",
   "stash.v1",
   sizeof(Stash__V1__AddDownloadRequest),
-  16,
+  17,
   stash__v1__add_download_request__field_descriptors,
   stash__v1__add_download_request__field_indices_by_name,
-  2,  stash__v1__add_download_request__number_ranges,
+  1,  stash__v1__add_download_request__number_ranges,
   (ProtobufCMessageInit) stash__v1__add_download_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor stash__v1__set_download_request__field_descriptors[2] =
+{
+  {
+    "id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SetDownloadRequest, id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "priority",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Stash__V1__SetDownloadRequest, priority_given_case),
+    offsetof(Stash__V1__SetDownloadRequest, priority),
+    &stash__v1__priority__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__set_download_request__field_indices_by_name[] = {
+  0,   /* field[0] = id */
+  1,   /* field[1] = priority */
+};
+static const ProtobufCIntRange stash__v1__set_download_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor stash__v1__set_download_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.SetDownloadRequest",
+  "SetDownloadRequest",
+  "Stash__V1__SetDownloadRequest",
+  "stash.v1",
+  sizeof(Stash__V1__SetDownloadRequest),
+  2,
+  stash__v1__set_download_request__field_descriptors,
+  stash__v1__set_download_request__field_indices_by_name,
+  1,  stash__v1__set_download_request__number_ranges,
+  (ProtobufCMessageInit) stash__v1__set_download_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor stash__v1__move_request__field_descriptors[3] =
+{
+  {
+    "id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__MoveRequest, id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "place",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__MoveRequest, place),
+    &stash__v1__move_place__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "other",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__MoveRequest, other),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__move_request__field_indices_by_name[] = {
+  0,   /* field[0] = id */
+  2,   /* field[2] = other */
+  1,   /* field[1] = place */
+};
+static const ProtobufCIntRange stash__v1__move_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor stash__v1__move_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.MoveRequest",
+  "MoveRequest",
+  "Stash__V1__MoveRequest",
+  "stash.v1",
+  sizeof(Stash__V1__MoveRequest),
+  3,
+  stash__v1__move_request__field_descriptors,
+  stash__v1__move_request__field_indices_by_name,
+  1,  stash__v1__move_request__number_ranges,
+  (ProtobufCMessageInit) stash__v1__move_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor stash__v1__playback_key_request__field_descriptors[2] =
@@ -5179,7 +5421,7 @@ const ProtobufCMessageDescriptor stash__v1__verify_request__descriptor =
   (ProtobufCMessageInit) stash__v1__verify_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__request__field_descriptors[36] =
+static const ProtobufCFieldDescriptor stash__v1__request__field_descriptors[38] =
 {
   {
     "id",
@@ -5613,6 +5855,30 @@ static const ProtobufCFieldDescriptor stash__v1__request__field_descriptors[36] 
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "set_download",
+    45,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Request, op_case),
+    offsetof(Stash__V1__Request, set_download),
+    &stash__v1__set_download_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "move",
+    46,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Request, op_case),
+    offsetof(Stash__V1__Request, move),
+    &stash__v1__move_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__request__field_indices_by_name[] = {
   2,   /* field[2] = add_download */
@@ -5636,6 +5902,7 @@ static const unsigned stash__v1__request__field_indices_by_name[] = {
   1,   /* field[1] = hello */
   0,   /* field[0] = id */
   4,   /* field[4] = list_downloads */
+  37,   /* field[37] = move */
   6,   /* field[6] = pause */
   9,   /* field[9] = pause_all */
   33,   /* field[33] = pause_group */
@@ -5648,6 +5915,7 @@ static const unsigned stash__v1__request__field_indices_by_name[] = {
   10,   /* field[10] = resume_all */
   34,   /* field[34] = resume_group */
   16,   /* field[16] = set_config */
+  36,   /* field[36] = set_download */
   30,   /* field[30] = stop */
   12,   /* field[12] = subscribe */
   17,   /* field[17] = verify */
@@ -5656,7 +5924,7 @@ static const ProtobufCIntRange stash__v1__request__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 10, 1 },
-  { 0, 36 }
+  { 0, 38 }
 };
 const ProtobufCMessageDescriptor stash__v1__request__descriptor =
 {
@@ -5666,7 +5934,7 @@ const ProtobufCMessageDescriptor stash__v1__request__descriptor =
   "Stash__V1__Request",
   "stash.v1",
   sizeof(Stash__V1__Request),
-  36,
+  38,
   stash__v1__request__field_descriptors,
   stash__v1__request__field_indices_by_name,
   2,  stash__v1__request__number_ranges,
@@ -8465,6 +8733,70 @@ const ProtobufCEnumDescriptor stash__v1__error_kind__descriptor =
   stash__v1__error_kind__enum_values_by_name,
   1,
   stash__v1__error_kind__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue stash__v1__priority__enum_values_by_number[3] =
+{
+  { "PRIORITY_NORMAL", "STASH__V1__PRIORITY__PRIORITY_NORMAL", 0 },
+  { "PRIORITY_LOW", "STASH__V1__PRIORITY__PRIORITY_LOW", 1 },
+  { "PRIORITY_HIGH", "STASH__V1__PRIORITY__PRIORITY_HIGH", 2 },
+};
+static const ProtobufCIntRange stash__v1__priority__value_ranges[] = {
+{0, 0},{0, 3}
+};
+static const ProtobufCEnumValueIndex stash__v1__priority__enum_values_by_name[3] =
+{
+  { "PRIORITY_HIGH", 2 },
+  { "PRIORITY_LOW", 1 },
+  { "PRIORITY_NORMAL", 0 },
+};
+const ProtobufCEnumDescriptor stash__v1__priority__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "stash.v1.Priority",
+  "Priority",
+  "Stash__V1__Priority",
+  "stash.v1",
+  3,
+  stash__v1__priority__enum_values_by_number,
+  3,
+  stash__v1__priority__enum_values_by_name,
+  1,
+  stash__v1__priority__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue stash__v1__move_place__enum_values_by_number[5] =
+{
+  { "MOVE_PLACE_UNSPECIFIED", "STASH__V1__MOVE_PLACE__MOVE_PLACE_UNSPECIFIED", 0 },
+  { "MOVE_PLACE_TOP", "STASH__V1__MOVE_PLACE__MOVE_PLACE_TOP", 1 },
+  { "MOVE_PLACE_BOTTOM", "STASH__V1__MOVE_PLACE__MOVE_PLACE_BOTTOM", 2 },
+  { "MOVE_PLACE_BEFORE", "STASH__V1__MOVE_PLACE__MOVE_PLACE_BEFORE", 3 },
+  { "MOVE_PLACE_AFTER", "STASH__V1__MOVE_PLACE__MOVE_PLACE_AFTER", 4 },
+};
+static const ProtobufCIntRange stash__v1__move_place__value_ranges[] = {
+{0, 0},{0, 5}
+};
+static const ProtobufCEnumValueIndex stash__v1__move_place__enum_values_by_name[5] =
+{
+  { "MOVE_PLACE_AFTER", 4 },
+  { "MOVE_PLACE_BEFORE", 3 },
+  { "MOVE_PLACE_BOTTOM", 2 },
+  { "MOVE_PLACE_TOP", 1 },
+  { "MOVE_PLACE_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor stash__v1__move_place__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "stash.v1.MovePlace",
+  "MovePlace",
+  "Stash__V1__MovePlace",
+  "stash.v1",
+  5,
+  stash__v1__move_place__enum_values_by_number,
+  5,
+  stash__v1__move_place__enum_values_by_name,
+  1,
+  stash__v1__move_place__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
 static const ProtobufCEnumValue stash__v1__export_format__enum_values_by_number[3] =

@@ -125,6 +125,21 @@ typedef enum stash_state {
     STASH_STATE_RESTARTING = 12,
 } stash_state;
 
+/* Where a queued download waits (PROTOCOL.md, "Priority and queue order"); the wire's numbers. */
+typedef enum stash_priority {
+    STASH_PRIORITY_NORMAL = 0,
+    STASH_PRIORITY_LOW = 1,
+    STASH_PRIORITY_HIGH = 2,
+} stash_priority;
+
+/* Where stash_move puts a queued download. */
+typedef enum stash_move_place {
+    STASH_MOVE_TOP = 1,    /* first among the queued downloads of its priority */
+    STASH_MOVE_BOTTOM = 2, /* last among them */
+    STASH_MOVE_BEFORE = 3, /* just before `other` (taking its priority) */
+    STASH_MOVE_AFTER = 4,  /* just after `other` */
+} stash_move_place;
+
 typedef enum stash_error_kind {
     STASH_ERROR_NONE = 0,
     STASH_ERROR_NETWORK = 1,
@@ -302,7 +317,10 @@ typedef struct stash_download {
     const stash_text_track *text_tracks;
     size_t n_text_tracks;
     bool created; /* stash_add only: this call added it (false: it was there already) */
-    uint64_t rate_limit; /* bytes per second over its transfers, 0: none (daemon 0.11.0; soname 0.3) */
+    /* Appended with daemon 0.11.0 (the library allocates records, so a program built against
+     * an older header reads the fields before it): */
+    uint64_t rate_limit; /* bytes per second over its transfers, 0: none (soname 0.3) */
+    stash_priority priority;
 } stash_download;
 
 /* ------------------------------------------------------------------ connection */
@@ -400,6 +418,10 @@ typedef struct stash_add_options {
     uint64_t min_size;
     const stash_file_rules *file_rules;
     size_t n_file_rules;
+    /* Appended with daemon 0.11.0: where it waits in the queue; 0 is normal. Send another only
+     * to a daemon with the feature "priority" (stash_add refuses it with STASH_UNIMPLEMENTED
+     * otherwise: an older one would add it as normal). */
+    stash_priority priority;
 } stash_add_options;
 #define STASH_ADD_OPTIONS_INIT STASH_OPTIONS_INIT_(stash_add_options)
 static inline void stash_add_options_init(stash_add_options *options) {
@@ -491,6 +513,16 @@ STASH_API stash_status stash_cancel_all(stash_client *client, uint32_t *affected
 STASH_API stash_status stash_pause_group(stash_client *client, const char *group, uint32_t *affected);
 STASH_API stash_status stash_resume_group(stash_client *client, const char *group, bool include_failed, uint32_t *affected);
 STASH_API stash_status stash_cancel_group(stash_client *client, const char *group, uint32_t *affected);
+
+/* SetDownload's priority and Move (PROTOCOL.md, "Priority and queue order"; daemon feature
+ * "priority", STASH_UNIMPLEMENTED without it). stash_set_priority: a QUEUED download goes to the
+ * end of its new priority's queue. stash_move: a QUEUED download to the top or bottom of its
+ * priority, or before or after `other` (another QUEUED download, NULL for top and bottom). A
+ * refusal names the ids and states (stash_client_last_error). *out (optional) is the record. */
+STASH_API stash_status stash_set_priority(stash_client *client, const char *id, stash_priority priority, stash_download **out);
+STASH_API stash_status stash_move(stash_client *client, const char *id, stash_move_place place, const char *other,
+                                  stash_download **out);
+STASH_API const char *stash_priority_name(stash_priority priority);
 
 /* STASH_ADOPT_OPTIONS_INIT or stash_adopt_options_init. */
 typedef struct stash_adopt_options {

@@ -28,6 +28,8 @@ typedef struct Stash__V1__Config Stash__V1__Config;
 typedef struct Stash__V1__ConfigEntry Stash__V1__ConfigEntry;
 typedef struct Stash__V1__HelloRequest Stash__V1__HelloRequest;
 typedef struct Stash__V1__AddDownloadRequest Stash__V1__AddDownloadRequest;
+typedef struct Stash__V1__SetDownloadRequest Stash__V1__SetDownloadRequest;
+typedef struct Stash__V1__MoveRequest Stash__V1__MoveRequest;
 typedef struct Stash__V1__PlaybackKeyRequest Stash__V1__PlaybackKeyRequest;
 typedef struct Stash__V1__GetManifestInfoRequest Stash__V1__GetManifestInfoRequest;
 typedef struct Stash__V1__SubtitlesRequest Stash__V1__SubtitlesRequest;
@@ -135,6 +137,33 @@ typedef enum _Stash__V1__ErrorKind {
   STASH__V1__ERROR_KIND__ERROR_INTERNAL = 5
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__ERROR_KIND)
 } Stash__V1__ErrorKind;
+/*
+ * Every queued high download gets a slot before any normal one, every normal before any low.
+ * NORMAL is 0, so a request from a client that knows no priorities asks for normal.
+ */
+typedef enum _Stash__V1__Priority {
+  STASH__V1__PRIORITY__PRIORITY_NORMAL = 0,
+  STASH__V1__PRIORITY__PRIORITY_LOW = 1,
+  STASH__V1__PRIORITY__PRIORITY_HIGH = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__PRIORITY)
+} Stash__V1__Priority;
+typedef enum _Stash__V1__MovePlace {
+  /*
+   * refused: a move names where
+   */
+  STASH__V1__MOVE_PLACE__MOVE_PLACE_UNSPECIFIED = 0,
+  /*
+   * first among the queued downloads of its priority
+   */
+  STASH__V1__MOVE_PLACE__MOVE_PLACE_TOP = 1,
+  /*
+   * last among them
+   */
+  STASH__V1__MOVE_PLACE__MOVE_PLACE_BOTTOM = 2,
+  STASH__V1__MOVE_PLACE__MOVE_PLACE_BEFORE = 3,
+  STASH__V1__MOVE_PLACE__MOVE_PLACE_AFTER = 4
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__MOVE_PLACE)
+} Stash__V1__MovePlace;
 typedef enum _Stash__V1__ExportFormat {
   /*
    * from the extension: .mp4, .m4v, .mkv
@@ -381,10 +410,14 @@ struct  Stash__V1__Download
    * the fewest bytes each file may have, as added (0 for none)
    */
   uint64_t min_size;
+  /*
+   * queued downloads of a higher priority get a slot first
+   */
+  Stash__V1__Priority priority;
 };
 #define STASH__V1__DOWNLOAD__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__download__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STASH__V1__DOWNLOAD_STATE__NOT_DOWNLOADED, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, NULL, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, NULL, NULL, NULL, {0,NULL}, (char *)protobuf_c_empty_string, 0,NULL, 0, (char *)protobuf_c_empty_string, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STASH__V1__DOWNLOAD_STATE__NOT_DOWNLOADED, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, NULL, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, NULL, NULL, NULL, {0,NULL}, (char *)protobuf_c_empty_string, 0,NULL, 0, (char *)protobuf_c_empty_string, 0, STASH__V1__PRIORITY__PRIORITY_NORMAL }
 
 
 /*
@@ -606,10 +639,14 @@ struct  Stash__V1__Config
    * global rate limit by weekday and hour (PROTOCOL.md); "" = rate_limit always
    */
   char *rate_schedule;
+  /*
+   * a queued download takes the slot of a running one of lower priority
+   */
+  protobuf_c_boolean preempt;
 };
 #define STASH__V1__CONFIG__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__config__descriptor) \
-    , 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string }
+    , 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0 }
 
 
 struct  Stash__V1__ConfigEntry
@@ -695,10 +732,55 @@ struct  Stash__V1__AddDownloadRequest
    * the fewest bytes each file may have (0 for no minimum)
    */
   uint64_t min_size;
+  /*
+   * where it waits in the queue; normal when not given
+   */
+  Stash__V1__Priority priority;
 };
 #define STASH__V1__ADD_DOWNLOAD_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__add_download_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, NULL, NULL, 0, {0,NULL}, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, (char *)protobuf_c_empty_string, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, NULL, NULL, 0, {0,NULL}, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, (char *)protobuf_c_empty_string, 0, STASH__V1__PRIORITY__PRIORITY_NORMAL }
+
+
+typedef enum {
+  STASH__V1__SET_DOWNLOAD_REQUEST__PRIORITY_GIVEN__NOT_SET = 0,
+  STASH__V1__SET_DOWNLOAD_REQUEST__PRIORITY_GIVEN_PRIORITY = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__SET_DOWNLOAD_REQUEST__PRIORITY_GIVEN__CASE)
+} Stash__V1__SetDownloadRequest__PriorityGivenCase;
+
+/*
+ * SetDownload: changes fields of a download after its add; a field not given is left as it is.
+ */
+struct  Stash__V1__SetDownloadRequest
+{
+  ProtobufCMessage base;
+  char *id;
+  Stash__V1__SetDownloadRequest__PriorityGivenCase priority_given_case;
+  union {
+    Stash__V1__Priority priority;
+  };
+};
+#define STASH__V1__SET_DOWNLOAD_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__set_download_request__descriptor) \
+    , (char *)protobuf_c_empty_string, STASH__V1__SET_DOWNLOAD_REQUEST__PRIORITY_GIVEN__NOT_SET, {0} }
+
+
+/*
+ * Move: a QUEUED download's place in the queue (PROTOCOL.md, "Priority and queue order").
+ */
+struct  Stash__V1__MoveRequest
+{
+  ProtobufCMessage base;
+  char *id;
+  Stash__V1__MovePlace place;
+  /*
+   * BEFORE and AFTER: the QUEUED download it goes next to (taking its priority)
+   */
+  char *other;
+};
+#define STASH__V1__MOVE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__move_request__descriptor) \
+    , (char *)protobuf_c_empty_string, STASH__V1__MOVE_PLACE__MOVE_PLACE_UNSPECIFIED, (char *)protobuf_c_empty_string }
 
 
 struct  Stash__V1__PlaybackKeyRequest
@@ -1015,7 +1097,9 @@ typedef enum {
   STASH__V1__REQUEST__OP_ADOPT = 41,
   STASH__V1__REQUEST__OP_PAUSE_GROUP = 42,
   STASH__V1__REQUEST__OP_RESUME_GROUP = 43,
-  STASH__V1__REQUEST__OP_CANCEL_GROUP = 44
+  STASH__V1__REQUEST__OP_CANCEL_GROUP = 44,
+  STASH__V1__REQUEST__OP_SET_DOWNLOAD = 45,
+  STASH__V1__REQUEST__OP_MOVE = 46
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__REQUEST__OP__CASE)
 } Stash__V1__Request__OpCase;
 
@@ -1060,6 +1144,8 @@ struct  Stash__V1__Request
     Stash__V1__GroupRequest *pause_group;
     Stash__V1__GroupRequest *resume_group;
     Stash__V1__GroupRequest *cancel_group;
+    Stash__V1__SetDownloadRequest *set_download;
+    Stash__V1__MoveRequest *move;
   };
 };
 #define STASH__V1__REQUEST__INIT \
@@ -1959,6 +2045,44 @@ Stash__V1__AddDownloadRequest *
 void   stash__v1__add_download_request__free_unpacked
                      (Stash__V1__AddDownloadRequest *message,
                       ProtobufCAllocator *allocator);
+/* Stash__V1__SetDownloadRequest methods */
+void   stash__v1__set_download_request__init
+                     (Stash__V1__SetDownloadRequest         *message);
+size_t stash__v1__set_download_request__get_packed_size
+                     (const Stash__V1__SetDownloadRequest   *message);
+size_t stash__v1__set_download_request__pack
+                     (const Stash__V1__SetDownloadRequest   *message,
+                      uint8_t             *out);
+size_t stash__v1__set_download_request__pack_to_buffer
+                     (const Stash__V1__SetDownloadRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__SetDownloadRequest *
+       stash__v1__set_download_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__set_download_request__free_unpacked
+                     (Stash__V1__SetDownloadRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Stash__V1__MoveRequest methods */
+void   stash__v1__move_request__init
+                     (Stash__V1__MoveRequest         *message);
+size_t stash__v1__move_request__get_packed_size
+                     (const Stash__V1__MoveRequest   *message);
+size_t stash__v1__move_request__pack
+                     (const Stash__V1__MoveRequest   *message,
+                      uint8_t             *out);
+size_t stash__v1__move_request__pack_to_buffer
+                     (const Stash__V1__MoveRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__MoveRequest *
+       stash__v1__move_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__move_request__free_unpacked
+                     (Stash__V1__MoveRequest *message,
+                      ProtobufCAllocator *allocator);
 /* Stash__V1__PlaybackKeyRequest methods */
 void   stash__v1__playback_key_request__init
                      (Stash__V1__PlaybackKeyRequest         *message);
@@ -2836,6 +2960,12 @@ typedef void (*Stash__V1__HelloRequest_Closure)
 typedef void (*Stash__V1__AddDownloadRequest_Closure)
                  (const Stash__V1__AddDownloadRequest *message,
                   void *closure_data);
+typedef void (*Stash__V1__SetDownloadRequest_Closure)
+                 (const Stash__V1__SetDownloadRequest *message,
+                  void *closure_data);
+typedef void (*Stash__V1__MoveRequest_Closure)
+                 (const Stash__V1__MoveRequest *message,
+                  void *closure_data);
 typedef void (*Stash__V1__PlaybackKeyRequest_Closure)
                  (const Stash__V1__PlaybackKeyRequest *message,
                   void *closure_data);
@@ -2977,6 +3107,8 @@ typedef void (*Stash__V1__ServerMessage_Closure)
 extern const ProtobufCEnumDescriptor    stash__v1__status_code__descriptor;
 extern const ProtobufCEnumDescriptor    stash__v1__download_state__descriptor;
 extern const ProtobufCEnumDescriptor    stash__v1__error_kind__descriptor;
+extern const ProtobufCEnumDescriptor    stash__v1__priority__descriptor;
+extern const ProtobufCEnumDescriptor    stash__v1__move_place__descriptor;
 extern const ProtobufCEnumDescriptor    stash__v1__export_format__descriptor;
 extern const ProtobufCEnumDescriptor    stash__v1__finding_kind__descriptor;
 extern const ProtobufCEnumDescriptor    stash__v1__export_track_kind__descriptor;
@@ -2994,6 +3126,8 @@ extern const ProtobufCMessageDescriptor stash__v1__config__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__config_entry__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__hello_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__set_download_request__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__move_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__playback_key_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__get_manifest_info_request__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__subtitles_request__descriptor;

@@ -1,0 +1,19 @@
+import StashCore
+
+/// SetDownload's priority and Move: decided by `EngineState+Queue`, answered with the record
+/// once its change is committed.
+extension Engine {
+    package func setPriority(id: String, _ priority: DownloadPriority) async throws -> Download {
+        try await change(.setPriority(id, priority), id: id)
+    }
+
+    package func move(id: String, _ move: QueueMove) async throws -> Download {
+        try await change(.move(id, move), id: id)
+    }
+
+    private func change(_ input: EngineInput, id: String) async throws -> Download {
+        let ticket = perform(try state.on(input))
+        try await ticket?.wait()
+        return try get(id: id)
+    }
+}

@@ -1,0 +1,66 @@
+import CStashProto
+import StashCore
+
+/// SetDownload and Move on the wire.
+extension SetDownloadRequest {
+    func wire(in arena: PackArena) -> UnsafeMutablePointer<Stash__V1__SetDownloadRequest> {
+        var message = Stash__V1__SetDownloadRequest()
+        stash__v1__set_download_request__init(&message)
+        message.id = arena.cString(id)
+        if let priority {
+            message.priority_given_case = STASH__V1__SET_DOWNLOAD_REQUEST__PRIORITY_GIVEN_PRIORITY
+            message.priority = priority.wire
+        }
+        return arena.store(message)
+    }
+
+    init(wire message: UnsafeMutablePointer<Stash__V1__SetDownloadRequest>?, field: StaticString) throws {
+        let m = try WireValue.message(message, field: field).pointee
+        self.init(
+            id: try WireValue.string(m.id, field: "SetDownloadRequest.id"),
+            priority: m.priority_given_case == STASH__V1__SET_DOWNLOAD_REQUEST__PRIORITY_GIVEN_PRIORITY
+                ? try DownloadPriority(wire: m.priority, field: "SetDownloadRequest.priority") : nil)
+    }
+}
+
+extension QueueMove {
+    func wire(id: String, in arena: PackArena) -> UnsafeMutablePointer<Stash__V1__MoveRequest> {
+        var message = Stash__V1__MoveRequest()
+        stash__v1__move_request__init(&message)
+        message.id = arena.cString(id)
+        switch self {
+        case .top: message.place = STASH__V1__MOVE_PLACE__MOVE_PLACE_TOP
+        case .bottom: message.place = STASH__V1__MOVE_PLACE__MOVE_PLACE_BOTTOM
+        case .before: message.place = STASH__V1__MOVE_PLACE__MOVE_PLACE_BEFORE
+        case .after: message.place = STASH__V1__MOVE_PLACE__MOVE_PLACE_AFTER
+        }
+        message.other = arena.cString(other ?? "")
+        return arena.store(message)
+    }
+
+    /// The move and the id it moves. A place this version does not know, none, or one that
+    /// does not match `other` (given for TOP and BOTTOM, missing for BEFORE and AFTER) is
+    /// refused, naming the field.
+    static func decode(wire message: UnsafeMutablePointer<Stash__V1__MoveRequest>?, field: StaticString) throws -> (id: String, move: QueueMove) {
+        let m = try WireValue.message(message, field: field).pointee
+        let id = try WireValue.string(m.id, field: "MoveRequest.id")
+        let other = try WireValue.string(m.other, field: "MoveRequest.other")
+        let move: QueueMove
+        switch m.place {
+        case STASH__V1__MOVE_PLACE__MOVE_PLACE_TOP: move = .top
+        case STASH__V1__MOVE_PLACE__MOVE_PLACE_BOTTOM: move = .bottom
+        case STASH__V1__MOVE_PLACE__MOVE_PLACE_BEFORE: move = .before(other)
+        case STASH__V1__MOVE_PLACE__MOVE_PLACE_AFTER: move = .after(other)
+        default:
+            let raw = Int32(truncatingIfNeeded: m.place.rawValue)
+            throw StashError.invalidArgument("MoveRequest.place: \(raw) is not a place; give 1 (top), 2 (bottom), 3 (before) or 4 (after)")
+        }
+        if move.other == nil, !other.isEmpty {
+            throw StashError.invalidArgument("MoveRequest.other: '\(other.prefix(200))' is given with a move to the top or bottom, which takes none")
+        }
+        if move.other == "" {
+            throw StashError.invalidArgument("MoveRequest.other: empty; a move before or after names a queued download")
+        }
+        return (id, move)
+    }
+}
