@@ -1,8 +1,10 @@
 /// One file of a download: where it comes from, where it goes inside the asset's folder, and
 /// what is known of it. A single-file download has exactly one; a bundle has one per entry.
 public struct DownloadFile: Equatable, Sendable {
-    // Declared in an order that packs them (the strings, then the numbers, the optionals
-    // and the flag last): a bundle or an HLS package holds thousands.
+    // Declared in an order that packs them (the strings, then the numbers, the flag last; the
+    // two optional numbers stored as numbers, -1 for none, since an `Int64?` takes 16 bytes in
+    // a struct): a bundle or an HLS package holds thousands, and a single-file download's one
+    // file is a sixth of what it costs at rest.
     public var url: String
     /// Path inside the asset's folder, checked by `BundleRules.validatePath`.
     public var path: String
@@ -16,16 +18,27 @@ public struct DownloadFile: Equatable, Sendable {
     package var lastModified: String?
     /// Bytes on disk for this file, partial or complete. Not stored: the disk is the measure.
     public var downloadedBytes: Int64
-    /// Size given at add time or learned from Content-Length; nil while unknown.
-    public var size: Int64?
+    /// The fewest bytes the complete file may have; 0 to take the download's.
+    public var minSize: Int64
+    private var storedSize: Int64
+    private var storedRangeOffset: Int64
     /// The file is at its final path, complete and verified. Not stored: a file reaches its
     /// final path only once it is complete, so its presence is the record.
     public var done: Bool
+
+    /// Size given at add time or learned from Content-Length; nil while unknown (a negative
+    /// size is no size).
+    public var size: Int64? {
+        get { storedSize < 0 ? nil : storedSize }
+        set { storedSize = newValue ?? -1 }
+    }
+
     /// Where the file starts in the resource at `url` when it is only a part of it (an HLS
     /// EXT-X-BYTERANGE segment); `size` is then the part's length. Nil for a whole resource.
-    package var rangeOffset: Int64?
-    /// The fewest bytes the complete file may have; 0 to take the download's.
-    public var minSize: Int64
+    package var rangeOffset: Int64? {
+        get { storedRangeOffset < 0 ? nil : storedRangeOffset }
+        set { storedRangeOffset = newValue ?? -1 }
+    }
 
     public init(
         url: String, path: String, size: Int64? = nil, sha256: String = "",
@@ -34,10 +47,10 @@ public struct DownloadFile: Equatable, Sendable {
     ) {
         self.expect = expect
         self.minSize = minSize
-        self.rangeOffset = rangeOffset
+        self.storedRangeOffset = rangeOffset ?? -1
         self.url = url
         self.path = path
-        self.size = size
+        self.storedSize = size ?? -1
         self.sha256 = sha256
         self.etag = etag
         self.lastModified = lastModified
