@@ -67,13 +67,18 @@ public final class StashClient: Sendable {
     /// Adds a download. `created` is false when a download with the same id and URI was
     /// already there (AddDownload is idempotent for a given id). A time range (`hls.start`,
     /// `hls.end`) needs a daemon that announces `time-range`; an older one would fetch the
-    /// whole stream, so it is refused here with UNIMPLEMENTED instead.
+    /// whole stream, so it is refused here with UNIMPLEMENTED instead; so are a rate limit
+    /// (`rate-limit`), a priority other than normal (`priority`) and content rules, the
+    /// download's or a file's (`content-check`), which such a daemon would ignore.
     public func addDownload(_ request: AddDownloadRequest) async throws -> (download: Download, created: Bool) {
         if request.hls?.hasRange ?? false { try requireTimeRanges() }
         if request.rateLimit != 0, !daemonInfo.features.contains("rate-limit") {
             throw StashError(.unimplemented, "stashd \(daemonInfo.daemonVersion) does not support a rate limit per download (feature \"rate-limit\"); it would fetch at full speed")
         }
         if request.priority != .normal { try requirePriority() }
+        if Self.hasContentRules(request), !daemonInfo.features.contains("content-check") {
+            throw StashError(.unimplemented, "stashd \(daemonInfo.daemonVersion) does not check content (feature \"content-check\"); it would keep any body")
+        }
         let result = try await connection.call(.addDownload(request))
         guard case .download(let download, let created) = result else { throw Self.unexpected(result, for: "AddDownload") }
         return (download, created)
@@ -432,6 +437,12 @@ public final class StashClient: Sendable {
         guard daemonInfo.features.contains("priority") else {
             throw StashError(.unimplemented, "stashd \(daemonInfo.daemonVersion) does not support priorities and queue moves (feature \"priority\")")
         }
+    }
+
+    /// A daemon before content checks ignores the rules and keeps any body, so rules of the
+    /// download's or of any file's are refused here instead.
+    private static func hasContentRules(_ request: AddDownloadRequest) -> Bool {
+        !request.expect.isEmpty || request.minSize != 0 || request.files.contains { !$0.expect.isEmpty || $0.minSize != 0 }
     }
 
     private static func unexpected(_ result: ResponseResult, for opName: String) -> StashError {

@@ -184,7 +184,10 @@ public struct AddDownloadRequest: Equatable, Sendable {
     public init(id: String = "", uri: String, title: String = "", sha256: String = "", headers: [HTTPHeader] = [],
                 files: [BundleFileSpec] = [], hls: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false,
                 appData: [UInt8] = [], group: String = "", append: Bool = false, textTracks: [TextTrack] = [],
-                priority: DownloadPriority = .normal) {
+                rateLimit: Int64 = 0, expect: String = "", minSize: Int64 = 0, priority: DownloadPriority = .normal) {
+        self.rateLimit = rateLimit
+        self.expect = expect
+        self.minSize = minSize
         self.priority = priority
         self.append = append
         self.textTracks = textTracks

@@ -16,10 +16,35 @@ final class ContentCheckTests: DaemonTestCase {
     }
 
     private func add(_ id: String, _ path: String, expect: String = "", minSize: Int64 = 0) async throws {
-        var request = AddDownloadRequest(id: id, uri: http.url(path))
-        request.expect = expect
-        request.minSize = minSize
-        _ = try await client.addDownload(request)
+        _ = try await client.addDownload(AddDownloadRequest(id: id, uri: http.url(path), expect: expect, minSize: minSize))
+    }
+
+    /// A daemon before content checks ignores the rules and would keep an error page as a
+    /// chapter page: the client and the command line refuse to ask it, for the download's rules
+    /// and for a file's own.
+    func testRulesAreNotSentToADaemonWithoutContentChecks() async throws {
+        let older = try OlderDaemonProxy(
+            upstream: daemon.socketPath, socketPath: (daemon.socketPath as NSString).deletingLastPathComponent + "/older.sock",
+            hiddenFeatures: ["content-check"], unknownOps: { _ in false })
+        defer { older.stop() }
+        let oldClient = try await StashClient.connect(socketPath: older.socketPath)
+        let requests = [
+            AddDownloadRequest(id: "old", uri: http.url("/x.jpg"), expect: "image"),
+            AddDownloadRequest(id: "old", uri: http.url("/x.jpg"), minSize: 1),
+            AddDownloadRequest(id: "old", uri: "", files: [BundleFileSpec(url: http.url("/1.jpg")), BundleFileSpec(url: http.url("/2.jpg"), minSize: 1)]),
+        ]
+        for request in requests {
+            let refused = await assertFails(.unimplemented) { try await oldClient.addDownload(request) }
+            XCTAssertTrue(refused?.message.contains("feature \"content-check\"") ?? false, "\(String(describing: refused))")
+        }
+        await oldClient.close()
+        let cli = try DaemonProcess.run(
+            executable: DaemonProcess.executableURL(named: "stash"),
+            arguments: ["add", http.url("/x.jpg"), "--expect", "image", "--socket", older.socketPath])
+        XCTAssertNotEqual(cli.status, 0)
+        XCTAssertTrue(cli.stderr.contains("does not check content"), cli.stderr)
+        let added = try await client.listDownloads().total
+        XCTAssertEqual(added, 0, "nothing added")
     }
 
     func testAnHTMLPageServedAsAJPEGFailsAndKeepsNothing() async throws {

@@ -20,7 +20,8 @@ func everyCall(socketPath: String) async throws {
         hls: HLSOptions(quality: .high, maxHeight: 720, subtitles: ["en"], audio: ["es"], start: 60, end: 120.5),
         drm: DRMParams(kind: .clearkey, licenseServer: "https://example.org/licence"), force: false,
         appData: [1, 2], group: "album/one", append: false,
-        textTracks: [TextTrack(uri: "https://example.org/a.vtt", language: "en")])
+        textTracks: [TextTrack(uri: "https://example.org/a.vtt", language: "en")], rateLimit: 1 << 20, expect: "audio",
+        minSize: 1000, priority: .high)
     let (download, created) = try await client.addDownload(request)
     record(download)
     print(created)

@@ -161,15 +161,14 @@ final class GoldenFrameTests: XCTestCase {
             operation = .addDownload(AddDownloadRequest(
                 id: str(b, "id"), uri: str(b, "uri"), title: str(b, "title"), sha256: str(b, "sha256"), headers: headers(b, "headers"),
                 files: objs(b, "files").map {
-                    BundleFileSpec(url: str($0, "url"), path: str($0, "path"), size: int($0, "size"), sha256: str($0, "sha256"))
+                    BundleFileSpec(
+                        url: str($0, "url"), path: str($0, "path"), size: int($0, "size"), sha256: str($0, "sha256"), expect: str($0, "expect"),
+                        minSize: int($0, "min_size"))
                 },
                 hls: try hls(obj(b, "hls")), drm: drm(obj(b, "drm")), force: bool(b, "force"), appData: bytes(b, "app_data"),
                 group: str(b, "group"), append: bool(b, "append"), textTracks: textTracks(b, "text_tracks"),
+                rateLimit: int(b, "rate_limit"), expect: str(b, "expect"), minSize: int(b, "min_size"),
                 priority: try priority(b, "priority") ?? .normal))
-            if case .addDownload(var add) = operation {
-                add.rateLimit = int(b, "rate_limit")
-                operation = .addDownload(add)
-            }
         case "set_download": operation = .setDownload(SetDownloadRequest(id: str(b, "id"), priority: try priority(b, "priority")))
         case "move":
             let other = str(b, "other")
@@ -242,7 +241,8 @@ final class GoldenFrameTests: XCTestCase {
             files: objs(o, "files").map {
                 DownloadFile(
                     url: str($0, "url"), path: str($0, "path"), size: int($0, "size") == 0 ? nil : int($0, "size"),
-                    sha256: str($0, "sha256"), downloadedBytes: int($0, "downloaded_bytes"), done: bool($0, "done"))
+                    sha256: str($0, "sha256"), downloadedBytes: int($0, "downloaded_bytes"), done: bool($0, "done"),
+                    expect: str($0, "expect"), minSize: int($0, "min_size"))
             },
             hls: try hls(obj(o, "hls")))
         record.drm = drm(obj(o, "drm"))
@@ -253,6 +253,8 @@ final class GoldenFrameTests: XCTestCase {
         record.textTracks = textTracks(o, "text_tracks")
         record.rateLimit = int(o, "rate_limit")
         record.priority = try priority(o, "priority") ?? .normal
+        record.expect = str(o, "expect")
+        record.minSize = int(o, "min_size")
         if obj(o, "license") != nil { throw Unmapped(description: "a record's licence is computed when it is sent") }
         return record
     }

@@ -152,11 +152,14 @@ static bool download(decoder *d, const Stash__V1__Download *in, stash_download *
     out->state_reason = text(in->state_reason);
     out->bundle = in->bundle;
     stash_bundle_file *files = alloc_array(d, in->n_files, sizeof *files, "Download.files");
-    for (size_t i = 0; files && i < in->n_files; i++) {
+    stash_file_rules *rules = alloc_array(d, in->n_files, sizeof *rules, "Download.files");
+    for (size_t i = 0; files && rules && i < in->n_files; i++) {
         const Stash__V1__BundleFile *f = in->files[i];
         files[i] = (stash_bundle_file){text(f->url), text(f->path), f->size, text(f->sha256), f->downloaded_bytes, f->done};
+        rules[i] = (stash_file_rules){text(f->expect), f->min_size};
     }
     out->files = files;
+    out->file_rules = rules;
     out->n_files = in->n_files;
     out->files_done = in->files_done;
     out->files_total = in->files_total;
@@ -201,6 +204,8 @@ static bool download(decoder *d, const Stash__V1__Download *in, stash_download *
     out->rate_limit = in->rate_limit;
     if (!check_enum(d, in->priority, STASH_PRIORITY_HIGH, "Download.priority", "priority")) return false;
     out->priority = (stash_priority)in->priority;
+    out->expect = text(in->expect);
+    out->min_size = in->min_size;
     return d->error == NULL;
 }
 
@@ -346,7 +351,7 @@ static void *result(decoder *d, const Stash__V1__Response *in) {
         const Stash__V1__Config *c = in->config;
         *out = (stash_config){c->max_parallel,   c->retry_max_attempts, c->retry_base_delay_ms, c->retry_max_delay_ms,
                               c->rate_limit,     c->low_speed_limit,    c->low_speed_time,      c->files_per_download,
-                              c->max_connections, c->max_connections_per_host, c->storage_reserve, {0}};
+                              c->max_connections, c->max_connections_per_host, c->storage_reserve, {0}, c->preempt};
         size_t length = c->rate_schedule ? strlen(c->rate_schedule) : 0;
         if (length > STASH_MAX_RATE_SCHEDULE) {
             fail(d, "Config.rate_schedule: %zu bytes, above the %u this library holds", length, STASH_MAX_RATE_SCHEDULE);

@@ -200,6 +200,9 @@ static void test_content_check(stash_client *client, stash_client *events) {
     stash_download *record = NULL;
     CHECK_OK(stash_get(client, "c-page", &record), client);
     if (record) {
+        CHECK(strcmp(record->expect, "image") == 0 && record->min_size == 10, "rules in the record: '%s' %llu", record->expect,
+              (unsigned long long)record->min_size);
+        CHECK(record->file_rules == NULL, "no file rules without files");
         CHECK(record->error && record->error->kind == STASH_ERROR_VALIDATION, "a validation error");
         CHECK(record->error && strcmp(record->error->message,
                                       "c-page.jpg: expected an image, got text/html (58 bytes starting '<!DOCTYPE html>')") == 0,
@@ -224,6 +227,27 @@ static void test_content_check(stash_client *client, stash_client *events) {
     bundle.expect = NULL;
     rules[0].expect = "image/";
     CHECK_FAILS(stash_add(client, NULL, "c-rules", NULL, &bundle, NULL), client, STASH_INVALID_ARGUMENT, "files[0]");
+
+    /* The rules in force for each file come back beside its entry of files: its own, else the
+     * download's. */
+    rules[0].expect = "text/plain";
+    bundle.min_size = 2;
+    CHECK_OK(stash_add(client, NULL, "c-rules", NULL, &bundle, NULL), client);
+    CHECK_OK(stash_get(client, "c-rules", &record), client);
+    if (record) {
+        CHECK(record->expect[0] == 0 && record->min_size == 2, "the bundle's rules: '%s' %llu", record->expect,
+              (unsigned long long)record->min_size);
+        CHECK(record->n_files == 2 && record->file_rules, "%zu files with rules", record->n_files);
+        if (record->n_files == 2 && record->file_rules) {
+            CHECK(strcmp(record->file_rules[0].expect, "text/plain") == 0 && record->file_rules[0].min_size == 2,
+                  "files[0]'s rules: '%s' %llu", record->file_rules[0].expect, (unsigned long long)record->file_rules[0].min_size);
+            CHECK(record->file_rules[1].expect[0] == 0 && record->file_rules[1].min_size == 1, "files[1]'s rules: '%s' %llu",
+                  record->file_rules[1].expect, (unsigned long long)record->file_rules[1].min_size);
+        }
+    }
+    stash_download_free(record);
+    CHECK_OK(stash_cancel(client, "c-rules"), client);
+    CHECK(wait_for_state(events, "c-rules", STASH_STATE_NOT_DOWNLOADED, 20000, NULL), "c-rules removed");
 }
 
 static void test_list(stash_client *client) {
@@ -449,6 +473,13 @@ static void test_config(stash_client *client) {
     stash_config_entry no_schedule[] = {{"rate-schedule", ""}};
     CHECK_OK(stash_config_set(client, no_schedule, 1, &config), client);
     CHECK(config.rate_schedule[0] == 0, "rate schedule cleared: '%s'", config.rate_schedule);
+    CHECK(config.preempt, "preempt is on by default");
+    stash_config_entry no_preempt[] = {{"preempt", "0"}};
+    CHECK_OK(stash_config_set(client, no_preempt, 1, &config), client);
+    CHECK(!config.preempt, "preempt off");
+    stash_config_entry preempt[] = {{"preempt", "1"}};
+    CHECK_OK(stash_config_set(client, preempt, 1, &config), client);
+    CHECK(config.preempt, "preempt on again");
 }
 
 static void test_info(stash_client *client) {

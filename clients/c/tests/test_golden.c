@@ -131,6 +131,7 @@ static bool call(stash_client *c, const char *op, const json *b) {
     } else if (strcmp(op, "add_download") == 0) {
         stash_header head[8];
         stash_bundle_file files[8];
+        stash_file_rules rules[8];
         stash_text_track tracks[8];
         uint8_t app_data[256];
         stash_add_options o = STASH_ADD_OPTIONS_INIT;
@@ -140,6 +141,8 @@ static bool call(stash_client *c, const char *op, const json *b) {
         o.append = json_bool(b, "append");
         o.rate_limit = json_u64(b, "rate_limit");
         o.priority = priority_named(b);
+        o.expect = json_text(b, "expect", NULL);
+        o.min_size = json_u64(b, "min_size");
         o.headers = head;
         o.n_headers = headers(json_get(b, "headers"), head);
         const json *list = json_get(b, "files");
@@ -147,9 +150,12 @@ static bool call(stash_client *c, const char *op, const json *b) {
             const json *f = list->items[i];
             files[i] = (stash_bundle_file){.url = json_text(f, "url", ""), .path = json_text(f, "path", NULL),
                                            .size = json_u64(f, "size"), .sha256 = json_text(f, "sha256", NULL)};
+            rules[i] = (stash_file_rules){.expect = json_text(f, "expect", NULL), .min_size = json_u64(f, "min_size")};
+            if (rules[i].expect || rules[i].min_size) o.file_rules = rules;
             o.files = files;
             o.n_files = i + 1;
         }
+        if (o.file_rules) o.n_file_rules = o.n_files;
         list = json_get(b, "text_tracks");
         for (size_t i = 0; list && i < list->n && i < 8; i++) {
             const json *t = list->items[i];
@@ -395,6 +401,8 @@ static json *download_json(const stash_download *d) {
         STR(f, &d->files[i], sha256);
         U64(f, &d->files[i], downloaded_bytes);
         BOOL(f, &d->files[i], done);
+        STR(f, &d->file_rules[i], expect);
+        U64(f, &d->file_rules[i], min_size);
         json_push(files, f);
     }
     json_put(o, "files", files);
@@ -427,6 +435,8 @@ static json *download_json(const stash_download *d) {
     json_put(o, "text_tracks", text_tracks_json(d->text_tracks, d->n_text_tracks));
     U64(o, d, rate_limit);
     json_put(o, "priority", json_new_string(stash_priority_name(d->priority)));
+    STR(o, d, expect);
+    U64(o, d, min_size);
     return o;
 }
 
@@ -570,6 +580,7 @@ static json *result_json(Stash__V1__Response__ResultCase result_case, const void
         U32(o, c, max_connections_per_host);
         U64(o, c, storage_reserve);
         STR(o, c, rate_schedule);
+        BOOL(o, c, preempt);
         break;
     }
     case STASH__V1__RESPONSE__RESULT_VERIFY:

@@ -171,7 +171,8 @@ class AsyncClient:
         feature "rate-limit", else UNIMPLEMENTED);
         ``expect`` (what each file must be: "image", "video", "audio", "text" or a MIME type; a
         file that is not fails with a validation error naming it, and nothing of it is kept) and
-        ``min_size`` (each file's fewest bytes; a file of ``files`` may give its own);
+        ``min_size`` (each file's fewest bytes; a file of ``files`` may give its own); both need
+        the daemon feature "content-check", without which the call raises UNIMPLEMENTED;
         ``priority`` ("high", "normal" or "low"; needs the daemon feature "priority", without
         which the call raises UNIMPLEMENTED).
         A time range (``hls`` with ``start``/``end``) needs the daemon feature "time-range";
@@ -180,7 +181,9 @@ class AsyncClient:
         wire.check_time_range(self.features, self.daemon_version, options.get("hls"))
         wire.check_rate_limit(self.features, self.daemon_version, options.get("rate_limit"))
         wire.check_priority(self.features, self.daemon_version, options.get("priority") not in (None, "normal", "NORMAL", "PRIORITY_NORMAL"))
-        return await self._call(wire.add(url, id, title, options), "download", Download)
+        request = wire.add(url, id, title, options)
+        wire.check_content_rules(self.features, self.daemon_version, request.add_download)
+        return await self._call(request, "download", Download)
 
     async def get(self, id: str) -> Download:
         """The download's record (NOT_FOUND for an unknown id)."""

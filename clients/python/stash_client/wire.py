@@ -278,6 +278,15 @@ def check_rate_limit(features: Iterable[str], daemon_version: str, rate_limit: o
                          f"stashd {daemon_version} does not support a rate limit per download (feature \"rate-limit\"); it would fetch at full speed")
 
 
+def check_content_rules(features: Iterable[str], daemon_version: str, body: pb.AddDownloadRequest) -> None:
+    """Refuses (UNIMPLEMENTED) content rules (``expect``, ``min_size``, a file's own) for a
+    daemon without the feature "content-check": it ignores them and keeps any body."""
+    wanted = bool(body.expect or body.min_size) or any(f.expect or f.min_size for f in body.files)
+    if wanted and "content-check" not in features:
+        raise StashError("UNIMPLEMENTED",
+                         f"stashd {daemon_version} does not check content (feature \"content-check\"); it would keep any body")
+
+
 def priority(value: object, field: str = "priority") -> str:
     """A priority by name: "high", "normal" or "low" (or PRIORITY_HIGH ...), as the schema's name."""
     if isinstance(value, str):

@@ -3,6 +3,7 @@ and refusals, events, wait, and a daemon that stops answering."""
 import asyncio
 import os
 import time
+from typing import Any, Dict, List
 
 import pytest
 
@@ -99,6 +100,31 @@ def test_content_checks(daemon, client):
     refused("INVALID_ARGUMENT", "expect 'picture'", client.add, url(daemon, "/data/10/x.jpg"), expect="picture")
     refused("INVALID_ARGUMENT", "files[0].min_size: -1 is not a byte count", client.add,
             files=[{"url": url(daemon, "/data/10/x.jpg"), "min_size": -1}])
+
+
+def test_content_rules_are_refused_to_a_daemon_without_the_feature(daemon):
+    """A daemon without "content-check" would keep any body: rules are refused before they are
+    sent, by both clients; an add without rules still goes through."""
+    with Client(daemon.socket, timeout=30) as client:
+        client.features = tuple(f for f in client.features if f != "content-check")
+        cases: List[Dict[str, Any]] = [
+            {"expect": "image"}, {"min_size": 1}, {"files": [BundleFile(url(daemon, "/data/10/a.jpg"), expect="image")]},
+            {"files": [url(daemon, "/data/10/b.jpg"), {"url": url(daemon, "/data/10/c.jpg"), "min_size": 1}]}]
+        for options in cases:
+            uri = None if "files" in options else url(daemon, "/data/10/py-nocheck.jpg")
+            refused("UNIMPLEMENTED", "feature \"content-check\"", client.add, uri, id="py-nocheck", **options)
+        refused("NOT_FOUND", "py-nocheck", client.get, "py-nocheck")
+        assert client.add(url(daemon, "/data/10/py-nocheck.jpg"), id="py-nocheck").id == "py-nocheck"
+        client.wait("py-nocheck", timeout=20)
+        client.cancel("py-nocheck")
+
+    async def add_with_rules():
+        async with await AsyncClient.connect(daemon.socket, timeout=30) as aclient:
+            aclient.features = tuple(f for f in aclient.features if f != "content-check")
+            await aclient.add(url(daemon, "/data/10/py-nocheck.jpg"), id="py-nocheck-async", expect="image")
+    with pytest.raises(StashError) as failure:
+        asyncio.run(add_with_rules())
+    assert failure.value.code == "UNIMPLEMENTED" and "feature \"content-check\"" in failure.value.message
 
 
 def test_list_and_pages(daemon, client):

@@ -59,12 +59,17 @@ def build(value):
         if "app_data" in body:
             options["app_data"] = base64.b64decode(body["app_data"])
         if "files" in body:
-            options["files"] = [records.BundleFile(f["url"], f.get("path", ""), _number(f.get("size")), f.get("sha256", ""))
+            options["files"] = [records.BundleFile(f["url"], f.get("path", ""), _number(f.get("size")), f.get("sha256", ""),
+                                                   expect=f.get("expect", ""), min_size=_number(f.get("min_size")))
                                 for f in body["files"]]
         if "text_tracks" in body:
             options["text_tracks"] = [dict(t) for t in body["text_tracks"]]
         if "rate_limit" in body:
             options["rate_limit"] = _number(body["rate_limit"])
+        if "expect" in body:
+            options["expect"] = body["expect"]
+        if "min_size" in body:
+            options["min_size"] = _number(body["min_size"])
         if "priority" in body:
             options["priority"] = body["priority"]
         if "hls" in body:

@@ -49,7 +49,8 @@
  * layout, and a later version that needs more per item adds an array of a new type behind a new
  * field of the options struct. The records the library returns keep their layout within a
  * soname too: they sit in arrays (a list's downloads, a record's files) that a caller steps
- * through with its own sizeof, so a field added to one comes with a new soname.
+ * through with its own sizeof, so a field added to one comes with a new soname; so does
+ * stash_config, which the caller allocates and the library fills whole.
  *
  * Threads. A stash_client is not thread-safe: use one per thread, or hold a lock around each
  * call. The library never raises SIGPIPE and never touches signal handlers.
@@ -321,6 +322,14 @@ typedef struct stash_download {
      * an older header reads the fields before it): */
     uint64_t rate_limit; /* bytes per second over its transfers, 0: none (soname 0.3) */
     stash_priority priority;
+    /* Its content rules as added (feature "content-check"; soname 0.3): what each file must be
+     * ("" for any) and each file's fewest bytes (0 for none). file_rules: the rules in force for
+     * each file (its own, else the download's), one per entry of files in the same order, NULL
+     * when n_files is 0; stash_bundle_file keeps its layout, so they ride beside it as in
+     * stash_add. */
+    const char *expect;
+    uint64_t min_size;
+    const stash_file_rules *file_rules;
 } stash_download;
 
 /* ------------------------------------------------------------------ connection */
@@ -625,6 +634,9 @@ typedef struct stash_config {
     /* Daemon 0.11.0 (soname 0.3): the global rate limit by weekday and hour as the daemon read
      * it (PROTOCOL.md section 10), NUL-terminated; "" for none. 64 rules fit with room to spare. */
     char rate_schedule[STASH_MAX_RATE_SCHEDULE + 1];
+    /* Daemon 0.11.0 (soname 0.3): a queued download takes the slot of a running one of lower
+     * priority, which goes back to QUEUED keeping its bytes (config key "preempt", "1" or "0"). */
+    bool preempt;
 } stash_config;
 
 typedef struct stash_config_entry {
