@@ -170,7 +170,9 @@ final class GoldenFrameTests: XCTestCase {
                 add.rateLimit = int(b, "rate_limit")
                 operation = .addDownload(add)
             }
-        case "set_download": operation = .setDownload(SetDownloadRequest(id: str(b, "id"), priority: try priority(b, "priority")))
+        case "set_download":
+            operation = .setDownload(
+                SetDownloadRequest(id: str(b, "id"), priority: try priority(b, "priority"), rateLimit: b?["rate_limit"] == nil ? nil : int(b, "rate_limit")))
         case "move":
             let other = str(b, "other")
             let moves: [String: QueueMove] = [
