@@ -144,6 +144,19 @@ public final class StashClient: Sendable {
         return try await downloadResult(of: .setDownload(SetDownloadRequest(id: id, priority: priority)))
     }
 
+    /// Gives a download its own rate limit in bytes per second, 0 = none (SetDownload, daemon
+    /// feature `set-download`): its running transfers take it at once. Returns its record.
+    public func setRateLimit(id: String, _ bytesPerSecond: Int64) async throws -> Download {
+        guard daemonInfo.features.contains("set-download") else {
+            throw StashError(.unimplemented, "stashd \(daemonInfo.daemonVersion) cannot change a download's rate limit (feature \"set-download\")")
+        }
+        guard bytesPerSecond >= 0 else {
+            // On the wire it would read as a limit above Int64.max.
+            throw StashError.invalidArgument("rate_limit: \(bytesPerSecond) is negative; give bytes per second, 0 = none")
+        }
+        return try await downloadResult(of: .setDownload(SetDownloadRequest(id: id, rateLimit: bytesPerSecond)))
+    }
+
     /// Moves a QUEUED download in the queue (Move, daemon feature `priority`); returns its record.
     public func move(id: String, _ move: QueueMove) async throws -> Download {
         try requirePriority()

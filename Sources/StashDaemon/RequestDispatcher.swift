@@ -10,7 +10,7 @@ package struct RequestDispatcher: RequestHandler {
     let logger: Logger
 
     /// What this daemon offers, announced in Hello.
-    package static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks", "group-ops", "time-range", "export-file", "rate-limit", "content-check", "priority"]
+    package static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks", "group-ops", "time-range", "export-file", "rate-limit", "content-check", "priority", "set-download"]
 
     package init(engine: Engine, logger: Logger) {
         self.engine = engine
@@ -78,11 +78,17 @@ package struct RequestDispatcher: RequestHandler {
 
     /// SetDownload: each field given is changed; one that names nothing to change is refused
     /// rather than answered as if it had done something.
+    /// The rate limit goes first: it is refused for what the priority would be refused for
+    /// too (an unknown id, a REMOVING download), so a refusal leaves both as they were.
     static func set(_ request: SetDownloadRequest, on engine: Engine) async throws -> Download {
-        guard let priority = request.priority else {
-            throw StashError.invalidArgument("SetDownload for '\(request.id.prefix(128))' gives no field to change; give priority")
+        if let priority = request.priority {
+            if let rateLimit = request.rateLimit { _ = try await engine.setRateLimit(id: request.id, rateLimit) }
+            return try await engine.setPriority(id: request.id, priority)
         }
-        return try await engine.setPriority(id: request.id, priority)
+        guard let rateLimit = request.rateLimit else {
+            throw StashError.invalidArgument("SetDownload for '\(request.id.prefix(128))' gives no field to change; give priority or rate_limit")
+        }
+        return try await engine.setRateLimit(id: request.id, rateLimit)
     }
 
     /// include_failed chooses which downloads ResumeGroup takes; sent with another group

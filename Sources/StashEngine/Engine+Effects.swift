@@ -80,6 +80,8 @@ extension Engine {
             maintenance.storage.forget()
         case .setRateLimit(let bytesPerSecond):
             fetch.setRateLimit(bytesPerSecond)
+        case .setGroupRateLimit(let group, let bytesPerSecond):
+            fetch.setGroupRateLimit(group, bytesPerSecond)
         case .armRateChange(let seconds, let generation):
             let clock = self.clock
             Task { [weak self] in

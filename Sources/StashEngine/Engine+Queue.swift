@@ -1,10 +1,14 @@
 import StashCore
 
-/// SetDownload's priority and Move: decided by `EngineState+Queue`, answered with the record
+/// SetDownload and Move: decided by `EngineState+Queue` and `EngineState+Update`, answered with the record
 /// once its change is committed.
 extension Engine {
     package func setPriority(id: String, _ priority: DownloadPriority) async throws -> Download {
         try await change(.setPriority(id, priority), id: id)
+    }
+
+    package func setRateLimit(id: String, _ bytesPerSecond: Int64) async throws -> Download {
+        try await change(.setRateLimit(id, bytesPerSecond), id: id)
     }
 
     package func move(id: String, _ move: QueueMove) async throws -> Download {

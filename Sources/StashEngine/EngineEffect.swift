@@ -38,6 +38,9 @@ enum EngineEffect {
     case forgetStorageInfo
     /// The global rate limit in force (the schedule's or `rate-limit`).
     case setRateLimit(Int64)
+    /// A download's own limit (SetDownload): its running transfers, the rate group named by
+    /// its id, take it at once.
+    case setGroupRateLimit(String, Int64)
     /// Send `.rateChangeDue(generation)` after `after` seconds: the schedule's next change.
     case armRateChange(after: TimeInterval, generation: UInt64)
     case log(Logger.Level, Logger.Message, Logger.Metadata)

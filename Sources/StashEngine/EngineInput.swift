@@ -35,6 +35,8 @@ enum EngineInput {
     case configChanged(DaemonConfig)
     /// SetDownload's priority (`EngineState+Queue`).
     case setPriority(String, DownloadPriority)
+    /// SetDownload's rate limit (`EngineState+Update`).
+    case setRateLimit(String, Int64)
     /// Move: a queued download's place in the queue.
     case move(String, QueueMove)
 

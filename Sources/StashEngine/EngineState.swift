@@ -151,6 +151,8 @@ struct EngineState {
             changeConfig(updated, into: &effects)
         case .setPriority(let id, let priority):
             try setPriority(id, priority, into: &effects)
+        case .setRateLimit(let id, let limit):
+            try setRateLimit(id, limit, into: &effects)
         case .move(let id, let move):
             try self.move(id, move, into: &effects)
 

@@ -12,6 +12,9 @@ package protocol FetchService: Sendable {
     func fetchBody(_ request: FetchRequest, waitingForNetwork: (@Sendable () -> Void)?) async throws -> FetchedBody
     /// Global rate limit over all transfers in bytes/s (0 = unlimited).
     func setRateLimit(_ bytesPerSecond: Int64)
+    /// The limit of the running transfers of rate group `group` (0 = none); later transfers
+    /// bring their own in their request.
+    func setGroupRateLimit(_ group: String, _ bytesPerSecond: Int64)
     /// Makes the renames in these folders of the asset folder `folder` durable, and the
     /// folders holding them up to the one holding `folder`.
     func syncFolders(_ folders: [String], in folder: String) async throws

@@ -7,6 +7,8 @@ enum FetchCommand {
     /// Stop a transfer; the callback runs once it is torn down.
     case cancel(TransferID, @Sendable () -> Void)
     case shutdown(CheckedContinuation<Void, Never>?)
+    /// A rate group's new limit, for its transfers already started.
+    case groupRateLimit(String, Int64)
     /// The disk queue opened (and, for a resume, hashed) a transfer's part file.
     case opened(TransferID, Result<PartFile, FetchFailure>)
     /// The sync thread made a finished transfer's file durable under its final name (or

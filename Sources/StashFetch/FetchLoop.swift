@@ -77,6 +77,7 @@ final class FetchLoop {
         case .cancel(_, let stopped): stopped()
         case .shutdown(let waiter): waiter.map { shutdownWaiters.append($0) }
         case .opened, .committed: applyDiskResult(command)
+        case .groupRateLimit: break
         }
     }
 
@@ -131,6 +132,9 @@ final class FetchLoop {
             case .shutdown(let waiter):
                 waiter.map { shutdownWaiters.append($0) }
                 stopping = true
+            case .groupRateLimit(let group, let limit):
+                for transfer in transfers.values where transfer.request.rateGroup == group { transfer.request.groupRateLimit = limit }
+                applyRateShares()
             case .opened, .committed:
                 applyDiskResult(command)
             }

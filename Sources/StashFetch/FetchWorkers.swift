@@ -95,6 +95,12 @@ package final class FetchWorkers: Sendable {
         inbox.setRateLimit(bytesPerSecond)
     }
 
+    /// The limit (bytes/s, 0 = none) the running transfers of rate group `group` share from
+    /// now on, within the global one; posted in order with starts, so none started before is missed.
+    package func setGroupRateLimit(_ group: String, _ bytesPerSecond: Int64) {
+        _ = inbox.post(.groupRateLimit(group, max(0, bytesPerSecond)))
+    }
+
     /// Makes the renames in these folders of the asset folder `folder` durable, and the
     /// entries of the folders holding them up to the one holding `folder`: what a caller of
     /// `FileDurability.grouped` transfers does once the last of its files landed. One `fsync`

@@ -27,7 +27,8 @@ final class Transfer {
     var stopRequested = false
 
     let id: TransferID
-    let request: FetchRequest
+    /// Its group's rate limit changes while it runs (`FetchCommand.groupRateLimit`).
+    var request: FetchRequest
     /// `request.fileKey`, made once: every start compares it with every other transfer's.
     let fileKey: String
     /// Asked only when an attempt fails (is the network up for this host?): parsing every
@@ -112,6 +113,9 @@ final class Transfer {
     /// Gives the transfer its share of the global rate limit (0 = unlimited).
     func setRateShare(_ share: Int64, now: UInt64) throws {
         limiter.reset(limit: share, now: now)
+        // Paused for its old share, it would wait out that share's pause (a 16 KiB buffer at
+        // 1 KB/s: 16 s) before taking a larger one; the reset window admits the bytes at once.
+        if resumeAt != nil { resumeAt = now }
         try easy?.set(CURLOPT_LOW_SPEED_LIMIT, lowSpeedLimit)
     }
 

@@ -11,6 +11,11 @@ extension SetDownloadRequest {
             message.priority_given_case = STASH__V1__SET_DOWNLOAD_REQUEST__PRIORITY_GIVEN_PRIORITY
             message.priority = priority.wire
         }
+        if let rateLimit {
+            message.rate_limit_given_case = STASH__V1__SET_DOWNLOAD_REQUEST__RATE_LIMIT_GIVEN_RATE_LIMIT
+            // A negative limit is refused by the daemon; on the wire it reads as above Int64.max.
+            message.rate_limit = UInt64(bitPattern: rateLimit)
+        }
         return arena.store(message)
     }
 
@@ -19,7 +24,9 @@ extension SetDownloadRequest {
         self.init(
             id: try WireValue.string(m.id, field: "SetDownloadRequest.id"),
             priority: m.priority_given_case == STASH__V1__SET_DOWNLOAD_REQUEST__PRIORITY_GIVEN_PRIORITY
-                ? try DownloadPriority(wire: m.priority, field: "SetDownloadRequest.priority") : nil)
+                ? try DownloadPriority(wire: m.priority, field: "SetDownloadRequest.priority") : nil,
+            rateLimit: m.rate_limit_given_case == STASH__V1__SET_DOWNLOAD_REQUEST__RATE_LIMIT_GIVEN_RATE_LIMIT
+                ? try WireValue.int64(m.rate_limit, field: "SetDownloadRequest.rate_limit") : nil)
     }
 }
 

@@ -101,7 +101,7 @@ struct AddCommand: AsyncParsableCommand {
     var drm: DRMOptions
 
     func validate() throws {
-        if let rateLimit { _ = try parsedRateLimit(rateLimit) }
+        if let rateLimit { _ = try RateLimitOption.parse(rateLimit) }
         if urls.isEmpty && fromFile == nil {
             throw ValidationError(bundle ? "give the bundle's URLs or --from-file LIST" : "give a URL or --from-file LIST")
         }
@@ -144,7 +144,7 @@ struct AddCommand: AsyncParsableCommand {
         }
         let parsedHeaders = try headers.map { try HTTPHeader(parsing: $0) }
         let tracks = try textTracks.map(TextTrack.init(spec:))
-        let rate = try rateLimit.map(parsedRateLimit) ?? 0
+        let rate = try rateLimit.map(RateLimitOption.parse) ?? 0
         var requests: [AddDownloadRequest]
         if bundle {
             let files = try fromFile.map(Self.readBundleList) ?? urls.map { BundleFileSpec(url: $0) }
@@ -225,14 +225,6 @@ struct AddCommand: AsyncParsableCommand {
     static let addWindow = 128
 
     /// Adds every request, pipelined, and returns the answers in the order of the requests.
-    private func parsedRateLimit(_ text: String) throws -> Int64 {
-        do {
-            return try RateText.parse(text, field: "--rate-limit")
-        } catch let error as StashError {
-            throw ValidationError(error.message)
-        }
-    }
-
     static func add(_ requests: [AddDownloadRequest], with client: StashClient) async throws -> [(download: Download, created: Bool)] {
         var answers = [(download: Download, created: Bool)?](repeating: nil, count: requests.count)
         try await withThrowingTaskGroup(of: (Int, (download: Download, created: Bool)).self) { group in

@@ -4,11 +4,13 @@ import StashClient
 struct SetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
-        abstract: "Change a download after its add: its priority.",
+        abstract: "Change a download after its add: its priority, its rate limit.",
         discussion: """
             --priority high|normal|low: higher priorities get a slot first; a queued download \
             goes to the end of its new priority's queue, and a running one keeps its slot unless \
-            a higher one takes it (config preempt). Prints the record.
+            a higher one takes it (config preempt). --rate-limit RATE: the download's own limit \
+            within the global one (500K, 2M, 0 = none); a running download slows or speeds up \
+            at once. Prints the record.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -19,14 +21,30 @@ struct SetCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("high, normal or low.", valueName: "priority"))
     var priority: String?
 
+    @Option(name: .customLong("rate-limit"), help: ArgumentHelp(
+        "Bytes per second over all of the download's transfers, within the global limit: 500K, 2M (1024-based), 0 = none.",
+        valueName: "rate"))
+    var rateLimit: String?
+
     func validate() throws {
-        guard priority != nil else { throw ValidationError("give what to change: --priority high|normal|low") }
-        _ = try PriorityOption.parse(priority)
+        guard priority != nil || rateLimit != nil else {
+            throw ValidationError("give what to change: --priority high|normal|low or --rate-limit RATE")
+        }
+        if priority != nil { _ = try PriorityOption.parse(priority) }
+        if let rateLimit { _ = try RateLimitOption.parse(rateLimit) }
     }
 
     func run() async throws {
         let client = try await global.connect()
-        let download = try await client.setPriority(id: id, try PriorityOption.parse(priority))
-        if global.json { Output.json(download.publicRecord) } else { Output.line("\(download.id): priority \(download.priority.name) (\(download.state.name))") }
+        var download: Download?
+        if let rateLimit { download = try await client.setRateLimit(id: id, try RateLimitOption.parse(rateLimit)) }
+        if priority != nil { download = try await client.setPriority(id: id, try PriorityOption.parse(priority)) }
+        guard let download else { return }
+        if global.json {
+            Output.json(download.publicRecord)
+        } else {
+            let rate = download.rateLimit == 0 ? "none" : "\(Format.speed(download.rateLimit)) (\(RateText.format(download.rateLimit)))"
+            Output.line("\(download.id): priority \(download.priority.name), rate limit \(rate) (\(download.state.name))")
+        }
     }
 }

@@ -42,6 +42,7 @@ func everyCall(socketPath: String) async throws {
     print(try await client.pauseAll(), try await client.resumeAll(), try await client.cancelAll())
     print(try await client.pauseGroup("album"), try await client.resumeGroup("album", includeFailed: true), try await client.cancelGroup("album"))
     record(try await client.setPriority(id: "a", .high))
+    record(try await client.setRateLimit(id: "a", 512 * 1024))
     record(try await client.move(id: "a", .before("b")))
     print(try await client.queue().map { "\($0.id) \($0.priority.name)" }, DownloadPriority(name: "low") as Any, QueueMove.top.other as Any)
 

@@ -60,6 +60,7 @@ final class EngineStateTests: XCTestCase {
             case .license(.keep(let release)): return "keep release of \(release.downloadID)"
             case .armStorageRecheck: return "storage recheck"
             case .setRateLimit(let rate): return "rate \(rate)"
+            case .setGroupRateLimit(let group, let rate): return "rate \(group) \(rate)"
             case .armRateChange: return "rate timer"
             case .forgetStorageInfo, .log: return nil
             }

@@ -24,6 +24,8 @@ final class FakeFetch: FetchService {
         /// Every transfer stopped by the engine, by URL.
         var stopped: [String] = []
         var rateLimit: Int64 = 0
+        /// The last limit set for each rate group while its transfers ran.
+        var groupRateLimits: [String: Int64] = [:]
         /// In-memory fetches (playlists, keys, licence requests), by URL, in order.
         var bodyRequests: [String] = []
         var answer: @Sendable (FetchRequest) throws -> FetchedBody = { request in
@@ -37,6 +39,7 @@ final class FakeFetch: FetchService {
     var started: [String] { state.withLock { $0.started } }
     var stopped: [String] { state.withLock { $0.stopped } }
     var rateLimit: Int64 { state.withLock { $0.rateLimit } }
+    var groupRateLimits: [String: Int64] { state.withLock { $0.groupRateLimits } }
 
     /// The transfers running now, oldest first.
     var running: [Transfer] {
@@ -83,6 +86,10 @@ final class FakeFetch: FetchService {
 
     func setRateLimit(_ bytesPerSecond: Int64) {
         state.withLock { $0.rateLimit = bytesPerSecond }
+    }
+
+    func setGroupRateLimit(_ group: String, _ bytesPerSecond: Int64) {
+        state.withLock { $0.groupRateLimits[group] = bytesPerSecond }
     }
 
     func syncFolders(_ folders: [String], in folder: String) async throws {}

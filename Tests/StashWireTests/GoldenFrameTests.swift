@@ -169,7 +169,9 @@ final class GoldenFrameTests: XCTestCase {
                 group: str(b, "group"), append: bool(b, "append"), textTracks: textTracks(b, "text_tracks"),
                 rateLimit: int(b, "rate_limit"), expect: str(b, "expect"), minSize: int(b, "min_size"),
                 priority: try priority(b, "priority") ?? .normal))
-        case "set_download": operation = .setDownload(SetDownloadRequest(id: str(b, "id"), priority: try priority(b, "priority")))
+        case "set_download":
+            operation = .setDownload(
+                SetDownloadRequest(id: str(b, "id"), priority: try priority(b, "priority"), rateLimit: b?["rate_limit"] == nil ? nil : int(b, "rate_limit")))
         case "move":
             let other = str(b, "other")
             let moves: [String: QueueMove] = [

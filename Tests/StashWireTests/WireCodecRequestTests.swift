@@ -68,6 +68,9 @@ final class WireCodecRequestTests: XCTestCase {
         .setDownload(SetDownloadRequest(id: "a", priority: .high)),
         .setDownload(SetDownloadRequest(id: "a", priority: .normal)),
         .setDownload(SetDownloadRequest(id: "")),
+        .setDownload(SetDownloadRequest(id: "a", rateLimit: 0)),
+        .setDownload(SetDownloadRequest(id: "a", rateLimit: .max)),
+        .setDownload(SetDownloadRequest(id: "a", priority: .low, rateLimit: 1)),
         .move(id: "a", .top),
         .move(id: "a", .bottom),
         .move(id: "a", .before("b")),
@@ -171,6 +174,7 @@ final class WireCodecRequestTests: XCTestCase {
             (46, { $0.string(1, "a"); $0.varint(2, 1); $0.string(3, "b") }, ["MoveRequest.other", "'b'"]),
             (46, { $0.string(1, "a"); $0.varint(2, 3) }, ["MoveRequest.other", "empty"]),
             (45, { $0.string(1, "a"); $0.varint(2, 7) }, ["SetDownloadRequest.priority", "7"]),
+            (45, { $0.string(1, "a"); $0.varint(3, UInt64(Int64.max) + 1) }, ["SetDownloadRequest.rate_limit", "9223372036854775808"]),
             (11, { $0.string(2, "https://h/x"); $0.varint(14, UInt64(bitPattern: -1)) }, ["AddDownloadRequest.priority", "-1"]),
         ]
         for (op, fields, mentioning) in cases {

@@ -412,6 +412,33 @@ stash_status stash_set_priority(stash_client *client, const char *id, stash_prio
     return status;
 }
 
+stash_status stash_set_rate_limit(stash_client *client, const char *id, uint64_t bytes_per_second, stash_download **out) {
+    if (out) *out = NULL;
+    if (!client) return STASH_INVALID_ARGUMENT;
+    stash_status status = client_begin(client);
+    if (status != STASH_OK) return status;
+    REQUIRE(client, id, "id");
+    if (bytes_per_second > (uint64_t)INT64_MAX) {
+        return client_fail(client, STASH_INVALID_ARGUMENT, "bytes_per_second: %llu is above the limit %lld",
+                           (unsigned long long)bytes_per_second, (long long)INT64_MAX);
+    }
+    if (!client->capture && !stash_client_has_feature(client, "set-download")) {
+        return client_fail(client, STASH_UNIMPLEMENTED, "stashd %s cannot change a download's rate limit (feature \"set-download\")",
+                           stash_client_daemon_version(client));
+    }
+    Stash__V1__SetDownloadRequest body = STASH__V1__SET_DOWNLOAD_REQUEST__INIT;
+    body.id = text(id);
+    body.rate_limit_given_case = STASH__V1__SET_DOWNLOAD_REQUEST__RATE_LIMIT_GIVEN_RATE_LIMIT;
+    body.rate_limit = bytes_per_second;
+    Stash__V1__Request request = STASH__V1__REQUEST__INIT;
+    request.op_case = STASH__V1__REQUEST__OP_SET_DOWNLOAD;
+    request.set_download = &body;
+    void *result;
+    status = client_call(client, &request, STASH__V1__RESPONSE__RESULT_DOWNLOAD, &result);
+    if (status == STASH_OK) hand_over(result, (void **)out);
+    return status;
+}
+
 stash_status stash_move(stash_client *client, const char *id, stash_move_place place, const char *other, stash_download **out) {
     if (out) *out = NULL;
     if (!client) return STASH_INVALID_ARGUMENT;

@@ -421,6 +421,17 @@ static void test_priority(stash_client *client) {
     CHECK_FAILS(stash_move(client, "c-prio-a", STASH_MOVE_BEFORE, NULL, NULL), client, STASH_INVALID_ARGUMENT, "other");
     CHECK_FAILS(stash_move(client, "c-prio-a", (stash_move_place)9, NULL, NULL), client, STASH_INVALID_ARGUMENT, "9");
     CHECK_FAILS(stash_set_priority(client, "c-prio-a", (stash_priority)7, NULL), client, STASH_INVALID_ARGUMENT, "7");
+    CHECK_OK(stash_set_rate_limit(client, "c-prio-a", 512 * 1024, &record), client);
+    CHECK(record && record->rate_limit == 512 * 1024, "rate limit set");
+    stash_download_free(record);
+    CHECK_OK(stash_get(client, "c-prio-a", &record), client);
+    CHECK(record && record->rate_limit == 512 * 1024, "rate limit kept");
+    stash_download_free(record);
+    CHECK_OK(stash_set_rate_limit(client, "c-prio-a", 0, &record), client);
+    CHECK(record && record->rate_limit == 0, "rate limit lifted");
+    stash_download_free(record);
+    CHECK_FAILS(stash_set_rate_limit(client, "c-prio-a", UINT64_MAX, NULL), client, STASH_INVALID_ARGUMENT, "18446744073709551615");
+    CHECK_FAILS(stash_set_rate_limit(client, "c-nothing", 1, NULL), client, STASH_NOT_FOUND, "'c-nothing'");
     stash_add_options odd = STASH_ADD_OPTIONS_INIT;
     odd.priority = (stash_priority)-1;
     CHECK_FAILS(stash_add(client, url("/data/10/c-prio-odd"), NULL, NULL, &odd, NULL), client, STASH_INVALID_ARGUMENT,

@@ -208,7 +208,11 @@ static bool call(stash_client *c, const char *op, const json *b) {
     } else if (strcmp(op, "pause_all") == 0) {
         stash_pause_all(c, NULL);
     } else if (strcmp(op, "set_download") == 0) {
-        stash_set_priority(c, json_text(b, "id", ""), priority_named(b), NULL);
+        if (json_get(b, "rate_limit")) {
+            stash_set_rate_limit(c, json_text(b, "id", ""), json_u64(b, "rate_limit"), NULL);
+        } else {
+            stash_set_priority(c, json_text(b, "id", ""), priority_named(b), NULL);
+        }
     } else if (strcmp(op, "move") == 0) {
         static const char *const places[] = {"", "MOVE_PLACE_TOP", "MOVE_PLACE_BOTTOM", "MOVE_PLACE_BEFORE", "MOVE_PLACE_AFTER"};
         const char *place = json_text(b, "place", "");

@@ -255,6 +255,12 @@ class AsyncClient:
         wire.check_priority(self.features, self.daemon_version)
         return await self._call(wire.set_priority(id, priority), "download", Download)
 
+    async def set_rate_limit(self, id: str, rate_limit: int) -> Download:
+        """Gives a download its own rate limit in bytes per second (0 = none), within the global
+        one; its running transfers take it at once. Needs the daemon feature "set-download"."""
+        wire.check_set_download(self.features, self.daemon_version)
+        return await self._call(wire.set_rate_limit(id, rate_limit), "download", Download)
+
     async def move(self, id: str, *, top: bool = False, bottom: bool = False, before: Optional[str] = None,
              after: Optional[str] = None) -> Download:
         """Moves a QUEUED download: to the ``top`` or ``bottom`` of its priority, or just

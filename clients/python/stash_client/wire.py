@@ -309,6 +309,20 @@ def set_priority(id: str, value: object) -> pb.Request:
     return pb.Request(set_download=pb.SetDownloadRequest(id=id, priority=priority(value)))
 
 
+def check_set_download(features: Iterable[str], daemon_version: str) -> None:
+    """Refuses (UNIMPLEMENTED) a change of a download's rate limit for a daemon without the
+    feature "set-download": it would ignore the field."""
+    if "set-download" not in features:
+        raise StashError("UNIMPLEMENTED",
+                         f"stashd {daemon_version} cannot change a download's rate limit (feature \"set-download\")")
+
+
+def set_rate_limit(id: str, value: object) -> pb.Request:
+    if value is None:
+        raise StashError("INVALID_ARGUMENT", "rate_limit: None is not bytes per second; give 0 for none")
+    return pb.Request(set_download=pb.SetDownloadRequest(id=id, rate_limit=_rate_limit(value)))
+
+
 def move(id: str, top: bool, bottom: bool, before: Optional[str], after: Optional[str]) -> pb.Request:
     """Exactly one of top, bottom, before=ID, after=ID."""
     given = [name for name, value in (("top", top), ("bottom", bottom), ("before", before), ("after", after))

@@ -415,6 +415,25 @@ def test_a_rate_limit_per_download_and_the_schedule(fresh_daemon):
         assert schedule == config.rate_schedule
         info = client.info()
         assert info.rate_limit_now == 2 << 20 and info.rate_limit_changes_at == 0
+        assert client.set_rate_limit("py-rate", 512 << 10).rate_limit == 512 << 10
+        assert client.get("py-rate").rate_limit == 512 << 10
+        assert client.set_rate_limit("py-rate", 0).rate_limit == 0
+        for bad in (-1, 1 << 63, "1M", True, None):
+            with pytest.raises(StashError) as refused:
+                client.set_rate_limit("py-rate", bad)  # type: ignore[arg-type]
+            assert refused.value.code == "INVALID_ARGUMENT" and "rate_limit" in str(refused.value)
+        with pytest.raises(StashError) as refused:
+            client.set_rate_limit("nope", 1)
+        assert refused.value.code == "NOT_FOUND" and "'nope'" in str(refused.value)
+
+        async def set_async() -> int:
+            async with await AsyncClient.connect(fresh_daemon.socket) as aclient:
+                return (await aclient.set_rate_limit("py-rate", 1 << 20)).rate_limit
+        assert asyncio.run(set_async()) == 1 << 20
+        client.features = tuple(f for f in client.features if f != "set-download")
+        with pytest.raises(StashError) as refused:
+            client.set_rate_limit("py-rate", 1)
+        assert refused.value.code == "UNIMPLEMENTED" and "set-download" in str(refused.value)
         with pytest.raises(StashError) as refused:
             client.config_set("rate-schedule", "Mon-Fri 9:00-18:00 1M")
         assert "rule 1" in str(refused.value) and "9:00-18:00" in str(refused.value)

@@ -86,7 +86,10 @@ def build(value):
     elif op == "pause_all":
         request = wire.empty(op)
     elif op == "set_download":
-        request = wire.set_priority(body["id"], body.get("priority", "PRIORITY_NORMAL"))
+        if "rate_limit" in body:
+            request = wire.set_rate_limit(body["id"], int(body["rate_limit"]))
+        else:
+            request = wire.set_priority(body["id"], body.get("priority", "PRIORITY_NORMAL"))
     elif op == "move":
         place = body["place"].removeprefix("MOVE_PLACE_").lower()
         other = body.get("other", "")

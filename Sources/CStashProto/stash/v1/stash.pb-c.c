@@ -4443,7 +4443,7 @@ const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
   (ProtobufCMessageInit) stash__v1__add_download_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__set_download_request__field_descriptors[2] =
+static const ProtobufCFieldDescriptor stash__v1__set_download_request__field_descriptors[3] =
 {
   {
     "id",
@@ -4469,15 +4469,28 @@ static const ProtobufCFieldDescriptor stash__v1__set_download_request__field_des
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "rate_limit",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    offsetof(Stash__V1__SetDownloadRequest, rate_limit_given_case),
+    offsetof(Stash__V1__SetDownloadRequest, rate_limit),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__set_download_request__field_indices_by_name[] = {
   0,   /* field[0] = id */
   1,   /* field[1] = priority */
+  2,   /* field[2] = rate_limit */
 };
 static const ProtobufCIntRange stash__v1__set_download_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor stash__v1__set_download_request__descriptor =
 {
@@ -4487,7 +4500,7 @@ const ProtobufCMessageDescriptor stash__v1__set_download_request__descriptor =
   "Stash__V1__SetDownloadRequest",
   "stash.v1",
   sizeof(Stash__V1__SetDownloadRequest),
-  2,
+  3,
   stash__v1__set_download_request__field_descriptors,
   stash__v1__set_download_request__field_indices_by_name,
   1,  stash__v1__set_download_request__number_ranges,

@@ -533,6 +533,13 @@ STASH_API stash_status stash_move(stash_client *client, const char *id, stash_mo
                                   stash_download **out);
 STASH_API const char *stash_priority_name(stash_priority priority);
 
+/* SetDownload's rate limit: the download's own limit in bytes per second (0 = none, up to
+ * INT64_MAX), within the global one; its running transfers take it at once. Needs a daemon that
+ * announces "set-download" (STASH_UNIMPLEMENTED without it: an older one would ignore the field).
+ * *out (optional) is the record. */
+STASH_API stash_status stash_set_rate_limit(stash_client *client, const char *id, uint64_t bytes_per_second,
+                                            stash_download **out);
+
 /* STASH_ADOPT_OPTIONS_INIT or stash_adopt_options_init. */
 typedef struct stash_adopt_options {
     size_t struct_size;

@@ -748,6 +748,12 @@ typedef enum {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__SET_DOWNLOAD_REQUEST__PRIORITY_GIVEN__CASE)
 } Stash__V1__SetDownloadRequest__PriorityGivenCase;
 
+typedef enum {
+  STASH__V1__SET_DOWNLOAD_REQUEST__RATE_LIMIT_GIVEN__NOT_SET = 0,
+  STASH__V1__SET_DOWNLOAD_REQUEST__RATE_LIMIT_GIVEN_RATE_LIMIT = 3
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__SET_DOWNLOAD_REQUEST__RATE_LIMIT_GIVEN__CASE)
+} Stash__V1__SetDownloadRequest__RateLimitGivenCase;
+
 /*
  * SetDownload: changes fields of a download after its add; a field not given is left as it is.
  */
@@ -759,10 +765,14 @@ struct  Stash__V1__SetDownloadRequest
   union {
     Stash__V1__Priority priority;
   };
+  Stash__V1__SetDownloadRequest__RateLimitGivenCase rate_limit_given_case;
+  union {
+    uint64_t rate_limit;
+  };
 };
 #define STASH__V1__SET_DOWNLOAD_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__set_download_request__descriptor) \
-    , (char *)protobuf_c_empty_string, STASH__V1__SET_DOWNLOAD_REQUEST__PRIORITY_GIVEN__NOT_SET, {0} }
+    , (char *)protobuf_c_empty_string, STASH__V1__SET_DOWNLOAD_REQUEST__PRIORITY_GIVEN__NOT_SET, {0}, STASH__V1__SET_DOWNLOAD_REQUEST__RATE_LIMIT_GIVEN__NOT_SET, {0} }
 
 
 /*
