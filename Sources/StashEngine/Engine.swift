@@ -157,13 +157,14 @@ package actor Engine {
         id requestedID: String, uri: String, files specs: [BundleFileSpec] = [], title: String, sha256: String, headers: [HTTPHeader],
         hls requestedHLS: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false, appData: [UInt8] = [], group: String = "",
         textTracks trackSpecs: [TextTrack] = [], rateLimit: Int64 = 0, expect: String = "", minSize: Int64 = 0,
-        priority: DownloadPriority = .normal
+        priority: DownloadPriority = .normal, replace: Bool = false
     ) async throws -> (download: Download, created: Bool) {
         var request = AddRequest(
             id: requestedID, uri: uri, files: specs, title: title, sha256: sha256, headers: headers, hls: requestedHLS, drm: drm, force: force,
             appData: appData, group: group, textTracks: trackSpecs, expect: expect, minSize: minSize)
         request.rateLimit = rateLimit
         request.priority = priority
+        request.replace = replace
         return try await add(request.validated())
     }
 
@@ -172,6 +173,9 @@ package actor Engine {
         switch try state.decideAdd(new, using: &generator) {
         case .existing(let download):
             return (publicView(download), false)
+        case .replace(let id):
+            // Answered with the record that says a replace is under way, once it is durable.
+            return (publicView(try await answer(.replace(id, sha256: new.sha256), id: id)), false)
         case .heldBy(let holder):
             // Answered once the holder's own add is durable (it may be in the same list, a
             // moment earlier): commit before tell.

@@ -61,6 +61,8 @@ final class EngineStateTests: XCTestCase {
             case .armStorageRecheck: return "storage recheck"
             case .setRateLimit(let rate): return "rate \(rate)"
             case .armRateChange: return "rate timer"
+            case .swapReplacement(let id, _, _, _): return "swap \(id)"
+            case .discardReplacement(let id, _, _): return "discard replacement of \(id)"
             case .forgetStorageInfo, .log: return nil
             }
         }

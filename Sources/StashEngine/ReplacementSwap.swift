@@ -1,0 +1,25 @@
+import CLinux
+import Foundation
+import StashCore
+
+/// Puts a replacement's new copy over the old one: rename(2) replaces the old name in one step
+/// (a reader sees the old file or the new one, never neither), then the folder is fsynced so
+/// the rename survives a crash before the registry is told. The new copy's data is already
+/// durable: the fetch renamed it to its temporary name only after its fdatasync.
+enum ReplacementSwap {
+    static func swap(in folder: String, temporary: String, final: String) throws {
+        let handle = try FolderHandle.open(folder, followingSymlink: false)
+        defer { handle.release() }
+        let descriptor = handle.descriptor
+        try SystemCallError.check("rename", folder + "/" + final) { renameat(descriptor, temporary, descriptor, final) }
+        try handle.sync()
+    }
+
+    /// Removes what a failed or cancelled replacement left: its part file or its whole copy.
+    static func discard(in folder: String, temporary: String) {
+        guard let handle = try? FolderHandle.open(folder, followingSymlink: false) else { return }
+        defer { handle.release() }
+        handle.removeEntry(temporary + ".part")
+        handle.removeEntry(temporary)
+    }
+}
