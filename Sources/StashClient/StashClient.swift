@@ -67,13 +67,18 @@ public final class StashClient: Sendable {
     /// Adds a download. `created` is false when a download with the same id and URI was
     /// already there (AddDownload is idempotent for a given id). A time range (`hls.start`,
     /// `hls.end`) needs a daemon that announces `time-range`; an older one would fetch the
-    /// whole stream, so it is refused here with UNIMPLEMENTED instead.
+    /// whole stream, so it is refused here with UNIMPLEMENTED instead; so is `replace` from a
+    /// daemon without the feature `replace`.
     public func addDownload(_ request: AddDownloadRequest) async throws -> (download: Download, created: Bool) {
         if request.hls?.hasRange ?? false { try requireTimeRanges() }
         if request.rateLimit != 0, !daemonInfo.features.contains("rate-limit") {
             throw StashError(.unimplemented, "stashd \(daemonInfo.daemonVersion) does not support a rate limit per download (feature \"rate-limit\"); it would fetch at full speed")
         }
         if request.priority != .normal { try requirePriority() }
+        if request.replace, !daemonInfo.features.contains("replace") {
+            // An older daemon ignores the field and answers the old copy as if it were renewed.
+            throw StashError(.unimplemented, "stashd \(daemonInfo.daemonVersion) does not support replace (feature \"replace\"); it would keep the old copy without fetching it again")
+        }
         let result = try await connection.call(.addDownload(request))
         guard case .download(let download, let created) = result else { throw Self.unexpected(result, for: "AddDownload") }
         return (download, created)
