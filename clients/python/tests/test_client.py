@@ -101,6 +101,28 @@ def test_content_checks(daemon, client):
             files=[{"url": url(daemon, "/data/10/x.jpg"), "min_size": -1}])
 
 
+def test_replace(daemon, client):
+    """A COMPLETED file fetched again and swapped in, COMPLETED all along; a bundle is refused
+    naming what is supported; a daemon without the feature is refused before anything is sent."""
+    client.add(url(daemon, "/data/3000/py-rep.bin"), id="py-rep")
+    assert client.wait("py-rep", timeout=20).state == "COMPLETED"
+    answer = client.add(url(daemon, "/data/3000/py-rep.bin"), id="py-rep", replace=True)
+    assert answer.state == "COMPLETED" and not answer.created
+    deadline = time.monotonic() + 20
+    while client.get("py-rep").state_reason != "replaced by a new copy" and time.monotonic() < deadline:
+        time.sleep(0.01)
+    record = client.get("py-rep")
+    assert (record.state, record.state_reason) == ("COMPLETED", "replaced by a new copy")
+    client.add(id="py-rep-bundle", files=[url(daemon, "/data/100/py-rep-page.jpg")])
+    assert client.wait("py-rep-bundle", timeout=20).state == "COMPLETED"
+    refused("UNIMPLEMENTED", "single-file downloads only", client.add, id="py-rep-bundle",
+            files=[url(daemon, "/data/100/py-rep-page.jpg")], replace=True)
+    client.features = tuple(f for f in client.features if f != "replace")
+    refused("UNIMPLEMENTED", "feature \"replace\"", client.add, url(daemon, "/data/3000/py-rep.bin"), id="py-rep", replace=True)
+    client.cancel("py-rep")
+    client.cancel("py-rep-bundle")
+
+
 def test_list_and_pages(daemon, client):
     client.add(url(daemon, "/data/1000/py-l1.bin"), id="py-l1", group="py-list/a")
     client.add(url(daemon, "/data/2000/py-l2.bin"), id="py-l2", group="py-list/b")
