@@ -168,6 +168,7 @@ final class GoldenFrameTests: XCTestCase {
                 priority: try priority(b, "priority") ?? .normal))
             if case .addDownload(var add) = operation {
                 add.rateLimit = int(b, "rate_limit")
+                add.replace = bool(b, "replace")
                 operation = .addDownload(add)
             }
         case "set_download": operation = .setDownload(SetDownloadRequest(id: str(b, "id"), priority: try priority(b, "priority")))
