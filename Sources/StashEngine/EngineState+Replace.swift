@@ -32,7 +32,7 @@ extension EngineState {
         }
         guard download.state == .completed else {
             throw StashError(
-                .failedPrecondition, "replace: download '\(id)' is \(download.state), not COMPLETED; a download not yet complete is fetched already")
+                .failedPrecondition, "replace: download '\(id)' is \(download.state.name), not COMPLETED; a download not yet complete is fetched already")
         }
         try checkNotHeld(id)
         let file = download.files[0]
