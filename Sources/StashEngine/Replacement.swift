@@ -1,3 +1,5 @@
+import StashCore
+
 /// A new copy of a COMPLETED single-file download being fetched beside the old one (add with
 /// `replace`). The old file stays at its path, and the download COMPLETED, until the new one
 /// is whole, durable and renamed over it (`ReplacementSwap`). It lives in memory only: a
@@ -22,4 +24,12 @@ struct Replacement: Equatable {
     /// The suffix of a new copy's temporary name: a name no file of a single-file download has
     /// (its own name comes from its URL, a part file ends in `.part`).
     static let suffix = ".replacing"
+
+    /// The names a replacement of `download` under way writes in its folder (none when there
+    /// is none): verify and purge must not take them for orphans and delete them mid-transfer.
+    /// The record's reason says so while, and only while, the engine holds a `Replacement`.
+    static func names(of download: Download) -> Set<String> {
+        guard download.stateReason == EngineState.replacingReason, let file = download.files.first else { return [] }
+        return [file.path + suffix, file.path + suffix + ".part"]
+    }
 }

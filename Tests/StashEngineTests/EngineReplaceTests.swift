@@ -114,6 +114,24 @@ final class EngineReplaceTests: XCTestCase {
         XCTAssertEqual(size(path), 1000)
     }
 
+    func testVerifyAndPurgeLeaveAReplacementInFlightAlone() async throws {
+        let harness = try await EngineHarness()
+        let path = try await completed(harness, "a")
+        _ = try await replace(harness, "a")
+        let part = path + Replacement.suffix + ".part"
+        XCTAssertTrue(FileManager.default.createFile(atPath: part, contents: Data(count: 10)))
+        let report = try await harness.engine.maintenance.verify(deep: false, repair: true)
+        XCTAssertEqual(report.findings.map(\.path), [], "the new copy's part file is no orphan")
+        _ = try await harness.engine.maintenance.purge()
+        XCTAssertEqual(size(part), 10, "neither verify --repair nor purge deleted it")
+        // Once the replace ends, what it left is an orphan again.
+        harness.fetch.fail(EngineHarness.url("a"))
+        try await harness.settle()
+        XCTAssertTrue(FileManager.default.createFile(atPath: part, contents: Data(count: 10)))
+        let after = try await harness.engine.maintenance.verify(deep: false, repair: false)
+        XCTAssertEqual(after.findings.map(\.kind), [.orphanFile])
+    }
+
     func testReplaceIsRefusedForWhatItDoesNotSupport() async throws {
         let harness = try await EngineHarness()
         try await harness.add("q")
