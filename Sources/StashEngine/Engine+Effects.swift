@@ -93,6 +93,8 @@ extension Engine {
             Task {
                 let failure: String?
                 do {
+                    // The new copy's record is durable before its file takes the old one's name.
+                    try await self.flush()
                     try await files.run { try ReplacementSwap.swap(in: folder, temporary: temporary, final: final) }
                     failure = nil
                 } catch {

@@ -94,6 +94,14 @@ package actor Engine {
         for problem in loaded.problems {
             logger.warning("registry record skipped or repaired", metadata: ["problem": "\(problem)"])
         }
+        for download in loaded.downloads {
+            do {
+                try ReplacementSwap.finishAtStart(download, folder: layout.assetFolder(id: download.id))
+            } catch {
+                // The start's file check finds the old copy under a record of the new one and says so.
+                logger.error("a replace's rename could not be finished", metadata: ["id": "\(download.id)", "error": "\(error)"])
+            }
+        }
         let crashGuard = CrashGuard(log: flight.previous())
         flight.begin(header: crashGuard.header)
         let verifyStarted = clock.now()

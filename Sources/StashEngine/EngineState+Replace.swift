@@ -10,11 +10,22 @@ extension EngineState {
     static let replaceHold = "a new copy is being fetched to replace it (add --replace); cancel stops the replace and keeps this copy"
 
     static let replacingReason = "replacing: a new copy is being fetched beside this one, which stays until the new one is complete"
+    /// Committed with the new copy's record just before the rename, and never told.
+    static let swappingReason = "replacing: the new copy is complete and being put in place of the old one"
+    static let replacedReason = "replaced by a new copy"
 
     /// A download loaded with a replace under way when stashd stopped: the replace is
-    /// discarded (what it fetched deleted) and the old copy, whole, is what it holds.
+    /// discarded (what it fetched deleted) and the old copy, whole, is what it holds; one
+    /// stopped between the commit of its new copy and the rename was finished at start.
     mutating func discardReplaceAtLoad(_ download: inout Download, into effects: inout [EngineEffect]) {
-        guard download.state == .completed, download.stateReason == Self.replacingReason, let file = download.files.first else { return }
+        guard download.state == .completed, let file = download.files.first else { return }
+        if download.stateReason == Self.swappingReason {
+            // The engine renamed the new copy into place before it loaded the records.
+            download.stateReason = Self.replacedReason
+            effects.append(.commit(.save(download), then: nil))
+            return
+        }
+        guard download.stateReason == Self.replacingReason else { return }
         download.stateReason = "a replace was under way when stashd stopped and was discarded; the old copy is kept (add with replace again)"
         effects.append(.discardReplacement(id: download.id, folder: layout.assetFolder(id: download.id), temporary: file.path + Replacement.suffix))
         effects.append(.commit(.save(download), then: nil))
@@ -67,7 +78,17 @@ extension EngineState {
         case .completed(let bytes, _):
             replacement.size = bytes
             replacement.swapping = true
+            guard var entry = entries[id] else { break }
+            // Committed before the rename, told after it: a restart in between finds the record
+            // of the new copy and the copy whole under its temporary name, and finishes the
+            // rename (`ReplacementSwap.finishAtStart`); one after it finds them agreeing.
+            replacement.oldFile = entry.download.files[0]
             replacements[id] = replacement
+            describeNewCopy(&entry.download, replacement)
+            entry.download.stateReason = Self.swappingReason
+            entries[id] = entry
+            effects.append(.commit(.saveFile(id: id, index: 0, file: entry.download.files[0]), then: nil))
+            effects.append(.commit(.save(entry.download), then: nil))
             effects.append(.swapReplacement(id: id, folder: layout.assetFolder(id: id), temporary: replacement.temporaryName, final: replacement.finalName))
         case .failed(let error), .noSpace(let error):
             endReplacement(id, reason: "the replace failed and the old copy is kept: \(error.message)", discard: true, into: &effects)
@@ -84,13 +105,31 @@ extension EngineState {
     mutating func replacementSwapped(_ id: String, failure: String?, into effects: inout [EngineEffect]) {
         guard let replacement = replacements[id], replacement.swapping else { return }
         if let failure {
+            // The old copy is still in place: its record goes back too.
+            if var entry = entries[id], entry.download.state == .completed, let oldFile = replacement.oldFile {
+                entry.download.files[0] = oldFile
+                entry.download.downloadedBytes = oldFile.downloadedBytes
+                entry.download.totalBytes = SizeEstimate.total(of: entry.download)
+                entry.download.sha256 = oldFile.sha256
+                entries[id] = entry
+                effects.append(.commit(.saveFile(id: id, index: 0, file: oldFile), then: nil))
+            }
             endReplacement(id, reason: "the replace failed and the old copy is kept: \(failure)", discard: true, into: &effects)
             return
         }
         replacements[id] = nil
         if holds[id] == Self.replaceHold { holds[id] = nil }
-        guard var entry = entries[id] else { return }
-        var file = entry.download.files[0]
+        guard var entry = entries[id], entry.download.state == .completed else { return }
+        entry.download.completedAt = clock.now()
+        entry.download.stateReason = Self.replacedReason
+        entries[id] = entry
+        effects.append(.log(.info, "replace done", ["id": "\(id)", "bytes": "\(entry.download.downloadedBytes)"]))
+        effects.append(.commit(.save(entry.download), then: .stateChanged(layout.eventView(entry.download), previous: .completed)))
+    }
+
+    /// The record of the new copy: its size, validators and the add's sha256.
+    private func describeNewCopy(_ download: inout Download, _ replacement: Replacement) {
+        var file = download.files[0]
         let size = replacement.size ?? file.size ?? 0
         file.size = size
         file.downloadedBytes = size
@@ -98,16 +137,10 @@ extension EngineState {
         file.lastModified = replacement.lastModified
         file.sha256 = replacement.sha256
         file.done = true
-        entry.download.files[0] = file
-        entry.download.downloadedBytes = size
-        entry.download.totalBytes = SizeEstimate.total(of: entry.download)
-        entry.download.completedAt = clock.now()
-        entry.download.sha256 = replacement.sha256
-        entry.download.stateReason = "replaced by a new copy"
-        entries[id] = entry
-        effects.append(.log(.info, "replace done", ["id": "\(id)", "bytes": "\(size)"]))
-        effects.append(.commit(.saveFile(id: id, index: 0, file: file), then: nil))
-        effects.append(.commit(.save(entry.download), then: .stateChanged(layout.eventView(entry.download), previous: .completed)))
+        download.files[0] = file
+        download.downloadedBytes = size
+        download.totalBytes = SizeEstimate.total(of: download)
+        download.sha256 = replacement.sha256
     }
 
     /// A cancel of a download being replaced stops the replace only; true when it did.

@@ -20,6 +20,8 @@ struct Replacement: Equatable {
     var lastModified: String?
     /// The sha256 the add gave (checked by the fetch), the file's from then on.
     let sha256: String
+    /// The old copy's file record, put back when the rename fails.
+    var oldFile: DownloadFile?
 
     /// The suffix of a new copy's temporary name: a name no file of a single-file download has
     /// (its own name comes from its URL, a part file ends in `.part`).
@@ -29,7 +31,7 @@ struct Replacement: Equatable {
     /// is none): verify and purge must not take them for orphans and delete them mid-transfer.
     /// The record's reason says so while, and only while, the engine holds a `Replacement`.
     static func names(of download: Download) -> Set<String> {
-        guard download.stateReason == EngineState.replacingReason, let file = download.files.first else { return [] }
+        guard download.stateReason == EngineState.replacingReason || download.stateReason == EngineState.swappingReason, let file = download.files.first else { return [] }
         return [file.path + suffix, file.path + suffix + ".part"]
     }
 }

@@ -15,6 +15,19 @@ enum ReplacementSwap {
         try handle.sync()
     }
 
+    /// At start, before the files are measured: a record committed with its new copy
+    /// (`EngineState.swappingReason`) whose copy is still under its temporary name was stopped
+    /// before the rename, which is made now (the copy is whole and durable). Without the
+    /// temporary name the rename was made.
+    static func finishAtStart(_ download: Download, folder: String) throws {
+        guard download.state == .completed, download.stateReason == EngineState.swappingReason, let file = download.files.first else { return }
+        let temporary = file.path + Replacement.suffix
+        let handle = try FolderHandle.open(folder, followingSymlink: false)
+        defer { handle.release() }
+        guard try handle.statusIfPresent(temporary) != nil else { return }
+        try swap(in: folder, temporary: temporary, final: file.path)
+    }
+
     /// Removes what a failed or cancelled replacement left: its part file or its whole copy.
     static func discard(in folder: String, temporary: String) {
         guard let handle = try? FolderHandle.open(folder, followingSymlink: false) else { return }

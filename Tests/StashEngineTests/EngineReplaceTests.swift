@@ -38,7 +38,7 @@ final class EngineReplaceTests: XCTestCase {
         XCTAssertEqual(size(path), 1000, "the old copy stays until the new one is complete")
 
         try await harness.complete(EngineHarness.url("a"), bytes: 2500)
-        try await harness.eventually("the new copy swapped in") { try await harness.record("a").totalBytes == 2500 }
+        try await harness.eventually("the new copy swapped in") { try await harness.record("a").stateReason == "replaced by a new copy" }
         let record = try await harness.record("a")
         XCTAssertEqual(record.state, .completed)
         XCTAssertEqual(record.downloadedBytes, 2500)
@@ -112,6 +112,35 @@ final class EngineReplaceTests: XCTestCase {
         XCTAssertEqual(record.totalBytes, 1000)
         XCTAssertTrue(record.stateReason.hasPrefix("a replace was under way when stashd stopped"), record.stateReason)
         XCTAssertEqual(size(path), 1000)
+    }
+
+    /// stashd stopped after the new copy's record was committed: before the rename (the copy
+    /// still under its temporary name), and after it.
+    func testAStopBetweenTheCommitAndTheRenameIsFinishedAtStart() async throws {
+        for renamed in [false, true] {
+            let harness = try await EngineHarness { dataDir, registry in
+                let url = EngineHarness.url("a")
+                var download = Download(
+                    id: "a", uri: url, state: .completed, assetPath: "assets/a/a.bin", createdAt: Date(timeIntervalSince1970: 1),
+                    files: [DownloadFile(url: url, path: "a.bin", size: 2500, downloadedBytes: 2500, done: true)])
+                download.stateReason = EngineState.swappingReason
+                download.downloadedBytes = 2500
+                download.totalBytes = 2500
+                try await registry.save([download])
+                let folder = dataDir + "/assets/a"
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/a.bin", contents: Data(count: renamed ? 2500 : 1000)))
+                if !renamed {
+                    XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/a.bin" + Replacement.suffix, contents: Data(count: 2500)))
+                }
+            }
+            let record = try await harness.record("a")
+            XCTAssertEqual(record.state, .completed, "renamed: \(renamed)")
+            XCTAssertEqual(record.stateReason, "replaced by a new copy")
+            XCTAssertEqual(size(harness.dataDir + "/assets/a/a.bin"), 2500)
+            XCTAssertNil(size(harness.dataDir + "/assets/a/a.bin" + Replacement.suffix))
+            await harness.stop()
+        }
     }
 
     func testVerifyAndPurgeLeaveAReplacementInFlightAlone() async throws {
