@@ -25,7 +25,7 @@ extension EngineState {
             effects.append(.commit(.save(download), then: nil))
             return
         }
-        guard download.stateReason == Self.replacingReason else { return }
+        guard download.stateReason.hasPrefix(Self.replacingReason) else { return }
         download.stateReason = "a replace was under way when stashd stopped and was discarded; the old copy is kept (add with replace again)"
         effects.append(.discardReplacement(id: download.id, folder: layout.assetFolder(id: download.id), temporary: file.path + Replacement.suffix))
         effects.append(.commit(.save(download), then: nil))
@@ -95,7 +95,16 @@ extension EngineState {
         case .retrying(let attempt, let delayMs, let error):
             effects.append(.log(.notice, "replace will retry", [
                 "id": "\(id)", "attempt": "\(attempt)", "delay_ms": "\(delayMs)", "error": "\(error.message.withoutURLSecrets)"]))
-        case .progress, .waitingForNetwork, .stopped, .received:
+        case .progress(let bytes, _):
+            guard let total = replacement.size, total > 0, var entry = entries[id], entry.download.state == .completed else { break }
+            let percent = Int(Double(min(max(bytes, 0), total)) / Double(total) * 100)
+            guard percent >= replacement.shownPercent + Replacement.percentStep, percent < 100 else { break }
+            replacement.shownPercent = percent
+            replacements[id] = replacement
+            entry.download.stateReason = Self.replacingReason + " (\(percent)% of \(total) bytes)"
+            entries[id] = entry
+            effects.append(.commit(.save(entry.download), then: .stateChanged(layout.eventView(entry.download), previous: .completed)))
+        case .waitingForNetwork, .stopped, .received:
             break
         }
         return true

@@ -22,6 +22,10 @@ struct Replacement: Equatable {
     let sha256: String
     /// The old copy's file record, put back when the rename fails.
     var oldFile: DownloadFile?
+    /// The percent of the new copy last shown in the record's reason.
+    var shownPercent = 0
+    /// The reason shows the new copy's progress in steps of this many percent: each is a commit.
+    static let percentStep = 10
 
     /// The suffix of a new copy's temporary name: a name no file of a single-file download has
     /// (its own name comes from its URL, a part file ends in `.part`).
@@ -31,7 +35,7 @@ struct Replacement: Equatable {
     /// is none): verify and purge must not take them for orphans and delete them mid-transfer.
     /// The record's reason says so while, and only while, the engine holds a `Replacement`.
     static func names(of download: Download) -> Set<String> {
-        guard download.stateReason == EngineState.replacingReason || download.stateReason == EngineState.swappingReason, let file = download.files.first else { return [] }
+        guard download.stateReason.hasPrefix(EngineState.replacingReason) || download.stateReason == EngineState.swappingReason, let file = download.files.first else { return [] }
         return [file.path + suffix, file.path + suffix + ".part"]
     }
 }

@@ -37,6 +37,18 @@ final class EngineReplaceTests: XCTestCase {
         XCTAssertEqual(transfer.request.finalPath, path + Replacement.suffix, "the new copy is written beside the old one")
         XCTAssertEqual(size(path), 1000, "the old copy stays until the new one is complete")
 
+        // Its progress shows in the reason, in steps of 10 %.
+        harness.fetch.respond(EngineHarness.url("a"), total: 2500)
+        harness.fetch.progress(EngineHarness.url("a"), bytes: 1000)
+        try await harness.settle()
+        let during = try await harness.record("a")
+        XCTAssertEqual(during.stateReason, EngineState.replacingReason + " (40% of 2500 bytes)")
+        XCTAssertEqual(during.totalBytes, 1000, "the record is the old copy's")
+        harness.fetch.progress(EngineHarness.url("a"), bytes: 1100)
+        try await harness.settle()
+        let later = try await harness.record("a")
+        XCTAssertEqual(later.stateReason, EngineState.replacingReason + " (40% of 2500 bytes)", "under a step more: not committed again")
+
         try await harness.complete(EngineHarness.url("a"), bytes: 2500)
         try await harness.eventually("the new copy swapped in") { try await harness.record("a").stateReason == "replaced by a new copy" }
         let record = try await harness.record("a")
