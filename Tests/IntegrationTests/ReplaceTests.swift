@@ -74,6 +74,27 @@ final class ReplaceTests: DaemonTestCase {
         XCTAssertTrue(shown.stdout.contains("the replace failed and the old copy is kept"), shown.stdout)
     }
 
+    /// A daemon without the feature would answer the old copy as if it were renewed.
+    func testTheClientRefusesADaemonWithoutTheFeature() async throws {
+        try await completedMovie()
+        let older = try OlderDaemonProxy(
+            upstream: daemon.socketPath, socketPath: (daemon.socketPath as NSString).deletingLastPathComponent + "/older.sock",
+            hiddenFeatures: ["replace"], unknownOps: { _ in false })
+        defer { older.stop() }
+        let oldClient = try await StashClient.connect(socketPath: older.socketPath)
+        var request = AddDownloadRequest(id: "movie", uri: http.url("/movie.bin"))
+        request.replace = true
+        let refused = await assertFails(.unimplemented) { try await oldClient.addDownload(request) }
+        XCTAssertTrue(refused?.message.contains("feature \"replace\"") ?? false, "\(String(describing: refused))")
+        await oldClient.close()
+        let cli = try DaemonProcess.run(
+            executable: DaemonProcess.executableURL(named: "stash"), arguments: ["add", http.url("/movie.bin"), "--replace", "--socket", older.socketPath])
+        XCTAssertNotEqual(cli.status, 0)
+        XCTAssertTrue(cli.stderr.contains("feature \"replace\""), cli.stderr)
+        let record = try await client.getDownload(id: "movie")
+        XCTAssertFalse(record.stateReason.hasPrefix("replacing"), "nothing was sent")
+    }
+
     func testTheCLIRefusesABundleNamingWhatIsSupported() async throws {
         http.serve(path: "/p1.jpg", body: old)
         _ = try await client.addDownload(AddDownloadRequest(id: "ch", uri: "", files: [BundleFileSpec(url: http.url("/p1.jpg"), path: "p1.jpg")]))
