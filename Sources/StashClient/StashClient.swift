@@ -68,8 +68,9 @@ public final class StashClient: Sendable {
     /// already there (AddDownload is idempotent for a given id). A time range (`hls.start`,
     /// `hls.end`) needs a daemon that announces `time-range`; an older one would fetch the
     /// whole stream, so it is refused here with UNIMPLEMENTED instead; so are a rate limit
-    /// (`rate-limit`), a priority other than normal (`priority`) and content rules, the
-    /// download's or a file's (`content-check`), which such a daemon would ignore.
+    /// (`rate-limit`), a priority other than normal (`priority`), content rules, the
+    /// download's or a file's (`content-check`), and `replace` (`replace`), which such a
+    /// daemon would ignore.
     public func addDownload(_ request: AddDownloadRequest) async throws -> (download: Download, created: Bool) {
         if request.hls?.hasRange ?? false { try requireTimeRanges() }
         if request.rateLimit != 0, !daemonInfo.features.contains("rate-limit") {
@@ -78,6 +79,10 @@ public final class StashClient: Sendable {
         if request.priority != .normal { try requirePriority() }
         if Self.hasContentRules(request), !daemonInfo.features.contains("content-check") {
             throw StashError(.unimplemented, "stashd \(daemonInfo.daemonVersion) does not check content (feature \"content-check\"); it would keep any body")
+        }
+        if request.replace, !daemonInfo.features.contains("replace") {
+            // An older daemon ignores the field and answers the old copy as if it were renewed.
+            throw StashError(.unimplemented, "stashd \(daemonInfo.daemonVersion) does not support replace (feature \"replace\"); it would keep the old copy without fetching it again")
         }
         let result = try await connection.call(.addDownload(request))
         guard case .download(let download, let created) = result else { throw Self.unexpected(result, for: "AddDownload") }

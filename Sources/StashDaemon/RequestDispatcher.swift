@@ -10,7 +10,7 @@ package struct RequestDispatcher: RequestHandler {
     let logger: Logger
 
     /// What this daemon offers, announced in Hello.
-    package static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks", "group-ops", "time-range", "export-file", "rate-limit", "content-check", "priority", "set-download"]
+    package static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks", "group-ops", "time-range", "export-file", "rate-limit", "content-check", "priority", "set-download", "replace"]
 
     package init(engine: Engine, logger: Logger) {
         self.engine = engine
@@ -69,7 +69,7 @@ package struct RequestDispatcher: RequestHandler {
             ("app_data", !request.appData.isEmpty), ("group", !request.group.isEmpty), ("text_tracks", !request.textTracks.isEmpty),
             ("rate_limit", request.rateLimit != 0),
             ("expect (give each file its own)", !request.expect.isEmpty), ("min_size (give each file its own)", request.minSize != 0),
-            ("priority", request.priority != .normal),
+            ("priority", request.priority != .normal), ("replace", request.replace),
         ].filter(\.1).map(\.0)
         guard given.isEmpty else {
             throw StashError.invalidArgument("append takes only id and files; \(given.joined(separator: ", ")) belong to a new download (bundle '\(request.id.prefix(128))' keeps its own)")
@@ -111,7 +111,7 @@ package struct RequestDispatcher: RequestHandler {
                 id: request.id, uri: request.uri, files: request.files, title: request.title, sha256: request.sha256, headers: request.headers,
                 hls: request.hls, drm: request.drm, force: request.force, appData: request.appData, group: request.group,
                 textTracks: request.textTracks, rateLimit: request.rateLimit, expect: request.expect, minSize: request.minSize,
-                priority: request.priority)
+                priority: request.priority, replace: request.replace)
             return .download(added.download, created: added.created)
         case .getDownload(let id):
             return .download(try await engine.get(id: id), created: false)

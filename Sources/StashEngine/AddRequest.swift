@@ -15,6 +15,8 @@ struct AddRequest {
     var hls: HLSOptions?
     var drm: DRMParams?
     var force = false
+    /// Fetch the download that holds this id or content again and swap it in when complete.
+    var replace = false
     var appData: [UInt8] = []
     var group = ""
     var textTracks: [TextTrack] = []
@@ -71,6 +73,7 @@ struct AddRequest {
             isBundle: isBundle, files: checkedFiles, textTracks: tracks, expect: rules.expect, minSize: rules.minSize)
         new.rateLimit = rateLimit
         new.priority = priority
+        new.replace = replace
         return new
     }
 }

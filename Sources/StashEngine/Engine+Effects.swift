@@ -90,6 +90,22 @@ extension Engine {
             }
         case .log(let level, let message, let metadata):
             logger.log(level: level, message, metadata: metadata)
+        case .swapReplacement(let id, let folder, let temporary, let final):
+            let files = self.files
+            Task {
+                let failure: String?
+                do {
+                    // The new copy's record is durable before its file takes the old one's name.
+                    try await self.flush()
+                    try await files.run { try ReplacementSwap.swap(in: folder, temporary: temporary, final: final) }
+                    failure = nil
+                } catch {
+                    failure = "\(error)"
+                }
+                self.run(.replacementSwapped(id, failure: failure))
+            }
+        case .discardReplacement(let id, let folder, let temporary):
+            teardowns.chain(id) { ReplacementSwap.discard(in: folder, temporary: temporary) }
         }
         return nil
     }

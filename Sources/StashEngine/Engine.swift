@@ -94,6 +94,14 @@ package actor Engine {
         for problem in loaded.problems {
             logger.warning("registry record skipped or repaired", metadata: ["problem": "\(problem)"])
         }
+        for download in loaded.downloads {
+            do {
+                try ReplacementSwap.finishAtStart(download, folder: layout.assetFolder(id: download.id))
+            } catch {
+                // The start's file check finds the old copy under a record of the new one and says so.
+                logger.error("a replace's rename could not be finished", metadata: ["id": "\(download.id)", "error": "\(error)"])
+            }
+        }
         let crashGuard = CrashGuard(log: flight.previous())
         flight.begin(header: crashGuard.header)
         let verifyStarted = clock.now()
@@ -157,13 +165,14 @@ package actor Engine {
         id requestedID: String, uri: String, files specs: [BundleFileSpec] = [], title: String, sha256: String, headers: [HTTPHeader],
         hls requestedHLS: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false, appData: [UInt8] = [], group: String = "",
         textTracks trackSpecs: [TextTrack] = [], rateLimit: Int64 = 0, expect: String = "", minSize: Int64 = 0,
-        priority: DownloadPriority = .normal
+        priority: DownloadPriority = .normal, replace: Bool = false
     ) async throws -> (download: Download, created: Bool) {
         var request = AddRequest(
             id: requestedID, uri: uri, files: specs, title: title, sha256: sha256, headers: headers, hls: requestedHLS, drm: drm, force: force,
             appData: appData, group: group, textTracks: trackSpecs, expect: expect, minSize: minSize)
         request.rateLimit = rateLimit
         request.priority = priority
+        request.replace = replace
         return try await add(request.validated())
     }
 
@@ -172,6 +181,9 @@ package actor Engine {
         switch try state.decideAdd(new, using: &generator) {
         case .existing(let download):
             return (publicView(download), false)
+        case .replace(let id):
+            // Answered with the record that says a replace is under way, once it is durable.
+            return (publicView(try await answer(.replace(id, sha256: new.sha256), id: id)), false)
         case .heldBy(let holder):
             // Answered once the holder's own add is durable (it may be in the same list, a
             // moment earlier): commit before tell.

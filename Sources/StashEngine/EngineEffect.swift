@@ -44,4 +44,9 @@ enum EngineEffect {
     /// Send `.rateChangeDue(generation)` after `after` seconds: the schedule's next change.
     case armRateChange(after: TimeInterval, generation: UInt64)
     case log(Logger.Level, Logger.Message, Logger.Metadata)
+    /// Rename a replacement's complete new copy over the old one (`ReplacementSwap`);
+    /// `.replacementSwapped` follows.
+    case swapReplacement(id: String, folder: String, temporary: String, final: String)
+    /// Delete what a replacement fetched, once its transfer stopped.
+    case discardReplacement(id: String, folder: String, temporary: String)
 }

@@ -30,6 +30,10 @@ enum EngineInput {
     case stop(String, reason: String)
     case resume(String)
     case cancel(String)
+    /// Fetch a COMPLETED download again beside its old copy (add with replace), checked by a sha256 when given.
+    case replace(String, sha256: String)
+    /// A replacement's rename over the old copy ended (`failure` nil: it is in place).
+    case replacementSwapped(String, failure: String?)
     /// A removed download's files are deleted: its record goes.
     case removed(String)
     case configChanged(DaemonConfig)

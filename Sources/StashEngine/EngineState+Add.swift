@@ -12,6 +12,8 @@ extension EngineState {
         /// Another download holds the content: it is the answer once its own add is durable
         /// (`heldContent`).
         case heldBy(String)
+        /// An add with replace of what this download holds: fetched again beside it.
+        case replace(String)
     }
 
     /// Decides an add. With an id that exists, the same content returns the existing record;
@@ -20,6 +22,7 @@ extension EngineState {
     /// by id or content must hold the add's text tracks too: adding them to it is the client's
     /// call, not a side effect of an add.
     func decideAdd(_ new: NewDownload, using generator: inout some RandomNumberGenerator) throws -> AddDecision {
+        if new.replace, let target = try replaceTarget(new) { return .replace(target) }
         if !new.force, let holder = holder(ofContent: new.contentKey, hls: new.hls, drm: new.drm), holder.id != new.id,
             new.id.isEmpty || entries[new.id] == nil
         {
@@ -52,6 +55,22 @@ extension EngineState {
             )
         }
         return .existing(existing)
+    }
+
+    /// The download an add with replace renews: the one with its id (which must hold the same
+    /// content: a new URL is `set --uri`'s), else the one holding its content; nil when there
+    /// is none and the add makes a new download.
+    private func replaceTarget(_ new: NewDownload) throws -> String? {
+        if !new.id.isEmpty, let existing = entries[new.id]?.download {
+            guard new.isSameContent(as: existing) else {
+                throw StashError(
+                    .alreadyExists,
+                    "replace: download '\(new.id)' holds uri '\(existing.uri.prefix(200))', not \(new.described); replace fetches the same content again")
+            }
+            return new.id
+        }
+        guard new.id.isEmpty else { return nil }
+        return holder(ofContent: new.contentKey, hls: new.hls, drm: new.drm)?.id
     }
 
     /// The download that held an add's content, once the add waited for it; nil when its own

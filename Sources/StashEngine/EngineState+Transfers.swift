@@ -8,6 +8,7 @@ extension EngineState {
     /// transfer the download no longer has (stopped, or an earlier one of the same file) is
     /// ignored.
     mutating func handle(_ notice: FetchNotice, into effects: inout [EngineEffect]) {
+        if !shuttingDown, handleReplacement(notice, into: &effects) { return }
         guard !shuttingDown, entries[notice.id]?.activity.transfers[notice.index] == notice.generation,
               var entry = entries.take(notice.id) else { return }
         // Every case below puts the entry back before it calls anything that looks it up.

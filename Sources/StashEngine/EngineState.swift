@@ -50,6 +50,8 @@ struct EngineState {
     /// with what it does: what would change their files meanwhile is refused
     /// (`EngineState+Maintenance`).
     var holds: [String: String] = [:]
+    /// Complete downloads fetching a new copy beside the old one (`EngineState+Replace`).
+    var replacements: [String: Replacement] = [:]
     private(set) var shuttingDown = false
 
     /// Progress of one download is announced when it moved by this many percent …
@@ -76,7 +78,8 @@ struct EngineState {
     mutating func on(_ input: EngineInput) throws -> [EngineEffect] {
         var effects: [EngineEffect] = []
         switch input {
-        case .load(let download):
+        case .load(var download):
+            discardReplaceAtLoad(&download, into: &effects)
             enter(download)
             notePosition(download.queuePosition)
             // A download that was still waiting for a slot waits again, in its old order.
@@ -141,9 +144,15 @@ struct EngineState {
         case .resume(let id):
             try resume(id, into: &effects)
         case .cancel(let id):
+            if cancelReplace(id, into: &effects) { break }
+            replacements[id] = nil
             releaseOnCancel(id, into: &effects)
             try transition(id, .cancel, into: &effects) { $0.stateReason = "cancelled by a client" }
             schedule(into: &effects)
+        case .replace(let id, let sha256):
+            try startReplace(id, sha256: sha256, into: &effects)
+        case .replacementSwapped(let id, let failure):
+            replacementSwapped(id, failure: failure, into: &effects)
         case .removed(let id):
             pendingAdds.remove(id)
             removed(id, into: &effects)

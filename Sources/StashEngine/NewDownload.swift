@@ -28,6 +28,8 @@ struct NewDownload {
     var expect = ""
     var minSize: Int64 = 0
     var priority = DownloadPriority.normal
+    /// Replace the download already holding this id or content (`EngineState+Replace`).
+    var replace = false
 
     /// What makes two downloads the same content (`EngineState+Dedupe`).
     var contentKey: EngineState.ContentKey {

@@ -37,6 +37,7 @@ extension Operation {
             message.expect = arena.cString(add.expect)
             message.min_size = UInt64(bitPattern: add.minSize)
             message.priority = add.priority.wire
+            message.replace = WireValue.bool(add.replace)
             request.op_case = STASH__V1__REQUEST__OP_ADD_DOWNLOAD
             request.add_download = arena.store(message)
         case .getDownload(let id):
@@ -285,6 +286,7 @@ extension Operation {
             add.rateLimit = try WireValue.int64(m.rate_limit, field: "AddDownloadRequest.rate_limit")
             add.expect = try WireValue.string(m.expect, field: "AddDownloadRequest.expect")
             add.minSize = try WireValue.int64(m.min_size, field: "AddDownloadRequest.min_size")
+            add.replace = WireValue.bool(m.replace)
             self = .addDownload(add)
         case STASH__V1__REQUEST__OP_GET_DOWNLOAD:
             self = .getDownload(id: try Self.id(r.get_download, field: "Request.get_download"))

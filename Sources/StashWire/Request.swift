@@ -180,6 +180,11 @@ public struct AddDownloadRequest: Equatable, Sendable {
     public var minSize: Int64 = 0
     /// Where it waits in the queue (daemon feature `priority`).
     public var priority: DownloadPriority
+    /// Fetch the COMPLETED single-file download that holds this id (or, without an id, this
+    /// uri) again beside the old copy, and rename the new copy over it once complete; the
+    /// old copy stays, COMPLETED, until then and when the replace fails (daemon feature
+    /// `replace`). The record's `stateReason` says how the replace goes.
+    public var replace = false
 
     public init(id: String = "", uri: String, title: String = "", sha256: String = "", headers: [HTTPHeader] = [],
                 files: [BundleFileSpec] = [], hls: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false,

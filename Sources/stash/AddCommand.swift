@@ -86,6 +86,9 @@ struct AddCommand: AsyncParsableCommand {
     @Flag(help: "Add even when a download already holds the URL (or the bundle's files); without it that download is shown.")
     var force = false
 
+    @Flag(help: "Fetch the COMPLETED single-file download holding this --id (or URL) again beside the old copy, and swap it in once complete; the old copy stays if the replace fails.")
+    var replace = false
+
     @Flag(help: "With --bundle and --id: add the files to that existing bundle (those it holds are skipped).")
     var append = false
 
@@ -109,6 +112,9 @@ struct AddCommand: AsyncParsableCommand {
             throw ValidationError("give either URLs or --from-file, not both")
         }
         _ = try PriorityOption.parse(priority)
+        if replace, force || wait {
+            throw ValidationError("--replace renews the download already there: not with \(force ? "--force (which adds a second copy)" : "--wait (follow it with `stash watch ID`)")")
+        }
         if hls.given || drm.given, bundle || fromFile != nil {
             throw ValidationError("HLS and DRM options apply to one stream URL, not to --bundle or --from-file")
         }
@@ -116,7 +122,7 @@ struct AddCommand: AsyncParsableCommand {
             guard bundle, id != nil else {
                 throw ValidationError("--append adds files to an existing bundle: give --bundle and --id ID")
             }
-            let given = [("--title", title != nil), ("--group", group != nil), ("--app-data", appData != nil), ("--header", !headers.isEmpty), ("--force", force),
+            let given = [("--title", title != nil), ("--group", group != nil), ("--app-data", appData != nil), ("--header", !headers.isEmpty), ("--force", force), ("--replace", replace),
                          ("--text-track (use `stash subtitles add`)", !textTracks.isEmpty), ("--rate-limit", rateLimit != nil),
                          ("--priority (use `stash set`)", priority != nil)]
                 .filter(\.1).map(\.0)
@@ -168,6 +174,7 @@ struct AddCommand: AsyncParsableCommand {
             request.rateLimit = rate
             request.expect = expect ?? ""
             request.minSize = minSize ?? 0
+            request.replace = replace
             return request
         }
         let client = try await global.connect()
@@ -183,7 +190,7 @@ struct AddCommand: AsyncParsableCommand {
             } else {
                 let what = download.isBundle ? "bundle of \(download.filesTotal) files"
                     : download.hls != nil ? "HLS \(download.uri)" + ListCommand.rangeSuffix(download) : download.uri
-                Output.line("\(created ? "added" : "already there:") \(download.id) (\(download.state.name)) \(what)")
+                Output.line("\(created ? "added" : replace ? "replacing:" : "already there:") \(download.id) (\(download.state.name)) \(what)")
             }
         }
         if let events {

@@ -62,6 +62,8 @@ final class EngineStateTests: XCTestCase {
             case .setRateLimit(let rate): return "rate \(rate)"
             case .setGroupRateLimit(let group, let rate): return "rate \(group) \(rate)"
             case .armRateChange: return "rate timer"
+            case .swapReplacement(let id, _, _, _): return "swap \(id)"
+            case .discardReplacement(let id, _, _): return "discard replacement of \(id)"
             case .forgetStorageInfo, .log: return nil
             }
         }

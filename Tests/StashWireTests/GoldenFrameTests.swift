@@ -169,6 +169,10 @@ final class GoldenFrameTests: XCTestCase {
                 group: str(b, "group"), append: bool(b, "append"), textTracks: textTracks(b, "text_tracks"),
                 rateLimit: int(b, "rate_limit"), expect: str(b, "expect"), minSize: int(b, "min_size"),
                 priority: try priority(b, "priority") ?? .normal))
+            if case .addDownload(var add) = operation {
+                add.replace = bool(b, "replace")
+                operation = .addDownload(add)
+            }
         case "set_download":
             operation = .setDownload(
                 SetDownloadRequest(id: str(b, "id"), priority: try priority(b, "priority"), rateLimit: b?["rate_limit"] == nil ? nil : int(b, "rate_limit")))

@@ -17,6 +17,9 @@ enum AssetScanner {
         var files: [DownloadFile]
         /// COMPLETED (or failed for a storage reason): every file must be there, whole.
         var shouldBeComplete: Bool
+        /// Paths in the folder that belong to work under way (a replacement's new copy): neither
+        /// findings nor deleted.
+        var inFlight: Set<String> = []
     }
 
     struct Result: Sendable {
@@ -268,7 +271,7 @@ extension AssetScanner {
             var files: [String: DownloadFile] = [:]
             for file in download.files { files[file.path] = file }
             walk(folder, relative: "") { parent, name, relative, info in
-                if files[relative] != nil { return }
+                if files[relative] != nil || download.inFlight.contains(relative) { return }
                 if relative.hasSuffix(".part"), let file = files[String(relative.dropLast(5))] {
                     if download.shouldBeComplete {
                         add(.stalePart, download.id, download.folder + "/" + relative, "part file of a completed download, \(AssetScanner.describe(info))")

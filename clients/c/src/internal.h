@@ -134,6 +134,8 @@ _Static_assert(offsetof(stash_add_options, rate_limit) >= STASH_FIRST_SIZEOF(sta
 #define STASH_EXPORT_OPTIONS_FIRST_SIZE STASH_FIELD_END(stash_export_options, link)
 _Static_assert(offsetof(stash_add_options, priority) >= STASH_FIRST_SIZEOF(stash_add_options, STASH_ADD_OPTIONS_FIRST_SIZE),
                "stash_add_options: the priority must start past the first version's tail padding");
+_Static_assert(offsetof(stash_add_options, replace) >= STASH_FIRST_SIZEOF(stash_add_options, STASH_ADD_OPTIONS_FIRST_SIZE),
+               "stash_add_options: replace must start past the first version's tail padding");
 
 /* Copies the caller's options struct `given` (NULL: none) into `view`, this library's layout of
  * `known_size` bytes: the bytes that fit in the caller's struct_size, the rest zero. STASH_OK,

@@ -308,6 +308,11 @@ stash_status stash_add(stash_client *client, const char *url, const char *id, co
     if (m.status == STASH_OK) m.status = check_priority(client, o.priority, "options->priority");
     if (o.priority != STASH_PRIORITY_NORMAL && m.status == STASH_OK) m.status = require_priority(client);
     body.priority = (Stash__V1__Priority)o.priority;
+    body.replace = o.replace;
+    if (o.replace && m.status == STASH_OK && !client->capture && !stash_client_has_feature(client, "replace"))
+        m.status = client_fail(client, STASH_UNIMPLEMENTED,
+                               "stashd %s does not support replace (feature \"replace\"); it would keep the old copy without fetching it again",
+                               stash_client_daemon_version(client));
     Stash__V1__Request request = STASH__V1__REQUEST__INIT;
     request.op_case = STASH__V1__REQUEST__OP_ADD_DOWNLOAD;
     request.add_download = &body;

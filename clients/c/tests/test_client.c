@@ -443,6 +443,39 @@ static void test_priority(stash_client *client) {
     CHECK_OK(stash_config_set(client, back, 2, NULL), client);
 }
 
+/* Replace (PROTOCOL.md, "Replace"): a COMPLETED file fetched again and swapped in; a bundle refused. */
+static void test_replace(stash_client *client, stash_client *events) {
+    CHECK(stash_client_has_feature(client, "replace"), "feature replace");
+    CHECK_OK(stash_add(client, url("/data/3000/c-rep.bin"), "c-rep", NULL, NULL, NULL), client);
+    CHECK(wait_for_state(events, "c-rep", STASH_STATE_COMPLETED, 20000, NULL), "c-rep completed");
+    stash_add_options options = STASH_ADD_OPTIONS_INIT;
+    options.replace = true;
+    stash_download *record = NULL;
+    CHECK_OK(stash_add(client, url("/data/3000/c-rep.bin"), "c-rep", NULL, &options, &record), client);
+    CHECK(record && !record->created && record->state == STASH_STATE_COMPLETED, "still COMPLETED during the replace");
+    stash_download_free(record);
+    bool replaced = false;
+    for (int i = 0; i < 2000 && !replaced; i++) {
+        record = NULL;
+        CHECK_OK(stash_get(client, "c-rep", &record), client);
+        replaced = record && strcmp(record->state_reason, "replaced by a new copy") == 0;
+        stash_download_free(record);
+        if (!replaced) usleep(10000);
+    }
+    CHECK(replaced, "c-rep replaced");
+
+    stash_bundle_file files[] = {{.url = url("/data/100/c-rep-page.jpg"), .path = "p.jpg"}};
+    stash_add_options bundle = STASH_ADD_OPTIONS_INIT;
+    bundle.files = files;
+    bundle.n_files = 1;
+    CHECK_OK(stash_add(client, NULL, "c-rep-bundle", NULL, &bundle, NULL), client);
+    CHECK(wait_for_state(events, "c-rep-bundle", STASH_STATE_COMPLETED, 20000, NULL), "c-rep-bundle completed");
+    bundle.replace = true;
+    CHECK_FAILS(stash_add(client, NULL, "c-rep-bundle", NULL, &bundle, NULL), client, STASH_UNIMPLEMENTED, "single-file downloads only");
+    CHECK_OK(stash_cancel(client, "c-rep"), client);
+    CHECK_OK(stash_cancel(client, "c-rep-bundle"), client);
+}
+
 static void test_refusals(stash_client *client) {
     CHECK_FAILS(stash_add(client, url("/data/10/x"), "../bad", NULL, NULL, NULL), client, STASH_INVALID_ARGUMENT, "../bad");
     CHECK_FAILS(stash_add(client, "ftp://example.org/x", NULL, NULL, NULL, NULL), client, STASH_INVALID_ARGUMENT, "ftp");
@@ -790,6 +823,7 @@ int main(void) {
     test_pause_resume_stop_cancel(client, events);
     test_groups(client);
     test_priority(client);
+    test_replace(client, events);
     test_refusals(client);
     test_config(client);
     test_info(client);

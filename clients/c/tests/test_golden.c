@@ -140,6 +140,7 @@ static bool call(stash_client *c, const char *op, const json *b) {
         o.group = json_text(b, "group", NULL);
         o.append = json_bool(b, "append");
         o.rate_limit = json_u64(b, "rate_limit");
+        o.replace = json_bool(b, "replace");
         o.priority = priority_named(b);
         o.expect = json_text(b, "expect", NULL);
         o.min_size = json_u64(b, "min_size");

@@ -183,13 +183,17 @@ class Client:
         ``min_size`` (each file's fewest bytes; a file of ``files`` may give its own); both need
         the daemon feature "content-check", without which the call raises UNIMPLEMENTED;
         ``priority`` ("high", "normal" or "low"; needs the daemon feature "priority", without
-        which the call raises UNIMPLEMENTED).
+        which the call raises UNIMPLEMENTED); ``replace`` (fetch the COMPLETED single-file download
+        holding ``id``, or without an id ``url``, again beside the old copy and swap it in once
+        complete; the old copy stays COMPLETED until then and if the replace fails, and
+        ``state_reason`` says how it goes; daemon feature "replace", else UNIMPLEMENTED).
         A time range (``hls`` with ``start``/``end``) needs the daemon feature "time-range";
         without it the call raises UNIMPLEMENTED, as that daemon would fetch the whole stream.
         """
         wire.check_time_range(self.features, self.daemon_version, options.get("hls"))
         wire.check_rate_limit(self.features, self.daemon_version, options.get("rate_limit"))
         wire.check_priority(self.features, self.daemon_version, options.get("priority") not in (None, "normal", "NORMAL", "PRIORITY_NORMAL"))
+        wire.check_replace(self.features, self.daemon_version, bool(options.get("replace")))
         request = wire.add(url, id, title, options)
         wire.check_content_rules(self.features, self.daemon_version, request.add_download)
         return self._call(request, "download", Download)

@@ -32,3 +32,4 @@ class AddOptions(TypedDict, total=False):
     expect: Optional[str]
     min_size: int
     priority: Optional[str]
+    replace: bool

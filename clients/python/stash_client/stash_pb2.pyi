@@ -64,7 +64,7 @@ UNIMPLEMENTED: StatusCode
 WAITING_FOR_NETWORK: DownloadState
 
 class AddDownloadRequest(_message.Message):
-    __slots__ = ["app_data", "append", "drm", "expect", "files", "force", "group", "headers", "hls", "id", "min_size", "priority", "rate_limit", "sha256", "text_tracks", "title", "uri"]
+    __slots__ = ["app_data", "append", "drm", "expect", "files", "force", "group", "headers", "hls", "id", "min_size", "priority", "rate_limit", "replace", "sha256", "text_tracks", "title", "uri"]
     APPEND_FIELD_NUMBER: _ClassVar[int]
     APP_DATA_FIELD_NUMBER: _ClassVar[int]
     DRM_FIELD_NUMBER: _ClassVar[int]
@@ -78,6 +78,7 @@ class AddDownloadRequest(_message.Message):
     MIN_SIZE_FIELD_NUMBER: _ClassVar[int]
     PRIORITY_FIELD_NUMBER: _ClassVar[int]
     RATE_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    REPLACE_FIELD_NUMBER: _ClassVar[int]
     SHA256_FIELD_NUMBER: _ClassVar[int]
     TEXT_TRACKS_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
@@ -95,11 +96,12 @@ class AddDownloadRequest(_message.Message):
     min_size: int
     priority: Priority
     rate_limit: int
+    replace: bool
     sha256: str
     text_tracks: _containers.RepeatedCompositeFieldContainer[TextTrack]
     title: str
     uri: str
-    def __init__(self, id: _Optional[str] = ..., uri: _Optional[str] = ..., title: _Optional[str] = ..., sha256: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., files: _Optional[_Iterable[_Union[BundleFile, _Mapping]]] = ..., hls: _Optional[_Union[HlsOptions, _Mapping]] = ..., drm: _Optional[_Union[DrmParams, _Mapping]] = ..., force: bool = ..., app_data: _Optional[bytes] = ..., group: _Optional[str] = ..., append: bool = ..., text_tracks: _Optional[_Iterable[_Union[TextTrack, _Mapping]]] = ..., rate_limit: _Optional[int] = ..., expect: _Optional[str] = ..., min_size: _Optional[int] = ..., priority: _Optional[_Union[Priority, str]] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., uri: _Optional[str] = ..., title: _Optional[str] = ..., sha256: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., files: _Optional[_Iterable[_Union[BundleFile, _Mapping]]] = ..., hls: _Optional[_Union[HlsOptions, _Mapping]] = ..., drm: _Optional[_Union[DrmParams, _Mapping]] = ..., force: bool = ..., app_data: _Optional[bytes] = ..., group: _Optional[str] = ..., append: bool = ..., text_tracks: _Optional[_Iterable[_Union[TextTrack, _Mapping]]] = ..., rate_limit: _Optional[int] = ..., expect: _Optional[str] = ..., min_size: _Optional[int] = ..., priority: _Optional[_Union[Priority, str]] = ..., replace: bool = ...) -> None: ...
 
 class AdoptRequest(_message.Message):
     __slots__ = ["id", "link", "path", "sha256", "url"]

@@ -257,7 +257,7 @@ def _states(state: Union[str, Iterable[str], None]) -> List["pb.DownloadState"]:
 
 
 _ADD_OPTIONS = {"sha256", "headers", "files", "hls", "drm", "force", "app_data", "group", "append", "text_tracks", "rate_limit",
-                "expect", "min_size", "priority"}
+                "expect", "min_size", "priority", "replace"}
 _MAX_RATE = (1 << 63) - 1
 
 
@@ -303,6 +303,14 @@ def check_priority(features: Iterable[str], daemon_version: str, wanted: bool = 
     if wanted and "priority" not in features:
         raise StashError("UNIMPLEMENTED",
                          f"stashd {daemon_version} does not support priorities and queue moves (feature \"priority\")")
+
+
+def check_replace(features: Iterable[str], daemon_version: str, wanted: bool) -> None:
+    """Refuses (UNIMPLEMENTED) a replace for a daemon without the feature "replace": it would
+    answer the old copy as it is, without fetching it again."""
+    if wanted and "replace" not in features:
+        raise StashError("UNIMPLEMENTED",
+                         f"stashd {daemon_version} does not support replace (feature \"replace\"); it would keep the old copy without fetching it again")
 
 
 def set_priority(id: str, value: object) -> pb.Request:
@@ -351,7 +359,8 @@ def add(url: Optional[str], id: Optional[str], title: Optional[str], options: Ad
         force=bool(options.get("force")), app_data=bytes(options.get("app_data") or b""),
         group=options.get("group") or "", append=bool(options.get("append")),
         text_tracks=_text_tracks(options.get("text_tracks")), rate_limit=_rate_limit(options.get("rate_limit")),
-        expect=options.get("expect") or "", min_size=_byte_count(options.get("min_size", 0), "min_size"))
+        expect=options.get("expect") or "", min_size=_byte_count(options.get("min_size", 0), "min_size"),
+        replace=bool(options.get("replace")))
     if options.get("priority") is not None:
         body.priority = pb.Priority.Value(priority(options.get("priority")))
     hls, drm = options.get("hls"), options.get("drm")

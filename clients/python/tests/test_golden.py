@@ -51,7 +51,7 @@ def build(value):
         request = wire.hello(body["client_name"])
     elif op == "add_download":
         options: AddOptions = {}
-        for key in ("sha256", "force", "group", "append"):
+        for key in ("sha256", "force", "group", "append", "replace"):
             if key in body:
                 options[key] = body[key]  # type: ignore[literal-required]
         if "headers" in body:

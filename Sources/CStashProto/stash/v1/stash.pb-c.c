@@ -4197,7 +4197,7 @@ const ProtobufCMessageDescriptor stash__v1__hello_request__descriptor =
   (ProtobufCMessageInit) stash__v1__hello_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_descriptors[17] =
+static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_descriptors[18] =
 {
   {
     "id",
@@ -4403,6 +4403,18 @@ static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "replace",
+    18,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__AddDownloadRequest, replace),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__add_download_request__field_indices_by_name[] = {
   9,   /* field[9] = app_data */
@@ -4418,6 +4430,7 @@ static const unsigned stash__v1__add_download_request__field_indices_by_name[] =
   16,   /* field[16] = min_size */
   13,   /* field[13] = priority */
   14,   /* field[14] = rate_limit */
+  17,   /* field[17] = replace */
   3,   /* field[3] = sha256 */
   12,   /* field[12] = text_tracks */
   2,   /* field[2] = title */
@@ -4426,7 +4439,7 @@ static const unsigned stash__v1__add_download_request__field_indices_by_name[] =
 static const ProtobufCIntRange stash__v1__add_download_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 17 }
+  { 0, 18 }
 };
 const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
 {
@@ -4436,7 +4449,7 @@ const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
   "Stash__V1__AddDownloadRequest",
   "stash.v1",
   sizeof(Stash__V1__AddDownloadRequest),
-  17,
+  18,
   stash__v1__add_download_request__field_descriptors,
   stash__v1__add_download_request__field_indices_by_name,
   1,  stash__v1__add_download_request__number_ranges,

@@ -736,10 +736,14 @@ struct  Stash__V1__AddDownloadRequest
    * where it waits in the queue; normal when not given
    */
   Stash__V1__Priority priority;
+  /*
+   * fetch the COMPLETED single-file download holding this id or uri again, beside the old copy, and swap it in when complete
+   */
+  protobuf_c_boolean replace;
 };
 #define STASH__V1__ADD_DOWNLOAD_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__add_download_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, NULL, NULL, 0, {0,NULL}, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, (char *)protobuf_c_empty_string, 0, STASH__V1__PRIORITY__PRIORITY_NORMAL }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, NULL, NULL, 0, {0,NULL}, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, (char *)protobuf_c_empty_string, 0, STASH__V1__PRIORITY__PRIORITY_NORMAL, 0 }
 
 
 typedef enum {

@@ -1,0 +1,41 @@
+import StashCore
+
+/// A new copy of a COMPLETED single-file download being fetched beside the old one (add with
+/// `replace`). The old file stays at its path, and the download COMPLETED, until the new one
+/// is whole, durable and renamed over it (`ReplacementSwap`). It lives in memory only: a
+/// restart discards it, and the old copy is what the download holds.
+struct Replacement: Equatable {
+    /// The transfer's generation: its events are told apart from the download's own by it.
+    let generation: UInt64
+    /// The new copy's name in the asset folder while it is fetched (its part file is this
+    /// name with `.part`).
+    let temporaryName: String
+    /// The name of the old copy, which the new one replaces.
+    let finalName: String
+    /// The new copy is complete and being renamed over the old one: no longer cancellable.
+    var swapping = false
+    /// What the new copy's response and body said: the file's record once it is swapped in.
+    var size: Int64?
+    var etag: String?
+    var lastModified: String?
+    /// The sha256 the add gave (checked by the fetch), the file's from then on.
+    let sha256: String
+    /// The old copy's file record, put back when the rename fails.
+    var oldFile: DownloadFile?
+    /// The percent of the new copy last shown in the record's reason.
+    var shownPercent = 0
+    /// The reason shows the new copy's progress in steps of this many percent: each is a commit.
+    static let percentStep = 10
+
+    /// The suffix of a new copy's temporary name: a name no file of a single-file download has
+    /// (its own name comes from its URL, a part file ends in `.part`).
+    static let suffix = ".replacing"
+
+    /// The names a replacement of `download` under way writes in its folder (none when there
+    /// is none): verify and purge must not take them for orphans and delete them mid-transfer.
+    /// The record's reason says so while, and only while, the engine holds a `Replacement`.
+    static func names(of download: Download) -> Set<String> {
+        guard download.stateReason.hasPrefix(EngineState.replacingReason) || download.stateReason == EngineState.swappingReason, let file = download.files.first else { return [] }
+        return [file.path + suffix, file.path + suffix + ".part"]
+    }
+}

@@ -1,0 +1,38 @@
+import CLinux
+import Foundation
+import StashCore
+
+/// Puts a replacement's new copy over the old one: rename(2) replaces the old name in one step
+/// (a reader sees the old file or the new one, never neither), then the folder is fsynced so
+/// the rename survives a crash before the registry is told. The new copy's data is already
+/// durable: the fetch renamed it to its temporary name only after its fdatasync.
+enum ReplacementSwap {
+    static func swap(in folder: String, temporary: String, final: String) throws {
+        let handle = try FolderHandle.open(folder, followingSymlink: false)
+        defer { handle.release() }
+        let descriptor = handle.descriptor
+        try SystemCallError.check("rename", folder + "/" + final) { renameat(descriptor, temporary, descriptor, final) }
+        try handle.sync()
+    }
+
+    /// At start, before the files are measured: a record committed with its new copy
+    /// (`EngineState.swappingReason`) whose copy is still under its temporary name was stopped
+    /// before the rename, which is made now (the copy is whole and durable). Without the
+    /// temporary name the rename was made.
+    static func finishAtStart(_ download: Download, folder: String) throws {
+        guard download.state == .completed, download.stateReason == EngineState.swappingReason, let file = download.files.first else { return }
+        let temporary = file.path + Replacement.suffix
+        let handle = try FolderHandle.open(folder, followingSymlink: false)
+        defer { handle.release() }
+        guard try handle.statusIfPresent(temporary) != nil else { return }
+        try swap(in: folder, temporary: temporary, final: file.path)
+    }
+
+    /// Removes what a failed or cancelled replacement left: its part file or its whole copy.
+    static func discard(in folder: String, temporary: String) {
+        guard let handle = try? FolderHandle.open(folder, followingSymlink: false) else { return }
+        defer { handle.release() }
+        handle.removeEntry(temporary + ".part")
+        handle.removeEntry(temporary)
+    }
+}
