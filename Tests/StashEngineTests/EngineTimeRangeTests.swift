@@ -34,6 +34,8 @@ final class EngineTimeRangeTests: XCTestCase {
         XCTAssertEqual(added.hls?.end, 700, "the add answers with the range asked for; the playlist is not read yet")
         let window = ["http://h.test/seg7.ts", "http://h.test/seg8.ts", "http://h.test/seg9.ts"]
         try await harness.eventually("the window's segments are fetched") { Set(harness.fetch.runningURLs) == Set(window) }
+        // The transfers start as the plan is decided; the record answers once it is committed.
+        try await harness.eventually("the plan is committed") { try await harness.record("film").filesTotal > 0 }
         let planned = try await harness.record("film")
         XCTAssertEqual(planned.filesTotal, 3)
         XCTAssertEqual(planned.hls?.start, 15)
