@@ -162,6 +162,21 @@ public final class StashClient: Sendable {
         return try await downloadResult(of: .setDownload(SetDownloadRequest(id: id, rateLimit: bytesPerSecond)))
     }
 
+    /// Gives a single-file download a new URL (SetDownload, daemon feature `set-uri`), such as
+    /// a signed URL renewed after the old one expired. The bytes held are kept when the new
+    /// URL serves the same content (its ETag or Last-Modified matches); a running download
+    /// restarts on it at once, a paused or failed one waits for its resume. Returns its record.
+    public func setURI(id: String, _ uri: String) async throws -> Download {
+        guard daemonInfo.features.contains("set-uri") else {
+            throw StashError(.unimplemented, "stashd \(daemonInfo.daemonVersion) cannot change a download's URL (feature \"set-uri\")")
+        }
+        guard !uri.isEmpty else {
+            // On the wire an empty URL reads as none given.
+            throw StashError.invalidArgument("uri is empty; give an http:// or https:// URL")
+        }
+        return try await downloadResult(of: .setDownload(SetDownloadRequest(id: id, uri: uri)))
+    }
+
     /// Moves a QUEUED download in the queue (Move, daemon feature `priority`); returns its record.
     public func move(id: String, _ move: QueueMove) async throws -> Download {
         try requirePriority()

@@ -10,7 +10,7 @@ package struct RequestDispatcher: RequestHandler {
     let logger: Logger
 
     /// What this daemon offers, announced in Hello.
-    package static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks", "group-ops", "time-range", "export-file", "rate-limit", "content-check", "priority", "set-download", "replace"]
+    package static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks", "group-ops", "time-range", "export-file", "rate-limit", "content-check", "priority", "set-download", "replace", "set-uri"]
 
     package init(engine: Engine, logger: Logger) {
         self.engine = engine
@@ -78,17 +78,22 @@ package struct RequestDispatcher: RequestHandler {
 
     /// SetDownload: each field given is changed; one that names nothing to change is refused
     /// rather than answered as if it had done something.
-    /// The rate limit goes first: it is refused for what the priority would be refused for
-    /// too (an unknown id, a REMOVING download), so a refusal leaves both as they were.
+    /// The URL goes first, as it is refused for the most (a bad URL, a bundle, HLS), then the
+    /// rate limit: each is refused for what the later ones would be refused for too (an
+    /// unknown id, a REMOVING download), so a refusal leaves the record as it was.
     static func set(_ request: SetDownloadRequest, on engine: Engine) async throws -> Download {
-        if let priority = request.priority {
-            if let rateLimit = request.rateLimit { _ = try await engine.setRateLimit(id: request.id, rateLimit) }
-            return try await engine.setPriority(id: request.id, priority)
+        guard request.priority != nil || request.rateLimit != nil || request.uri != nil else {
+            throw StashError.invalidArgument("SetDownload for '\(request.id.prefix(128))' gives no field to change; give priority, rate_limit or uri")
         }
-        guard let rateLimit = request.rateLimit else {
-            throw StashError.invalidArgument("SetDownload for '\(request.id.prefix(128))' gives no field to change; give priority or rate_limit")
+        if let rateLimit = request.rateLimit, rateLimit < 0 {
+            throw StashError.invalidArgument("rate_limit: \(rateLimit) is negative; give bytes per second, 0 = none")
         }
-        return try await engine.setRateLimit(id: request.id, rateLimit)
+        var download: Download?
+        if let uri = request.uri { download = try await engine.setURI(id: request.id, uri) }
+        if let rateLimit = request.rateLimit { download = try await engine.setRateLimit(id: request.id, rateLimit) }
+        if let priority = request.priority { download = try await engine.setPriority(id: request.id, priority) }
+        guard let download else { throw StashError.notFound(id: request.id) }
+        return download
     }
 
     /// include_failed chooses which downloads ResumeGroup takes; sent with another group

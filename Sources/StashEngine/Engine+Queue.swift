@@ -11,6 +11,10 @@ extension Engine {
         try await change(.setRateLimit(id, bytesPerSecond), id: id)
     }
 
+    package func setURI(id: String, _ uri: String) async throws -> Download {
+        try await change(.setURI(id, uri), id: id)
+    }
+
     package func move(id: String, _ move: QueueMove) async throws -> Download {
         try await change(.move(id, move), id: id)
     }

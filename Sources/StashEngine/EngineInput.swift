@@ -41,6 +41,8 @@ enum EngineInput {
     case setPriority(String, DownloadPriority)
     /// SetDownload's rate limit (`EngineState+Update`).
     case setRateLimit(String, Int64)
+    /// SetDownload's URL (`EngineState+Update`).
+    case setURI(String, String)
     /// Move: a queued download's place in the queue.
     case move(String, QueueMove)
 

@@ -75,7 +75,7 @@ extension EngineState {
         case .failed(let error):
             entries[id] = entry
             var failure = error
-            failure.message = fileLabel(entry.download, index, message: error.message) + error.message
+            failure.message = fileLabel(entry.download, index, message: error.message) + error.message + Self.updateHint(entry.download, error)
             _ = try? transition(id, .transferFailed, into: &effects) { record in
                 record.error = failure
                 record.stateReason = ""
@@ -105,6 +105,8 @@ extension EngineState {
         let sizeWasUnknown = entry.download.totalBytes == nil
         // Bytes were kept for this file, and the server's answer made them worthless.
         let startsOver = file.downloadedBytes > 0 && info.resumedFrom == 0
+        let newURI = entry.uriChanged
+        entry.uriChanged = false
         file.etag = info.etag
         file.lastModified = info.lastModified
         entry.download.downloadedBytes = entry.download.downloadedBytes.addingSaturating(info.resumedFrom.subtractingSaturating(file.downloadedBytes))
@@ -135,7 +137,7 @@ extension EngineState {
             // the progress went back.
             let what = entry.download.isFolder || index > 0 ? "file '\(file.path)'" : "the file"
             _ = try? transition(id, .restart, into: &effects) {
-                $0.stateReason = "the server did not resume \(what) (it ignored the range, or the file changed): starting over from byte 0"
+                $0.stateReason = newURI ? "the new URL's content differs; started again" : "the server did not resume \(what) (it ignored the range, or the file changed): starting over from byte 0"
             }
         } else if entry.lifecycle.state != .downloading {
             _ = try? transition(id, .transferStarted, into: &effects)

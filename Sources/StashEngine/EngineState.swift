@@ -162,6 +162,8 @@ struct EngineState {
             try setPriority(id, priority, into: &effects)
         case .setRateLimit(let id, let limit):
             try setRateLimit(id, limit, into: &effects)
+        case .setURI(let id, let uri):
+            try setURI(id, uri, into: &effects)
         case .move(let id, let move):
             try self.move(id, move, into: &effects)
 

@@ -16,6 +16,7 @@ extension SetDownloadRequest {
             // A negative limit is refused by the daemon; on the wire it reads as above Int64.max.
             message.rate_limit = UInt64(bitPattern: rateLimit)
         }
+        if let uri { message.uri = arena.cString(uri) }
         return arena.store(message)
     }
 
@@ -27,6 +28,9 @@ extension SetDownloadRequest {
                 ? try DownloadPriority(wire: m.priority, field: "SetDownloadRequest.priority") : nil,
             rateLimit: m.rate_limit_given_case == STASH__V1__SET_DOWNLOAD_REQUEST__RATE_LIMIT_GIVEN_RATE_LIMIT
                 ? try WireValue.int64(m.rate_limit, field: "SetDownloadRequest.rate_limit") : nil)
+        // Empty is "not given": no download has an empty URL to change to.
+        let uri = try WireValue.string(m.uri, field: "SetDownloadRequest.uri")
+        self.uri = uri.isEmpty ? nil : uri
     }
 }
 

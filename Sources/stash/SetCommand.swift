@@ -4,13 +4,16 @@ import StashClient
 struct SetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
-        abstract: "Change a download after its add: its priority, its rate limit.",
+        abstract: "Change a download after its add: its priority, its rate limit, its URL.",
         discussion: """
             --priority high|normal|low: higher priorities get a slot first; a queued download \
             goes to the end of its new priority's queue, and a running one keeps its slot unless \
             a higher one takes it (config preempt). --rate-limit RATE: the download's own limit \
             within the global one (500K, 2M, 0 = none); a running download slows or speeds up \
-            at once. Prints the record.
+            at once. --uri URL: a single-file download's new URL (a renewed signed URL); the \
+            bytes held are kept when the new URL serves the same content (same ETag or \
+            Last-Modified), else it starts again. A running download restarts on it; a failed \
+            one waits for `stash resume`. Prints the record.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -26,9 +29,12 @@ struct SetCommand: AsyncParsableCommand {
         valueName: "rate"))
     var rateLimit: String?
 
+    @Option(help: ArgumentHelp("A single-file download's new http(s) URL.", valueName: "url"))
+    var uri: String?
+
     func validate() throws {
-        guard priority != nil || rateLimit != nil else {
-            throw ValidationError("give what to change: --priority high|normal|low or --rate-limit RATE")
+        guard priority != nil || rateLimit != nil || uri != nil else {
+            throw ValidationError("give what to change: --priority high|normal|low, --rate-limit RATE or --uri URL")
         }
         if priority != nil { _ = try PriorityOption.parse(priority) }
         if let rateLimit { _ = try RateLimitOption.parse(rateLimit) }
@@ -37,6 +43,7 @@ struct SetCommand: AsyncParsableCommand {
     func run() async throws {
         let client = try await global.connect()
         var download: Download?
+        if let uri { download = try await client.setURI(id: id, uri) }
         if let rateLimit { download = try await client.setRateLimit(id: id, try RateLimitOption.parse(rateLimit)) }
         if priority != nil { download = try await client.setPriority(id: id, try PriorityOption.parse(priority)) }
         guard let download else { return }

@@ -175,7 +175,8 @@ final class GoldenFrameTests: XCTestCase {
             }
         case "set_download":
             operation = .setDownload(
-                SetDownloadRequest(id: str(b, "id"), priority: try priority(b, "priority"), rateLimit: b?["rate_limit"] == nil ? nil : int(b, "rate_limit")))
+                SetDownloadRequest(id: str(b, "id"), priority: try priority(b, "priority"), rateLimit: b?["rate_limit"] == nil ? nil : int(b, "rate_limit"),
+                    uri: b?["uri"] == nil ? nil : str(b, "uri")))
         case "move":
             let other = str(b, "other")
             let moves: [String: QueueMove] = [

@@ -71,6 +71,7 @@ final class WireCodecRequestTests: XCTestCase {
         .setDownload(SetDownloadRequest(id: "a", rateLimit: 0)),
         .setDownload(SetDownloadRequest(id: "a", rateLimit: .max)),
         .setDownload(SetDownloadRequest(id: "a", priority: .low, rateLimit: 1)),
+        .setDownload(SetDownloadRequest(id: "a", uri: "https://h/x?sig=1")),
         .move(id: "a", .top),
         .move(id: "a", .bottom),
         .move(id: "a", .before("b")),

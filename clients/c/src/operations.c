@@ -444,6 +444,31 @@ stash_status stash_set_rate_limit(stash_client *client, const char *id, uint64_t
     return status;
 }
 
+stash_status stash_set_uri(stash_client *client, const char *id, const char *uri, stash_download **out) {
+    if (out) *out = NULL;
+    if (!client) return STASH_INVALID_ARGUMENT;
+    stash_status status = client_begin(client);
+    if (status != STASH_OK) return status;
+    REQUIRE(client, id, "id");
+    REQUIRE(client, uri, "uri");
+    /* On the wire an empty URL reads as none given. */
+    if (!*uri) return client_fail(client, STASH_INVALID_ARGUMENT, "uri is empty; give an http:// or https:// URL");
+    if (!client->capture && !stash_client_has_feature(client, "set-uri")) {
+        return client_fail(client, STASH_UNIMPLEMENTED, "stashd %s cannot change a download's URL (feature \"set-uri\")",
+                           stash_client_daemon_version(client));
+    }
+    Stash__V1__SetDownloadRequest body = STASH__V1__SET_DOWNLOAD_REQUEST__INIT;
+    body.id = text(id);
+    body.uri = text(uri);
+    Stash__V1__Request request = STASH__V1__REQUEST__INIT;
+    request.op_case = STASH__V1__REQUEST__OP_SET_DOWNLOAD;
+    request.set_download = &body;
+    void *result;
+    status = client_call(client, &request, STASH__V1__RESPONSE__RESULT_DOWNLOAD, &result);
+    if (status == STASH_OK) hand_over(result, (void **)out);
+    return status;
+}
+
 stash_status stash_move(stash_client *client, const char *id, stash_move_place place, const char *other, stash_download **out) {
     if (out) *out = NULL;
     if (!client) return STASH_INVALID_ARGUMENT;

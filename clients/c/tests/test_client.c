@@ -432,6 +432,13 @@ static void test_priority(stash_client *client) {
     stash_download_free(record);
     CHECK_FAILS(stash_set_rate_limit(client, "c-prio-a", UINT64_MAX, NULL), client, STASH_INVALID_ARGUMENT, "18446744073709551615");
     CHECK_FAILS(stash_set_rate_limit(client, "c-nothing", 1, NULL), client, STASH_NOT_FOUND, "'c-nothing'");
+    const char *renewed = url("/slow/40000000/c-prio-a.bin?sig=2");
+    CHECK_OK(stash_set_uri(client, "c-prio-a", renewed, &record), client);
+    CHECK(record && strcmp(record->uri, renewed) == 0, "uri set");
+    stash_download_free(record);
+    CHECK_FAILS(stash_set_uri(client, "c-prio-a", "ftp://h/x", NULL), client, STASH_INVALID_ARGUMENT, "'ftp://h/x'");
+    CHECK_FAILS(stash_set_uri(client, "c-prio-a", "", NULL), client, STASH_INVALID_ARGUMENT, "uri is empty");
+    CHECK_FAILS(stash_set_uri(client, "c-nothing", "http://h/x", NULL), client, STASH_NOT_FOUND, "'c-nothing'");
     stash_add_options odd = STASH_ADD_OPTIONS_INIT;
     odd.priority = (stash_priority)-1;
     CHECK_FAILS(stash_add(client, url("/data/10/c-prio-odd"), NULL, NULL, &odd, NULL), client, STASH_INVALID_ARGUMENT,

@@ -792,14 +792,16 @@ class SetConfigRequest(_message.Message):
     def __init__(self, entries: _Optional[_Iterable[_Union[ConfigEntry, _Mapping]]] = ...) -> None: ...
 
 class SetDownloadRequest(_message.Message):
-    __slots__ = ["id", "priority", "rate_limit"]
+    __slots__ = ["id", "priority", "rate_limit", "uri"]
     ID_FIELD_NUMBER: _ClassVar[int]
     PRIORITY_FIELD_NUMBER: _ClassVar[int]
     RATE_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    URI_FIELD_NUMBER: _ClassVar[int]
     id: str
     priority: Priority
     rate_limit: int
-    def __init__(self, id: _Optional[str] = ..., priority: _Optional[_Union[Priority, str]] = ..., rate_limit: _Optional[int] = ...) -> None: ...
+    uri: str
+    def __init__(self, id: _Optional[str] = ..., priority: _Optional[_Union[Priority, str]] = ..., rate_limit: _Optional[int] = ..., uri: _Optional[str] = ...) -> None: ...
 
 class StateBytes(_message.Message):
     __slots__ = ["bytes", "state"]

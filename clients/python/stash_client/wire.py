@@ -331,6 +331,22 @@ def set_rate_limit(id: str, value: object) -> pb.Request:
     return pb.Request(set_download=pb.SetDownloadRequest(id=id, rate_limit=_rate_limit(value)))
 
 
+def check_set_uri(features: Iterable[str], daemon_version: str) -> None:
+    """Refuses (UNIMPLEMENTED) a change of a download's URL for a daemon without the feature
+    "set-uri": it would ignore the field."""
+    if "set-uri" not in features:
+        raise StashError("UNIMPLEMENTED", f"stashd {daemon_version} cannot change a download's URL (feature \"set-uri\")")
+
+
+def set_uri(id: str, uri: object) -> pb.Request:
+    if not isinstance(uri, str):
+        raise StashError("INVALID_ARGUMENT", f"uri: {uri!r} is not a URL; give an http:// or https:// URL")
+    if not uri:
+        # On the wire an empty URL reads as none given.
+        raise StashError("INVALID_ARGUMENT", "uri is empty; give an http:// or https:// URL")
+    return pb.Request(set_download=pb.SetDownloadRequest(id=id, uri=uri))
+
+
 def move(id: str, top: bool, bottom: bool, before: Optional[str], after: Optional[str]) -> pb.Request:
     """Exactly one of top, bottom, before=ID, after=ID."""
     given = [name for name, value in (("top", top), ("bottom", bottom), ("before", before), ("after", after))

@@ -420,6 +420,31 @@ def test_events_lost_is_a_record():
     assert EventsLost(seq=9, time=1, first_seq=3, last_seq=8, count=6).count == 6
 
 
+def test_a_new_url_for_a_download(fresh_daemon):
+    with Client(fresh_daemon.socket, timeout=30) as client:
+        client.add(url(fresh_daemon, "/data/70000/py-uri.bin"), id="py-uri")
+        client.wait("py-uri", timeout=20)
+        renewed = url(fresh_daemon, "/data/70000/py-uri.bin?sig=2")
+        assert client.set_uri("py-uri", renewed).uri == renewed
+        assert client.get("py-uri").uri == renewed
+        for bad, says in (("ftp://h/x", "'ftp://h/x'"), ("", "uri is empty"), (None, "uri: None")):
+            with pytest.raises(StashError) as refused:
+                client.set_uri("py-uri", bad)  # type: ignore[arg-type]
+            assert refused.value.code == "INVALID_ARGUMENT" and says in str(refused.value)
+        with pytest.raises(StashError) as refused:
+            client.set_uri("nope", renewed)
+        assert refused.value.code == "NOT_FOUND" and "'nope'" in str(refused.value)
+
+        async def set_async() -> str:
+            async with await AsyncClient.connect(fresh_daemon.socket) as aclient:
+                return (await aclient.set_uri("py-uri", renewed + "3")).uri
+        assert asyncio.run(set_async()) == renewed + "3"
+        client.features = tuple(f for f in client.features if f != "set-uri")
+        with pytest.raises(StashError) as refused:
+            client.set_uri("py-uri", renewed)
+        assert refused.value.code == "UNIMPLEMENTED" and "set-uri" in str(refused.value)
+
+
 def test_a_rate_limit_per_download_and_the_schedule(fresh_daemon):
     with Client(fresh_daemon.socket, timeout=30) as client:
         added = client.add(url(fresh_daemon, "/data/70000/py-rate.bin"), id="py-rate", rate_limit=1 << 20)

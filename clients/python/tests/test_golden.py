@@ -86,7 +86,9 @@ def build(value):
     elif op == "pause_all":
         request = wire.empty(op)
     elif op == "set_download":
-        if "rate_limit" in body:
+        if "uri" in body:
+            request = wire.set_uri(body["id"], body["uri"])
+        elif "rate_limit" in body:
             request = wire.set_rate_limit(body["id"], int(body["rate_limit"]))
         else:
             request = wire.set_priority(body["id"], body.get("priority", "PRIORITY_NORMAL"))

@@ -4456,7 +4456,7 @@ const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
   (ProtobufCMessageInit) stash__v1__add_download_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__set_download_request__field_descriptors[3] =
+static const ProtobufCFieldDescriptor stash__v1__set_download_request__field_descriptors[4] =
 {
   {
     "id",
@@ -4494,16 +4494,29 @@ static const ProtobufCFieldDescriptor stash__v1__set_download_request__field_des
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "uri",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SetDownloadRequest, uri),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__set_download_request__field_indices_by_name[] = {
   0,   /* field[0] = id */
   1,   /* field[1] = priority */
   2,   /* field[2] = rate_limit */
+  3,   /* field[3] = uri */
 };
 static const ProtobufCIntRange stash__v1__set_download_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor stash__v1__set_download_request__descriptor =
 {
@@ -4513,7 +4526,7 @@ const ProtobufCMessageDescriptor stash__v1__set_download_request__descriptor =
   "Stash__V1__SetDownloadRequest",
   "stash.v1",
   sizeof(Stash__V1__SetDownloadRequest),
-  3,
+  4,
   stash__v1__set_download_request__field_descriptors,
   stash__v1__set_download_request__field_indices_by_name,
   1,  stash__v1__set_download_request__number_ranges,

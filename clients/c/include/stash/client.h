@@ -546,6 +546,13 @@ STASH_API const char *stash_priority_name(stash_priority priority);
 STASH_API stash_status stash_set_rate_limit(stash_client *client, const char *id, uint64_t bytes_per_second,
                                             stash_download **out);
 
+/* SetDownload's URL: a single-file download's new http(s) URL (a renewed signed one). The bytes
+ * held are kept when the new URL serves the same content (its ETag, else Last-Modified); a
+ * running download restarts on it, a failed one stays FAILED until stash_resume. Needs a daemon
+ * that announces "set-uri" (STASH_UNIMPLEMENTED without it: an older one would ignore the field).
+ * *out (optional) is the record. */
+STASH_API stash_status stash_set_uri(stash_client *client, const char *id, const char *uri, stash_download **out);
+
 /* STASH_ADOPT_OPTIONS_INIT or stash_adopt_options_init. */
 typedef struct stash_adopt_options {
     size_t struct_size;
