@@ -174,6 +174,12 @@ package final class TestHTTPServer: Sendable {
         for resume in waiters { resume.eventLoop.execute { resume.value() } }
     }
 
+    /// How many responses are stalled "until released" now: a test releases them once they
+    /// are, since a release before a response reaches its stall lets nothing go.
+    package var stalledCount: Int {
+        state.withLock { $0.stallWaiters.count }
+    }
+
     /// Called on `loop`, where `resume` then runs.
     func addStallWaiter(on loop: EventLoop, _ resume: @escaping () -> Void) {
         let bound = NIOLoopBound(resume, eventLoop: loop)

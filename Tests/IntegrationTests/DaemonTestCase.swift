@@ -69,12 +69,14 @@ class DaemonTestCase: XCTestCase {
     /// Polls until `condition` holds for the download.
     func waitUntil(_ id: String, timeout: TimeInterval = 30, _ condition: (Download) -> Bool) async throws -> Download {
         let deadline = ContinuousClock.now + .seconds(timeout)
+        var last: Download?
         while ContinuousClock.now < deadline {
             let download = try await client.getDownload(id: id)
             if condition(download) { return download }
+            last = download
             try await Task.sleep(nanoseconds: 20_000_000)
         }
-        XCTFail("condition on \(id) not met within \(timeout) s")
+        XCTFail("condition on \(id) not met within \(timeout) s; it is \(last?.state.name ?? "?") (\(last?.stateReason ?? "")); log:\n\(daemon.log().suffix(2000))")
         throw CancellationError()
     }
 
