@@ -113,10 +113,11 @@ final class TestHTTPHandler: ChannelInboundHandler {
             }
             if let seconds = plan.stallSeconds {
                 context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) { resume() }
-            } else {
-                server.addStallWaiter(on: context.eventLoop, resume)
+                return
             }
-            return
+            if server.addStallWaiter(on: context.eventLoop, plannedAt: plan.releasesBefore, resume) { return }
+            // Released since it was planned: it goes on as if released at its stall.
+            paused = false
         }
         guard context.channel.isWritable else {
             context.flush()

@@ -20,6 +20,9 @@ package final class TestHTTPServer: Sendable {
         var inFlightByHost: [String: Int] = [:]
         var peakByHost: [String: Int] = [:]
         var stallWaiters: [NIOLoopBound<() -> Void>] = []
+        /// How many times `releaseStalls` ran: a response planned before a release does not
+        /// stall after it, even if it reaches its stall only then.
+        var releases = 0
         /// `serveDirectory` mounts, for files that appear after it was called.
         var directories: [(prefix: String, path: String)] = []
     }
@@ -165,25 +168,32 @@ package final class TestHTTPServer: Sendable {
         "http://localhost:\(port)\(path)"
     }
 
-    /// Lets every response stalled "until released" continue.
+    /// Lets every response stalled "until released" continue, and those planned before now
+    /// that have not reached their stall yet go past it: a test that releases a stall need not
+    /// know whether the server got there first.
     package func releaseStalls() {
         let waiters = state.withLock { state in
             defer { state.stallWaiters.removeAll() }
+            state.releases += 1
             return state.stallWaiters
         }
         for resume in waiters { resume.eventLoop.execute { resume.value() } }
     }
 
-    /// How many responses are stalled "until released" now: a test releases them once they
-    /// are, since a release before a response reaches its stall lets nothing go.
+    /// How many responses are stalled "until released" now.
     package var stalledCount: Int {
         state.withLock { $0.stallWaiters.count }
     }
 
-    /// Called on `loop`, where `resume` then runs.
-    func addStallWaiter(on loop: EventLoop, _ resume: @escaping () -> Void) {
+    /// Called on `loop`, where `resume` then runs, for a response planned after `release`
+    /// releases; false, and `resume` not kept, when a release came since: go on.
+    func addStallWaiter(on loop: EventLoop, plannedAt release: Int, _ resume: @escaping () -> Void) -> Bool {
         let bound = NIOLoopBound(resume, eventLoop: loop)
-        state.withLock { $0.stallWaiters.append(bound) }
+        return state.withLock { state in
+            guard state.releases == release else { return false }
+            state.stallWaiters.append(bound)
+            return true
+        }
     }
 
     func responseEnded(host: String) {
@@ -223,11 +233,11 @@ package final class TestHTTPServer: Sendable {
                 let location = target.contains("://") ? target : "http://127.0.0.1:\(state.port)\(target)"
                 return .simple(status: 302, reason: "Found", text: "see \(location)\n", headers: [("Location", location)], isHead: isHead)
             }
-            return servePlan(route: &route, head: head, isHead: isHead)
+            return servePlan(route: &route, head: head, isHead: isHead, releases: state.releases)
         }
     }
 
-    private func servePlan(route: inout TestRoute, head: HTTPRequestHead, isHead: Bool) -> TestResponsePlan {
+    private func servePlan(route: inout TestRoute, head: HTTPRequestHead, isHead: Bool, releases: Int) -> TestResponsePlan {
         let size = route.body.count
         var validators: [(String, String)] = [("Accept-Ranges", "bytes")]
         if let etag = route.etag { validators.append(("ETag", etag)) }
@@ -287,6 +297,7 @@ package final class TestHTTPServer: Sendable {
         if route.stallTimes > 0, let after = route.stallAfterBytes {
             route.stallTimes -= 1
             plan.stallAfter = after
+            plan.releasesBefore = releases
             plan.stallSeconds = route.stallSeconds
         }
         plan.bytesPerSecond = route.bytesPerSecond

@@ -12,6 +12,8 @@ struct TestResponsePlan {
     var resetAfter: Int?
     var stallAfter: Int?
     var stallSeconds: Double?
+    /// `TestHTTPServer.releaseStalls` calls before this response was planned.
+    var releasesBefore = 0
     var bytesPerSecond: Int?
     /// Bytes sent after the body that no header announced.
     var overlong = 0

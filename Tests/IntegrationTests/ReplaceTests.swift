@@ -48,7 +48,7 @@ final class ReplaceTests: DaemonTestCase {
         XCTAssertEqual(during.totalBytes, Int64(old.count))
 
         // The part file is there as the transfer starts, which can be before the server has
-        // sent the bytes it stalls after: a release before the stall would let nothing go.
+        // sent the bytes it stalls after: the old copy is looked at while the new one is held.
         try await eventually("the new copy's response is stalled") { self.http.stalledCount > 0 }
         http.releaseStalls()
         let replaced = try await waitUntil("movie") { $0.stateReason == "replaced by a new copy" }
