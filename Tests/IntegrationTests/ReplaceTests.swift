@@ -39,9 +39,7 @@ final class ReplaceTests: DaemonTestCase {
         XCTAssertEqual(answer.download.state, .completed)
         XCTAssertTrue(answer.download.stateReason.hasPrefix("replacing:"), answer.download.stateReason)
 
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !exists(path + ".replacing.part"), ContinuousClock.now < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
-        XCTAssertTrue(exists(path + ".replacing.part"), "the new copy arrives beside the old one")
+        try await eventually("the new copy arrives beside the old one") { self.exists(self.path + ".replacing.part") }
         XCTAssertEqual(contents(path), old, "the old copy is readable at its path while the new one arrives")
         let during = try await client.getDownload(id: "movie")
         XCTAssertEqual(during.state, .completed)

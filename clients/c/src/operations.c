@@ -396,6 +396,17 @@ stash_status stash_stop(stash_client *client, const char *id, const char *reason
     return status;
 }
 
+/* Sends a SetDownload whose fields the caller filled in; the changed record goes to *out. */
+static stash_status send_set_download(stash_client *client, Stash__V1__SetDownloadRequest *body, stash_download **out) {
+    Stash__V1__Request request = STASH__V1__REQUEST__INIT;
+    request.op_case = STASH__V1__REQUEST__OP_SET_DOWNLOAD;
+    request.set_download = body;
+    void *result;
+    stash_status status = client_call(client, &request, STASH__V1__RESPONSE__RESULT_DOWNLOAD, &result);
+    if (status == STASH_OK) hand_over(result, (void **)out);
+    return status;
+}
+
 stash_status stash_set_priority(stash_client *client, const char *id, stash_priority priority, stash_download **out) {
     if (out) *out = NULL;
     if (!client) return STASH_INVALID_ARGUMENT;
@@ -408,13 +419,7 @@ stash_status stash_set_priority(stash_client *client, const char *id, stash_prio
     body.id = text(id);
     body.priority_given_case = STASH__V1__SET_DOWNLOAD_REQUEST__PRIORITY_GIVEN_PRIORITY;
     body.priority = (Stash__V1__Priority)priority;
-    Stash__V1__Request request = STASH__V1__REQUEST__INIT;
-    request.op_case = STASH__V1__REQUEST__OP_SET_DOWNLOAD;
-    request.set_download = &body;
-    void *result;
-    status = client_call(client, &request, STASH__V1__RESPONSE__RESULT_DOWNLOAD, &result);
-    if (status == STASH_OK) hand_over(result, (void **)out);
-    return status;
+    return send_set_download(client, &body, out);
 }
 
 stash_status stash_set_rate_limit(stash_client *client, const char *id, uint64_t bytes_per_second, stash_download **out) {
@@ -435,13 +440,7 @@ stash_status stash_set_rate_limit(stash_client *client, const char *id, uint64_t
     body.id = text(id);
     body.rate_limit_given_case = STASH__V1__SET_DOWNLOAD_REQUEST__RATE_LIMIT_GIVEN_RATE_LIMIT;
     body.rate_limit = bytes_per_second;
-    Stash__V1__Request request = STASH__V1__REQUEST__INIT;
-    request.op_case = STASH__V1__REQUEST__OP_SET_DOWNLOAD;
-    request.set_download = &body;
-    void *result;
-    status = client_call(client, &request, STASH__V1__RESPONSE__RESULT_DOWNLOAD, &result);
-    if (status == STASH_OK) hand_over(result, (void **)out);
-    return status;
+    return send_set_download(client, &body, out);
 }
 
 stash_status stash_set_uri(stash_client *client, const char *id, const char *uri, stash_download **out) {
@@ -460,13 +459,7 @@ stash_status stash_set_uri(stash_client *client, const char *id, const char *uri
     Stash__V1__SetDownloadRequest body = STASH__V1__SET_DOWNLOAD_REQUEST__INIT;
     body.id = text(id);
     body.uri = text(uri);
-    Stash__V1__Request request = STASH__V1__REQUEST__INIT;
-    request.op_case = STASH__V1__REQUEST__OP_SET_DOWNLOAD;
-    request.set_download = &body;
-    void *result;
-    status = client_call(client, &request, STASH__V1__RESPONSE__RESULT_DOWNLOAD, &result);
-    if (status == STASH_OK) hand_over(result, (void **)out);
-    return status;
+    return send_set_download(client, &body, out);
 }
 
 stash_status stash_move(stash_client *client, const char *id, stash_move_place place, const char *other, stash_download **out) {
