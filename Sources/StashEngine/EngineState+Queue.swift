@@ -166,8 +166,11 @@ extension EngineState {
         case (let low?, nil): return low < Int64.max - Self.positionGap ? low + Self.positionGap : nil
         case (nil, let high?): return high > Int64.min + Self.positionGap ? high - Self.positionGap : nil
         case (let low?, let high?):
-            guard high > low, high - low >= 2 else { return nil }
-            return low + (high - low) / 2
+            // Halved before they are added: positions read back from a registry may be any
+            // Int64, and `high - low` of Int64.max and a negative one overflows.
+            guard high > low else { return nil }
+            let middle = low / 2 + high / 2 + (low % 2 + high % 2) / 2
+            return middle > low && middle < high ? middle : nil
         }
     }
 

@@ -192,4 +192,22 @@ final class EnginePriorityTests: XCTestCase {
         try await assertQueue(harness, ["c2", "c4", "c3", "new"])
         await harness.stop()
     }
+
+    /// Positions read back from a registry may be any Int64: a move between the farthest apart
+    /// lands between them (their difference used to overflow and trap).
+    func testAMoveBetweenPositionsAtTheEndsOfInt64() throws {
+        var state = EngineStateTests.makeState { $0.maxParallel = 1 }
+        for (id, position) in [("first", Int64.min + 1), ("low", Int64(-10)), ("mover", Int64(5)), ("high", Int64.max)] {
+            var download = Download(
+                id: id, uri: "http://h.test/\(id)", state: .queued, assetPath: "assets/\(id)/\(id)",
+                files: [DownloadFile(url: "http://h.test/\(id)", path: id)])
+            download.queuePosition = position
+            state.entries.cache.commit(id, download)
+            _ = try state.on(.load(download))
+        }
+        _ = try state.on(.move("mover", .after("low")))
+        let moved = try XCTUnwrap(state.entries["mover"]?.download.queuePosition)
+        XCTAssertGreaterThan(moved, -10, "after 'low'")
+        XCTAssertLessThan(moved, Int64.max, "before 'high'")
+    }
 }
