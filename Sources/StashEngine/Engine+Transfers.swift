@@ -30,11 +30,11 @@ extension Engine {
     func stopTransfers(_ id: String, generations: [UInt64]) {
         // Queued now, in order before any restart of this download reopens its part files.
         let stopped = fetch.stop(generations.map { transfers.removeValue(forKey: $0) })
-        let stop = teardowns.chain(id) { await stopped() }
-        // Then a paused download's bytes are what its files hold.
-        Task {
-            await stop.value
-            self.run(.transfersStopped(id))
+        // Then a paused download's bytes are what its files hold. Taken in as part of the
+        // teardown, so whoever waits for the teardowns (a removal, `settle`) finds it counted.
+        teardowns.chain(id) { [weak self] in
+            await stopped()
+            _ = await self?.run(.transfersStopped(id))
         }
     }
 }
