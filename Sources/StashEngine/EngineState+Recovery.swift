@@ -38,7 +38,10 @@ extension EngineState {
             }
             // Most records (complete and whole, queued, paused, failed) stay as they are.
             let recovering = download.state.isActive || download.state == .removing || (download.state.holdsCompleteFiles && problem != nil)
-            guard recovering, let recovered = try? on(.recover(id, problem: problem)) else { continue }
+            // Only a download that held complete files can miss one; an interrupted one's final
+            // files are not there yet, and it goes back to the queue without an error.
+            let missing = download.state.holdsCompleteFiles ? problem : nil
+            guard recovering, let recovered = try? on(.recover(id, problem: missing)) else { continue }
             recovery.effects += recovered
             if entries[id]?.lifecycle.state == .removing { recovery.removals.append(id) }
         }

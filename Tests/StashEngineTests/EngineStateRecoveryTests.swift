@@ -36,6 +36,9 @@ final class EngineStateRecoveryTests: XCTestCase {
             "commit save removing REMOVING, then publish removing REMOVING",
         ])
         XCTAssertEqual(state.entries["gone"]?.download.error?.message, "file missing on disk: /data/assets/gone/0.bin")
+        // An interrupted download's final file is not there yet: that is no problem to report.
+        XCTAssertNil(state.entries["running"]?.download.error)
+        XCTAssertEqual(state.entries["running"]?.download.stateReason, "resumed after a daemon restart")
         XCTAssertEqual(state.entries["crashed"]?.download.error?.message, CrashGuard.reason(exits: 2))
         XCTAssertEqual(recovery.removals, ["removing"])
         XCTAssertEqual(recovery.findings.map(\.id), ["gone"], "a complete download's missing file is the start's verify finding")
