@@ -104,6 +104,33 @@ extension Engine {
                 }
                 self.run(.replacementSwapped(id, failure: failure))
             }
+        case .markReplacementFolder(let id, let folder, let folders):
+            let (fetch, files, assetsDir) = (self.fetch, self.files, layout.assetsDir)
+            Task {
+                let failure: String?
+                do {
+                    try await fetch.syncFolders(folders, in: folder)
+                    try await files.run { try FolderSwap.mark(assetsDir: assetsDir, id: id) }
+                    failure = nil
+                } catch {
+                    failure = "\(error)"
+                }
+                self.run(.replacementMarked(id, failure: failure))
+            }
+        case .swapReplacementFolder(let id):
+            let (files, assetsDir) = (self.files, layout.assetsDir)
+            Task {
+                let failure: String?
+                do {
+                    // The new copy's record is durable before its folder takes the old one's name.
+                    try await self.flush()
+                    try await files.run { try FolderSwap.swap(assetsDir: assetsDir, id: id) }
+                    failure = nil
+                } catch {
+                    failure = "\(error)"
+                }
+                self.run(.replacementSwapped(id, failure: failure))
+            }
         case .discardReplacement(let id, let folder, let temporary):
             teardowns.chain(id) { ReplacementSwap.discard(in: folder, temporary: temporary) }
         }

@@ -47,6 +47,12 @@ enum EngineEffect {
     /// Rename a replacement's complete new copy over the old one (`ReplacementSwap`);
     /// `.replacementSwapped` follows.
     case swapReplacement(id: String, folder: String, temporary: String, final: String)
+    /// Make the renames of a folder copy (`folder`, the sibling of the asset folder) durable in
+    /// `folders`, then put `FolderSwap`'s marker in it; `.replacementMarked` follows.
+    case markReplacementFolder(id: String, folder: String, folders: [String])
+    /// Exchange a folder copy with the asset folder (`FolderSwap`), once the registry holds the
+    /// new copy's record; `.replacementSwapped` follows.
+    case swapReplacementFolder(id: String)
     /// Delete what a replacement fetched, once its transfer stopped.
     case discardReplacement(id: String, folder: String, temporary: String)
 }

@@ -149,8 +149,10 @@ struct EngineState {
             releaseOnCancel(id, into: &effects)
             try transition(id, .cancel, into: &effects) { $0.stateReason = "cancelled by a client" }
             schedule(into: &effects)
-        case .replace(let id, let sha256):
-            try startReplace(id, sha256: sha256, into: &effects)
+        case .replace(let id, let sha256, let files):
+            try startReplace(id, sha256: sha256, files: files, into: &effects)
+        case .replacementMarked(let id, let failure):
+            replacementMarked(id, failure: failure, into: &effects)
         case .replacementSwapped(let id, let failure):
             replacementSwapped(id, failure: failure, into: &effects)
         case .removed(let id):

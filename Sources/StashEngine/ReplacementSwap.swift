@@ -18,9 +18,14 @@ enum ReplacementSwap {
     /// At start, before the files are measured: a record committed with its new copy
     /// (`EngineState.swappingReason`) whose copy is still under its temporary name was stopped
     /// before the rename, which is made now (the copy is whole and durable). Without the
-    /// temporary name the rename was made.
-    static func finishAtStart(_ download: Download, folder: String) throws {
+    /// temporary name the rename was made. A folder copy is finished by `FolderSwap`.
+    static func finishAtStart(_ download: Download, layout: AssetLayout) throws {
         guard download.state == .completed, download.stateReason == EngineState.swappingReason, let file = download.files.first else { return }
+        if Replacement.replacesFolder(download) {
+            try FolderSwap.finishAtStart(assetsDir: layout.assetsDir, id: download.id)
+            return
+        }
+        let folder = layout.assetFolder(id: download.id)
         let temporary = file.path + Replacement.suffix
         let handle = try FolderHandle.open(folder, followingSymlink: false)
         defer { handle.release() }

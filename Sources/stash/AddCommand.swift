@@ -86,7 +86,7 @@ struct AddCommand: AsyncParsableCommand {
     @Flag(help: "Add even when a download already holds the URL (or the bundle's files); without it that download is shown.")
     var force = false
 
-    @Flag(help: "Fetch the COMPLETED single-file download holding this --id (or URL) again beside the old copy, and swap it in once complete; the old copy stays if the replace fails.")
+    @Flag(help: "Fetch the COMPLETED download holding this --id (or URL, or --bundle files) again beside the old copy, and swap it in once complete (a bundle as a whole folder); the old copy stays if the replace fails.")
     var replace = false
 
     @Flag(help: "With --bundle and --id: add the files to that existing bundle (those it holds are skipped).")

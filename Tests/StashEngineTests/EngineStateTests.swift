@@ -64,6 +64,8 @@ final class EngineStateTests: XCTestCase {
             case .armRateChange: return "rate timer"
             case .swapReplacement(let id, _, _, _): return "swap \(id)"
             case .discardReplacement(let id, _, _): return "discard replacement of \(id)"
+            case .markReplacementFolder(let id, _, _): return "mark replacement of \(id)"
+            case .swapReplacementFolder(let id): return "swap folder of \(id)"
             case .forgetStorageInfo, .log: return nil
             }
         }
