@@ -96,7 +96,7 @@ package actor Engine {
         }
         for download in loaded.downloads {
             do {
-                try ReplacementSwap.finishAtStart(download, layout: layout)
+                try ReplacementSwap.finishAtStart(download, layout: layout, keys: keys)
             } catch {
                 // The start's file check finds the old copy under a record of the new one and says so.
                 logger.error("a replace's rename could not be finished", metadata: ["id": "\(download.id)", "error": "\(error)"])

@@ -2,9 +2,10 @@ import Foundation
 import StashCore
 import StashFetch
 
-/// Replace of a download with a folder of files (a bundle, a file with text tracks): every
-/// file is fetched again into a sibling folder (`FolderCopy`), the old copy staying in place
-/// and the download COMPLETED meanwhile. Once every file is whole, their renames are made
+/// Replace of a download with a folder of files (a bundle, a file with text tracks, an HLS
+/// package, whose playlists are read again first with the record's choice): every file is
+/// fetched again into a sibling folder (`FolderCopy`), the old copy staying in place and the
+/// download COMPLETED meanwhile. Once every file is whole, their renames are made
 /// durable and the marker put in (`.markReplacementFolder`), then the record of the new copy
 /// is committed, and only then are the folders exchanged (`FolderSwap`): a stop at any point
 /// leaves the whole old copy or the whole new one, and the record that describes it.
@@ -13,6 +14,10 @@ extension EngineState {
     /// digests the new copy must have (a text track's file keeps its own).
     mutating func startFolderReplace(_ id: String, files given: [DownloadFile], into effects: inout [EngineEffect]) {
         guard var entry = entries[id] else { return }
+        if entry.download.hls != nil {
+            startPackageReplace(&entry, into: &effects)
+            return
+        }
         var added: [String: DownloadFile] = [:]
         for file in given { added[file.path] = file }
         let files = entry.download.files.map { old in
@@ -29,10 +34,59 @@ extension EngineState {
         effects.append(.commit(.save(entry.download), then: .stateChanged(layout.eventView(entry.download), previous: .completed)))
     }
 
-    /// Starts files of the new copy while fewer than `files-per-download` transfer.
+    /// An HLS package reads its playlists again, with the record's choice, into the sibling
+    /// folder, its keys sealed beside the old copy's (`ReplacementKeys`); `.planned` follows.
+    private mutating func startPackageReplace(_ entry: inout Entry, into effects: inout [EngineEffect]) {
+        let id = entry.download.id
+        let generation = nextGeneration
+        nextGeneration += 1
+        var replacement = Replacement(generation: 0, folder: FolderCopy(files: []), temporaryName: "", finalName: "", sha256: "")
+        replacement.planning = generation
+        replacements[id] = replacement
+        holds[id] = Self.replaceHold
+        entry.download.stateReason = Self.replacingReason
+        entries[id] = entry
+        effects.append(.log(.info, "replace started", ["id": "\(id)", "uri": "\(entry.download.uri.withoutURLSecrets)", "hls": "true"]))
+        effects.append(.startReplacePlanning(generation: generation, entry.download))
+        effects.append(.commit(.save(entry.download), then: .stateChanged(layout.eventView(entry.download), previous: .completed)))
+    }
+
+    /// A replace's planning ended: the new copy gets its files, or the replace fails. False
+    /// when the planning is none of a replace.
+    mutating func replacementPlanned(
+        _ id: String, generation: UInt64, _ result: Result<HLSPreparation.Prepared, Error>, into effects: inout [EngineEffect]
+    ) -> Bool {
+        guard var replacement = replacements[id], replacement.planning == generation, let download = entries[id]?.download else { return false }
+        replacement.planning = nil
+        switch result {
+        case .success(let prepared):
+            var copy = FolderCopy(files: prepared.files + download.textTracks.map(\.file))
+            copy.keyPaths = prepared.keyPaths
+            copy.playlistPaths = prepared.playlistPaths
+            copy.quality = prepared.quality
+            copy.hasSubtitles = prepared.hasSubtitles || !download.textTracks.isEmpty
+            replacement.folder = copy
+            replacements[id] = replacement
+            effects.append(.log(.info, "replace planned", ["id": "\(id)", "files": "\(copy.files.count)", "keys": "\(copy.keyPaths.count)"]))
+            if copy.isComplete {
+                markFolderCopy(id, into: &effects)
+            } else {
+                fillFolderCopy(id, into: &effects)
+            }
+        case .failure(let error):
+            replacements[id] = replacement
+            let message = (error as? DownloadError)?.message ?? (error as? LicenseFailure)?.downloadError.message ?? "\(error)"
+            endReplacement(id, reason: "the replace failed and the old copy is kept: \(message)", discard: true, into: &effects)
+        }
+        return true
+    }
+
+    /// Starts files of the new copy while fewer than `files-per-download` (an HLS package's
+    /// segment concurrency) transfer.
     private mutating func fillFolderCopy(_ id: String, into effects: inout [EngineEffect]) {
         guard var replacement = replacements[id], var copy = replacement.folder, let download = entries[id]?.download else { return }
-        while copy.running.count < max(1, config.filesPerDownload), let index = copy.next() {
+        let concurrency = max(1, download.hls?.segmentConcurrency ?? config.filesPerDownload)
+        while copy.running.count < concurrency, let index = copy.next() {
             let generation = nextGeneration
             nextGeneration += 1
             copy.running[index] = generation
@@ -40,7 +94,8 @@ extension EngineState {
             var request = FetchRequest(
                 url: file.url, headers: download.headers, folder: layout.assetsDir + "/" + FolderSwap.siblingName(id), relativePath: file.path,
                 expectedSHA256: file.sha256, retry: RetryPolicy(config), lowSpeedLimit: config.lowSpeedLimit, lowSpeedTime: config.lowSpeedTime,
-                durability: .grouped, expectedSize: file.size, contentCheck: ContentCheck(file: file, labelled: !download.isFolder))
+                durability: .grouped, range: file.rangeOffset.map { FetchRange(offset: $0, length: file.size ?? 0) },
+                expectedSize: file.rangeOffset == nil ? file.size : nil, contentCheck: ContentCheck(file: file, labelled: !download.isFolder))
             request.rateGroup = id
             request.groupRateLimit = download.rateLimit
             effects.append(.startTransfer(id: id, index: index, generation: generation, request))
@@ -125,15 +180,23 @@ extension EngineState {
         }
         replacement.oldRecord = entry.download
         replacements[id] = replacement
+        let staleKeys = entry.download.hlsKeys
         entry.download.files = copy.files
+        if entry.download.hls != nil {
+            entry.download.hlsKeys = copy.keyPaths
+            entry.download.hlsPlaylists = copy.playlistPaths
+            entry.download.quality = copy.quality
+            entry.download.hasSubtitles = copy.hasSubtitles
+        }
         entry.download.filesDone = copy.files.count
+        entry.download.filesTotal = copy.files.count
         let total = copy.files.saturatingSum { $0.size ?? 0 }
         entry.download.downloadedBytes = total
         entry.download.totalBytes = total
         entry.download.stateReason = Self.swappingReason
         entries[id] = entry
         effects.append(.commit(.add(entry.download), then: nil))
-        effects.append(.swapReplacementFolder(id: id))
+        effects.append(.swapReplacementFolder(id: id, keys: copy.keyPaths, staleKeys: staleKeys))
     }
 
     /// The exchange ended: the record of the new copy stands and the disk watch follows the

@@ -44,8 +44,8 @@ extension EngineState {
         guard var entry = entries[id] else { throw StashError.notFound(id: id) }
         guard replacements[id] == nil else { return }
         let download = entry.download
-        guard download.hls == nil else {
-            throw StashError(.unimplemented, "replace: download '\(id)' is an HLS stream; replace supports single files, bundles and downloads with text tracks (cancel it and add it again)")
+        guard download.drm == nil else {
+            throw StashError(.unimplemented, "replace: download '\(id)' is an HLS stream with DRM; replace supports single files, bundles, downloads with text tracks and HLS streams without DRM (cancel it and add it again)")
         }
         guard download.state == .completed else {
             throw StashError(
@@ -180,8 +180,12 @@ extension EngineState {
     mutating func endReplacement(_ id: String, reason: String, discard: Bool, into effects: inout [EngineEffect]) {
         guard let replacement = replacements.removeValue(forKey: id) else { return }
         if holds[id] == Self.replaceHold { holds[id] = nil }
+        if let generation = replacement.planning { effects.append(.stopPlanning(id: id, generation: generation)) }
         if let copy = replacement.folder, !copy.running.isEmpty {
             effects.append(.stopTransfers(id: id, generations: Array(copy.running.values)))
+        }
+        if discard, let copy = replacement.folder, !copy.keyPaths.isEmpty {
+            effects.append(.discardReplacementKeys(id: id, paths: copy.keyPaths))
         }
         if discard, replacement.folder != nil {
             effects.append(.discardReplacement(id: id, folder: layout.assetsDir, temporary: FolderSwap.siblingName(id)))

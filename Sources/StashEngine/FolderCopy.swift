@@ -16,10 +16,18 @@ struct FolderCopy: Equatable {
     /// The files swapped in: their renames are made durable and the marker put in, then the
     /// record of the new copy is committed, then the folders are exchanged.
     var marking = false
+    /// An HLS package's new plan (`HLSPreparation.Prepared`): its keys (sealed with
+    /// `ReplacementKeys.prefix` until the exchange), its playlists, what it holds.
+    var keyPaths: [String] = []
+    var playlistPaths: [String] = []
+    var quality = ""
+    var hasSubtitles = false
 
+    /// `files` already whole (a package planned into a folder that held them) are not fetched.
     init(files: [DownloadFile]) {
         self.files = files
-        self.waiting = Array(files.indices)
+        self.waiting = files.indices.filter { !files[$0].done }
+        self.filesDone = files.count - waiting.count
     }
 
     /// The file index of a running transfer's `generation`.

@@ -34,10 +34,11 @@ enum FolderSwap {
         try sibling.sync()
     }
 
-    /// The exchange, made durable; then the marker leaves the new copy and the old copy is
-    /// deleted. Throws only when the exchange was not made (the old copy is in place then);
-    /// what fails after it is finished at the next start, or left to purge.
-    static func swap(assetsDir: String, id: String) throws {
+    /// The exchange, made durable; then `afterExchange` (an HLS package's keys,
+    /// `ReplacementKeys`), then the marker leaves the new copy and the old copy is deleted.
+    /// Throws only when the exchange was not made (the old copy is in place then); what fails
+    /// after it is finished at the next start, or left to purge.
+    static func swap(assetsDir: String, id: String, afterExchange: () -> Void = {}) throws {
         let assets = try FolderHandle.open(assetsDir, followingSymlink: true)
         defer { assets.release() }
         let descriptor = assets.descriptor
@@ -51,6 +52,7 @@ enum FolderSwap {
                 .unimplemented, "the file system of \(assetsDir) cannot exchange two folders in one step (renameat2 RENAME_EXCHANGE: EINVAL); a download with several files cannot be replaced on it")
         }
         try? assets.sync()
+        afterExchange()
         finish(assets, id: id)
     }
 
@@ -67,14 +69,18 @@ enum FolderSwap {
     }
 
     /// At start, for a record committed with its new copy (`EngineState.swappingReason`),
-    /// before the files are measured: finishes what the stop interrupted.
-    static func finishAtStart(assetsDir: String, id: String) throws {
+    /// before the files are measured: finishes what the stop interrupted (`afterExchange` is
+    /// made again whenever the exchange was made).
+    static func finishAtStart(assetsDir: String, id: String, afterExchange: () -> Void = {}) throws {
         let assets = try FolderHandle.open(assetsDir, followingSymlink: true)
         defer { assets.release() }
+        if hasMarker(assets, siblingName(id)) {
+            try swap(assetsDir: assetsDir, id: id, afterExchange: afterExchange)
+            return
+        }
+        afterExchange()
         if hasMarker(assets, id) {
             finish(assets, id: id)
-        } else if hasMarker(assets, siblingName(id)) {
-            try swap(assetsDir: assetsDir, id: id)
         } else {
             assets.removeEntry(siblingName(id))
         }

@@ -11,6 +11,9 @@ struct Replacement: Equatable {
     let generation: UInt64
     /// The copy of a download with a folder of files; nil for a single file.
     var folder: FolderCopy?
+    /// An HLS package's playlists being read again, by this planning's generation; nil once
+    /// the new copy has its files.
+    var planning: UInt64?
     /// The new copy's name in the asset folder while it is fetched (its part file is this
     /// name with `.part`).
     let temporaryName: String
