@@ -193,4 +193,26 @@ final class EngineFolderReplaceTests: XCTestCase {
             await harness.stop()
         }
     }
+
+    func testAFileWithATextTrackIsReplacedAsAFolder() async throws {
+        let harness = try await EngineHarness()
+        let url = EngineHarness.url("v")
+        let track = TextTrack(uri: "http://h.test/fr.vtt", language: "fr")
+        _ = try await harness.engine.add(id: "v", uri: url, title: "", sha256: "", headers: [], textTracks: [track])
+        try await harness.settle()
+        try await harness.complete(url)
+        try await harness.complete("http://h.test/fr.vtt", bytes: 10)
+        try await harness.eventually("COMPLETED") { try await harness.stateOf("v") == .completed }
+        let added = try await harness.engine.add(id: "v", uri: url, title: "", sha256: "", headers: [], textTracks: [track], replace: true)
+        XCTAssertEqual(added.download.stateReason, EngineState.replacingReason)
+        let sibling = harness.dataDir + "/assets/.replacing-v"
+        XCTAssertTrue(try XCTUnwrap(harness.fetch.transfer(url)).request.folder == sibling)
+        XCTAssertTrue(try XCTUnwrap(harness.fetch.transfer("http://h.test/fr.vtt")).request.folder == sibling)
+        try await harness.complete(url, bytes: 1500)
+        try await harness.complete("http://h.test/fr.vtt", bytes: 20)
+        try await harness.eventually("the new copy swapped in") { try await harness.record("v").stateReason == EngineState.replacedReason }
+        let record = try await harness.record("v")
+        XCTAssertEqual(record.files.map(\.size), [1500, 20])
+        XCTAssertEqual(size(record.assetPath), 1500)
+    }
 }
