@@ -128,4 +128,20 @@ final class BundleReplaceTests: DaemonTestCase {
         let record = try await client.getDownload(id: "ch")
         XCTAssertFalse(record.stateReason.hasPrefix("replacing"), "nothing was sent")
     }
+
+    func testReplaceWithWaitExitsOnceTheNewCopyIsInPlaceOrSaysWhyItFailed() async throws {
+        try await completedBundle()
+        serve(seed: 2)
+        let done = try daemon.runCLI(["add", "--bundle", "--id", "ch", "--replace", "--wait"] + urls)
+        XCTAssertEqual(done.status, 0, done.stdout + done.stderr)
+        XCTAssertTrue(done.stdout.contains("replaced: ch (COMPLETED)"), done.stdout)
+        for (index, name) in names.enumerated() { XCTAssertEqual(contents(folder + "/" + name), body(index, seed: 2), name) }
+
+        http.update(path: "/p3.jpg") { $0.alwaysStatus = 410 }
+        let failed = try daemon.runCLI(["add", "--bundle", "--id", "ch", "--replace", "--wait"] + urls)
+        XCTAssertEqual(failed.status, 1, failed.stdout + failed.stderr)
+        XCTAssertTrue(failed.stderr.contains("download ch: the replace failed and the old copy is kept: file 'p3.jpg'"), failed.stderr)
+        XCTAssertTrue(failed.stderr.contains("410"), failed.stderr)
+        for (index, name) in names.enumerated() { XCTAssertEqual(contents(folder + "/" + name), body(index, seed: 2), "the copy of the first replace stays: \(name)") }
+    }
 }
