@@ -214,6 +214,7 @@ extension EngineState {
         }
         replacements[id] = nil
         if holds[id] == Self.replaceHold { holds[id] = nil }
+        releaseReplaceSlot(id, into: &effects)
         guard var entry = entries[id], entry.download.state == .completed else { return }
         entry.download.completedAt = clock.now()
         entry.download.stateReason = Self.replacedReason

@@ -52,6 +52,18 @@ extension EngineState {
                 .failedPrecondition, "replace: download '\(id)' is \(download.state.name), not COMPLETED; a download not yet complete is fetched already")
         }
         try checkNotHeld(id)
+        guard queue.active.count < queue.maxParallel else {
+            waitForReplaceSlot(id, sha256: sha256, files: files, into: &effects)
+            return
+        }
+        beginReplace(id, sha256: sha256, files: files, into: &effects)
+    }
+
+    /// Starts the replace of `id`, which has its download slot.
+    mutating func beginReplace(_ id: String, sha256: String, files: [DownloadFile], into effects: inout [EngineEffect]) {
+        guard var entry = entries[id] else { return }
+        let download = entry.download
+        takeReplaceSlot(id, into: &effects)
         if Replacement.replacesFolder(download) {
             startFolderReplace(id, files: files, into: &effects)
             return
@@ -143,6 +155,7 @@ extension EngineState {
         }
         replacements[id] = nil
         if holds[id] == Self.replaceHold { holds[id] = nil }
+        releaseReplaceSlot(id, into: &effects)
         guard var entry = entries[id], entry.download.state == .completed else { return }
         entry.download.completedAt = clock.now()
         entry.download.stateReason = Self.replacedReason
@@ -170,7 +183,7 @@ extension EngineState {
     /// A cancel of a download being replaced stops the replace only; true when it did.
     mutating func cancelReplace(_ id: String, into effects: inout [EngineEffect]) -> Bool {
         guard let replacement = replacements[id], !replacement.swapping else { return false }
-        if replacement.folder == nil { effects.append(.stopTransfers(id: id, generations: [replacement.generation])) }
+        if replacement.folder == nil, replacement.waitingFiles == nil { effects.append(.stopTransfers(id: id, generations: [replacement.generation])) }
         endReplacement(id, reason: "the replace was cancelled by a client; the old copy is kept", discard: true, into: &effects)
         return true
     }
@@ -180,6 +193,7 @@ extension EngineState {
     mutating func endReplacement(_ id: String, reason: String, discard: Bool, into effects: inout [EngineEffect]) {
         guard let replacement = replacements.removeValue(forKey: id) else { return }
         if holds[id] == Self.replaceHold { holds[id] = nil }
+        releaseReplaceSlot(id, into: &effects)
         if let generation = replacement.planning { effects.append(.stopPlanning(id: id, generation: generation)) }
         if let copy = replacement.folder, !copy.running.isEmpty {
             effects.append(.stopTransfers(id: id, generations: Array(copy.running.values)))
@@ -187,9 +201,11 @@ extension EngineState {
         if discard, let copy = replacement.folder, !copy.keyPaths.isEmpty {
             effects.append(.discardReplacementKeys(id: id, paths: copy.keyPaths))
         }
-        if discard, replacement.folder != nil {
+        // A replace that waited for a slot fetched nothing.
+        let fetched = replacement.waitingFiles == nil
+        if discard, fetched, replacement.folder != nil {
             effects.append(.discardReplacement(id: id, folder: layout.assetsDir, temporary: FolderSwap.siblingName(id)))
-        } else if discard {
+        } else if discard, fetched {
             effects.append(.discardReplacement(id: id, folder: layout.assetFolder(id: id), temporary: replacement.temporaryName))
         }
         guard var entry = entries[id], entry.download.state == .completed else { return }

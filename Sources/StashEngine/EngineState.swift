@@ -52,6 +52,8 @@ struct EngineState {
     var holds: [String: String] = [:]
     /// Complete downloads fetching a new copy beside the old one (`EngineState+Replace`).
     var replacements: [String: Replacement] = [:]
+    /// Replaces waiting for a download slot, in the order asked (`EngineState+ReplaceSlots`).
+    var replaceQueue: [String] = []
     private(set) var shuttingDown = false
 
     /// Progress of one download is announced when it moved by this many percent …
@@ -144,7 +146,10 @@ struct EngineState {
         case .resume(let id):
             try resume(id, into: &effects)
         case .cancel(let id):
-            if cancelReplace(id, into: &effects) { break }
+            if cancelReplace(id, into: &effects) {
+                schedule(into: &effects)
+                break
+            }
             replacements[id] = nil
             releaseOnCancel(id, into: &effects)
             try transition(id, .cancel, into: &effects) { $0.stateReason = "cancelled by a client" }

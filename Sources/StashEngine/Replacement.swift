@@ -31,6 +31,9 @@ struct Replacement: Equatable {
     var oldFile: DownloadFile?
     /// A folder copy's old record, put back when the exchange fails.
     var oldRecord: Download?
+    /// The add's files (with their digests) of a replace waiting for a download slot; nil once
+    /// it has one.
+    var waitingFiles: [DownloadFile]?
     /// The percent of the new copy last shown in the record's reason.
     var shownPercent = 0
     /// The reason shows the new copy's progress in steps of this many percent: each is a commit.
