@@ -36,6 +36,14 @@ extension EngineState {
         effects.append(.flightStarted(id))
     }
 
+    /// A cancel that removes the download while its new copy is being swapped in: the replace
+    /// is forgotten with its hold and slot (the swap's end finds nothing to change).
+    mutating func dropReplace(_ id: String, into effects: inout [EngineEffect]) {
+        guard replacements.removeValue(forKey: id) != nil else { return }
+        if holds[id] == Self.replaceHold { holds[id] = nil }
+        releaseReplaceSlot(id, into: &effects)
+    }
+
     /// The replace ended: its slot goes to what waits (a waiting replace leaves the line).
     mutating func releaseReplaceSlot(_ id: String, into effects: inout [EngineEffect]) {
         replaceQueue.removeAll { $0 == id }

@@ -150,7 +150,7 @@ struct EngineState {
                 schedule(into: &effects)
                 break
             }
-            replacements[id] = nil
+            dropReplace(id, into: &effects)
             releaseOnCancel(id, into: &effects)
             try transition(id, .cancel, into: &effects) { $0.stateReason = "cancelled by a client" }
             schedule(into: &effects)

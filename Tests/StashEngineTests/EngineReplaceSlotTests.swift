@@ -66,4 +66,24 @@ final class EngineReplaceSlotTests: XCTestCase {
         let kept = try await harness.record("a")
         XCTAssertEqual(kept.totalBytes, 1000)
     }
+
+    /// A cancel while the new copy is being swapped in removes the download; the slot the
+    /// replace held is free again, and its hold gone.
+    func testACancelDuringTheSwapRemovesTheDownloadAndFreesItsSlot() throws {
+        var state = EngineStateTests.makeState { $0.maxParallel = 1 }
+        _ = try EngineStateTests.add(EngineStateTests.download("a"), to: &state)
+        _ = try state.on(.transfer(EngineStateTests.notice(state, "a", 0, .completed(bytes: 10, sha256: ""))))
+        XCTAssertEqual(state.entries["a"]?.download.state, .completed)
+        _ = try state.on(.replace("a", sha256: "", files: []))
+        XCTAssertTrue(state.queue.active.contains("a"))
+        let generation = try XCTUnwrap(state.replacements["a"]?.generation)
+        _ = try state.on(.transfer(FetchNotice(id: "a", index: 0, generation: generation, event: .completed(bytes: 20, sha256: ""))))
+        XCTAssertEqual(state.replacements["a"]?.swapping, true)
+        _ = try state.on(.cancel("a"))
+        XCTAssertEqual(state.entries["a"]?.download.state, .removing)
+        XCTAssertNil(state.replacements["a"])
+        XCTAssertNil(state.holds["a"])
+        XCTAssertFalse(state.queue.active.contains("a"), "the slot is free")
+        XCTAssertTrue(try state.on(.replacementSwapped("a", failure: nil)).isEmpty, "the swap's end finds nothing to change")
+    }
 }
