@@ -41,7 +41,7 @@ extension EngineState {
     /// (the add's `files`, with their digests). An add while one is under way answers the
     /// record as it is.
     mutating func startReplace(_ id: String, sha256: String, files: [DownloadFile], into effects: inout [EngineEffect]) throws {
-        guard var entry = entries[id] else { throw StashError.notFound(id: id) }
+        guard let entry = entries[id] else { throw StashError.notFound(id: id) }
         guard replacements[id] == nil else { return }
         let download = entry.download
         guard download.drm == nil else {

@@ -61,7 +61,7 @@ enum FolderSwap {
     private static func finish(_ assets: FolderHandle, id: String) {
         if let folder = try? assets.child(id) {
             let descriptor = folder.descriptor
-            try? SystemCallError.check("unlink", folder.path + "/" + marker) { unlinkat(descriptor, marker, 0) }
+            _ = try? SystemCallError.check("unlink", folder.path + "/" + marker) { unlinkat(descriptor, marker, 0) }
             try? folder.sync()
             folder.release()
         }
