@@ -31,6 +31,9 @@ extension EngineState {
         download.stateReason = "a replace was under way when stashd stopped and was discarded; the old copy is kept (add with replace again)"
         if Replacement.replacesFolder(download) {
             effects.append(.discardReplacement(id: id, folder: layout.assetsDir, temporary: FolderSwap.siblingName(id)))
+            // The new plan's keys are not known any more; a package planned again mostly names
+            // its keys as the old one did.
+            if !download.hlsKeys.isEmpty { effects.append(.discardReplacementKeys(id: id, paths: download.hlsKeys)) }
         } else {
             effects.append(.discardReplacement(id: id, folder: layout.assetFolder(id: id), temporary: file.path + Replacement.suffix))
         }

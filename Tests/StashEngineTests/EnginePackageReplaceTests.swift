@@ -127,6 +127,28 @@ final class EnginePackageReplaceTests: XCTestCase {
         await harness.stop()
     }
 
+    func testARestartWhileFetchingDiscardsTheNewPackageAndItsKey() async throws {
+        let server = Server()
+        let harness = try await harness(server)
+        try await completedFilm(harness, server)
+        let keyPaths = try await harness.record("film").hlsKeys
+        let keyPath = try XCTUnwrap(keyPaths.first)
+        server.state.withLock { $0 = (4, newKey) }
+        try await replace(harness)
+        try await harness.eventually("the new segments are fetched") { harness.fetch.transfer(self.segmentURLs(4)[3]) != nil }
+        XCTAssertEqual(try key(harness, ReplacementKeys.prefix + keyPath), newKey)
+        try await harness.restart()
+        try await harness.settle()
+        let record = try await harness.record("film")
+        XCTAssertEqual(record.state, .completed)
+        XCTAssertEqual(record.filesTotal, 3)
+        XCTAssertTrue(record.stateReason.hasPrefix("a replace was under way when stashd stopped"), record.stateReason)
+        XCTAssertEqual(try key(harness, keyPath), oldKey)
+        XCTAssertNil(try key(harness, ReplacementKeys.prefix + keyPath), "the new key is deleted")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: harness.dataDir + "/assets/.replacing-film"))
+        await harness.stop()
+    }
+
     func testAStopAfterTheExchangeSealsTheNewKeysAtStart() async throws {
         let harness = try await EngineHarness { dataDir, registry in
             let keys = try KeyStore(directory: dataDir + "/keys")
