@@ -196,7 +196,6 @@ extension EngineState {
     mutating func endReplacement(_ id: String, reason: String, discard: Bool, into effects: inout [EngineEffect]) {
         guard let replacement = replacements.removeValue(forKey: id) else { return }
         if holds[id] == Self.replaceHold { holds[id] = nil }
-        releaseReplaceSlot(id, into: &effects)
         if let generation = replacement.planning { effects.append(.stopPlanning(id: id, generation: generation)) }
         if let copy = replacement.folder, !copy.running.isEmpty {
             effects.append(.stopTransfers(id: id, generations: Array(copy.running.values)))
@@ -211,6 +210,8 @@ extension EngineState {
         } else if discard, fetched {
             effects.append(.discardReplacement(id: id, folder: layout.assetFolder(id: id), temporary: replacement.temporaryName))
         }
+        // Its transfers are stopped first: the slot goes on once they are ordered to.
+        releaseReplaceSlot(id, into: &effects)
         guard var entry = entries[id], entry.download.state == .completed else { return }
         entry.download.stateReason = reason
         entries[id] = entry
