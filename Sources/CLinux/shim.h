@@ -23,6 +23,11 @@ int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpa
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE 1
 #endif
+/* renameat2(2) with RENAME_EXCHANGE: two names swap their entries in one step (a replace's
+   new folder takes the asset folder's name, the old folder the new one's). */
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE 2
+#endif
 
 /* open(2)'s O_TMPFILE: a file without a name in a folder, given one by linkat(2) only once it
    is whole (an export to one file), so a crash or a full disk leaves no part of it behind.

@@ -70,7 +70,8 @@ public final class StashClient: Sendable {
     /// whole stream, so it is refused here with UNIMPLEMENTED instead; so are a rate limit
     /// (`rate-limit`), a priority other than normal (`priority`), content rules, the
     /// download's or a file's (`content-check`), and `replace` (`replace`), which such a
-    /// daemon would ignore.
+    /// daemon would ignore; a replace of a bundle, an HLS stream or a download with text
+    /// tracks needs `replace-any` (a daemon with `replace` only refuses it).
     public func addDownload(_ request: AddDownloadRequest) async throws -> (download: Download, created: Bool) {
         if request.hls?.hasRange ?? false { try requireTimeRanges() }
         if request.rateLimit != 0, !daemonInfo.features.contains("rate-limit") {
@@ -83,6 +84,9 @@ public final class StashClient: Sendable {
         if request.replace, !daemonInfo.features.contains("replace") {
             // An older daemon ignores the field and answers the old copy as if it were renewed.
             throw StashError(.unimplemented, "stashd \(daemonInfo.daemonVersion) does not support replace (feature \"replace\"); it would keep the old copy without fetching it again")
+        }
+        if request.replace, !request.files.isEmpty || request.hls != nil || !request.textTracks.isEmpty, !daemonInfo.features.contains("replace-any") {
+            throw StashError(.unimplemented, "stashd \(daemonInfo.daemonVersion) replaces single files only (feature \"replace-any\" replaces bundles, HLS streams and downloads with text tracks)")
         }
         let result = try await connection.call(.addDownload(request))
         guard case .download(let download, let created) = result else { throw Self.unexpected(result, for: "AddDownload") }

@@ -104,6 +104,50 @@ extension Engine {
                 }
                 self.run(.replacementSwapped(id, failure: failure))
             }
+        case .markReplacementFolder(let id, let folder, let folders):
+            let (fetch, files, assetsDir) = (self.fetch, self.files, layout.assetsDir)
+            Task {
+                let failure: String?
+                do {
+                    try await fetch.syncFolders(folders, in: folder)
+                    try await files.run { try FolderSwap.mark(assetsDir: assetsDir, id: id) }
+                    failure = nil
+                } catch {
+                    failure = "\(error)"
+                }
+                self.run(.replacementMarked(id, failure: failure))
+            }
+        case .swapReplacementFolder(let id, let newKeys, let staleKeys):
+            let (files, assetsDir, keys, logger) = (self.files, layout.assetsDir, self.keys, self.logger)
+            Task {
+                let failure: String?
+                do {
+                    // The new copy's record is durable before its folder takes the old one's name.
+                    try await self.flush()
+                    try await files.run {
+                        try FolderSwap.swap(assetsDir: assetsDir, id: id) {
+                            do {
+                                try ReplacementKeys.promote(keys, asset: id, paths: newKeys, stale: staleKeys)
+                            } catch {
+                                // Made again at the next start: the record names the new keys.
+                                logger.error("a replace's keys could not be sealed under their ids", metadata: ["id": "\(id)", "error": "\(error)"])
+                            }
+                        }
+                    }
+                    failure = nil
+                } catch {
+                    failure = "\(error)"
+                }
+                self.run(.replacementSwapped(id, failure: failure))
+            }
+        case .startReplacePlanning(let generation, let download):
+            let folder = layout.assetsDir + "/" + FolderSwap.siblingName(download.id)
+            planner.start(download, generation: generation, folder: folder, preparation: hlsPreparation, keyPrefix: ReplacementKeys.prefix) { input in
+                await self.run(input)
+            }
+        case .discardReplacementKeys(let id, let paths):
+            let keys = self.keys
+            teardowns.chain(id) { ReplacementKeys.discard(keys, asset: id, paths: paths) }
         case .discardReplacement(let id, let folder, let temporary):
             teardowns.chain(id) { ReplacementSwap.discard(in: folder, temporary: temporary) }
         }

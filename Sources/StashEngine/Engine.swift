@@ -96,7 +96,7 @@ package actor Engine {
         }
         for download in loaded.downloads {
             do {
-                try ReplacementSwap.finishAtStart(download, folder: layout.assetFolder(id: download.id))
+                try ReplacementSwap.finishAtStart(download, layout: layout, keys: keys)
             } catch {
                 // The start's file check finds the old copy under a record of the new one and says so.
                 logger.error("a replace's rename could not be finished", metadata: ["id": "\(download.id)", "error": "\(error)"])
@@ -105,7 +105,7 @@ package actor Engine {
         let crashGuard = CrashGuard(log: flight.previous())
         flight.begin(header: crashGuard.header)
         let verifyStarted = clock.now()
-        let orphanScan = maintenance.verifier.scanOrphans(owners: loaded.downloads.map(\.id))
+        let orphanScan = maintenance.verifier.scanOrphans(owners: loaded.downloads.flatMap { [$0.id] + Replacement.folders(of: $0) })
         let sizes = LoadedFileSizes(
             loaded.downloads, assetsDir: layout.assetsDir, folders: AssetScanner.names(in: layout.assetsDir), probe: state.disk.regularFileSizes)
         let recovery = state.enterLoaded(&loaded.downloads, sizes: sizes, crashGuard: crashGuard)
@@ -183,7 +183,7 @@ package actor Engine {
             return (publicView(download), false)
         case .replace(let id):
             // Answered with the record that says a replace is under way, once it is durable.
-            return (publicView(try await answer(.replace(id, sha256: new.sha256), id: id)), false)
+            return (publicView(try await answer(.replace(id, sha256: new.sha256, files: new.files), id: id)), false)
         case .heldBy(let holder):
             // Answered once the holder's own add is durable (it may be in the same list, a
             // moment earlier): commit before tell.

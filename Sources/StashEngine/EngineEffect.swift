@@ -47,6 +47,18 @@ enum EngineEffect {
     /// Rename a replacement's complete new copy over the old one (`ReplacementSwap`);
     /// `.replacementSwapped` follows.
     case swapReplacement(id: String, folder: String, temporary: String, final: String)
+    /// Make the renames of a folder copy (`folder`, the sibling of the asset folder) durable in
+    /// `folders`, then put `FolderSwap`'s marker in it; `.replacementMarked` follows.
+    case markReplacementFolder(id: String, folder: String, folders: [String])
+    /// Exchange a folder copy with the asset folder (`FolderSwap`), once the registry holds the
+    /// new copy's record, then seal an HLS package's new `keys` under their own ids and delete
+    /// the old copy's `staleKeys` (`ReplacementKeys`); `.replacementSwapped` follows.
+    case swapReplacementFolder(id: String, keys: [String], staleKeys: [String])
+    /// Read an HLS package's playlists again into the sibling folder of a replace; the result
+    /// comes back as `.planned`.
+    case startReplacePlanning(generation: UInt64, Download)
+    /// Delete the keys a replace's new copy sealed (`ReplacementKeys`), once it stopped.
+    case discardReplacementKeys(id: String, paths: [String])
     /// Delete what a replacement fetched, once its transfer stopped.
     case discardReplacement(id: String, folder: String, temporary: String)
 }

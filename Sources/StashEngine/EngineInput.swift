@@ -30,8 +30,11 @@ enum EngineInput {
     case stop(String, reason: String)
     case resume(String)
     case cancel(String)
-    /// Fetch a COMPLETED download again beside its old copy (add with replace), checked by a sha256 when given.
-    case replace(String, sha256: String)
+    /// Fetch a COMPLETED download again beside its old copy (add with replace), checked by a
+    /// sha256 when given (a single file) or by the add's files' digests.
+    case replace(String, sha256: String, files: [DownloadFile])
+    /// A folder copy's renames are durable and its marker made (`failure` nil), or not.
+    case replacementMarked(String, failure: String?)
     /// A replacement's rename over the old copy ended (`failure` nil: it is in place).
     case replacementSwapped(String, failure: String?)
     /// A removed download's files are deleted: its record goes.

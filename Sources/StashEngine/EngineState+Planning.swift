@@ -32,6 +32,7 @@ extension EngineState {
     mutating func planned(
         _ id: String, generation: UInt64, _ result: Result<HLSPreparation.Prepared, Error>, into effects: inout [EngineEffect]
     ) {
+        if !shuttingDown, replacementPlanned(id, generation: generation, result, into: &effects) { return }
         // At shutdown the fetch workers fail what is in flight; the download stays PREPARING
         // in the registry and is planned again at the next start.
         guard !shuttingDown, var entry = entries[id], entry.activity.isPlanning(generation: generation) else { return }

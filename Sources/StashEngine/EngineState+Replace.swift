@@ -4,7 +4,8 @@ import StashFetch
 /// Replace (add with `replace`): a COMPLETED single-file download fetches its URL again beside
 /// the old copy (`Replacement`), which stays at its path, and the download COMPLETED, until the
 /// new copy is whole; then `ReplacementSwap` renames it over the old one, and only once that is
-/// durable is the record committed and the clients told. A replace that fails, or that a
+/// durable is the record committed and the clients told. A download with a folder of files
+/// does the same with a folder (`EngineState+FolderReplace`). A replace that fails, or that a
 /// cancel stops, leaves the old copy and says why in the record's reason.
 extension EngineState {
     static let replaceHold = "a new copy is being fetched to replace it (add --replace); cancel stops the replace and keeps this copy"
@@ -19,6 +20,7 @@ extension EngineState {
     /// stopped between the commit of its new copy and the rename was finished at start.
     mutating func discardReplaceAtLoad(_ download: inout Download, into effects: inout [EngineEffect]) {
         guard download.state == .completed, let file = download.files.first else { return }
+        let id = download.id
         if download.stateReason == Self.swappingReason {
             // The engine renamed the new copy into place before it loaded the records.
             download.stateReason = Self.replacedReason
@@ -27,25 +29,48 @@ extension EngineState {
         }
         guard download.stateReason.hasPrefix(Self.replacingReason) else { return }
         download.stateReason = "a replace was under way when stashd stopped and was discarded; the old copy is kept (add with replace again)"
-        effects.append(.discardReplacement(id: download.id, folder: layout.assetFolder(id: download.id), temporary: file.path + Replacement.suffix))
+        if Replacement.replacesFolder(download) {
+            effects.append(.discardReplacement(id: id, folder: layout.assetsDir, temporary: FolderSwap.siblingName(id)))
+            // The new plan's keys are not known any more; a package planned again mostly names
+            // its keys as the old one did.
+            if !download.hlsKeys.isEmpty { effects.append(.discardReplacementKeys(id: id, paths: download.hlsKeys)) }
+        } else {
+            effects.append(.discardReplacement(id: id, folder: layout.assetFolder(id: id), temporary: file.path + Replacement.suffix))
+        }
         effects.append(.commit(.save(download), then: nil))
     }
 
-    /// Starts the replacement of `id`'s file, checked by `sha256` when given. An add while one
-    /// is under way answers the record as it is.
-    mutating func startReplace(_ id: String, sha256: String, into effects: inout [EngineEffect]) throws {
-        guard var entry = entries[id] else { throw StashError.notFound(id: id) }
+    /// Starts the replacement of `id`'s file, checked by `sha256` when given, or of its files
+    /// (the add's `files`, with their digests). An add while one is under way answers the
+    /// record as it is.
+    mutating func startReplace(_ id: String, sha256: String, files: [DownloadFile], into effects: inout [EngineEffect]) throws {
+        guard let entry = entries[id] else { throw StashError.notFound(id: id) }
         guard replacements[id] == nil else { return }
         let download = entry.download
-        guard !download.isFolder, download.hls == nil, download.files.count == 1 else {
-            let what = download.hls != nil ? "an HLS stream" : download.isBundle ? "a bundle" : "a download with text tracks"
-            throw StashError(.unimplemented, "replace: download '\(id)' is \(what); replace supports single-file downloads only (cancel it and add it again)")
+        guard download.drm == nil else {
+            throw StashError(.unimplemented, "replace: download '\(id)' is an HLS stream with DRM; replace supports single files, bundles, downloads with text tracks and HLS streams without DRM (cancel it and add it again)")
         }
         guard download.state == .completed else {
             throw StashError(
                 .failedPrecondition, "replace: download '\(id)' is \(download.state.name), not COMPLETED; a download not yet complete is fetched already")
         }
         try checkNotHeld(id)
+        guard queue.active.count < queue.maxParallel else {
+            waitForReplaceSlot(id, sha256: sha256, files: files, into: &effects)
+            return
+        }
+        beginReplace(id, sha256: sha256, files: files, into: &effects)
+    }
+
+    /// Starts the replace of `id`, which has its download slot.
+    mutating func beginReplace(_ id: String, sha256: String, files: [DownloadFile], into effects: inout [EngineEffect]) {
+        guard var entry = entries[id] else { return }
+        let download = entry.download
+        takeReplaceSlot(id, into: &effects)
+        if Replacement.replacesFolder(download) {
+            startFolderReplace(id, files: files, into: &effects)
+            return
+        }
         let file = download.files[0]
         let generation = nextGeneration
         nextGeneration += 1
@@ -68,6 +93,7 @@ extension EngineState {
     /// Takes a fetch event of a replacement; false when `notice` is not one.
     mutating func handleReplacement(_ notice: FetchNotice, into effects: inout [EngineEffect]) -> Bool {
         let id = notice.id
+        if replacements[id]?.folder != nil { return handleFolderReplacement(notice, into: &effects) }
         guard var replacement = replacements[id], replacement.generation == notice.generation else { return false }
         switch notice.event {
         case .started(let info):
@@ -113,6 +139,10 @@ extension EngineState {
     /// The swap ended: the record now describes the new copy, or the old one stays.
     mutating func replacementSwapped(_ id: String, failure: String?, into effects: inout [EngineEffect]) {
         guard let replacement = replacements[id], replacement.swapping else { return }
+        if replacement.folder != nil {
+            folderReplacementSwapped(id, failure: failure, into: &effects)
+            return
+        }
         if let failure {
             // The old copy is still in place: its record goes back too.
             if var entry = entries[id], entry.download.state == .completed, let oldFile = replacement.oldFile {
@@ -128,6 +158,7 @@ extension EngineState {
         }
         replacements[id] = nil
         if holds[id] == Self.replaceHold { holds[id] = nil }
+        releaseReplaceSlot(id, into: &effects)
         guard var entry = entries[id], entry.download.state == .completed else { return }
         entry.download.completedAt = clock.now()
         entry.download.stateReason = Self.replacedReason
@@ -155,18 +186,32 @@ extension EngineState {
     /// A cancel of a download being replaced stops the replace only; true when it did.
     mutating func cancelReplace(_ id: String, into effects: inout [EngineEffect]) -> Bool {
         guard let replacement = replacements[id], !replacement.swapping else { return false }
-        effects.append(.stopTransfers(id: id, generations: [replacement.generation]))
+        if replacement.folder == nil, replacement.waitingFiles == nil { effects.append(.stopTransfers(id: id, generations: [replacement.generation])) }
         endReplacement(id, reason: "the replace was cancelled by a client; the old copy is kept", discard: true, into: &effects)
         return true
     }
 
     /// Forgets the replacement of `id`, deletes what it fetched and says `reason` in the record.
-    private mutating func endReplacement(_ id: String, reason: String, discard: Bool, into effects: inout [EngineEffect]) {
+    /// A folder copy's transfers still running are stopped first.
+    mutating func endReplacement(_ id: String, reason: String, discard: Bool, into effects: inout [EngineEffect]) {
         guard let replacement = replacements.removeValue(forKey: id) else { return }
         if holds[id] == Self.replaceHold { holds[id] = nil }
-        if discard {
+        if let generation = replacement.planning { effects.append(.stopPlanning(id: id, generation: generation)) }
+        if let copy = replacement.folder, !copy.running.isEmpty {
+            effects.append(.stopTransfers(id: id, generations: Array(copy.running.values)))
+        }
+        if discard, let copy = replacement.folder, !copy.keyPaths.isEmpty {
+            effects.append(.discardReplacementKeys(id: id, paths: copy.keyPaths))
+        }
+        // A replace that waited for a slot fetched nothing.
+        let fetched = replacement.waitingFiles == nil
+        if discard, fetched, replacement.folder != nil {
+            effects.append(.discardReplacement(id: id, folder: layout.assetsDir, temporary: FolderSwap.siblingName(id)))
+        } else if discard, fetched {
             effects.append(.discardReplacement(id: id, folder: layout.assetFolder(id: id), temporary: replacement.temporaryName))
         }
+        // Its transfers are stopped first: the slot goes on once they are ordered to.
+        releaseReplaceSlot(id, into: &effects)
         guard var entry = entries[id], entry.download.state == .completed else { return }
         entry.download.stateReason = reason
         entries[id] = entry

@@ -9,6 +9,7 @@ extension EngineState {
     /// of lower-priority ones, then free transfer slots to the files of active downloads.
     mutating func schedule(into effects: inout [EngineEffect]) {
         guard !shuttingDown else { return }
+        startWaitingReplaces(into: &effects)
         // Each preemption frees one slot for a download of higher priority than the one it
         // takes it from, so this ends; the bound is a second guard.
         var preemptions = 0

@@ -52,6 +52,8 @@ struct EngineState {
     var holds: [String: String] = [:]
     /// Complete downloads fetching a new copy beside the old one (`EngineState+Replace`).
     var replacements: [String: Replacement] = [:]
+    /// Replaces waiting for a download slot, in the order asked (`EngineState+ReplaceSlots`).
+    var replaceQueue: [String] = []
     private(set) var shuttingDown = false
 
     /// Progress of one download is announced when it moved by this many percent …
@@ -144,13 +146,18 @@ struct EngineState {
         case .resume(let id):
             try resume(id, into: &effects)
         case .cancel(let id):
-            if cancelReplace(id, into: &effects) { break }
-            replacements[id] = nil
+            if cancelReplace(id, into: &effects) {
+                schedule(into: &effects)
+                break
+            }
+            dropReplace(id, into: &effects)
             releaseOnCancel(id, into: &effects)
             try transition(id, .cancel, into: &effects) { $0.stateReason = "cancelled by a client" }
             schedule(into: &effects)
-        case .replace(let id, let sha256):
-            try startReplace(id, sha256: sha256, into: &effects)
+        case .replace(let id, let sha256, let files):
+            try startReplace(id, sha256: sha256, files: files, into: &effects)
+        case .replacementMarked(let id, let failure):
+            replacementMarked(id, failure: failure, into: &effects)
         case .replacementSwapped(let id, let failure):
             replacementSwapped(id, failure: failure, into: &effects)
         case .removed(let id):

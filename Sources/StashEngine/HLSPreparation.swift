@@ -108,12 +108,14 @@ struct HLSPreparation: Sendable {
         }
     }
 
+    /// `keyPrefix`: put before each key's id in the store (a replace's new copy seals its keys
+    /// beside the old copy's, `ReplacementKeys`).
     func prepare(id: String, uri: String, headers: [HTTPHeader], options: HLSOptions, folder: String,
-                 held: HeldLicense = HeldLicense()) async throws -> Prepared {
+                 held: HeldLicense = HeldLicense(), keyPrefix: String = "") async throws -> Prepared {
         let (plan, selection, warnings) = try await self.plan(uri: uri, headers: headers, options: options)
         try Task.checkCancellation()
         let (plain, licensed) = try Self.sortKeys(plan.keys, drm: held.drm)
-        try await sealKeys(plain, asset: id, headers: headers)
+        try await sealKeys(plain, asset: id, keyPrefix: keyPrefix, headers: headers)
         var license: LicenseTerms?
         if let drm = held.drm, !licensed.isEmpty {
             license = try await acquire(licensed, asset: id, drm: drm, held: held.terms)
@@ -314,7 +316,7 @@ struct HLSPreparation: Sendable {
 
     /// Fetches each key once and seals it under every path a playlist names it at. The key
     /// bytes go from memory to the sealed store; they are never written in the clear.
-    private func sealKeys(_ planned: [PackageKey], asset: String, headers: [HTTPHeader]) async throws {
+    private func sealKeys(_ planned: [PackageKey], asset: String, keyPrefix: String, headers: [HTTPHeader]) async throws {
         var fetched: [String: [UInt8]] = [:]
         for key in planned {
             let bytes: [UInt8]
@@ -331,7 +333,7 @@ struct HLSPreparation: Sendable {
                 bytes = body.bytes
             }
             do {
-                try keys.write(asset: asset, keyID: key.path, key: bytes)
+                try keys.write(asset: asset, keyID: keyPrefix + key.path, key: bytes)
             } catch {
                 throw DownloadError(.storage, "cannot store the key for \(key.path): \(error)")
             }

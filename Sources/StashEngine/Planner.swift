@@ -8,9 +8,10 @@ import Synchronization
 final class Planner: Sendable {
     private let plannings = Mutex<[UInt64: Task<Void, Never>]>([:])
 
-    /// Reads `download`'s playlists into `folder` with `preparation`, and reports to `engine`.
+    /// Reads `download`'s playlists into `folder` with `preparation`, and reports to `engine`;
+    /// the keys are sealed under their ids with `keyPrefix` before them.
     func start(
-        _ download: Download, generation: UInt64, folder: String, preparation: HLSPreparation,
+        _ download: Download, generation: UInt64, folder: String, preparation: HLSPreparation, keyPrefix: String = "",
         report engine: @escaping @Sendable (EngineInput) async -> Void
     ) {
         let id = download.id
@@ -24,7 +25,8 @@ final class Planner: Sendable {
                 let result: Result<HLSPreparation.Prepared, Error>
                 do {
                     result = .success(
-                        try await preparation.prepare(id: id, uri: download.uri, headers: download.headers, options: options, folder: folder, held: held))
+                        try await preparation.prepare(id: id, uri: download.uri, headers: download.headers, options: options, folder: folder, held: held,
+                            keyPrefix: keyPrefix))
                 } catch {
                     result = .failure(error)
                 }

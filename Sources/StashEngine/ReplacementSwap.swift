@@ -1,6 +1,7 @@
 import CLinux
 import Foundation
 import StashCore
+import StashKeys
 
 /// Puts a replacement's new copy over the old one: rename(2) replaces the old name in one step
 /// (a reader sees the old file or the new one, never neither), then the folder is fsynced so
@@ -18,9 +19,22 @@ enum ReplacementSwap {
     /// At start, before the files are measured: a record committed with its new copy
     /// (`EngineState.swappingReason`) whose copy is still under its temporary name was stopped
     /// before the rename, which is made now (the copy is whole and durable). Without the
-    /// temporary name the rename was made.
-    static func finishAtStart(_ download: Download, folder: String) throws {
+    /// temporary name the rename was made. A folder copy is finished by `FolderSwap`.
+    static func finishAtStart(_ download: Download, layout: AssetLayout, keys: KeyStore) throws {
         guard download.state == .completed, download.stateReason == EngineState.swappingReason, let file = download.files.first else { return }
+        if Replacement.replacesFolder(download) {
+            var failure: Error?
+            try FolderSwap.finishAtStart(assetsDir: layout.assetsDir, id: download.id) {
+                do {
+                    try ReplacementKeys.promote(keys, asset: download.id, paths: download.hlsKeys)
+                } catch {
+                    failure = error
+                }
+            }
+            if let failure { throw failure }
+            return
+        }
+        let folder = layout.assetFolder(id: download.id)
         let temporary = file.path + Replacement.suffix
         let handle = try FolderHandle.open(folder, followingSymlink: false)
         defer { handle.release() }

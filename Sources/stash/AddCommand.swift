@@ -86,7 +86,7 @@ struct AddCommand: AsyncParsableCommand {
     @Flag(help: "Add even when a download already holds the URL (or the bundle's files); without it that download is shown.")
     var force = false
 
-    @Flag(help: "Fetch the COMPLETED single-file download holding this --id (or URL) again beside the old copy, and swap it in once complete; the old copy stays if the replace fails.")
+    @Flag(help: "Fetch the COMPLETED download holding this --id (or URL, or --bundle files) again beside the old copy, and swap it in once complete (a bundle as a whole folder); the old copy stays if the replace fails. With --wait: until the replace ends, exit 1 if it failed.")
     var replace = false
 
     @Flag(help: "With --bundle and --id: add the files to that existing bundle (those it holds are skipped).")
@@ -112,8 +112,8 @@ struct AddCommand: AsyncParsableCommand {
             throw ValidationError("give either URLs or --from-file, not both")
         }
         _ = try PriorityOption.parse(priority)
-        if replace, force || wait {
-            throw ValidationError("--replace renews the download already there: not with \(force ? "--force (which adds a second copy)" : "--wait (follow it with `stash watch ID`)")")
+        if replace, force {
+            throw ValidationError("--replace renews the download already there: not with --force (which adds a second copy)")
         }
         if hls.given || drm.given, bundle || fromFile != nil {
             throw ValidationError("HLS and DRM options apply to one stream URL, not to --bundle or --from-file")
@@ -182,18 +182,27 @@ struct AddCommand: AsyncParsableCommand {
         let events = wait ? try await client.events() : nil
         var ids: [String] = []
         var records: [Download] = []
-        for (download, created) in try await Self.add(requests, with: client) {
+        var created: Set<String> = []
+        for (download, isNew) in try await Self.add(requests, with: client) {
             ids.append(download.id)
             records.append(download)
+            if isNew { created.insert(download.id) }
             if global.json {
                 if events == nil { Output.json(download.publicRecord) }
             } else {
                 let what = download.isBundle ? "bundle of \(download.filesTotal) files"
                     : download.hls != nil ? "HLS \(download.uri)" + ListCommand.rangeSuffix(download) : download.uri
-                Output.line("\(created ? "added" : replace ? "replacing:" : "already there:") \(download.id) (\(download.state.name)) \(what)")
+                Output.line("\(isNew ? "added" : replace ? "replacing:" : "already there:") \(download.id) (\(download.state.name)) \(what)")
             }
         }
         if let events {
+            // A replace is followed to its end; an add with replace that found nothing to
+            // replace (created) is a new download, followed as one.
+            if replace, let renewed = records.first(where: { !created.contains($0.id) }) {
+                let done = try await ReplaceWaiter.wait(for: renewed, client: client, events: events, json: global.json)
+                if !done { throw ExitCode(ExitStatus.failure) }
+                return
+            }
             let completed = try await DownloadWaiter.wait(for: ids, known: records, client: client, events: events, json: global.json)
             if !completed { throw ExitCode(ExitStatus.failure) }
         }

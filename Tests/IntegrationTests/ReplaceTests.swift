@@ -95,13 +95,4 @@ final class ReplaceTests: DaemonTestCase {
         let record = try await client.getDownload(id: "movie")
         XCTAssertFalse(record.stateReason.hasPrefix("replacing"), "nothing was sent")
     }
-
-    func testTheCLIRefusesABundleNamingWhatIsSupported() async throws {
-        http.serve(path: "/p1.jpg", body: old)
-        _ = try await client.addDownload(AddDownloadRequest(id: "ch", uri: "", files: [BundleFileSpec(url: http.url("/p1.jpg"), path: "p1.jpg")]))
-        try await waitFor("ch", .completed)
-        let result = try daemon.runCLI(["add", "--bundle", "--id", "ch", http.url("/p1.jpg"), "--replace"])
-        XCTAssertEqual(result.status, 1, result.stdout)
-        XCTAssertTrue(result.stderr.contains("replace supports single-file downloads only"), result.stderr)
-    }
 }

@@ -183,19 +183,6 @@ final class EngineReplaceTests: XCTestCase {
             XCTAssertEqual(error.code, .failedPrecondition)
             XCTAssertTrue(error.message.contains("not COMPLETED"), error.message)
         }
-        try await harness.addBundle("b", urls: ["http://h.test/b0", "http://h.test/b1"])
-        try await harness.complete("http://h.test/b0")
-        try await harness.complete("http://h.test/b1")
-        try await harness.eventually("the bundle complete") { try await harness.stateOf("b") == .completed }
-        do {
-            _ = try await harness.engine.add(
-                id: "b", uri: "", files: [BundleFileSpec(url: "http://h.test/b0", path: "f0.bin"), BundleFileSpec(url: "http://h.test/b1", path: "f1.bin")],
-                title: "", sha256: "", headers: [], replace: true)
-            XCTFail("a bundle was replaced")
-        } catch let error as StashError {
-            XCTAssertEqual(error.code, .unimplemented)
-            XCTAssertTrue(error.message.contains("single-file downloads only"), error.message)
-        }
         do {
             _ = try await harness.engine.add(id: "q", uri: "http://h.test/other.bin", title: "", sha256: "", headers: [], replace: true)
             XCTFail("a replace with another uri")

@@ -64,6 +64,10 @@ final class EngineStateTests: XCTestCase {
             case .armRateChange: return "rate timer"
             case .swapReplacement(let id, _, _, _): return "swap \(id)"
             case .discardReplacement(let id, _, _): return "discard replacement of \(id)"
+            case .markReplacementFolder(let id, _, _): return "mark replacement of \(id)"
+            case .swapReplacementFolder(let id, _, _): return "swap folder of \(id)"
+            case .startReplacePlanning(_, let download): return "plan replacement of \(download.id)"
+            case .discardReplacementKeys(let id, _): return "discard replacement keys of \(id)"
             case .forgetStorageInfo, .log: return nil
             }
         }

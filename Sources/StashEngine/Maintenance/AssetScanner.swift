@@ -20,6 +20,9 @@ enum AssetScanner {
         /// Paths in the folder that belong to work under way (a replacement's new copy): neither
         /// findings nor deleted.
         var inFlight: Set<String> = []
+        /// Folders beside it in `assets/` that belong to such work (a replacement's new copy of
+        /// a folder): no orphans.
+        var inFlightFolders: [String] = []
     }
 
     struct Result: Sendable {
@@ -45,7 +48,7 @@ enum AssetScanner {
             scan.result.filesChecked += download.files.count
             if download.shouldBeComplete { scan.checkFiles(of: download) }
         }
-        scan.findOrphans(in: assetsDir, owners: Set(downloads.map(\.id)))
+        scan.findOrphans(in: assetsDir, owners: Set(downloads.map(\.id) + downloads.flatMap(\.inFlightFolders)))
         for download in downloads { scan.walkFolder(of: download) }
         return scan.sortedResult()
     }

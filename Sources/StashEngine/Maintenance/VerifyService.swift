@@ -104,7 +104,8 @@ final class VerifyService: Sendable {
                 AssetScanner.Expected(
                     id: download.id, folder: layout.assetFolder(id: download.id),
                     files: download.files + download.hlsPlaylists.map { DownloadFile(url: "", path: $0) },
-                    shouldBeComplete: Self.shouldBeComplete(download), inFlight: Replacement.names(of: download))
+                    shouldBeComplete: Self.shouldBeComplete(download), inFlight: Replacement.names(of: download),
+                    inFlightFolders: Replacement.folders(of: download))
             }
             let result = AssetScanner.scan(assetsDir: layout.assetsDir, downloads: expected, deep: deep)
             let lacking = missingKeys ? Self.missingKeys(downloads, keys: keys) : []

@@ -313,6 +313,11 @@ stash_status stash_add(stash_client *client, const char *url, const char *id, co
         m.status = client_fail(client, STASH_UNIMPLEMENTED,
                                "stashd %s does not support replace (feature \"replace\"); it would keep the old copy without fetching it again",
                                stash_client_daemon_version(client));
+    if (o.replace && (o.n_files || o.hls || o.n_text_tracks) && m.status == STASH_OK && !client->capture &&
+        !stash_client_has_feature(client, "replace-any"))
+        m.status = client_fail(client, STASH_UNIMPLEMENTED,
+                               "stashd %s replaces single files only (feature \"replace-any\" replaces bundles, HLS streams and downloads with text tracks)",
+                               stash_client_daemon_version(client));
     Stash__V1__Request request = STASH__V1__REQUEST__INIT;
     request.op_case = STASH__V1__REQUEST__OP_ADD_DOWNLOAD;
     request.add_download = &body;

@@ -477,8 +477,18 @@ static void test_replace(stash_client *client, stash_client *events) {
     bundle.n_files = 1;
     CHECK_OK(stash_add(client, NULL, "c-rep-bundle", NULL, &bundle, NULL), client);
     CHECK(wait_for_state(events, "c-rep-bundle", STASH_STATE_COMPLETED, 20000, NULL), "c-rep-bundle completed");
+    CHECK(stash_client_has_feature(client, "replace-any"), "feature replace-any");
     bundle.replace = true;
-    CHECK_FAILS(stash_add(client, NULL, "c-rep-bundle", NULL, &bundle, NULL), client, STASH_UNIMPLEMENTED, "single-file downloads only");
+    CHECK_OK(stash_add(client, NULL, "c-rep-bundle", NULL, &bundle, NULL), client);
+    replaced = false;
+    for (int i = 0; i < 2000 && !replaced; i++) {
+        record = NULL;
+        CHECK_OK(stash_get(client, "c-rep-bundle", &record), client);
+        replaced = record && strcmp(record->state_reason, "replaced by a new copy") == 0;
+        stash_download_free(record);
+        if (!replaced) usleep(10000);
+    }
+    CHECK(replaced, "c-rep-bundle replaced");
     CHECK_OK(stash_cancel(client, "c-rep"), client);
     CHECK_OK(stash_cancel(client, "c-rep-bundle"), client);
 }

@@ -183,10 +183,11 @@ class Client:
         ``min_size`` (each file's fewest bytes; a file of ``files`` may give its own); both need
         the daemon feature "content-check", without which the call raises UNIMPLEMENTED;
         ``priority`` ("high", "normal" or "low"; needs the daemon feature "priority", without
-        which the call raises UNIMPLEMENTED); ``replace`` (fetch the COMPLETED single-file download
-        holding ``id``, or without an id ``url``, again beside the old copy and swap it in once
+        which the call raises UNIMPLEMENTED); ``replace`` (fetch the COMPLETED download holding
+        ``id``, or without an id ``url`` or ``files``, again beside the old copy and swap it in once
         complete; the old copy stays COMPLETED until then and if the replace fails, and
-        ``state_reason`` says how it goes; daemon feature "replace", else UNIMPLEMENTED).
+        ``state_reason`` says how it goes; daemon feature "replace", and "replace-any" for a
+        bundle, an HLS stream or a download with text tracks, else UNIMPLEMENTED).
         A time range (``hls`` with ``start``/``end``) needs the daemon feature "time-range";
         without it the call raises UNIMPLEMENTED, as that daemon would fetch the whole stream.
         """
@@ -196,6 +197,7 @@ class Client:
         wire.check_replace(self.features, self.daemon_version, bool(options.get("replace")))
         request = wire.add(url, id, title, options)
         wire.check_content_rules(self.features, self.daemon_version, request.add_download)
+        wire.check_replace_any(self.features, self.daemon_version, request.add_download)
         return self._call(request, "download", Download)
 
     def get(self, id: str) -> Download:

@@ -313,6 +313,14 @@ def check_replace(features: Iterable[str], daemon_version: str, wanted: bool) ->
                          f"stashd {daemon_version} does not support replace (feature \"replace\"); it would keep the old copy without fetching it again")
 
 
+def check_replace_any(features: Iterable[str], daemon_version: str, add: pb.AddDownloadRequest) -> None:
+    """Refuses (UNIMPLEMENTED) a replace of a bundle, an HLS stream or a download with text
+    tracks for a daemon without the feature "replace-any": one with "replace" only refuses it."""
+    if add.replace and (len(add.files) or add.HasField("hls") or len(add.text_tracks)) and "replace-any" not in features:
+        raise StashError("UNIMPLEMENTED",
+                         f"stashd {daemon_version} replaces single files only (feature \"replace-any\" replaces bundles, HLS streams and downloads with text tracks)")
+
+
 def set_priority(id: str, value: object) -> pb.Request:
     return pb.Request(set_download=pb.SetDownloadRequest(id=id, priority=priority(value)))
 

@@ -126,8 +126,8 @@ def test_content_rules_are_refused_to_a_daemon_without_the_feature(daemon):
         asyncio.run(add_with_rules())
     assert failure.value.code == "UNIMPLEMENTED" and "feature \"content-check\"" in failure.value.message
 def test_replace(daemon, client):
-    """A COMPLETED file fetched again and swapped in, COMPLETED all along; a bundle is refused
-    naming what is supported; a daemon without the feature is refused before anything is sent."""
+    """A COMPLETED file fetched again and swapped in, COMPLETED all along, and a bundle too; a
+    daemon without the feature is refused before anything is sent."""
     client.add(url(daemon, "/data/3000/py-rep.bin"), id="py-rep")
     assert client.wait("py-rep", timeout=20).state == "COMPLETED"
     answer = client.add(url(daemon, "/data/3000/py-rep.bin"), id="py-rep", replace=True)
@@ -139,7 +139,13 @@ def test_replace(daemon, client):
     assert (record.state, record.state_reason) == ("COMPLETED", "replaced by a new copy")
     client.add(id="py-rep-bundle", files=[url(daemon, "/data/100/py-rep-page.jpg")])
     assert client.wait("py-rep-bundle", timeout=20).state == "COMPLETED"
-    refused("UNIMPLEMENTED", "single-file downloads only", client.add, id="py-rep-bundle",
+    client.add(id="py-rep-bundle", files=[url(daemon, "/data/100/py-rep-page.jpg")], replace=True)
+    deadline = time.monotonic() + 20
+    while client.get("py-rep-bundle").state_reason != "replaced by a new copy" and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert client.get("py-rep-bundle").state_reason == "replaced by a new copy"
+    client.features = tuple(f for f in client.features if f != "replace-any")
+    refused("UNIMPLEMENTED", "feature \"replace-any\"", client.add, id="py-rep-bundle",
             files=[url(daemon, "/data/100/py-rep-page.jpg")], replace=True)
     client.features = tuple(f for f in client.features if f != "replace")
     refused("UNIMPLEMENTED", "feature \"replace\"", client.add, url(daemon, "/data/3000/py-rep.bin"), id="py-rep", replace=True)

@@ -432,10 +432,12 @@ typedef struct stash_add_options {
      * otherwise: an older one would add it as normal). */
     stash_priority priority;
     /* Appended with daemon 0.11.0 (feature "replace"; PROTOCOL.md, "Replace"): fetch the COMPLETED
-     * single-file download holding `id` (or, without an id, `url`) again beside the old copy and
+     * download holding `id` (or, without an id, `url` or `files`) again beside the old copy and
      * swap it in once complete; the old copy stays, COMPLETED, until then and if the replace fails
      * (the record's state_reason says how it goes). stash_add refuses it with STASH_UNIMPLEMENTED
-     * from a daemon without the feature: an older one would answer the old copy as it is. */
+     * from a daemon without the feature: an older one would answer the old copy as it is; and
+     * with `files`, `hls` or `text_tracks` from a daemon without "replace-any" (one with "replace"
+     * only replaces single files). */
     bool replace;
 } stash_add_options;
 #define STASH_ADD_OPTIONS_INIT STASH_OPTIONS_INIT_(stash_add_options)
