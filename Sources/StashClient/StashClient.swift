@@ -163,18 +163,25 @@ public final class StashClient: Sendable {
     }
 
     /// Gives a single-file download a new URL (SetDownload, daemon feature `set-uri`), such as
-    /// a signed URL renewed after the old one expired. The bytes held are kept when the new
-    /// URL serves the same content (its ETag or Last-Modified matches); a running download
-    /// restarts on it at once, a paused or failed one waits for its resume. Returns its record.
-    public func setURI(id: String, _ uri: String) async throws -> Download {
-        guard daemonInfo.features.contains("set-uri") else {
-            throw StashError(.unimplemented, "stashd \(daemonInfo.daemonVersion) cannot change a download's URL (feature \"set-uri\")")
+    /// a signed URL renewed after the old one expired; `file` names a bundle file by its path
+    /// (feature `set-file-uri`). The bytes held are kept when the new URL serves the same
+    /// content (its ETag or Last-Modified matches, and its size); a running download restarts
+    /// on it at once, a paused or failed one waits for its resume. Returns its record.
+    public func setURI(id: String, _ uri: String, file: String? = nil) async throws -> Download {
+        let feature = file == nil ? "set-uri" : "set-file-uri"
+        guard daemonInfo.features.contains(feature) else {
+            let what = file == nil ? "a download's URL" : "a bundle file's URL"
+            throw StashError(.unimplemented, "stashd \(daemonInfo.daemonVersion) cannot change \(what) (feature \"\(feature)\")")
         }
         guard !uri.isEmpty else {
             // On the wire an empty URL reads as none given.
             throw StashError.invalidArgument("uri is empty; give an http:// or https:// URL")
         }
-        return try await downloadResult(of: .setDownload(SetDownloadRequest(id: id, uri: uri)))
+        if let file, file.isEmpty {
+            // On the wire an empty path reads as none given: the bundle would be refused.
+            throw StashError.invalidArgument("file is empty; give the path of the bundle file whose URL changes")
+        }
+        return try await downloadResult(of: .setDownload(SetDownloadRequest(id: id, uri: uri, file: file)))
     }
 
     /// Moves a QUEUED download in the queue (Move, daemon feature `priority`); returns its record.

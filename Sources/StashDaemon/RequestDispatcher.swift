@@ -10,7 +10,7 @@ package struct RequestDispatcher: RequestHandler {
     let logger: Logger
 
     /// What this daemon offers, announced in Hello.
-    package static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks", "group-ops", "time-range", "export-file", "rate-limit", "content-check", "priority", "set-download", "replace", "set-uri"]
+    package static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks", "group-ops", "time-range", "export-file", "rate-limit", "content-check", "priority", "set-download", "replace", "set-uri", "set-file-uri"]
 
     package init(engine: Engine, logger: Logger) {
         self.engine = engine
@@ -85,11 +85,14 @@ package struct RequestDispatcher: RequestHandler {
         guard request.priority != nil || request.rateLimit != nil || request.uri != nil else {
             throw StashError.invalidArgument("SetDownload for '\(request.id.prefix(128))' gives no field to change; give priority, rate_limit or uri")
         }
+        if let file = request.file, request.uri == nil {
+            throw StashError.invalidArgument("file '\(file.prefix(256))' is given without a uri; file names the bundle file whose URL changes")
+        }
         if let rateLimit = request.rateLimit, rateLimit < 0 {
             throw StashError.invalidArgument("rate_limit: \(rateLimit) is negative; give bytes per second, 0 = none")
         }
         var download: Download?
-        if let uri = request.uri { download = try await engine.setURI(id: request.id, uri) }
+        if let uri = request.uri { download = try await engine.setURI(id: request.id, uri, file: request.file) }
         if let rateLimit = request.rateLimit { download = try await engine.setRateLimit(id: request.id, rateLimit) }
         if let priority = request.priority { download = try await engine.setPriority(id: request.id, priority) }
         guard let download else { throw StashError.notFound(id: request.id) }

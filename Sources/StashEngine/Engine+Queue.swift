@@ -11,8 +11,9 @@ extension Engine {
         try await change(.setRateLimit(id, bytesPerSecond), id: id)
     }
 
-    package func setURI(id: String, _ uri: String) async throws -> Download {
-        try await change(.setURI(id, uri), id: id)
+    /// `file`: the path of the bundle file that gets the URL; nil for a single-file download.
+    package func setURI(id: String, _ uri: String, file: String? = nil) async throws -> Download {
+        try await change(.setURI(id, uri, file: file), id: id)
     }
 
     package func move(id: String, _ move: QueueMove) async throws -> Download {

@@ -41,8 +41,8 @@ enum EngineInput {
     case setPriority(String, DownloadPriority)
     /// SetDownload's rate limit (`EngineState+Update`).
     case setRateLimit(String, Int64)
-    /// SetDownload's URL (`EngineState+Update`).
-    case setURI(String, String)
+    /// SetDownload's URL (`EngineState+Update`): the download's, or a bundle file's by path.
+    case setURI(String, String, file: String?)
     /// Move: a queued download's place in the queue.
     case move(String, QueueMove)
 

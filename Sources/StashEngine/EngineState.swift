@@ -52,6 +52,10 @@ struct EngineState {
     var holds: [String: String] = [:]
     /// Complete downloads fetching a new copy beside the old one (`EngineState+Replace`).
     var replacements: [String: Replacement] = [:]
+    /// The files (by index) of each download whose URL SetDownload changed since their last
+    /// response: a server that does not resume one tells that the new URL's content differs.
+    /// Kept here, not in the entry, as few downloads ever have one.
+    var newURLs: [String: Set<Int>] = [:]
     private(set) var shuttingDown = false
 
     /// Progress of one download is announced when it moved by this many percent …
@@ -162,8 +166,8 @@ struct EngineState {
             try setPriority(id, priority, into: &effects)
         case .setRateLimit(let id, let limit):
             try setRateLimit(id, limit, into: &effects)
-        case .setURI(let id, let uri):
-            try setURI(id, uri, into: &effects)
+        case .setURI(let id, let uri, let file):
+            try setURI(id, uri, file: file, into: &effects)
         case .move(let id, let move):
             try self.move(id, move, into: &effects)
 

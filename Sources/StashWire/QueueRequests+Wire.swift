@@ -17,6 +17,7 @@ extension SetDownloadRequest {
             message.rate_limit = UInt64(bitPattern: rateLimit)
         }
         if let uri { message.uri = arena.cString(uri) }
+        if let file { message.file = arena.cString(file) }
         return arena.store(message)
     }
 
@@ -31,6 +32,8 @@ extension SetDownloadRequest {
         // Empty is "not given": no download has an empty URL to change to.
         let uri = try WireValue.string(m.uri, field: "SetDownloadRequest.uri")
         self.uri = uri.isEmpty ? nil : uri
+        let file = try WireValue.string(m.file, field: "SetDownloadRequest.file")
+        self.file = file.isEmpty ? nil : file
     }
 }
 

@@ -176,7 +176,7 @@ final class GoldenFrameTests: XCTestCase {
         case "set_download":
             operation = .setDownload(
                 SetDownloadRequest(id: str(b, "id"), priority: try priority(b, "priority"), rateLimit: b?["rate_limit"] == nil ? nil : int(b, "rate_limit"),
-                    uri: b?["uri"] == nil ? nil : str(b, "uri")))
+                    uri: b?["uri"] == nil ? nil : str(b, "uri"), file: b?["file"] == nil ? nil : str(b, "file")))
         case "move":
             let other = str(b, "other")
             let moves: [String: QueueMove] = [

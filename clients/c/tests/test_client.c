@@ -187,6 +187,17 @@ static void test_bundle(stash_client *client, stash_client *events) {
         CHECK(strcmp(record->uri, "") == 0, "a bundle has no uri");
     }
     stash_download_free(record);
+    /* A file's new URL, by its path: a COMPLETED file keeps its bytes and takes the URL. */
+    const char *renewed = url("/data/80000/c-b2.bin?sig=2");
+    CHECK_OK(stash_set_file_uri(client, "c-bundle", "pages/2.bin", renewed, &record), client);
+    CHECK(record && record->n_files == 3 && strcmp(record->files[1].url, renewed) == 0, "file uri set");
+    CHECK(record && strcmp(record->files[0].url, url("/data/70000/c-b1.bin")) == 0, "the other files keep theirs");
+    CHECK(record && record->state == STASH_STATE_COMPLETED, "still complete");
+    stash_download_free(record);
+    CHECK_FAILS(stash_set_file_uri(client, "c-bundle", "nope.bin", renewed, NULL), client, STASH_NOT_FOUND, "no file 'nope.bin'");
+    CHECK_FAILS(stash_set_file_uri(client, "c-bundle", "", renewed, NULL), client, STASH_INVALID_ARGUMENT, "path is empty");
+    CHECK_FAILS(stash_set_file_uri(client, "c-bundle", NULL, renewed, NULL), client, STASH_INVALID_ARGUMENT, "path");
+    CHECK_FAILS(stash_set_uri(client, "c-bundle", renewed, NULL), client, STASH_INVALID_ARGUMENT, "--file");
 }
 
 /* An error page served with 200 as a chapter page fails the file when an image is expected,

@@ -209,7 +209,9 @@ static bool call(stash_client *c, const char *op, const json *b) {
     } else if (strcmp(op, "pause_all") == 0) {
         stash_pause_all(c, NULL);
     } else if (strcmp(op, "set_download") == 0) {
-        if (json_get(b, "uri")) {
+        if (json_get(b, "file")) {
+            stash_set_file_uri(c, json_text(b, "id", ""), json_text(b, "file", ""), json_text(b, "uri", ""), NULL);
+        } else if (json_get(b, "uri")) {
             stash_set_uri(c, json_text(b, "id", ""), json_text(b, "uri", ""), NULL);
         } else if (json_get(b, "rate_limit")) {
             stash_set_rate_limit(c, json_text(b, "id", ""), json_u64(b, "rate_limit"), NULL);

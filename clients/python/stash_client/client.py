@@ -274,13 +274,14 @@ class Client:
         wire.check_set_download(self.features, self.daemon_version)
         return self._call(wire.set_rate_limit(id, rate_limit), "download", Download)
 
-    def set_uri(self, id: str, uri: str) -> Download:
-        """Gives a single-file download a new URL (a renewed signed one): the bytes held are kept
-        when the new URL serves the same content (its ETag, else Last-Modified); a running
-        download restarts on it, a failed one waits for resume. Needs the daemon feature
-        "set-uri"."""
-        wire.check_set_uri(self.features, self.daemon_version)
-        return self._call(wire.set_uri(id, uri), "download", Download)
+    def set_uri(self, id: str, uri: str, file: Optional[str] = None) -> Download:
+        """Gives a single-file download a new URL (a renewed signed one), or with ``file`` (its
+        path) one file of a bundle: the bytes held are kept when the new URL serves the same
+        content (its ETag, else Last-Modified, and its size); a running download restarts on
+        it, a failed one waits for resume. Needs the daemon feature "set-uri" ("set-file-uri"
+        with ``file``)."""
+        wire.check_set_uri(self.features, self.daemon_version, file)
+        return self._call(wire.set_uri(id, uri, file), "download", Download)
 
     def move(self, id: str, *, top: bool = False, bottom: bool = False, before: Optional[str] = None,
              after: Optional[str] = None) -> Download:

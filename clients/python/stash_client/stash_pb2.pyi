@@ -792,16 +792,18 @@ class SetConfigRequest(_message.Message):
     def __init__(self, entries: _Optional[_Iterable[_Union[ConfigEntry, _Mapping]]] = ...) -> None: ...
 
 class SetDownloadRequest(_message.Message):
-    __slots__ = ["id", "priority", "rate_limit", "uri"]
+    __slots__ = ["file", "id", "priority", "rate_limit", "uri"]
+    FILE_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
     PRIORITY_FIELD_NUMBER: _ClassVar[int]
     RATE_LIMIT_FIELD_NUMBER: _ClassVar[int]
     URI_FIELD_NUMBER: _ClassVar[int]
+    file: str
     id: str
     priority: Priority
     rate_limit: int
     uri: str
-    def __init__(self, id: _Optional[str] = ..., priority: _Optional[_Union[Priority, str]] = ..., rate_limit: _Optional[int] = ..., uri: _Optional[str] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., priority: _Optional[_Union[Priority, str]] = ..., rate_limit: _Optional[int] = ..., uri: _Optional[str] = ..., file: _Optional[str] = ...) -> None: ...
 
 class StateBytes(_message.Message):
     __slots__ = ["bytes", "state"]

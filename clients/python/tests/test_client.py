@@ -445,6 +445,30 @@ def test_a_new_url_for_a_download(fresh_daemon):
         assert refused.value.code == "UNIMPLEMENTED" and "set-uri" in str(refused.value)
 
 
+def test_a_new_url_for_a_bundle_file(fresh_daemon):
+    with Client(fresh_daemon.socket, timeout=30) as client:
+        client.add(id="py-furi", files=[url(fresh_daemon, "/data/1000/py-f1.bin"), url(fresh_daemon, "/data/2000/py-f2.bin")])
+        client.wait("py-furi", timeout=20)
+        renewed = url(fresh_daemon, "/data/2000/py-f2.bin?sig=2")
+        changed = client.set_uri("py-furi", renewed, file="py-f2.bin")
+        assert [f.url for f in changed.files] == [url(fresh_daemon, "/data/1000/py-f1.bin"), renewed]
+        assert client.get("py-furi").files[1].url == renewed
+        for path, code, says in (("nope.bin", "NOT_FOUND", "no file 'nope.bin'"), ("", "INVALID_ARGUMENT", "file: ''"),
+                                 (None, "INVALID_ARGUMENT", "--file PATH")):
+            with pytest.raises(StashError) as refused:
+                client.set_uri("py-furi", renewed, file=path)
+            assert refused.value.code == code and says in str(refused.value)
+
+        async def set_async() -> str:
+            async with await AsyncClient.connect(fresh_daemon.socket) as aclient:
+                return (await aclient.set_uri("py-furi", renewed + "3", file="py-f2.bin")).files[1].url
+        assert asyncio.run(set_async()) == renewed + "3"
+        client.features = tuple(f for f in client.features if f != "set-file-uri")
+        with pytest.raises(StashError) as refused:
+            client.set_uri("py-furi", renewed, file="py-f2.bin")
+        assert refused.value.code == "UNIMPLEMENTED" and "set-file-uri" in str(refused.value)
+
+
 def test_a_rate_limit_per_download_and_the_schedule(fresh_daemon):
     with Client(fresh_daemon.socket, timeout=30) as client:
         added = client.add(url(fresh_daemon, "/data/70000/py-rate.bin"), id="py-rate", rate_limit=1 << 20)

@@ -87,7 +87,7 @@ def build(value):
         request = wire.empty(op)
     elif op == "set_download":
         if "uri" in body:
-            request = wire.set_uri(body["id"], body["uri"])
+            request = wire.set_uri(body["id"], body["uri"], body.get("file"))
         elif "rate_limit" in body:
             request = wire.set_rate_limit(body["id"], int(body["rate_limit"]))
         else:

@@ -4456,7 +4456,7 @@ const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
   (ProtobufCMessageInit) stash__v1__add_download_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__set_download_request__field_descriptors[4] =
+static const ProtobufCFieldDescriptor stash__v1__set_download_request__field_descriptors[5] =
 {
   {
     "id",
@@ -4506,8 +4506,21 @@ static const ProtobufCFieldDescriptor stash__v1__set_download_request__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "file",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SetDownloadRequest, file),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__set_download_request__field_indices_by_name[] = {
+  4,   /* field[4] = file */
   0,   /* field[0] = id */
   1,   /* field[1] = priority */
   2,   /* field[2] = rate_limit */
@@ -4516,7 +4529,7 @@ static const unsigned stash__v1__set_download_request__field_indices_by_name[] =
 static const ProtobufCIntRange stash__v1__set_download_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor stash__v1__set_download_request__descriptor =
 {
@@ -4526,7 +4539,7 @@ const ProtobufCMessageDescriptor stash__v1__set_download_request__descriptor =
   "Stash__V1__SetDownloadRequest",
   "stash.v1",
   sizeof(Stash__V1__SetDownloadRequest),
-  4,
+  5,
   stash__v1__set_download_request__field_descriptors,
   stash__v1__set_download_request__field_indices_by_name,
   1,  stash__v1__set_download_request__number_ranges,

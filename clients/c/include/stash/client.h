@@ -553,6 +553,14 @@ STASH_API stash_status stash_set_rate_limit(stash_client *client, const char *id
  * *out (optional) is the record. */
 STASH_API stash_status stash_set_uri(stash_client *client, const char *id, const char *uri, stash_download **out);
 
+/* SetDownload's URL for one file of a bundle: the file at path (as the record's files list it)
+ * gets the new http(s) URL, its bytes kept as stash_set_uri keeps them. A running download
+ * restarts on it when that file is being fetched. Needs a daemon that announces "set-file-uri"
+ * (STASH_UNIMPLEMENTED without it). An unknown path fails with STASH_NOT_FOUND naming it.
+ * *out (optional) is the record. */
+STASH_API stash_status stash_set_file_uri(stash_client *client, const char *id, const char *path, const char *uri,
+                                          stash_download **out);
+
 /* STASH_ADOPT_OPTIONS_INIT or stash_adopt_options_init. */
 typedef struct stash_adopt_options {
     size_t struct_size;

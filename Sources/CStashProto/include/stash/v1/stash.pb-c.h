@@ -766,14 +766,19 @@ struct  Stash__V1__SetDownloadRequest
   ProtobufCMessage base;
   char *id;
   /*
-   * A single-file download's new URL, empty = not given (feature set-uri): the bytes held
-   * are kept when the new URL's validators match the recorded ones.
-   */
-  /*
-   * 5 to 9 are reserved for the update in place (file, headers, licence headers); a daemon
-   * that does not know a field ignores it, so none is built before the daemon uses it.
+   * A single-file download's new URL, or with file a bundle file's, empty = not given
+   * (feature set-uri): the bytes held are kept when the new URL's validators match the
+   * recorded ones.
    */
   char *uri;
+  /*
+   * The path of the bundle file uri is for (feature set-file-uri); empty for a single file.
+   */
+  /*
+   * 6 to 9 are reserved for the headers and licence headers; a daemon that does not know a
+   * field ignores it, so none is built before the daemon uses it.
+   */
+  char *file;
   Stash__V1__SetDownloadRequest__PriorityGivenCase priority_given_case;
   union {
     Stash__V1__Priority priority;
@@ -785,7 +790,7 @@ struct  Stash__V1__SetDownloadRequest
 };
 #define STASH__V1__SET_DOWNLOAD_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__set_download_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STASH__V1__SET_DOWNLOAD_REQUEST__PRIORITY_GIVEN__NOT_SET, {0}, STASH__V1__SET_DOWNLOAD_REQUEST__RATE_LIMIT_GIVEN__NOT_SET, {0} }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STASH__V1__SET_DOWNLOAD_REQUEST__PRIORITY_GIVEN__NOT_SET, {0}, STASH__V1__SET_DOWNLOAD_REQUEST__RATE_LIMIT_GIVEN__NOT_SET, {0} }
 
 
 /*
