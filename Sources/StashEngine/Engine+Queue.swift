@@ -16,6 +16,14 @@ extension Engine {
         try await change(.setURI(id, uri, file: file), id: id)
     }
 
+    package func setHeaders(id: String, _ headers: HeaderChange) async throws -> Download {
+        try await change(.setHeaders(id, headers), id: id)
+    }
+
+    package func setLicenseHeaders(id: String, _ headers: HeaderChange) async throws -> Download {
+        try await change(.setLicenseHeaders(id, headers), id: id)
+    }
+
     package func move(id: String, _ move: QueueMove) async throws -> Download {
         try await change(.move(id, move), id: id)
     }

@@ -168,6 +168,10 @@ struct EngineState {
             try setRateLimit(id, limit, into: &effects)
         case .setURI(let id, let uri, let file):
             try setURI(id, uri, file: file, into: &effects)
+        case .setHeaders(let id, let change):
+            try setHeaders(id, change, into: &effects)
+        case .setLicenseHeaders(let id, let change):
+            try setLicenseHeaders(id, change, into: &effects)
         case .move(let id, let move):
             try self.move(id, move, into: &effects)
 

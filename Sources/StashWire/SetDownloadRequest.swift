@@ -1,7 +1,7 @@
 import StashCore
 
 /// SetDownload: fields of a download changed after its add (daemon feature `priority`, and
-/// `set-download` for the rate limit, `set-uri` for the URL, `set-file-uri` for a bundle file's);
+/// `set-download` for the rate limit, `set-uri` for the URL, `set-file-uri` for a bundle file's, `set-headers` for the headers);
 /// a field left nil is left as it is.
 package struct SetDownloadRequest: Equatable, Sendable {
     package var id: String
@@ -12,12 +12,21 @@ package struct SetDownloadRequest: Equatable, Sendable {
     package var uri: String?
     /// The path of the bundle file `uri` is for.
     package var file: String?
+    /// The download's request headers (feature `set-headers`).
+    package var headers: HeaderChange?
+    /// Its licence requests' headers (feature `set-headers`).
+    package var licenseHeaders: HeaderChange?
 
-    package init(id: String, priority: DownloadPriority? = nil, rateLimit: Int64? = nil, uri: String? = nil, file: String? = nil) {
+    package init(
+        id: String, priority: DownloadPriority? = nil, rateLimit: Int64? = nil, uri: String? = nil, file: String? = nil,
+        headers: HeaderChange? = nil, licenseHeaders: HeaderChange? = nil
+    ) {
         self.id = id
         self.priority = priority
         self.rateLimit = rateLimit
         self.uri = uri
         self.file = file
+        self.headers = headers
+        self.licenseHeaders = licenseHeaders
     }
 }

@@ -478,6 +478,54 @@ stash_status stash_set_file_uri(stash_client *client, const char *id, const char
     return send_set_uri(client, id, true, path, uri, out);
 }
 
+/* The checks and request of stash_set_headers and stash_set_license_headers. */
+static stash_status send_set_headers(stash_client *client, const char *id, const stash_header *in, size_t n, bool clear,
+                                     bool license, stash_download **out) {
+    if (out) *out = NULL;
+    if (!client) return STASH_INVALID_ARGUMENT;
+    request_memory m;
+    if (!begin_request(&m, client)) return m.status;
+    const char *field = license ? "license_headers" : "headers";
+    if (!id) m.status = client_fail(client, STASH_INVALID_ARGUMENT, "id: NULL; a value is required");
+    /* On the wire neither a header nor a clear reads as none given. */
+    if (m.status == STASH_OK && n == 0 && !clear) {
+        m.status = client_fail(client, STASH_INVALID_ARGUMENT, "%s: none given and no clear; give a header or clear", field);
+    }
+    if (m.status == STASH_OK && !client->capture && !stash_client_has_feature(client, "set-headers")) {
+        m.status = client_fail(client, STASH_UNIMPLEMENTED, "stashd %s cannot change a download's headers (feature \"set-headers\")",
+                               stash_client_daemon_version(client));
+    }
+    Stash__V1__Header **list = headers(&m, in, n, field);
+    Stash__V1__SetDownloadRequest body = STASH__V1__SET_DOWNLOAD_REQUEST__INIT;
+    body.id = text(id);
+    if (license) {
+        body.license_headers = list;
+        body.n_license_headers = list ? n : 0;
+        body.clear_license_headers = clear;
+    } else {
+        body.headers = list;
+        body.n_headers = list ? n : 0;
+        body.clear_headers = clear;
+    }
+    Stash__V1__Request request = STASH__V1__REQUEST__INIT;
+    request.op_case = STASH__V1__REQUEST__OP_SET_DOWNLOAD;
+    request.set_download = &body;
+    void *result;
+    stash_status status = finish_request(&m, &request, STASH__V1__RESPONSE__RESULT_DOWNLOAD, &result);
+    if (status == STASH_OK) hand_over(result, (void **)out);
+    return status;
+}
+
+stash_status stash_set_headers(stash_client *client, const char *id, const stash_header *headers_in, size_t n_headers, bool clear,
+                               stash_download **out) {
+    return send_set_headers(client, id, headers_in, n_headers, clear, false, out);
+}
+
+stash_status stash_set_license_headers(stash_client *client, const char *id, const stash_header *headers_in, size_t n_headers,
+                                       bool clear, stash_download **out) {
+    return send_set_headers(client, id, headers_in, n_headers, clear, true, out);
+}
+
 stash_status stash_move(stash_client *client, const char *id, stash_move_place place, const char *other, stash_download **out) {
     if (out) *out = NULL;
     if (!client) return STASH_INVALID_ARGUMENT;

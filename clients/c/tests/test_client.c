@@ -198,6 +198,27 @@ static void test_bundle(stash_client *client, stash_client *events) {
     CHECK_FAILS(stash_set_file_uri(client, "c-bundle", "", renewed, NULL), client, STASH_INVALID_ARGUMENT, "path is empty");
     CHECK_FAILS(stash_set_file_uri(client, "c-bundle", NULL, renewed, NULL), client, STASH_INVALID_ARGUMENT, "path");
     CHECK_FAILS(stash_set_uri(client, "c-bundle", renewed, NULL), client, STASH_INVALID_ARGUMENT, "--file");
+
+    /* Headers: one of a name replaced in any case, others kept; clear drops them first. */
+    stash_header two[] = {{.name = "Authorization", .value = "Bearer old"}, {.name = "X-App", .value = "7"}};
+    CHECK_OK(stash_set_headers(client, "c-bundle", two, 2, false, NULL), client);
+    stash_header renewed_token = {.name = "authorization", .value = "Bearer new"};
+    CHECK_OK(stash_set_headers(client, "c-bundle", &renewed_token, 1, false, &record), client);
+    CHECK(record && record->n_headers == 2 && strcmp(record->headers[0].value, "Bearer new") == 0
+              && strcmp(record->headers[1].name, "X-App") == 0,
+          "header replaced in place");
+    stash_download_free(record);
+    CHECK_OK(stash_set_headers(client, "c-bundle", NULL, 0, true, &record), client);
+    CHECK(record && record->n_headers == 0, "headers cleared");
+    stash_download_free(record);
+    stash_header bad[] = {{.name = "", .value = "v"}, {.name = "X-Bad", .value = "a\r\nInjected: 1"}};
+    CHECK_FAILS(stash_set_headers(client, "c-bundle", &bad[0], 1, false, NULL), client, STASH_INVALID_ARGUMENT, "header name ''");
+    CHECK_FAILS(stash_set_headers(client, "c-bundle", &bad[1], 1, false, NULL), client, STASH_INVALID_ARGUMENT, "CR, LF or NUL");
+    CHECK_FAILS(stash_set_headers(client, "c-bundle", NULL, 2, false, NULL), client, STASH_INVALID_ARGUMENT, "NULL with a count of 2");
+    CHECK_FAILS(stash_set_headers(client, "c-bundle", NULL, 0, false, NULL), client, STASH_INVALID_ARGUMENT, "none given");
+    CHECK_FAILS(stash_set_headers(client, "c-nothing", two, 1, false, NULL), client, STASH_NOT_FOUND, "'c-nothing'");
+    CHECK_FAILS(stash_set_license_headers(client, "c-bundle", two, 1, false, NULL), client, STASH_INVALID_ARGUMENT,
+                "no licence server");
 }
 
 /* An error page served with 200 as a chapter page fails the file when an image is expected,

@@ -209,7 +209,13 @@ static bool call(stash_client *c, const char *op, const json *b) {
     } else if (strcmp(op, "pause_all") == 0) {
         stash_pause_all(c, NULL);
     } else if (strcmp(op, "set_download") == 0) {
-        if (json_get(b, "file")) {
+        stash_header head[8];
+        if (json_get(b, "headers") || json_get(b, "clear_headers")) {
+            stash_set_headers(c, json_text(b, "id", ""), head, headers(json_get(b, "headers"), head), json_bool(b, "clear_headers"), NULL);
+        } else if (json_get(b, "license_headers") || json_get(b, "clear_license_headers")) {
+            stash_set_license_headers(c, json_text(b, "id", ""), head, headers(json_get(b, "license_headers"), head),
+                                      json_bool(b, "clear_license_headers"), NULL);
+        } else if (json_get(b, "file")) {
             stash_set_file_uri(c, json_text(b, "id", ""), json_text(b, "file", ""), json_text(b, "uri", ""), NULL);
         } else if (json_get(b, "uri")) {
             stash_set_uri(c, json_text(b, "id", ""), json_text(b, "uri", ""), NULL);

@@ -283,6 +283,20 @@ class Client:
         wire.check_set_uri(self.features, self.daemon_version, file)
         return self._call(wire.set_uri(id, uri, file), "download", Download)
 
+    def set_headers(self, id: str, headers: Optional[Headers] = None, *, clear: bool = False) -> Download:
+        """Changes the headers a download's requests carry: ``clear`` drops them all first, then
+        each header given (a dict, pairs or Header records) replaces those of its name (in any
+        case) or is added. The transfers started from then on carry them; a running download
+        restarts on them, keeping its bytes. Needs the daemon feature "set-headers"."""
+        wire.check_set_headers(self.features, self.daemon_version)
+        return self._call(wire.set_headers(id, headers, clear), "download", Download)
+
+    def set_license_headers(self, id: str, headers: Optional[Headers] = None, *, clear: bool = False) -> Download:
+        """The same for the headers of the download's licence requests. Needs the daemon feature
+        "set-headers"."""
+        wire.check_set_headers(self.features, self.daemon_version)
+        return self._call(wire.set_headers(id, headers, clear, license=True), "download", Download)
+
     def move(self, id: str, *, top: bool = False, bottom: bool = False, before: Optional[str] = None,
              after: Optional[str] = None) -> Download:
         """Moves a QUEUED download: to the ``top`` or ``bottom`` of its priority, or just

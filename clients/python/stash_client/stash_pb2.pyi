@@ -792,18 +792,26 @@ class SetConfigRequest(_message.Message):
     def __init__(self, entries: _Optional[_Iterable[_Union[ConfigEntry, _Mapping]]] = ...) -> None: ...
 
 class SetDownloadRequest(_message.Message):
-    __slots__ = ["file", "id", "priority", "rate_limit", "uri"]
+    __slots__ = ["clear_headers", "clear_license_headers", "file", "headers", "id", "license_headers", "priority", "rate_limit", "uri"]
+    CLEAR_HEADERS_FIELD_NUMBER: _ClassVar[int]
+    CLEAR_LICENSE_HEADERS_FIELD_NUMBER: _ClassVar[int]
     FILE_FIELD_NUMBER: _ClassVar[int]
+    HEADERS_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
+    LICENSE_HEADERS_FIELD_NUMBER: _ClassVar[int]
     PRIORITY_FIELD_NUMBER: _ClassVar[int]
     RATE_LIMIT_FIELD_NUMBER: _ClassVar[int]
     URI_FIELD_NUMBER: _ClassVar[int]
+    clear_headers: bool
+    clear_license_headers: bool
     file: str
+    headers: _containers.RepeatedCompositeFieldContainer[Header]
     id: str
+    license_headers: _containers.RepeatedCompositeFieldContainer[Header]
     priority: Priority
     rate_limit: int
     uri: str
-    def __init__(self, id: _Optional[str] = ..., priority: _Optional[_Union[Priority, str]] = ..., rate_limit: _Optional[int] = ..., uri: _Optional[str] = ..., file: _Optional[str] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., priority: _Optional[_Union[Priority, str]] = ..., rate_limit: _Optional[int] = ..., uri: _Optional[str] = ..., file: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., clear_headers: bool = ..., license_headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., clear_license_headers: bool = ...) -> None: ...
 
 class StateBytes(_message.Message):
     __slots__ = ["bytes", "state"]

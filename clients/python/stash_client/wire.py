@@ -352,6 +352,28 @@ def set_uri(id: str, uri: object, file: object = None) -> pb.Request:
     return pb.Request(set_download=pb.SetDownloadRequest(id=id, uri=uri, file=file or ""))
 
 
+def check_set_headers(features: Iterable[str], daemon_version: str) -> None:
+    """Refuses (UNIMPLEMENTED) a change of a download's headers for a daemon without the
+    feature "set-headers": it would ignore the fields."""
+    if "set-headers" not in features:
+        raise StashError("UNIMPLEMENTED", f"stashd {daemon_version} cannot change a download's headers (feature \"set-headers\")")
+
+
+def set_headers(id: str, headers: Optional[Headers], clear: object, license: bool = False) -> pb.Request:
+    field = "license_headers" if license else "headers"
+    if not isinstance(clear, bool):
+        raise StashError("INVALID_ARGUMENT", f"clear: {clear!r} is not True or False")
+    given = _headers(headers, field)
+    if not given and not clear:
+        # On the wire neither a header nor a clear reads as none given.
+        raise StashError("INVALID_ARGUMENT", f"{field}: none given and no clear; give a header or clear=True")
+    if license:
+        body = pb.SetDownloadRequest(id=id, license_headers=given, clear_license_headers=clear)
+    else:
+        body = pb.SetDownloadRequest(id=id, headers=given, clear_headers=clear)
+    return pb.Request(set_download=body)
+
+
 def move(id: str, top: bool, bottom: bool, before: Optional[str], after: Optional[str]) -> pb.Request:
     """Exactly one of top, bottom, before=ID, after=ID."""
     given = [name for name, value in (("top", top), ("bottom", bottom), ("before", before), ("after", after))

@@ -86,7 +86,12 @@ def build(value):
     elif op == "pause_all":
         request = wire.empty(op)
     elif op == "set_download":
-        if "uri" in body:
+        if "headers" in body or "clear_headers" in body:
+            request = wire.set_headers(body["id"], _pairs(body.get("headers")), body.get("clear_headers", False))
+        elif "license_headers" in body or "clear_license_headers" in body:
+            request = wire.set_headers(body["id"], _pairs(body.get("license_headers")), body.get("clear_license_headers", False),
+                                       license=True)
+        elif "uri" in body:
             request = wire.set_uri(body["id"], body["uri"], body.get("file"))
         elif "rate_limit" in body:
             request = wire.set_rate_limit(body["id"], int(body["rate_limit"]))

@@ -4456,7 +4456,7 @@ const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
   (ProtobufCMessageInit) stash__v1__add_download_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__set_download_request__field_descriptors[5] =
+static const ProtobufCFieldDescriptor stash__v1__set_download_request__field_descriptors[9] =
 {
   {
     "id",
@@ -4518,10 +4518,62 @@ static const ProtobufCFieldDescriptor stash__v1__set_download_request__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "headers",
+    6,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__SetDownloadRequest, n_headers),
+    offsetof(Stash__V1__SetDownloadRequest, headers),
+    &stash__v1__header__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "clear_headers",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SetDownloadRequest, clear_headers),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "license_headers",
+    8,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__SetDownloadRequest, n_license_headers),
+    offsetof(Stash__V1__SetDownloadRequest, license_headers),
+    &stash__v1__header__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "clear_license_headers",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SetDownloadRequest, clear_license_headers),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__set_download_request__field_indices_by_name[] = {
+  6,   /* field[6] = clear_headers */
+  8,   /* field[8] = clear_license_headers */
   4,   /* field[4] = file */
+  5,   /* field[5] = headers */
   0,   /* field[0] = id */
+  7,   /* field[7] = license_headers */
   1,   /* field[1] = priority */
   2,   /* field[2] = rate_limit */
   3,   /* field[3] = uri */
@@ -4529,7 +4581,7 @@ static const unsigned stash__v1__set_download_request__field_indices_by_name[] =
 static const ProtobufCIntRange stash__v1__set_download_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor stash__v1__set_download_request__descriptor =
 {
@@ -4539,7 +4591,7 @@ const ProtobufCMessageDescriptor stash__v1__set_download_request__descriptor =
   "Stash__V1__SetDownloadRequest",
   "stash.v1",
   sizeof(Stash__V1__SetDownloadRequest),
-  5,
+  9,
   stash__v1__set_download_request__field_descriptors,
   stash__v1__set_download_request__field_indices_by_name,
   1,  stash__v1__set_download_request__number_ranges,

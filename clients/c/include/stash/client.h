@@ -561,6 +561,21 @@ STASH_API stash_status stash_set_uri(stash_client *client, const char *id, const
 STASH_API stash_status stash_set_file_uri(stash_client *client, const char *id, const char *path, const char *uri,
                                           stash_download **out);
 
+/* SetDownload's headers: clear drops the download's request headers first, then each of the
+ * n_headers given replaces those of its name (in any case) or is added. The transfers started
+ * from then on carry them; a running download restarts on them, keeping its bytes. Each header
+ * is checked as stash_add checks it (an HTTP token name; a value of at most 8192 bytes without
+ * CR, LF or NUL), the refusal naming the header, the value and the rule. Giving no header and
+ * no clear is STASH_INVALID_ARGUMENT. Needs a daemon that announces "set-headers"
+ * (STASH_UNIMPLEMENTED without it). *out (optional) is the record. */
+STASH_API stash_status stash_set_headers(stash_client *client, const char *id, const stash_header *headers, size_t n_headers,
+                                         bool clear, stash_download **out);
+
+/* The same for the headers of the download's licence requests (stash_drm_params'
+ * license_headers). A download without DRM parameters is STASH_INVALID_ARGUMENT. */
+STASH_API stash_status stash_set_license_headers(stash_client *client, const char *id, const stash_header *headers,
+                                                 size_t n_headers, bool clear, stash_download **out);
+
 /* STASH_ADOPT_OPTIONS_INIT or stash_adopt_options_init. */
 typedef struct stash_adopt_options {
     size_t struct_size;

@@ -774,11 +774,20 @@ struct  Stash__V1__SetDownloadRequest
   /*
    * The path of the bundle file uri is for (feature set-file-uri); empty for a single file.
    */
-  /*
-   * 6 to 9 are reserved for the headers and licence headers; a daemon that does not know a
-   * field ignores it, so none is built before the daemon uses it.
-   */
   char *file;
+  /*
+   * The download's request headers (feature set-headers): clear_headers drops them all
+   * first, then each given one replaces those of its name or is added.
+   */
+  size_t n_headers;
+  Stash__V1__Header **headers;
+  protobuf_c_boolean clear_headers;
+  /*
+   * The same for its licence requests' headers (DrmParams.license_headers).
+   */
+  size_t n_license_headers;
+  Stash__V1__Header **license_headers;
+  protobuf_c_boolean clear_license_headers;
   Stash__V1__SetDownloadRequest__PriorityGivenCase priority_given_case;
   union {
     Stash__V1__Priority priority;
@@ -790,7 +799,7 @@ struct  Stash__V1__SetDownloadRequest
 };
 #define STASH__V1__SET_DOWNLOAD_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__set_download_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STASH__V1__SET_DOWNLOAD_REQUEST__PRIORITY_GIVEN__NOT_SET, {0}, STASH__V1__SET_DOWNLOAD_REQUEST__RATE_LIMIT_GIVEN__NOT_SET, {0} }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0, 0,NULL, 0, STASH__V1__SET_DOWNLOAD_REQUEST__PRIORITY_GIVEN__NOT_SET, {0}, STASH__V1__SET_DOWNLOAD_REQUEST__RATE_LIMIT_GIVEN__NOT_SET, {0} }
 
 
 /*
