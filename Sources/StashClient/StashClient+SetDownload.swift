@@ -63,7 +63,8 @@ extension StashClient {
     }
 
     /// The same for the headers of the download's licence requests (its DRM parameters'): the
-    /// next acquire, renewal and release carry them.
+    /// next acquire, renewal and release carry them, and a licence whose renewal the server
+    /// refused (an expired token's 401) is asked for again at once with them.
     public func setLicenseHeaders(id: String, _ headers: [HTTPHeader], clear: Bool = false) async throws -> Download {
         let change = try headerChange(headers, clear: clear, field: "license_headers")
         return try await downloadResult(of: .setDownload(SetDownloadRequest(id: id, licenseHeaders: change)))

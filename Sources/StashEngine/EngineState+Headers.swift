@@ -22,6 +22,8 @@ extension EngineState {
     }
 
     /// New headers for the licence requests: the next acquire, renewal and release carry them.
+    /// A licence whose renewal was refused for its credentials (401, 403) is asked for again
+    /// at once with them, so a renewed token brings a DRM_EXPIRED download back.
     mutating func setLicenseHeaders(_ id: String, _ change: HeaderChange, into effects: inout [EngineEffect]) throws {
         guard var entry = entries[id] else { throw StashError.notFound(id: id) }
         guard var drm = entry.download.drm else {
@@ -35,6 +37,7 @@ extension EngineState {
         entry.download.drm = drm
         entries[id] = entry
         effects.append(.commit(.save(entry.download), then: nil))
+        renewAfterRefusal(id, into: &effects)
     }
 
     private func refuseChange(_ download: Download, of what: String) throws {

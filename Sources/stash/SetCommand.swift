@@ -17,8 +17,8 @@ struct SetCommand: AsyncParsableCommand {
             for `stash resume`. --header 'Name: value' (repeatable) replaces the header of that \
             name or adds it, --clear-headers drops them all first; transfers started from then \
             on carry them, and a running download restarts on them keeping its bytes. \
-            --license-header and --clear-license-headers do the same for its licence requests. \
-            Prints the record.
+            --license-header and --clear-license-headers do the same for its licence requests; \
+            a licence whose renewal was refused is asked for again at once. Prints the record.
             """)
 
     @OptionGroup var global: GlobalOptions

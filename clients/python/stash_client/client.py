@@ -292,8 +292,9 @@ class Client:
         return self._call(wire.set_headers(id, headers, clear), "download", Download)
 
     def set_license_headers(self, id: str, headers: Optional[Headers] = None, *, clear: bool = False) -> Download:
-        """The same for the headers of the download's licence requests. Needs the daemon feature
-        "set-headers"."""
+        """The same for the headers of the download's licence requests; a licence whose renewal
+        the server refused (an expired token's 401) is asked for again at once with them.
+        Needs the daemon feature "set-headers"."""
         wire.check_set_headers(self.features, self.daemon_version)
         return self._call(wire.set_headers(id, headers, clear, license=True), "download", Download)
 

@@ -572,7 +572,9 @@ STASH_API stash_status stash_set_headers(stash_client *client, const char *id, c
                                          bool clear, stash_download **out);
 
 /* The same for the headers of the download's licence requests (stash_drm_params'
- * license_headers). A download without DRM parameters is STASH_INVALID_ARGUMENT. */
+ * license_headers). A licence whose renewal the server refused (an expired token's 401) is
+ * asked for again at once with them. A download without DRM parameters is
+ * STASH_INVALID_ARGUMENT. */
 STASH_API stash_status stash_set_license_headers(stash_client *client, const char *id, const stash_header *headers,
                                                  size_t n_headers, bool clear, stash_download **out);
 
