@@ -9,9 +9,9 @@ import XCTest
 final class FileURITests: DaemonTestCase {
     /// A bundle whose second file stalls at its half and then answers 403: its part file holds
     /// the half when the download has FAILED. Returns that file's record path.
-    private func failHalfway(_ id: String, size: Int, seed: UInt64) async throws -> String {
+    private func failHalfway(_ id: String, size: Int, seed: UInt64, etag: String? = "\"v1\"") async throws -> String {
         http.serve(path: "/\(id)/one.bin", size: 1000, seed: seed)
-        var route = TestRoute(body: .pattern(size: size, seed: seed), etag: "\"v1\"")
+        var route = TestRoute(body: .pattern(size: size, seed: seed), etag: etag)
         route.stallAfterBytes = size / 2
         route.stallTimes = 1
         http.serve(path: "/\(id)/two.bin", route: route)
@@ -76,5 +76,45 @@ final class FileURITests: DaemonTestCase {
         XCTAssertEqual(done.files.last?.size, Int64(size + 1))
         let log = try String(contentsOfFile: daemon.logPath, encoding: .utf8)
         XCTAssertTrue(log.contains("file '\(path)': its new URL serves other content; it started again"), "the log says why")
+    }
+
+    /// Servers that give no ETag or Last-Modified (a plain pause and resume would start such a
+    /// file again): the recorded size is what tells the same content, so a running file's new
+    /// URL of that size is asked for the rest, one of another size from byte 0.
+    func testWithoutValidatorsTheSizeTellsWhetherANewURLResumes() async throws {
+        let size = 1 << 20
+        for (id, newSize, seed) in [("ch3", size, UInt64(84)), ("ch4", size - 1, UInt64(85))] {
+            http.serve(path: "/\(id)/one.bin", size: 1000, seed: seed)
+            var route = TestRoute(body: .pattern(size: size, seed: seed))
+            route.stallAfterBytes = size / 2
+            route.stallTimes = 1
+            http.serve(path: "/\(id)/two.bin", route: route)
+            // The same bytes when the size is the same, other bytes when it is not.
+            http.serve(path: "/mirror/\(id).bin", route: TestRoute(body: .pattern(size: newSize, seed: newSize == size ? seed : seed + 100)))
+            let add = try daemon.runCLI(["add", "--bundle", "--id", id, http.url("/\(id)/one.bin"), http.url("/\(id)/two.bin")])
+            XCTAssertEqual(add.status, 0, add.stderr)
+            let running = try await waitFor(id, .downloading)
+            let path = try XCTUnwrap(running.files.last).path
+            let part = (running.assetPath as NSString).appendingPathComponent(path) + ".part"
+            try await eventually("the second file's first half on disk") {
+                ((try? FileManager.default.attributesOfItem(atPath: part))?[.size] as? Int ?? 0) >= size / 2
+            }
+            let set = try daemon.runCLI(["set", id, "--file", path, "--uri", http.url("/mirror/\(id).bin")])
+            XCTAssertEqual(set.status, 0, set.stderr)
+            http.releaseStalls()
+            let done = try await waitFor(id, .completed)
+            XCTAssertEqual(try sha256Hex(ofFile: (done.assetPath as NSString).appendingPathComponent(path)),
+                           http.route("/mirror/\(id).bin")!.body.sha256Hex, "\(id): the new URL's content")
+            XCTAssertEqual(done.files.last?.size, Int64(newSize))
+            let asked = http.requests(for: "/mirror/\(id).bin").filter { $0.method == "GET" }
+            let ranges = asked.map { $0.headers.first { $0.name.lowercased() == "range" }?.value ?? "none" }
+            if newSize == size {
+                XCTAssertEqual(ranges, ["bytes=\(size / 2)-"], "\(id): the rest only, without If-Range")
+                XCTAssertFalse(asked.contains { $0.headers.contains { $0.name.lowercased() == "if-range" } })
+            } else {
+                XCTAssertEqual(ranges.first, "bytes=\(size / 2)-", "\(id): the rest asked for first")
+                XCTAssertEqual(ranges.last, "none", "\(id): then the whole, as the size differs")
+            }
+        }
     }
 }
