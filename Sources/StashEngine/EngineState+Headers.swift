@@ -15,7 +15,7 @@ extension EngineState {
         try refuseChange(entry.download, of: "headers")
         entry.download.headers = headers
         entries[id] = entry
-        effects.append(.commit(.save(entry.download), then: nil))
+        effects.append(.commit(.save(entry.download), then: .settingsChanged(entry.download, changed: ["headers"])))
         guard entry.download.state.isActive else { return }
         try transition(id, .requeue, into: &effects) { $0.stateReason = "restarting with its new headers" }
         schedule(into: &effects)
@@ -36,7 +36,7 @@ extension EngineState {
         drm.headers = headers
         entry.download.drm = drm
         entries[id] = entry
-        effects.append(.commit(.save(entry.download), then: nil))
+        effects.append(.commit(.save(entry.download), then: .settingsChanged(entry.download, changed: ["license_headers"])))
         renewAfterRefusal(id, into: &effects)
     }
 

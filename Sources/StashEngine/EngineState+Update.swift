@@ -16,7 +16,7 @@ extension EngineState {
         }
         entry.download.rateLimit = limit
         entries[id] = entry
-        effects.append(.commit(.save(entry.download), then: nil))
+        effects.append(.commit(.save(entry.download), then: .settingsChanged(entry.download, changed: ["rate_limit"])))
         effects.append(.setGroupRateLimit(id, limit))
     }
 }
@@ -43,10 +43,11 @@ extension EngineState {
         unindexContent(download)
         entry.download.files[index].url = uri
         if download.isBundle {
-            effects.append(.commit(.saveFile(id: id, index: index, file: entry.download.files[index]), then: nil))
+            effects.append(.commit(
+                .saveFile(id: id, index: index, file: entry.download.files[index]), then: .settingsChanged(entry.download, changed: ["uri"])))
         } else {
             entry.download.uri = uri
-            effects.append(.commit(.save(entry.download), then: nil))
+            effects.append(.commit(.save(entry.download), then: .settingsChanged(entry.download, changed: ["uri"])))
         }
         newURLs[id, default: []].insert(index)
         entries[id] = entry

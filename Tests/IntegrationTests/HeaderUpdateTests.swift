@@ -23,8 +23,21 @@ final class HeaderUpdateTests: DaemonTestCase {
             ((try? FileManager.default.attributesOfItem(atPath: running.assetPath + ".part"))?[.size] as? Int ?? 0) >= size / 2
         }
 
+        let events = try await client.events(ids: ["tok"])
         let set = try daemon.runCLI(["set", "tok", "--header", "authorization: Bearer new", "--json"])
         XCTAssertEqual(set.status, 0, set.stderr)
+        // Subscribers are told: the record with its new headers, then its restart.
+        var told: [String] = []
+        for try await event in events {
+            if case .settingsChanged(let download, let changed) = event.kind {
+                XCTAssertEqual(download.headers.first?.value, "Bearer new")
+                told.append(changed.joined())
+            } else if case .stateChanged(let download, _) = event.kind, !told.isEmpty {
+                told.append(download.state.name)
+                break
+            }
+        }
+        XCTAssertEqual(told, ["headers", "QUEUED"])
         let record = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(set.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(record["headers"] as? [String], ["authorization: Bearer new", "X-App: 7"])
         http.releaseStalls()
@@ -70,5 +83,24 @@ final class HeaderUpdateTests: DaemonTestCase {
         XCTAssertTrue(injected?.message.contains("'1\\r\\nHost: evil'") ?? false, "\(String(describing: injected))")
         let record = try await client.getDownload(id: "h")
         XCTAssertEqual(record.headers, [], "a refusal changes nothing")
+    }
+
+    /// `stash watch --json` prints a record line for each `stash set` of a watched download.
+    func testWatchPrintsTheRecordOfEachSettingsChange() async throws {
+        http.serve(path: "/w.bin", size: 1000, seed: 93)
+        XCTAssertEqual(try daemon.runCLI(["add", "--id", "w", http.url("/w.bin")]).status, 0)
+        _ = try await waitFor("w", .completed)
+        let watch = try CLIProcess(["watch", "w", "--json", "--socket", daemon.socketPath])
+        // With --json it prints nothing until a change: a new limit each round, until one
+        // reaches it (the first may come before it has subscribed).
+        var kilobytes = 1
+        try await eventually("watch prints a changed rate limit") {
+            kilobytes += 1
+            XCTAssertEqual(try daemon.runCLI(["set", "w", "--rate-limit", "\(kilobytes)K"]).status, 0)
+            return watch.waitForOutput(timeout: 0.05) { $0.contains(#""rateLimit":"#) }
+        }
+        XCTAssertEqual(try daemon.runCLI(["set", "w", "--header", "X-Token: t2"]).status, 0)
+        XCTAssertTrue(watch.waitForOutput { $0.contains("X-Token: t2") && $0.contains(#""state":"COMPLETED""#) }, watch.stdout)
+        watch.signal(SIGKILL)
     }
 }

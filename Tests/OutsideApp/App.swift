@@ -107,6 +107,8 @@ func everyCall(socketPath: String) async throws {
         case .eventsLost(let lost): print(lost.firstSeq, lost.lastSeq, lost.count)
         case .exportProgress(let progress):
             print(progress.id, progress.file, progress.bytesDone, progress.bytesTotal, progress.progressPercent)
+        case .settingsChanged(let download, let changed):
+            print(download.id, download.priority.name, download.rateLimit, download.headers.map(\.name), changed)
         }
     }
     if #available(macOS 15.0, *) {

@@ -96,4 +96,38 @@ final class EngineHeadersTests: XCTestCase {
         }
         await harness.stop()
     }
+
+    /// Each change of a download's settings is an event for its subscribers, in order, with
+    /// the record after it; a change that restarts the download is a state change after it.
+    func testEachSettingsChangeIsAnEventWithTheRecordAfterIt() async throws {
+        let harness = try await EngineHarness()
+        _ = try await harness.add("a")
+        let events = await harness.engine.subscribe(ids: ["a"], minProgressStep: 0, minIntervalMs: 0, replayFrom: 0)
+        _ = try await harness.engine.setRateLimit(id: "a", 1 << 20)
+        _ = try await harness.engine.setPriority(id: "a", .high)
+        _ = try await harness.engine.setHeaders(id: "a", HeaderChange(headers: [Self.header("X-Token", "t2")]))
+        _ = try await harness.engine.setURI(id: "a", EngineHarness.url("a", host: "mirror.test"))
+        _ = try await harness.engine.setRateLimit(id: "a", 1 << 20)
+        _ = try await harness.engine.setPriority(id: "a", .low)
+        var seen: [String] = []
+        for try await event in events {
+            switch event.kind {
+            case .settingsChanged(let download, let changed):
+                seen.append(changed.joined(separator: ","))
+                if changed == ["headers"] { XCTAssertEqual(download.headers, [Self.header("X-Token", "t2")]) }
+                if changed == ["priority"] { XCTAssertNotEqual(download.priority, .normal) }
+                if changed == ["rate_limit"] { XCTAssertEqual(download.rateLimit, 1 << 20) }
+            case .stateChanged(let download, _):
+                seen.append(download.state.name)
+            default:
+                continue
+            }
+            if seen.filter({ $0 == "priority" }).count == 2 { break }
+        }
+        XCTAssertEqual(Array(seen.prefix(4)), ["rate_limit", "priority", "headers", "QUEUED"], "the headers' restart after their event")
+        XCTAssertTrue(seen.contains("uri"), "\(seen)")
+        XCTAssertEqual(seen.filter { $0 == "rate_limit" }.count, 1, "a limit set again to its value is no change")
+        events.cancel()
+        await harness.stop()
+    }
 }

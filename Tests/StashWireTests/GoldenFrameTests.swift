@@ -446,6 +446,8 @@ final class GoldenFrameTests: XCTestCase {
             kind = .exportProgress(ExportProgress(
                 id: str(p, "id"), file: str(p, "file"), bytesDone: int(p, "bytes_done"), bytesTotal: int(p, "bytes_total"),
                 progressPercent: Int(int(p, "progress"))))
+        } else if let settings = obj(e, "settings_changed") {
+            kind = .settingsChanged(try download(obj(settings, "download")), changed: (settings["changed"] as? [String]) ?? [])
         } else if let lost = obj(e, "events_lost") {
             kind = .eventsLost(EventsLost(firstSeq: uint(lost, "first_seq"), lastSeq: uint(lost, "last_seq"), count: Int(int(lost, "count"))))
         } else {

@@ -64,6 +64,22 @@ static bool wait_for_state(stash_client *events, const char *id, stash_state sta
     return false;
 }
 
+/* Waits for the SettingsChanged event of download id naming `what`; *n_headers is the number of
+ * headers of the record it carries. */
+static bool wait_for_settings(stash_client *events, const char *id, const char *what, size_t *n_headers, int timeout_ms) {
+    for (int waited = 0; waited < timeout_ms; waited += 100) {
+        stash_event *event;
+        while (stash_wait_event(events, 100, &event) == STASH_OK && event) {
+            bool done = event->kind == STASH_EVENT_SETTINGS_CHANGED && strcmp(event->settings_changed.download->id, id) == 0
+                        && event->settings_changed.n_changed == 1 && strcmp(event->settings_changed.changed[0], what) == 0;
+            if (done) *n_headers = event->settings_changed.download->n_headers;
+            stash_event_free(event);
+            if (done) return true;
+        }
+    }
+    return false;
+}
+
 static void test_connect_failures(void) {
     stash_client *client = NULL;
     char missing[256];
@@ -202,6 +218,9 @@ static void test_bundle(stash_client *client, stash_client *events) {
     /* Headers: one of a name replaced in any case, others kept; clear drops them first. */
     stash_header two[] = {{.name = "Authorization", .value = "Bearer old"}, {.name = "X-App", .value = "7"}};
     CHECK_OK(stash_set_headers(client, "c-bundle", two, 2, false, NULL), client);
+    size_t n_headers = 0;
+    CHECK(wait_for_settings(events, "c-bundle", "headers", &n_headers, 20000) && n_headers == 2, "a SettingsChanged event, %zu headers",
+          n_headers);
     stash_header renewed_token = {.name = "authorization", .value = "Bearer new"};
     CHECK_OK(stash_set_headers(client, "c-bundle", &renewed_token, 1, false, &record), client);
     CHECK(record && record->n_headers == 2 && strcmp(record->headers[0].value, "Bearer new") == 0

@@ -723,6 +723,14 @@ static json *event_json(const stash_event *e) {
         U32(kind, &e->events_lost, count);
         json_put(o, "events_lost", kind);
         break;
+    case STASH_EVENT_SETTINGS_CHANGED: {
+        json_put(kind, "download", download_json(e->settings_changed.download));
+        json *changed = json_new_array();
+        for (size_t i = 0; i < e->settings_changed.n_changed; i++) json_push(changed, json_new_string(e->settings_changed.changed[i]));
+        json_put(kind, "changed", changed);
+        json_put(o, "settings_changed", kind);
+        break;
+    }
     case STASH_EVENT_EXPORT_PROGRESS:
         STR(kind, &e->export_progress, id);
         STR(kind, &e->export_progress, file);

@@ -423,7 +423,7 @@ class Client:
     def events(self, ids: Optional[Iterable[str]] = None, min_progress_step: int = 0, min_interval_ms: int = 0,
                replay_from_seq: int = 0) -> "EventStream":
         """An iterator of events (StateChanged, Progress, Removed, LicenseEvent, EventsLost,
-        ExportProgress) on a
+        ExportProgress, SettingsChanged) on a
         connection of its own, until it is closed (``close()`` on the iterator, or leaving a
         ``with`` block around it). ``ids`` empty: every download."""
         return EventStream(self.socket_path, self.client_name, ids, min_progress_step, min_interval_ms, replay_from_seq)

@@ -8,8 +8,8 @@ from typing import Any, Dict, List
 import pytest
 
 from stash_client import (
-    AsyncClient, BundleFile, Client, Download, EventsLost, ExportProgress, HlsOptions, Progress, Removed, StashError,
-    StateChanged, TextTrack)
+    AsyncClient, BundleFile, Client, Download, EventsLost, ExportProgress, HlsOptions, Progress, Removed, SettingsChanged,
+    StashError, StateChanged, TextTrack)
 
 
 @pytest.fixture
@@ -473,8 +473,13 @@ def test_new_headers_for_a_download(fresh_daemon):
     with Client(fresh_daemon.socket, timeout=30) as client:
         client.add(url(fresh_daemon, "/data/1000/py-hdr.bin"), id="py-hdr", headers={"Authorization": "Bearer old", "X-App": "7"})
         client.wait("py-hdr", timeout=20)
-        changed = client.set_headers("py-hdr", [("authorization", "Bearer new")])
-        assert [(h.name, h.value) for h in changed.headers] == [("authorization", "Bearer new"), ("X-App", "7")]
+        with client.events(ids=["py-hdr"]) as events:
+            changed = client.set_headers("py-hdr", [("authorization", "Bearer new")])
+            assert [(h.name, h.value) for h in changed.headers] == [("authorization", "Bearer new"), ("X-App", "7")]
+            for event in events:
+                if isinstance(event, SettingsChanged):
+                    assert event.changed == ("headers",) and event.download.headers == changed.headers
+                    break
         assert client.set_headers("py-hdr", clear=True).headers == ()
         big = "v" * (100 * 1024)
         for headers, code, says in (({"": "v"}, "INVALID_ARGUMENT", "header name ''"),

@@ -170,7 +170,7 @@ def decoded_as_json(message):
         event = message.event
         kind = {records.StateChanged: "state_changed", records.Progress: "progress", records.Removed: "removed",
                 records.LicenseEvent: "license", records.EventsLost: "events_lost",
-                records.ExportProgress: "export_progress"}[type(event)]
+                records.ExportProgress: "export_progress", records.SettingsChanged: "settings_changed"}[type(event)]
         body = {k: v for k, v in as_json(event).items() if k not in ("seq", "time")}
         return {"event": {"seq": event.seq, "time": event.time, kind: body}}
     response = {"id": message.response_id}

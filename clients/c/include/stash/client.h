@@ -915,6 +915,7 @@ typedef enum stash_event_kind {
     STASH_EVENT_LICENSE = 13,
     STASH_EVENT_EVENTS_LOST = 14,
     STASH_EVENT_EXPORT_PROGRESS = 15, /* since libstash-client 0.2 with daemon 0.10.0 */
+    STASH_EVENT_SETTINGS_CHANGED = 16, /* since libstash-client 0.3 with daemon 0.11.0 (feature "set-headers") */
 } stash_event_kind;
 
 typedef struct stash_progress {
@@ -960,6 +961,14 @@ typedef struct stash_event {
         uint64_t bytes_total;
         uint32_t progress; /* percent */
     } export_progress; /* an export to one file moved on (stash_export_file) */
+    /* Appended in libstash-client 0.3 (the library allocates events): a download's settings
+     * changed (stash_set_priority, _rate_limit, _uri, _headers, ...); changed names what, as
+     * "priority", "rate_limit", "uri", "headers", "license_headers". */
+    struct {
+        const stash_download *download; /* the record after the change */
+        const char *const *changed;
+        size_t n_changed;
+    } settings_changed;
 } stash_event;
 
 /* Takes the next event that has arrived, without blocking: *out is the event (free it with
