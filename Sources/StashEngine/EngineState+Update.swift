@@ -33,7 +33,10 @@ extension EngineState {
         guard var entry = entries[id] else { throw StashError.notFound(id: id) }
         let download = entry.download
         let index = try Self.fileToChange(download, path)
-        guard download.files[index].url != uri else { return }
+        // The registry rebuilds a single file's lost row; were one missing, only the
+        // download's own URL would change rather than an index past the end being read.
+        let file = download.files.indices.contains(index) ? index : nil
+        guard file.map({ download.files[$0].url }) ?? download.uri != uri else { return }
         guard download.state != .removing else {
             throw StashError(.failedPrecondition, "download '\(id)' is REMOVING; its URL cannot change")
         }
@@ -41,7 +44,10 @@ extension EngineState {
             throw StashError(.failedPrecondition, "download '\(id)' is being replaced; change its URL once the replace ends")
         }
         unindexContent(download)
-        entry.download.files[index].url = uri
+        if let file {
+            entry.download.files[file].url = uri
+            newURLs[id, default: []].insert(file)
+        }
         if download.isBundle {
             effects.append(.commit(
                 .saveFile(id: id, index: index, file: entry.download.files[index]), then: .settingsChanged(entry.download, changed: ["uri"])))
@@ -49,7 +55,6 @@ extension EngineState {
             entry.download.uri = uri
             effects.append(.commit(.save(entry.download), then: .settingsChanged(entry.download, changed: ["uri"])))
         }
-        newURLs[id, default: []].insert(index)
         entries[id] = entry
         indexContent(entry.download)
         // A bundle file not yet started (or done) takes the new URL when it starts (or for a
