@@ -93,10 +93,12 @@ extension EngineState {
     /// error: a signed URL that expired is renewed in place, not by adding it again.
     static func updateHint(_ download: Download, file index: Int, _ error: DownloadError) -> String {
         guard error.kind == .http, [401, 403, 410].contains(error.httpStatus), download.hls == nil else { return "" }
+        // 401 asks for credentials: a token in a header as likely as a signed URL.
+        let token = error.httpStatus == 401 ? " (or its token: --header 'Name: value')" : ""
         guard download.isBundle else {
-            return "; if its URL expired, give a new one: stash set \(download.id) --uri URL, then stash resume \(download.id)"
+            return "; if its URL expired, give a new one: stash set \(download.id) --uri URL\(token), then stash resume \(download.id)"
         }
         guard download.files.indices.contains(index), !download.isTextTrackFile(download.files[index]) else { return "" }
-        return "; if its URL expired, give a new one: stash set \(download.id) --file '\(download.files[index].path)' --uri URL, then stash resume \(download.id)"
+        return "; if its URL expired, give a new one: stash set \(download.id) --file '\(download.files[index].path)' --uri URL\(token), then stash resume \(download.id)"
     }
 }

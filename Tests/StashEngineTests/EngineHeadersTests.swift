@@ -130,4 +130,17 @@ final class EngineHeadersTests: XCTestCase {
         events.cancel()
         await harness.stop()
     }
+
+    /// A transfer refused with 401 asks for credentials: its error names --header beside --uri.
+    func testADownloadFailedWith401SaysHowToGiveANewToken() async throws {
+        let harness = try await EngineHarness()
+        let url = EngineHarness.url("a")
+        _ = try await harness.add("a")
+        harness.fetch.send(url, .failed(DownloadError(.http, "HTTP 401 Unauthorized", httpStatus: 401)))
+        try await harness.settle()
+        let failed = try await harness.record("a")
+        let message = try XCTUnwrap(failed.error).message
+        XCTAssertTrue(message.contains("stash set a --uri URL (or its token: --header 'Name: value'), then stash resume a"), message)
+        await harness.stop()
+    }
 }
