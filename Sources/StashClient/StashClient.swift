@@ -146,47 +146,6 @@ public final class StashClient: Sendable {
         try await downloadResult(of: .pause(id: id))
     }
 
-    /// Gives a download another priority (SetDownload, daemon feature `priority`): a queued one
-    /// goes to the end of its new priority's queue. Returns its record after the change.
-    public func setPriority(id: String, _ priority: DownloadPriority) async throws -> Download {
-        try requirePriority()
-        return try await downloadResult(of: .setDownload(SetDownloadRequest(id: id, priority: priority)))
-    }
-
-    /// Gives a download its own rate limit in bytes per second, 0 = none (SetDownload, daemon
-    /// feature `set-download`): its running transfers take it at once. Returns its record.
-    public func setRateLimit(id: String, _ bytesPerSecond: Int64) async throws -> Download {
-        guard daemonInfo.features.contains("set-download") else {
-            throw StashError(.unimplemented, "stashd \(daemonInfo.daemonVersion) cannot change a download's rate limit (feature \"set-download\")")
-        }
-        guard bytesPerSecond >= 0 else {
-            // On the wire it would read as a limit above Int64.max.
-            throw StashError.invalidArgument("rate_limit: \(bytesPerSecond) is negative; give bytes per second, 0 = none")
-        }
-        return try await downloadResult(of: .setDownload(SetDownloadRequest(id: id, rateLimit: bytesPerSecond)))
-    }
-
-    /// Gives a single-file download a new URL (SetDownload, daemon feature `set-uri`), such as
-    /// a signed URL renewed after the old one expired. The bytes held are kept when the new
-    /// URL serves the same content (its ETag or Last-Modified matches); a running download
-    /// restarts on it at once, a paused or failed one waits for its resume. Returns its record.
-    public func setURI(id: String, _ uri: String) async throws -> Download {
-        guard daemonInfo.features.contains("set-uri") else {
-            throw StashError(.unimplemented, "stashd \(daemonInfo.daemonVersion) cannot change a download's URL (feature \"set-uri\")")
-        }
-        guard !uri.isEmpty else {
-            // On the wire an empty URL reads as none given.
-            throw StashError.invalidArgument("uri is empty; give an http:// or https:// URL")
-        }
-        return try await downloadResult(of: .setDownload(SetDownloadRequest(id: id, uri: uri)))
-    }
-
-    /// Moves a QUEUED download in the queue (Move, daemon feature `priority`); returns its record.
-    public func move(id: String, _ move: QueueMove) async throws -> Download {
-        try requirePriority()
-        return try await downloadResult(of: .move(id: id, move))
-    }
-
     /// The QUEUED downloads in the order they will get a slot.
     public func queue() async throws -> [Download] {
         try await allDownloads(states: [.queued])
@@ -436,7 +395,7 @@ public final class StashClient: Sendable {
         return info
     }
 
-    private func downloadResult(of op: Operation) async throws -> Download {
+    func downloadResult(of op: Operation) async throws -> Download {
         let result = try await connection.call(op)
         guard case .download(let download, _) = result else { throw Self.unexpected(result, for: op.name) }
         return download
@@ -470,7 +429,7 @@ public final class StashClient: Sendable {
 
     /// A daemon before priorities adds every download as normal and knows neither SetDownload
     /// nor Move: refused here, before anything is sent, naming what is missing.
-    private func requirePriority() throws {
+    func requirePriority() throws {
         guard daemonInfo.features.contains("priority") else {
             throw StashError(.unimplemented, "stashd \(daemonInfo.daemonVersion) does not support priorities and queue moves (feature \"priority\")")
         }

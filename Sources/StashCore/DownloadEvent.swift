@@ -12,6 +12,10 @@ public struct DownloadEvent: Equatable, Sendable {
         case license(LicenseEvent)
         /// An export to one file of the download moved on (`stash export ID FILE`).
         case exportProgress(ExportProgress)
+        /// SetDownload changed the download's settings; the record is the one after the change,
+        /// `changed` names what changed ("priority", "rate_limit", "uri", "headers",
+        /// "license_headers").
+        case settingsChanged(Download, changed: [String])
         /// This subscriber missed events (it read too slowly); not about one download.
         case eventsLost(EventsLost)
     }
@@ -34,6 +38,7 @@ public struct DownloadEvent: Equatable, Sendable {
         case .removed(let id): return id
         case .license(let event): return event.id
         case .exportProgress(let progress): return progress.id
+        case .settingsChanged(let download, _): return download.id
         case .eventsLost: return ""
         }
     }

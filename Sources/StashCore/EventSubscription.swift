@@ -80,7 +80,7 @@ package final class EventSubscription: AsyncSequence, Sendable {
                 lastSent[download.id] = nil
             case .removed(let id):
                 lastSent[id] = nil
-            case .license:
+            case .license, .settingsChanged:
                 break
             case .eventsLost:
                 break

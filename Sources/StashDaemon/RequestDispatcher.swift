@@ -10,7 +10,7 @@ package struct RequestDispatcher: RequestHandler {
     let logger: Logger
 
     /// What this daemon offers, announced in Hello.
-    package static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks", "group-ops", "time-range", "export-file", "rate-limit", "content-check", "priority", "set-download", "replace", "set-uri", "replace-any"]
+    package static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks", "group-ops", "time-range", "export-file", "rate-limit", "content-check", "priority", "set-download", "replace", "set-uri", "replace-any", "set-file-uri", "set-headers"]
 
     package init(engine: Engine, logger: Logger) {
         self.engine = engine
@@ -79,17 +79,27 @@ package struct RequestDispatcher: RequestHandler {
     /// SetDownload: each field given is changed; one that names nothing to change is refused
     /// rather than answered as if it had done something.
     /// The URL goes first, as it is refused for the most (a bad URL, a bundle, HLS), then the
-    /// rate limit: each is refused for what the later ones would be refused for too (an
-    /// unknown id, a REMOVING download), so a refusal leaves the record as it was.
+    /// headers, the rate limit: each is refused for what the later ones would be refused for
+    /// too (an unknown id, a REMOVING download), and every header is checked before any
+    /// change, so a refusal leaves the record as it was.
     static func set(_ request: SetDownloadRequest, on engine: Engine) async throws -> Download {
-        guard request.priority != nil || request.rateLimit != nil || request.uri != nil else {
-            throw StashError.invalidArgument("SetDownload for '\(request.id.prefix(128))' gives no field to change; give priority, rate_limit or uri")
+        guard request.priority != nil || request.rateLimit != nil || request.uri != nil || request.headers != nil || request.licenseHeaders != nil
+        else {
+            throw StashError.invalidArgument(
+                "SetDownload for '\(request.id.prefix(128))' gives no field to change; give priority, rate_limit, uri, headers or license_headers")
+        }
+        try request.headers.map { try $0.validate(field: "headers", result: $0.headers, limit: DownloadRequestRules.maxHeaders) }
+        try request.licenseHeaders.map { try $0.validate(field: "license_headers", result: $0.headers, limit: DRMRules.maxHeaders) }
+        if let file = request.file, request.uri == nil {
+            throw StashError.invalidArgument("file '\(file.prefix(256))' is given without a uri; file names the bundle file whose URL changes")
         }
         if let rateLimit = request.rateLimit, rateLimit < 0 {
             throw StashError.invalidArgument("rate_limit: \(rateLimit) is negative; give bytes per second, 0 = none")
         }
         var download: Download?
-        if let uri = request.uri { download = try await engine.setURI(id: request.id, uri) }
+        if let uri = request.uri { download = try await engine.setURI(id: request.id, uri, file: request.file) }
+        if let headers = request.headers { download = try await engine.setHeaders(id: request.id, headers) }
+        if let headers = request.licenseHeaders { download = try await engine.setLicenseHeaders(id: request.id, headers) }
         if let rateLimit = request.rateLimit { download = try await engine.setRateLimit(id: request.id, rateLimit) }
         if let priority = request.priority { download = try await engine.setPriority(id: request.id, priority) }
         guard let download else { throw StashError.notFound(id: request.id) }

@@ -13,9 +13,6 @@ struct DownloadEntry {
     /// The package's size as its playlists put it (bandwidth x duration), while not every
     /// segment's size is known; nil for other downloads and after a restart.
     var planEstimate: Int64?
-    /// Its URL was changed (SetDownload) since its last response: a server that does not
-    /// resume tells that the new URL's content differs.
-    var uriChanged = false
     /// Boxed, and only from a transfer's start to its end (`endPace`): 100,000 downloads at
     /// rest carry a reference each, not 64 bytes.
     private var paceBox: PaceBox?

@@ -11,8 +11,17 @@ extension Engine {
         try await change(.setRateLimit(id, bytesPerSecond), id: id)
     }
 
-    package func setURI(id: String, _ uri: String) async throws -> Download {
-        try await change(.setURI(id, uri), id: id)
+    /// `file`: the path of the bundle file that gets the URL; nil for a single-file download.
+    package func setURI(id: String, _ uri: String, file: String? = nil) async throws -> Download {
+        try await change(.setURI(id, uri, file: file), id: id)
+    }
+
+    package func setHeaders(id: String, _ headers: HeaderChange) async throws -> Download {
+        try await change(.setHeaders(id, headers), id: id)
+    }
+
+    package func setLicenseHeaders(id: String, _ headers: HeaderChange) async throws -> Download {
+        try await change(.setLicenseHeaders(id, headers), id: id)
     }
 
     package func move(id: String, _ move: QueueMove) async throws -> Download {

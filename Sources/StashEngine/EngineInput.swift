@@ -44,8 +44,11 @@ enum EngineInput {
     case setPriority(String, DownloadPriority)
     /// SetDownload's rate limit (`EngineState+Update`).
     case setRateLimit(String, Int64)
-    /// SetDownload's URL (`EngineState+Update`).
-    case setURI(String, String)
+    /// SetDownload's URL (`EngineState+Update`): the download's, or a bundle file's by path.
+    case setURI(String, String, file: String?)
+    /// SetDownload's headers and licence headers (`EngineState+Headers`).
+    case setHeaders(String, HeaderChange)
+    case setLicenseHeaders(String, HeaderChange)
     /// Move: a queued download's place in the queue.
     case move(String, QueueMove)
 

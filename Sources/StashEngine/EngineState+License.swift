@@ -137,14 +137,28 @@ extension EngineState {
     private mutating func refuseRenewal(_ id: String, _ failure: LicenseFailure, at now: Date, into effects: inout [EngineEffect]) throws {
         guard let state = entries[id]?.download.state else { return }
         if state == .completed || state == .licenseExpired {
+            // A refusal of the app's credentials is undone by new ones (`renewAfterRefusal`).
+            let credentials = [401, 403].contains(failure.downloadError.httpStatus)
+                ? "; if its token expired, give a new one: stash set \(id) --license-header 'Name: value'" : ""
             try transition(id, .drmExpired, into: &effects) {
-                $0.stateReason = "the licence server refused to renew the licence; the content cannot be played"
-                $0.error = DownloadError(.http, failure.message)
+                $0.stateReason = "the licence server refused to renew the licence; the content cannot be played" + credentials
+                $0.error = failure.downloadError
                 $0.license?.refusedAt = now
             }
         } else {
             try updateLicense(id, event: nil, into: &effects) { $0.license?.refusedAt = now }
         }
+    }
+
+    /// The licence headers changed: a renewal the server refused (an expired token's 401) is
+    /// asked for again at once with them. Granted, the download is COMPLETED again; refused,
+    /// it stays DRM_EXPIRED. A licence never refused waits for its time as before.
+    mutating func renewAfterRefusal(_ id: String, into effects: inout [EngineEffect]) {
+        guard let download = entries[id]?.download, let terms = download.license, terms.refusedAt != nil, !terms.kids.isEmpty,
+              let drm = download.drm, !licenseSchedule.renewing.contains(id) else { return }
+        effects.append(.log(.info, "licence renewal asked again with new licence headers", ["id": "\(id)"]))
+        licenseSchedule.started(id)
+        effects.append(.license(.renew(id, kids: terms.kids, drm: drm)))
     }
 
     /// Whatever ended a renewal, one the timer started does not start again at once.

@@ -101,7 +101,7 @@ extension EngineState {
         entries[id] = entry
         slots.setPriority(id, priority)
         if waiting { requeueKey(id) }
-        effects.append(.commit(.save(entry.download), then: nil))
+        effects.append(.commit(.save(entry.download), then: .settingsChanged(entry.download, changed: ["priority"])))
         schedule(into: &effects)
     }
 

@@ -75,7 +75,7 @@ extension EngineState {
         case .failed(let error):
             entries[id] = entry
             var failure = error
-            failure.message = fileLabel(entry.download, index, message: error.message) + error.message + Self.updateHint(entry.download, error)
+            failure.message = fileLabel(entry.download, index, message: error.message) + error.message + Self.updateHint(entry.download, file: index, error)
             _ = try? transition(id, .transferFailed, into: &effects) { record in
                 record.error = failure
                 record.stateReason = ""
@@ -105,8 +105,8 @@ extension EngineState {
         let sizeWasUnknown = entry.download.totalBytes == nil
         // Bytes were kept for this file, and the server's answer made them worthless.
         let startsOver = file.downloadedBytes > 0 && info.resumedFrom == 0
-        let newURI = entry.uriChanged
-        entry.uriChanged = false
+        let newURI = newURLs[id]?.remove(index) != nil
+        if newURLs[id]?.isEmpty == true { newURLs[id] = nil }
         file.etag = info.etag
         file.lastModified = info.lastModified
         entry.download.downloadedBytes = entry.download.downloadedBytes.addingSaturating(info.resumedFrom.subtractingSaturating(file.downloadedBytes))
@@ -134,11 +134,13 @@ extension EngineState {
         }
         if startsOver {
             // Shown until its bytes flow again (the next progress), so a client sees why
-            // the progress went back.
+            // the progress went back; a new URL's start over is logged too, as a bundle's other
+            // files' progress soon takes its reason away.
             let what = entry.download.isFolder || index > 0 ? "file '\(file.path)'" : "the file"
-            _ = try? transition(id, .restart, into: &effects) {
-                $0.stateReason = newURI ? "the new URL's content differs; started again" : "the server did not resume \(what) (it ignored the range, or the file changed): starting over from byte 0"
-            }
+            let reason = !newURI ? "the server did not resume \(what) (it ignored the range, or the file changed): starting over from byte 0"
+                : what == "the file" ? "the new URL's content differs; started again" : "\(what): its new URL serves other content; it started again"
+            if newURI { effects.append(.log(.notice, "a new URL started a file again", ["id": "\(id)", "file": "\(file.path)", "reason": "\(reason)"])) }
+            _ = try? transition(id, .restart, into: &effects) { $0.stateReason = reason }
         } else if entry.lifecycle.state != .downloading {
             _ = try? transition(id, .transferStarted, into: &effects)
         }

@@ -54,6 +54,10 @@ struct EngineState {
     var replacements: [String: Replacement] = [:]
     /// Replaces waiting for a download slot, in the order asked (`EngineState+ReplaceSlots`).
     var replaceQueue: [String] = []
+    /// The files (by index) of each download whose URL SetDownload changed since their last
+    /// response: a server that does not resume one tells that the new URL's content differs.
+    /// Kept here, not in the entry, as few downloads ever have one.
+    var newURLs: [String: Set<Int>] = [:]
     private(set) var shuttingDown = false
 
     /// Progress of one download is announced when it moved by this many percent …
@@ -169,8 +173,12 @@ struct EngineState {
             try setPriority(id, priority, into: &effects)
         case .setRateLimit(let id, let limit):
             try setRateLimit(id, limit, into: &effects)
-        case .setURI(let id, let uri):
-            try setURI(id, uri, into: &effects)
+        case .setURI(let id, let uri, let file):
+            try setURI(id, uri, file: file, into: &effects)
+        case .setHeaders(let id, let change):
+            try setHeaders(id, change, into: &effects)
+        case .setLicenseHeaders(let id, let change):
+            try setLicenseHeaders(id, change, into: &effects)
         case .move(let id, let move):
             try self.move(id, move, into: &effects)
 

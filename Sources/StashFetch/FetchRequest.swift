@@ -29,6 +29,10 @@ package struct FetchRequest: Sendable {
     /// The resource's size as recorded earlier, when known: a resume whose 206 names another
     /// size is another resource and starts again from zero.
     package var expectedSize: Int64?
+    /// A part file without validators is resumed (a `Range` without `If-Range`) when the 206
+    /// names `expectedSize`, instead of starting again: for a file whose URL changed, where
+    /// the size is the one thing left to tell the same content by.
+    package var resumeOnSize = false
     /// Keep the body in memory, up to this many bytes, instead of writing a file: the
     /// transfer ends with `.received` and `folder`/`relativePath` are not used.
     package var memoryLimit: Int?

@@ -132,9 +132,11 @@ final class Transfer {
     func prepareAttempt() throws -> CurlEasy {
         guard let file = body else { throw DownloadError(.internal, "transfer \(id) has no open part file") }
         let ifRange = BodyPlan.ifRange(etag: partETag, lastModified: partLastModified)
+        // Without validators only the recorded size can tell the content (BodyPlan compares it).
+        let bySize = ifRange == nil && request.resumeOnSize && request.range == nil && (request.expectedSize ?? 0) > file.size
         // A range already whole (killed before the rename) is fetched again rather than
         // asked for with an empty range; segments are small.
-        if file.size > 0, ifRange == nil || file.size >= (request.range?.length ?? .max) || probe?.canResume(size: file.size) == false {
+        if file.size > 0, (ifRange == nil && !bySize) || file.size >= (request.range?.length ?? .max) || probe?.canResume(size: file.size) == false {
             try file.truncate()
         }
         requestedFrom = file.size
@@ -174,6 +176,8 @@ final class Transfer {
         } else if requestedFrom > 0, let ifRange {
             try easy.set(CURLOPT_RANGE, "\(requestedFrom)-")
             lines.append("If-Range: \(ifRange)")
+        } else if requestedFrom > 0, bySize {
+            try easy.set(CURLOPT_RANGE, "\(requestedFrom)-")
         }
         if let post = request.postBody, sendsBody {
             // COPYPOSTFIELDS copies the bytes, so the easy handle owns what it sends.

@@ -17,6 +17,7 @@ package final class LicenseServer: Sendable {
         var expiresIn: Int?
         var playbackDuration: Int?
         var requiredHeader: (name: String, value: String)?
+        var wrongHeaderStatus = 403
         var refuseStatus: Int?
         var delaySeconds: Double = 0
         var malformedJSON = false
@@ -114,6 +115,13 @@ package final class LicenseServer: Sendable {
         set { write(\.requiredHeader, newValue) }
     }
 
+    /// The status a request without `requiredHeader` gets: 403, or 401 as a server answers an
+    /// expired token.
+    package var wrongHeaderStatus: Int {
+        get { read(\.wrongHeaderStatus) }
+        set { write(\.wrongHeaderStatus, newValue) }
+    }
+
     /// When set, every licence request is answered with this status and `{"error":"refused"}`.
     package var refuseStatus: Int? {
         get { read(\.refuseStatus) }
@@ -169,7 +177,7 @@ package final class LicenseServer: Sendable {
         let settings = state.settings
         if let status = settings.refuseStatus { return .error(status, "refused") }
         if let required = settings.requiredHeader, !headers[required.name].contains(required.value) {
-            return .error(403, "missing or wrong \(required.name) header")
+            return .error(settings.wrongHeaderStatus, "missing or wrong \(required.name) header")
         }
         let contentType = headers.first(name: "Content-Type") ?? ""
         guard contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "application/json" else {

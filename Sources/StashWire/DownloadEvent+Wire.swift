@@ -46,6 +46,14 @@ extension DownloadEvent {
         case .exportProgress(let progress):
             message.kind_case = STASH__V1__EVENT__KIND_EXPORT_PROGRESS
             message.export_progress = progress.wire(in: arena)
+        case .settingsChanged(let download, let changed):
+            var settings = Stash__V1__SettingsChanged()
+            stash__v1__settings_changed__init(&settings)
+            settings.download = download.wire(in: arena, now: time)
+            settings.n_changed = changed.count
+            settings.changed = arena.array(changed) { Optional(arena.cString($0)) }
+            message.kind_case = STASH__V1__EVENT__KIND_SETTINGS_CHANGED
+            message.settings_changed = arena.store(settings)
         }
         return arena.store(message)
     }
@@ -81,9 +89,16 @@ extension DownloadEvent {
             kind = .eventsLost(EventsLost(firstSeq: lost.first_seq, lastSeq: lost.last_seq, count: Int(lost.count)))
         case STASH__V1__EVENT__KIND_EXPORT_PROGRESS:
             kind = .exportProgress(try ExportProgress(wire: try WireValue.message(m.export_progress, field: "Event.export_progress")))
+        case STASH__V1__EVENT__KIND_SETTINGS_CHANGED:
+            let settings = try WireValue.message(m.settings_changed, field: "Event.settings_changed").pointee
+            kind = .settingsChanged(
+                try Download(wire: try WireValue.message(settings.download, field: "SettingsChanged.download")),
+                changed: try WireValue.elements(settings.changed, count: settings.n_changed) {
+                    try WireValue.string($0, field: "SettingsChanged.changed")
+                })
         default:
             throw StashError.invalidArgument(
-                "Event.kind: event \(m.seq) carries no kind this version knows (state_changed, progress, removed, license, events_lost, export_progress)")
+                "Event.kind: event \(m.seq) carries no kind this version knows (state_changed, progress, removed, license, events_lost, export_progress, settings_changed)")
         }
         self.init(seq: m.seq, time: WireValue.date(milliseconds: m.time), kind: kind)
     }

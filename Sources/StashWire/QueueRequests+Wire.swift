@@ -17,6 +17,17 @@ extension SetDownloadRequest {
             message.rate_limit = UInt64(bitPattern: rateLimit)
         }
         if let uri { message.uri = arena.cString(uri) }
+        if let file { message.file = arena.cString(file) }
+        if let headers {
+            message.n_headers = headers.headers.count
+            message.headers = arena.array(headers.headers) { Optional($0.wire(in: arena)) }
+            message.clear_headers = headers.clear ? 1 : 0
+        }
+        if let licenseHeaders {
+            message.n_license_headers = licenseHeaders.headers.count
+            message.license_headers = arena.array(licenseHeaders.headers) { Optional($0.wire(in: arena)) }
+            message.clear_license_headers = licenseHeaders.clear ? 1 : 0
+        }
         return arena.store(message)
     }
 
@@ -31,6 +42,16 @@ extension SetDownloadRequest {
         // Empty is "not given": no download has an empty URL to change to.
         let uri = try WireValue.string(m.uri, field: "SetDownloadRequest.uri")
         self.uri = uri.isEmpty ? nil : uri
+        let file = try WireValue.string(m.file, field: "SetDownloadRequest.file")
+        self.file = file.isEmpty ? nil : file
+        // Neither a header nor a clear is "not given".
+        let headers = HeaderChange(
+            headers: try WireValue.elements(m.headers, count: m.n_headers) { try HTTPHeader(wire: $0) }, clear: m.clear_headers != 0)
+        self.headers = headers.isEmpty ? nil : headers
+        let licenseHeaders = HeaderChange(
+            headers: try WireValue.elements(m.license_headers, count: m.n_license_headers) { try HTTPHeader(wire: $0) },
+            clear: m.clear_license_headers != 0)
+        self.licenseHeaders = licenseHeaders.isEmpty ? nil : licenseHeaders
     }
 }
 

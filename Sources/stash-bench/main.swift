@@ -251,7 +251,7 @@ func addBundlesAndWait(_ options: Options, _ dir: String) async throws -> Int {
             switch event.kind {
             case .stateChanged(let download, _): done = try await wait.settle(download, seq: event.seq)
             case .removed(let id): throw StashError(.internal, "bundle \(id) was removed")
-            case .progress, .license, .eventsLost, .exportProgress: await wait.heard()
+            case .progress, .license, .eventsLost, .exportProgress, .settingsChanged: await wait.heard()
             }
             if done { break }
         }

@@ -7,7 +7,8 @@ extension Download {
     /// download adds `hls` (its choice), `segmentsDone` and `segmentsTotal`; one with DRM adds
     /// `drm` (its licence server) and `license` (the licence held, as `stash license check`);
     /// one with side-loaded subtitles adds `textTracks`; one with content rules `expect` and
-    /// `minSize` (and each file of a bundle its own).
+    /// `minSize` (and each file of a bundle its own); one with request headers `headers`
+    /// ("Name: value" each; its licence requests' are the drm's `licenseHeaders`).
     var publicRecord: [String: Any] {
         var errorValue: Any = NSNull()
         if let error {
@@ -55,12 +56,13 @@ extension Download {
         if let drm {
             record["drm"] = [
                 "type": drm.kind.rawValue, "licenseServer": drm.licenseServer, "contentId": drm.contentID,
-                "certificateUrl": drm.certificateURL,
+                "certificateUrl": drm.certificateURL, "licenseHeaders": drm.headers.map { "\($0.name): \($0.value)" },
             ] as [String: Any]
         }
         if license != nil {
             record["license"] = LicenseCommand.record(LicenseStatus(self, at: Date()))
         }
+        if !headers.isEmpty { record["headers"] = headers.map { "\($0.name): \($0.value)" } }
         if !textTracks.isEmpty { record["textTracks"] = textTracks.map(\.record) }
         if !stateReason.isEmpty { record["stateReason"] = stateReason }
         if !group.isEmpty { record["group"] = group }

@@ -58,6 +58,18 @@ struct DownloadTracker {
         case .removed(let id):
             removed.insert(id)
             return nil
+        case .settingsChanged(let download, _):
+            // Its settings are new; its state and bytes are the ones shown (the record's may be
+            // older than the last progress).
+            guard var shown = records[download.id] else { return nil }
+            shown.priority = download.priority
+            shown.rateLimit = download.rateLimit
+            shown.uri = download.uri
+            shown.files = download.files.isEmpty ? shown.files : download.files
+            shown.headers = download.headers
+            shown.drm = download.drm
+            records[download.id] = shown
+            return shown
         case .license, .eventsLost, .exportProgress:
             return nil
         }

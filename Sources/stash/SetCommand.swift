@@ -4,16 +4,21 @@ import StashClient
 struct SetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
-        abstract: "Change a download after its add: its priority, its rate limit, its URL.",
+        abstract: "Change a download after its add: its priority, its rate limit, its URL, its headers.",
         discussion: """
             --priority high|normal|low: higher priorities get a slot first; a queued download \
             goes to the end of its new priority's queue, and a running one keeps its slot unless \
             a higher one takes it (config preempt). --rate-limit RATE: the download's own limit \
             within the global one (500K, 2M, 0 = none); a running download slows or speeds up \
-            at once. --uri URL: a single-file download's new URL (a renewed signed URL); the \
-            bytes held are kept when the new URL serves the same content (same ETag or \
-            Last-Modified), else it starts again. A running download restarts on it; a failed \
-            one waits for `stash resume`. Prints the record.
+            at once. --uri URL: a single-file download's new URL (a renewed signed URL), or with \
+            --file PATH a bundle file's (stash show ID lists the paths); the bytes held are kept \
+            when the new URL serves the same content (same ETag or Last-Modified, same size), \
+            else the file starts again. A running download restarts on it; a failed one waits \
+            for `stash resume`. --header 'Name: value' (repeatable) replaces the header of that \
+            name or adds it, --clear-headers drops them all first; transfers started from then \
+            on carry them, and a running download restarts on them keeping its bytes. \
+            --license-header and --clear-license-headers do the same for its licence requests; \
+            a licence whose renewal was refused is asked for again at once. Prints the record.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -29,21 +34,62 @@ struct SetCommand: AsyncParsableCommand {
         valueName: "rate"))
     var rateLimit: String?
 
-    @Option(help: ArgumentHelp("A single-file download's new http(s) URL.", valueName: "url"))
+    @Option(help: ArgumentHelp("A single-file download's new http(s) URL, or with --file a bundle file's.", valueName: "url"))
     var uri: String?
 
+    @Option(help: ArgumentHelp("The path of the bundle file --uri is for, as stash show lists it.", valueName: "path"))
+    var file: String?
+
+    @Option(name: .customLong("header"), help: ArgumentHelp(
+        "A request header, 'Name: value', replacing the download's header of that name; repeat for more.", valueName: "header"))
+    var headers: [String] = []
+
+    @Flag(name: .customLong("clear-headers"), help: "Drop the download's request headers (before any --header).")
+    var clearHeaders = false
+
+    @Option(name: .customLong("license-header"), help: ArgumentHelp(
+        "A header for the licence server, 'Name: value', replacing the one of that name; repeat for more.", valueName: "header"))
+    var licenseHeaders: [String] = []
+
+    @Flag(name: .customLong("clear-license-headers"), help: "Drop the licence requests' headers (before any --license-header).")
+    var clearLicenseHeaders = false
+
     func validate() throws {
-        guard priority != nil || rateLimit != nil || uri != nil else {
-            throw ValidationError("give what to change: --priority high|normal|low, --rate-limit RATE or --uri URL")
+        let given = priority != nil || rateLimit != nil || uri != nil || !headers.isEmpty || clearHeaders || !licenseHeaders.isEmpty
+            || clearLicenseHeaders
+        guard given else {
+            throw ValidationError(
+                "give what to change: --priority high|normal|low, --rate-limit RATE, --uri URL, --header 'Name: value', --clear-headers, --license-header 'Name: value' or --clear-license-headers"
+            )
         }
+        if file != nil, uri == nil {
+            throw ValidationError("--file names the bundle file whose URL changes; give its new URL with --uri URL")
+        }
+        if let file, file.isEmpty { throw ValidationError("--file is empty; give a bundle file's path as stash show lists it") }
         if priority != nil { _ = try PriorityOption.parse(priority) }
         if let rateLimit { _ = try RateLimitOption.parse(rateLimit) }
+        _ = try parsed(headers, option: "--header")
+        _ = try parsed(licenseHeaders, option: "--license-header")
+    }
+
+    private func parsed(_ lines: [String], option: String) throws -> [HTTPHeader] {
+        do {
+            return try lines.map { try HTTPHeader(parsing: $0) }
+        } catch let error as StashError {
+            throw ValidationError("\(option): \(error.message)")
+        }
     }
 
     func run() async throws {
         let client = try await global.connect()
         var download: Download?
-        if let uri { download = try await client.setURI(id: id, uri) }
+        if let uri { download = try await client.setURI(id: id, uri, file: file) }
+        if !headers.isEmpty || clearHeaders {
+            download = try await client.setHeaders(id: id, try parsed(headers, option: "--header"), clear: clearHeaders)
+        }
+        if !licenseHeaders.isEmpty || clearLicenseHeaders {
+            download = try await client.setLicenseHeaders(id: id, try parsed(licenseHeaders, option: "--license-header"), clear: clearLicenseHeaders)
+        }
         if let rateLimit { download = try await client.setRateLimit(id: id, try RateLimitOption.parse(rateLimit)) }
         if priority != nil { download = try await client.setPriority(id: id, try PriorityOption.parse(priority)) }
         guard let download else { return }

@@ -46,6 +46,7 @@ struct ShowCommand: AsyncParsableCommand {
         if !download.sha256.isEmpty { fields.append(("sha256", download.sha256)) }
         if let rules = Self.rules(expect: download.expect, minSize: download.minSize) { fields.append(("expect", rules)) }
         for header in download.headers { fields.append(("header", "\(header.name): \(header.value)")) }
+        for header in download.drm?.headers ?? [] { fields.append(("licence header", "\(header.name): \(header.value)")) }
         for track in download.textTracks {
             let title = track.title.isEmpty ? "" : " \"\(track.title)\""
             fields.append(("text track", "\(track.language)\(title) \(track.type) \(track.path) \(track.uri)"))

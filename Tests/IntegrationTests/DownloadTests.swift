@@ -192,7 +192,7 @@ final class DownloadTests: DaemonTestCase {
                 if download.state.isTerminal { break }
             case .progress:
                 sawProgress = true
-            case .removed, .license, .eventsLost, .exportProgress:
+            case .removed, .license, .eventsLost, .exportProgress, .settingsChanged:
                 break
             }
             if states.last?.isTerminal == true { break }

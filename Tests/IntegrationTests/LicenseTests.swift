@@ -184,6 +184,49 @@ final class LicenseTests: DaemonTestCase {
         XCTAssertTrue(sawError, "a LicenseError event")
     }
 
+    /// A renewal refused with 401 (the app's token expired) left the download DRM_EXPIRED for
+    /// good: new licence headers (`stash set ID --license-header`) ask again at once with them,
+    /// and the granted renewal makes it COMPLETED again.
+    func testARenewalRefusedWith401IsAskedAgainWithNewLicenceHeaders() async throws {
+        licenses.requiredHeader = (name: "Authorization", value: "Bearer one")
+        licenses.expiresIn = 3600
+        _ = try await add("token", drm: DRMParams(
+            licenseServer: licenses.licenseURL, headers: [HTTPHeader(name: "Authorization", value: "Bearer one")]))
+        _ = try await waitFor("token", .completed)
+        licenses.requiredHeader = (name: "Authorization", value: "Bearer two")
+        licenses.wrongHeaderStatus = 401
+        let refused = await assertFails(.permissionDenied) { try await self.client.renewLicense(id: "token") }
+        XCTAssertTrue(refused?.message.contains("401") ?? false, refused?.message ?? "")
+        let expired = try await client.getDownload(id: "token")
+        XCTAssertEqual(expired.state, .drmExpired)
+        XCTAssertEqual(expired.error?.httpStatus, 401)
+        XCTAssertTrue(expired.stateReason.contains("stash set token --license-header 'Name: value'"), expired.stateReason)
+
+        let set = try daemon.runCLI(["set", "token", "--license-header", "authorization: Bearer two", "--json"])
+        XCTAssertEqual(set.status, 0, set.stderr)
+        _ = try await waitFor("token", .completed)
+        let renewals = licenses.requests(action: "renew")
+        XCTAssertEqual(renewals.count, 2, "the refused renewal and the one with the new token")
+        XCTAssertEqual(renewals.last?.header("Authorization"), "Bearer two")
+        let playback = try await client.playbackKey(id: "token")
+        XCTAssertEqual(playback.key, Self.key, "the key reaches a player again")
+        let shown = try daemon.runCLI(["show", "token"])
+        XCTAssertTrue(shown.stdout.contains("authorization: Bearer two"), shown.stdout)
+        XCTAssertFalse(shown.stdout.contains("Bearer one"), "the header of that name is replaced: \(shown.stdout)")
+
+        // A renewal asked again that the server refuses (a revoked key) leaves it DRM_EXPIRED.
+        licenses.revoke(kid: Self.keyID)
+        _ = await assertFails(.permissionDenied) { try await self.client.renewLicense(id: "token") }
+        _ = try await waitFor("token", .drmExpired)
+        XCTAssertEqual(try daemon.runCLI(["set", "token", "--license-header", "X-Extra: 1"]).status, 0)
+        try await eventually("the renewal asked again is refused") { self.licenses.requests(action: "renew").count == 4 }
+        let still = try await client.getDownload(id: "token")
+        XCTAssertEqual(still.state, .drmExpired)
+        let none = try daemon.runCLI(["set", "token", "--license-header", "Bad Name: 1"])
+        XCTAssertEqual(none.status, 2, none.stderr)
+        XCTAssertTrue(none.stderr.contains("'Bad Name'") && none.stderr.contains("HTTP token"), none.stderr)
+    }
+
     /// A segment lost after the licence ran out is fetched again by `verify --repair` without
     /// asking the licence server, and the download goes back to LICENSE_EXPIRED, whole.
     func testRepairRestoresAnExpiredDownloadsFilesAndItStaysExpired() async throws {

@@ -43,6 +43,8 @@ func everyCall(socketPath: String) async throws {
     print(try await client.pauseGroup("album"), try await client.resumeGroup("album", includeFailed: true), try await client.cancelGroup("album"))
     record(try await client.setPriority(id: "a", .high))
     record(try await client.setRateLimit(id: "a", 512 * 1024))
+    record(try await client.setURI(id: "a", "https://cdn.example/a.mp3?sig=2"))
+    record(try await client.setURI(id: "ch1", "https://cdn.example/ch1/3.jpg?sig=2", file: "pages/3.jpg"))
     record(try await client.move(id: "a", .before("b")))
     print(try await client.queue().map { "\($0.id) \($0.priority.name)" }, DownloadPriority(name: "low") as Any, QueueMove.top.other as Any)
 
@@ -105,6 +107,8 @@ func everyCall(socketPath: String) async throws {
         case .eventsLost(let lost): print(lost.firstSeq, lost.lastSeq, lost.count)
         case .exportProgress(let progress):
             print(progress.id, progress.file, progress.bytesDone, progress.bytesTotal, progress.progressPercent)
+        case .settingsChanged(let download, let changed):
+            print(download.id, download.priority.name, download.rateLimit, download.headers.map(\.name), changed)
         }
     }
     if #available(macOS 15.0, *) {

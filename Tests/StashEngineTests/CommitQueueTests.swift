@@ -68,7 +68,7 @@ final class CommitQueueTests: XCTestCase {
             switch event.kind {
             case .stateChanged(let download, _): seen.append("\(download.id):\(download.state.name)")
             case .removed(let id): seen.append("\(id):removed")
-            case .progress, .license, .eventsLost, .exportProgress: break
+            case .progress, .license, .eventsLost, .exportProgress, .settingsChanged: break
             }
             if seen.count == 3 { break }
         }
@@ -95,7 +95,7 @@ final class CommitQueueTests: XCTestCase {
                 seen.append("\(download.state.name) cache:\(cache.get("a")?.state.name ?? "none")")
             case .removed:
                 seen.append("removed cache:\(cache.get("a")?.state.name ?? "none")")
-            case .progress, .license, .eventsLost, .exportProgress: break
+            case .progress, .license, .eventsLost, .exportProgress, .settingsChanged: break
             }
             if seen.count == 3 { break }
         }

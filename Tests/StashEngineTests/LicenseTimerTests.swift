@@ -137,6 +137,46 @@ final class LicenseTimerTests: XCTestCase {
         await harness.stop()
     }
 
+    /// A refused renewal is final until the licence headers change (a renewed token): then it
+    /// is asked for again at once, and a grant makes the download COMPLETED again. Headers of a
+    /// licence never refused ask nothing before its time.
+    func testNewLicenceHeadersAskARefusedRenewalAgainAtOnce() async throws {
+        let (harness, server) = try await start([Self.licensed("film", expiresIn: 1000)])
+        let token = { (value: String) in HeaderChange(headers: [HTTPHeader(name: "Authorization", value: value)]) }
+        let first = try await harness.engine.setLicenseHeaders(id: "film", token("Bearer 1"))
+        XCTAssertEqual(first.drm?.headers, [HTTPHeader(name: "Authorization", value: "Bearer 1")])
+        try await harness.settle()
+        XCTAssertEqual(server.requests("renew"), [], "a licence never refused waits for its time")
+
+        server.set(.refuse)
+        try await timer(harness, in: 800)
+        harness.clock.advance(by: 800)
+        try await renewalsEnd(harness, server, count: 1)
+        let refused = try await harness.record("film")
+        XCTAssertEqual(refused.state, .drmExpired)
+        XCTAssertEqual(refused.error?.httpStatus, 403)
+        XCTAssertTrue(refused.stateReason.contains("stash set film --license-header 'Name: value'"), refused.stateReason)
+
+        _ = try await harness.engine.setLicenseHeaders(id: "film", token("Bearer 2"))
+        try await renewalsEnd(harness, server, count: 2)
+        let again = try await harness.record("film")
+        XCTAssertEqual(again.state, .drmExpired, "refused again")
+        _ = try await harness.engine.setLicenseHeaders(id: "film", token("Bearer 2"))
+        try await harness.settle()
+        XCTAssertEqual(server.requests("renew").count, 2, "the same headers ask nothing")
+
+        server.set(.grant(expiresIn: 1000, playbackDuration: nil))
+        _ = try await harness.engine.setLicenseHeaders(id: "film", token("Bearer 3"))
+        try await renewalsEnd(harness, server, count: 3)
+        let renewed = try await harness.record("film")
+        XCTAssertEqual(renewed.state, .completed)
+        XCTAssertNil(renewed.license?.refusedAt)
+        try await harness.restart()
+        let stored = try await harness.record("film")
+        XCTAssertEqual(stored.drm?.headers, [HTTPHeader(name: "Authorization", value: "Bearer 3")], "kept with its DRM parameters")
+        await harness.stop()
+    }
+
     /// The machine offline: the renewal waits without asking, and starts once a host can be reached.
     func testARenewalDueWhileOfflineStartsWhenTheNetworkIsBack() async throws {
         let (harness, server) = try await start([Self.licensed("film", expiresIn: 100)])

@@ -106,6 +106,12 @@ final class GoldenFrameTests: XCTestCase {
         objs(o, key).map { HTTPHeader(name: str($0, "name"), value: str($0, "value")) }
     }
 
+    /// A SetDownload header change: nil when neither a header nor the clear is given.
+    private static func headerChange(_ o: Object?, _ key: String, clear: String) -> HeaderChange? {
+        let change = HeaderChange(headers: headers(o, key), clear: bool(o, clear))
+        return change.isEmpty ? nil : change
+    }
+
     private static func textTracks(_ o: Object?, _ key: String) -> [TextTrack] {
         objs(o, key).map {
             TextTrack(uri: str($0, "uri"), language: str($0, "lang"), title: str($0, "title"), type: str($0, "type"), path: str($0, "path"))
@@ -176,7 +182,9 @@ final class GoldenFrameTests: XCTestCase {
         case "set_download":
             operation = .setDownload(
                 SetDownloadRequest(id: str(b, "id"), priority: try priority(b, "priority"), rateLimit: b?["rate_limit"] == nil ? nil : int(b, "rate_limit"),
-                    uri: b?["uri"] == nil ? nil : str(b, "uri")))
+                    uri: b?["uri"] == nil ? nil : str(b, "uri"), file: b?["file"] == nil ? nil : str(b, "file"),
+                    headers: headerChange(b, "headers", clear: "clear_headers"),
+                    licenseHeaders: headerChange(b, "license_headers", clear: "clear_license_headers")))
         case "move":
             let other = str(b, "other")
             let moves: [String: QueueMove] = [
@@ -438,6 +446,8 @@ final class GoldenFrameTests: XCTestCase {
             kind = .exportProgress(ExportProgress(
                 id: str(p, "id"), file: str(p, "file"), bytesDone: int(p, "bytes_done"), bytesTotal: int(p, "bytes_total"),
                 progressPercent: Int(int(p, "progress"))))
+        } else if let settings = obj(e, "settings_changed") {
+            kind = .settingsChanged(try download(obj(settings, "download")), changed: (settings["changed"] as? [String]) ?? [])
         } else if let lost = obj(e, "events_lost") {
             kind = .eventsLost(EventsLost(firstSeq: uint(lost, "first_seq"), lastSeq: uint(lost, "last_seq"), count: Int(int(lost, "count"))))
         } else {

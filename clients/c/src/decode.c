@@ -485,6 +485,15 @@ static stash_event *event(decoder *d, const Stash__V1__Event *in) {
         out->events_lost.last_seq = in->events_lost->last_seq;
         out->events_lost.count = in->events_lost->count;
         break;
+    case STASH__V1__EVENT__KIND_SETTINGS_CHANGED: {
+        stash_download *record = alloc_one(d, sizeof *record, "SettingsChanged.download");
+        const Stash__V1__Download *wire = in->settings_changed->download ? in->settings_changed->download : &empty_download;
+        if (!record || !download(d, wire, record)) return NULL;
+        out->settings_changed.download = record;
+        out->settings_changed.changed = (const char *const *)in->settings_changed->changed;
+        out->settings_changed.n_changed = in->settings_changed->n_changed;
+        break;
+    }
     case STASH__V1__EVENT__KIND_EXPORT_PROGRESS: {
         const Stash__V1__ExportProgress *p = in->export_progress;
         if (!valid(d, check_export_progress_numbers(p))) return NULL;

@@ -448,23 +448,87 @@ stash_status stash_set_rate_limit(stash_client *client, const char *id, uint64_t
     return send_set_download(client, &body, out);
 }
 
-stash_status stash_set_uri(stash_client *client, const char *id, const char *uri, stash_download **out) {
+/* The checks of stash_set_uri and stash_set_file_uri (for_file: path is required). */
+static stash_status send_set_uri(stash_client *client, const char *id, bool for_file, const char *path, const char *uri,
+                                 stash_download **out) {
     if (out) *out = NULL;
     if (!client) return STASH_INVALID_ARGUMENT;
     stash_status status = client_begin(client);
     if (status != STASH_OK) return status;
     REQUIRE(client, id, "id");
     REQUIRE(client, uri, "uri");
-    /* On the wire an empty URL reads as none given. */
+    if (for_file) REQUIRE(client, path, "path");
+    /* On the wire an empty URL or path reads as none given. */
     if (!*uri) return client_fail(client, STASH_INVALID_ARGUMENT, "uri is empty; give an http:// or https:// URL");
-    if (!client->capture && !stash_client_has_feature(client, "set-uri")) {
-        return client_fail(client, STASH_UNIMPLEMENTED, "stashd %s cannot change a download's URL (feature \"set-uri\")",
-                           stash_client_daemon_version(client));
+    if (path && !*path) {
+        return client_fail(client, STASH_INVALID_ARGUMENT, "path is empty; give the path of the bundle file whose URL changes");
+    }
+    const char *feature = path ? "set-file-uri" : "set-uri";
+    if (!client->capture && !stash_client_has_feature(client, feature)) {
+        return client_fail(client, STASH_UNIMPLEMENTED, "stashd %s cannot change %s (feature \"%s\")",
+                           stash_client_daemon_version(client), path ? "a bundle file's URL" : "a download's URL", feature);
     }
     Stash__V1__SetDownloadRequest body = STASH__V1__SET_DOWNLOAD_REQUEST__INIT;
     body.id = text(id);
     body.uri = text(uri);
+    if (path) body.file = text(path);
     return send_set_download(client, &body, out);
+}
+
+stash_status stash_set_uri(stash_client *client, const char *id, const char *uri, stash_download **out) {
+    return send_set_uri(client, id, false, NULL, uri, out);
+}
+
+stash_status stash_set_file_uri(stash_client *client, const char *id, const char *path, const char *uri, stash_download **out) {
+    return send_set_uri(client, id, true, path, uri, out);
+}
+
+/* The checks and request of stash_set_headers and stash_set_license_headers. */
+static stash_status send_set_headers(stash_client *client, const char *id, const stash_header *in, size_t n, bool clear,
+                                     bool license, stash_download **out) {
+    if (out) *out = NULL;
+    if (!client) return STASH_INVALID_ARGUMENT;
+    request_memory m;
+    if (!begin_request(&m, client)) return m.status;
+    const char *field = license ? "license_headers" : "headers";
+    if (!id) m.status = client_fail(client, STASH_INVALID_ARGUMENT, "id: NULL; a value is required");
+    /* On the wire neither a header nor a clear reads as none given. */
+    if (m.status == STASH_OK && n == 0 && !clear) {
+        m.status = client_fail(client, STASH_INVALID_ARGUMENT, "%s: none given and no clear; give a header or clear", field);
+    }
+    if (m.status == STASH_OK && !client->capture && !stash_client_has_feature(client, "set-headers")) {
+        m.status = client_fail(client, STASH_UNIMPLEMENTED, "stashd %s cannot change a download's headers (feature \"set-headers\")",
+                               stash_client_daemon_version(client));
+    }
+    Stash__V1__Header **list = headers(&m, in, n, field);
+    Stash__V1__SetDownloadRequest body = STASH__V1__SET_DOWNLOAD_REQUEST__INIT;
+    body.id = text(id);
+    if (license) {
+        body.license_headers = list;
+        body.n_license_headers = list ? n : 0;
+        body.clear_license_headers = clear;
+    } else {
+        body.headers = list;
+        body.n_headers = list ? n : 0;
+        body.clear_headers = clear;
+    }
+    Stash__V1__Request request = STASH__V1__REQUEST__INIT;
+    request.op_case = STASH__V1__REQUEST__OP_SET_DOWNLOAD;
+    request.set_download = &body;
+    void *result;
+    stash_status status = finish_request(&m, &request, STASH__V1__RESPONSE__RESULT_DOWNLOAD, &result);
+    if (status == STASH_OK) hand_over(result, (void **)out);
+    return status;
+}
+
+stash_status stash_set_headers(stash_client *client, const char *id, const stash_header *headers_in, size_t n_headers, bool clear,
+                               stash_download **out) {
+    return send_set_headers(client, id, headers_in, n_headers, clear, false, out);
+}
+
+stash_status stash_set_license_headers(stash_client *client, const char *id, const stash_header *headers_in, size_t n_headers,
+                                       bool clear, stash_download **out) {
+    return send_set_headers(client, id, headers_in, n_headers, clear, true, out);
 }
 
 stash_status stash_move(stash_client *client, const char *id, stash_move_place place, const char *other, stash_download **out) {

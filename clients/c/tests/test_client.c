@@ -64,6 +64,22 @@ static bool wait_for_state(stash_client *events, const char *id, stash_state sta
     return false;
 }
 
+/* Waits for the SettingsChanged event of download id naming `what`; *n_headers is the number of
+ * headers of the record it carries. */
+static bool wait_for_settings(stash_client *events, const char *id, const char *what, size_t *n_headers, int timeout_ms) {
+    for (int waited = 0; waited < timeout_ms; waited += 100) {
+        stash_event *event;
+        while (stash_wait_event(events, 100, &event) == STASH_OK && event) {
+            bool done = event->kind == STASH_EVENT_SETTINGS_CHANGED && strcmp(event->settings_changed.download->id, id) == 0
+                        && event->settings_changed.n_changed == 1 && strcmp(event->settings_changed.changed[0], what) == 0;
+            if (done) *n_headers = event->settings_changed.download->n_headers;
+            stash_event_free(event);
+            if (done) return true;
+        }
+    }
+    return false;
+}
+
 static void test_connect_failures(void) {
     stash_client *client = NULL;
     char missing[256];
@@ -187,6 +203,41 @@ static void test_bundle(stash_client *client, stash_client *events) {
         CHECK(strcmp(record->uri, "") == 0, "a bundle has no uri");
     }
     stash_download_free(record);
+    /* A file's new URL, by its path: a COMPLETED file keeps its bytes and takes the URL. */
+    const char *renewed = url("/data/80000/c-b2.bin?sig=2");
+    CHECK_OK(stash_set_file_uri(client, "c-bundle", "pages/2.bin", renewed, &record), client);
+    CHECK(record && record->n_files == 3 && strcmp(record->files[1].url, renewed) == 0, "file uri set");
+    CHECK(record && strcmp(record->files[0].url, url("/data/70000/c-b1.bin")) == 0, "the other files keep theirs");
+    CHECK(record && record->state == STASH_STATE_COMPLETED, "still complete");
+    stash_download_free(record);
+    CHECK_FAILS(stash_set_file_uri(client, "c-bundle", "nope.bin", renewed, NULL), client, STASH_NOT_FOUND, "no file 'nope.bin'");
+    CHECK_FAILS(stash_set_file_uri(client, "c-bundle", "", renewed, NULL), client, STASH_INVALID_ARGUMENT, "path is empty");
+    CHECK_FAILS(stash_set_file_uri(client, "c-bundle", NULL, renewed, NULL), client, STASH_INVALID_ARGUMENT, "path");
+    CHECK_FAILS(stash_set_uri(client, "c-bundle", renewed, NULL), client, STASH_INVALID_ARGUMENT, "--file");
+
+    /* Headers: one of a name replaced in any case, others kept; clear drops them first. */
+    stash_header two[] = {{.name = "Authorization", .value = "Bearer old"}, {.name = "X-App", .value = "7"}};
+    CHECK_OK(stash_set_headers(client, "c-bundle", two, 2, false, NULL), client);
+    size_t n_headers = 0;
+    CHECK(wait_for_settings(events, "c-bundle", "headers", &n_headers, 20000) && n_headers == 2, "a SettingsChanged event, %zu headers",
+          n_headers);
+    stash_header renewed_token = {.name = "authorization", .value = "Bearer new"};
+    CHECK_OK(stash_set_headers(client, "c-bundle", &renewed_token, 1, false, &record), client);
+    CHECK(record && record->n_headers == 2 && strcmp(record->headers[0].value, "Bearer new") == 0
+              && strcmp(record->headers[1].name, "X-App") == 0,
+          "header replaced in place");
+    stash_download_free(record);
+    CHECK_OK(stash_set_headers(client, "c-bundle", NULL, 0, true, &record), client);
+    CHECK(record && record->n_headers == 0, "headers cleared");
+    stash_download_free(record);
+    stash_header bad[] = {{.name = "", .value = "v"}, {.name = "X-Bad", .value = "a\r\nInjected: 1"}};
+    CHECK_FAILS(stash_set_headers(client, "c-bundle", &bad[0], 1, false, NULL), client, STASH_INVALID_ARGUMENT, "header name ''");
+    CHECK_FAILS(stash_set_headers(client, "c-bundle", &bad[1], 1, false, NULL), client, STASH_INVALID_ARGUMENT, "CR, LF or NUL");
+    CHECK_FAILS(stash_set_headers(client, "c-bundle", NULL, 2, false, NULL), client, STASH_INVALID_ARGUMENT, "NULL with a count of 2");
+    CHECK_FAILS(stash_set_headers(client, "c-bundle", NULL, 0, false, NULL), client, STASH_INVALID_ARGUMENT, "none given");
+    CHECK_FAILS(stash_set_headers(client, "c-nothing", two, 1, false, NULL), client, STASH_NOT_FOUND, "'c-nothing'");
+    CHECK_FAILS(stash_set_license_headers(client, "c-bundle", two, 1, false, NULL), client, STASH_INVALID_ARGUMENT,
+                "no licence server");
 }
 
 /* An error page served with 200 as a chapter page fails the file when an image is expected,

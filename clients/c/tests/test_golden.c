@@ -209,7 +209,15 @@ static bool call(stash_client *c, const char *op, const json *b) {
     } else if (strcmp(op, "pause_all") == 0) {
         stash_pause_all(c, NULL);
     } else if (strcmp(op, "set_download") == 0) {
-        if (json_get(b, "uri")) {
+        stash_header head[8];
+        if (json_get(b, "headers") || json_get(b, "clear_headers")) {
+            stash_set_headers(c, json_text(b, "id", ""), head, headers(json_get(b, "headers"), head), json_bool(b, "clear_headers"), NULL);
+        } else if (json_get(b, "license_headers") || json_get(b, "clear_license_headers")) {
+            stash_set_license_headers(c, json_text(b, "id", ""), head, headers(json_get(b, "license_headers"), head),
+                                      json_bool(b, "clear_license_headers"), NULL);
+        } else if (json_get(b, "file")) {
+            stash_set_file_uri(c, json_text(b, "id", ""), json_text(b, "file", ""), json_text(b, "uri", ""), NULL);
+        } else if (json_get(b, "uri")) {
             stash_set_uri(c, json_text(b, "id", ""), json_text(b, "uri", ""), NULL);
         } else if (json_get(b, "rate_limit")) {
             stash_set_rate_limit(c, json_text(b, "id", ""), json_u64(b, "rate_limit"), NULL);
@@ -715,6 +723,14 @@ static json *event_json(const stash_event *e) {
         U32(kind, &e->events_lost, count);
         json_put(o, "events_lost", kind);
         break;
+    case STASH_EVENT_SETTINGS_CHANGED: {
+        json_put(kind, "download", download_json(e->settings_changed.download));
+        json *changed = json_new_array();
+        for (size_t i = 0; i < e->settings_changed.n_changed; i++) json_push(changed, json_new_string(e->settings_changed.changed[i]));
+        json_put(kind, "changed", changed);
+        json_put(o, "settings_changed", kind);
+        break;
+    }
     case STASH_EVENT_EXPORT_PROGRESS:
         STR(kind, &e->export_progress, id);
         STR(kind, &e->export_progress, file);

@@ -18,7 +18,7 @@ from .options import AddOptions
 from .records import (
     TERMINAL_STATES, BundleFile, Config, Download, DownloadError, DownloadPage, DrmParams, EventsLost, ExportProgress,
     ExportResult, ExportTrack, Finding, GroupTotals, HasResult, Header, HelloResult, HlsOptions, LicenseEvent, LicenseStatus, ManifestInfo,
-    PlaybackKey, Progress, PurgeResult, Removed, RenditionInfo, StateChanged, Stats, Subtitles, SystemInfo, TextTrack,
+    PlaybackKey, Progress, PurgeResult, Removed, RenditionInfo, SettingsChanged, StateChanged, Stats, Subtitles, SystemInfo, TextTrack,
     VariantInfo, VerifyReport)
 from .budget import MAX_DECODED_BYTES
 from .wire import MAX_FRAME_LENGTH, PROTOCOL_VERSION
@@ -27,7 +27,7 @@ __all__ = [
     "AddOptions", "AsyncClient", "AsyncEventStream", "BundleFile", "Client", "Config", "Download", "DownloadError", "DownloadPage",
     "DrmParams", "EventStream", "EventsLost", "ExportProgress", "ExportResult", "ExportTrack", "Finding", "GroupTotals", "HasResult", "Header",
     "HelloResult", "HlsOptions", "LicenseEvent", "LicenseStatus", "MAX_DECODED_BYTES", "MAX_FRAME_LENGTH", "ManifestInfo",
-    "PROTOCOL_VERSION", "PlaybackKey", "Progress", "PurgeResult", "Removed", "RenditionInfo", "StashError",
+    "PROTOCOL_VERSION", "PlaybackKey", "Progress", "PurgeResult", "Removed", "RenditionInfo", "SettingsChanged", "StashError",
     "StateChanged", "Stats", "Subtitles", "SystemInfo", "TERMINAL_STATES", "TextTrack", "VariantInfo", "VerifyReport",
     "default_socket_path",
 ]

@@ -276,13 +276,29 @@ class Client:
         wire.check_set_download(self.features, self.daemon_version)
         return self._call(wire.set_rate_limit(id, rate_limit), "download", Download)
 
-    def set_uri(self, id: str, uri: str) -> Download:
-        """Gives a single-file download a new URL (a renewed signed one): the bytes held are kept
-        when the new URL serves the same content (its ETag, else Last-Modified); a running
-        download restarts on it, a failed one waits for resume. Needs the daemon feature
-        "set-uri"."""
-        wire.check_set_uri(self.features, self.daemon_version)
-        return self._call(wire.set_uri(id, uri), "download", Download)
+    def set_uri(self, id: str, uri: str, file: Optional[str] = None) -> Download:
+        """Gives a single-file download a new URL (a renewed signed one), or with ``file`` (its
+        path) one file of a bundle: the bytes held are kept when the new URL serves the same
+        content (its ETag, else Last-Modified, and its size); a running download restarts on
+        it, a failed one waits for resume. Needs the daemon feature "set-uri" ("set-file-uri"
+        with ``file``)."""
+        wire.check_set_uri(self.features, self.daemon_version, file)
+        return self._call(wire.set_uri(id, uri, file), "download", Download)
+
+    def set_headers(self, id: str, headers: Optional[Headers] = None, *, clear: bool = False) -> Download:
+        """Changes the headers a download's requests carry: ``clear`` drops them all first, then
+        each header given (a dict, pairs or Header records) replaces those of its name (in any
+        case) or is added. The transfers started from then on carry them; a running download
+        restarts on them, keeping its bytes. Needs the daemon feature "set-headers"."""
+        wire.check_set_headers(self.features, self.daemon_version)
+        return self._call(wire.set_headers(id, headers, clear), "download", Download)
+
+    def set_license_headers(self, id: str, headers: Optional[Headers] = None, *, clear: bool = False) -> Download:
+        """The same for the headers of the download's licence requests; a licence whose renewal
+        the server refused (an expired token's 401) is asked for again at once with them.
+        Needs the daemon feature "set-headers"."""
+        wire.check_set_headers(self.features, self.daemon_version)
+        return self._call(wire.set_headers(id, headers, clear, license=True), "download", Download)
 
     def move(self, id: str, *, top: bool = False, bottom: bool = False, before: Optional[str] = None,
              after: Optional[str] = None) -> Download:
@@ -409,7 +425,7 @@ class Client:
     def events(self, ids: Optional[Iterable[str]] = None, min_progress_step: int = 0, min_interval_ms: int = 0,
                replay_from_seq: int = 0) -> "EventStream":
         """An iterator of events (StateChanged, Progress, Removed, LicenseEvent, EventsLost,
-        ExportProgress) on a
+        ExportProgress, SettingsChanged) on a
         connection of its own, until it is closed (``close()`` on the iterator, or leaving a
         ``with`` block around it). ``ids`` empty: every download."""
         return EventStream(self.socket_path, self.client_name, ids, min_progress_step, min_interval_ms, replay_from_seq)

@@ -404,7 +404,19 @@ class ExportProgress:
     progress: int
 
 
-Event = Union[StateChanged, Progress, Removed, LicenseEvent, EventsLost, ExportProgress]
+@dataclass(frozen=True)
+class SettingsChanged:
+    """A download's settings changed (set_priority, set_rate_limit, set_uri, set_headers,
+    set_license_headers): its record after the change; ``changed`` names what changed
+    ("priority", "rate_limit", "uri", "headers", "license_headers")."""
+
+    seq: int
+    time: int
+    download: Download
+    changed: Tuple[str, ...]
+
+
+Event = Union[StateChanged, Progress, Removed, LicenseEvent, EventsLost, ExportProgress, SettingsChanged]
 """What an event stream yields."""
 
 # ------------------------------------------------------------------ from the wire
@@ -531,6 +543,9 @@ def event(message: "pb.Event") -> Optional[Event]:
     if kind == "export_progress":
         e = message.export_progress
         return ExportProgress(seq, time, e.id, e.file, e.bytes_done, e.bytes_total, e.progress)
+    if kind == "settings_changed":
+        s = message.settings_changed
+        return SettingsChanged(seq, time, download(s.download), tuple(s.changed))
     return None
 
 

@@ -288,13 +288,14 @@ class EmptyRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class Event(_message.Message):
-    __slots__ = ["events_lost", "export_progress", "license", "progress", "removed", "seq", "state_changed", "time"]
+    __slots__ = ["events_lost", "export_progress", "license", "progress", "removed", "seq", "settings_changed", "state_changed", "time"]
     EVENTS_LOST_FIELD_NUMBER: _ClassVar[int]
     EXPORT_PROGRESS_FIELD_NUMBER: _ClassVar[int]
     LICENSE_FIELD_NUMBER: _ClassVar[int]
     PROGRESS_FIELD_NUMBER: _ClassVar[int]
     REMOVED_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
+    SETTINGS_CHANGED_FIELD_NUMBER: _ClassVar[int]
     STATE_CHANGED_FIELD_NUMBER: _ClassVar[int]
     TIME_FIELD_NUMBER: _ClassVar[int]
     events_lost: EventsLost
@@ -303,9 +304,10 @@ class Event(_message.Message):
     progress: Progress
     removed: Removed
     seq: int
+    settings_changed: SettingsChanged
     state_changed: StateChanged
     time: int
-    def __init__(self, seq: _Optional[int] = ..., time: _Optional[int] = ..., state_changed: _Optional[_Union[StateChanged, _Mapping]] = ..., progress: _Optional[_Union[Progress, _Mapping]] = ..., removed: _Optional[_Union[Removed, _Mapping]] = ..., license: _Optional[_Union[LicenseEvent, _Mapping]] = ..., events_lost: _Optional[_Union[EventsLost, _Mapping]] = ..., export_progress: _Optional[_Union[ExportProgress, _Mapping]] = ...) -> None: ...
+    def __init__(self, seq: _Optional[int] = ..., time: _Optional[int] = ..., state_changed: _Optional[_Union[StateChanged, _Mapping]] = ..., progress: _Optional[_Union[Progress, _Mapping]] = ..., removed: _Optional[_Union[Removed, _Mapping]] = ..., license: _Optional[_Union[LicenseEvent, _Mapping]] = ..., events_lost: _Optional[_Union[EventsLost, _Mapping]] = ..., export_progress: _Optional[_Union[ExportProgress, _Mapping]] = ..., settings_changed: _Optional[_Union[SettingsChanged, _Mapping]] = ...) -> None: ...
 
 class EventsLost(_message.Message):
     __slots__ = ["count", "first_seq", "last_seq"]
@@ -792,16 +794,34 @@ class SetConfigRequest(_message.Message):
     def __init__(self, entries: _Optional[_Iterable[_Union[ConfigEntry, _Mapping]]] = ...) -> None: ...
 
 class SetDownloadRequest(_message.Message):
-    __slots__ = ["id", "priority", "rate_limit", "uri"]
+    __slots__ = ["clear_headers", "clear_license_headers", "file", "headers", "id", "license_headers", "priority", "rate_limit", "uri"]
+    CLEAR_HEADERS_FIELD_NUMBER: _ClassVar[int]
+    CLEAR_LICENSE_HEADERS_FIELD_NUMBER: _ClassVar[int]
+    FILE_FIELD_NUMBER: _ClassVar[int]
+    HEADERS_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
+    LICENSE_HEADERS_FIELD_NUMBER: _ClassVar[int]
     PRIORITY_FIELD_NUMBER: _ClassVar[int]
     RATE_LIMIT_FIELD_NUMBER: _ClassVar[int]
     URI_FIELD_NUMBER: _ClassVar[int]
+    clear_headers: bool
+    clear_license_headers: bool
+    file: str
+    headers: _containers.RepeatedCompositeFieldContainer[Header]
     id: str
+    license_headers: _containers.RepeatedCompositeFieldContainer[Header]
     priority: Priority
     rate_limit: int
     uri: str
-    def __init__(self, id: _Optional[str] = ..., priority: _Optional[_Union[Priority, str]] = ..., rate_limit: _Optional[int] = ..., uri: _Optional[str] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., priority: _Optional[_Union[Priority, str]] = ..., rate_limit: _Optional[int] = ..., uri: _Optional[str] = ..., file: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., clear_headers: bool = ..., license_headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., clear_license_headers: bool = ...) -> None: ...
+
+class SettingsChanged(_message.Message):
+    __slots__ = ["changed", "download"]
+    CHANGED_FIELD_NUMBER: _ClassVar[int]
+    DOWNLOAD_FIELD_NUMBER: _ClassVar[int]
+    changed: _containers.RepeatedScalarFieldContainer[str]
+    download: Download
+    def __init__(self, download: _Optional[_Union[Download, _Mapping]] = ..., changed: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class StateBytes(_message.Message):
     __slots__ = ["bytes", "state"]

@@ -158,6 +158,8 @@ def check_event(event: "pb.Event") -> None:
     kind = event.WhichOneof("kind")
     if kind == "state_changed":
         _download(event.state_changed.download)
+    elif kind == "settings_changed":
+        _download(event.settings_changed.download)
     elif kind == "progress":
         p = event.progress
         _percent(p.progress, "Progress.progress")

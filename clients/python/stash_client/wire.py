@@ -339,20 +339,47 @@ def set_rate_limit(id: str, value: object) -> pb.Request:
     return pb.Request(set_download=pb.SetDownloadRequest(id=id, rate_limit=_rate_limit(value)))
 
 
-def check_set_uri(features: Iterable[str], daemon_version: str) -> None:
+def check_set_uri(features: Iterable[str], daemon_version: str, file: Optional[str] = None) -> None:
     """Refuses (UNIMPLEMENTED) a change of a download's URL for a daemon without the feature
-    "set-uri": it would ignore the field."""
+    "set-uri", or of a bundle file's without "set-file-uri": it would ignore the field."""
     if "set-uri" not in features:
         raise StashError("UNIMPLEMENTED", f"stashd {daemon_version} cannot change a download's URL (feature \"set-uri\")")
+    if file is not None and "set-file-uri" not in features:
+        raise StashError("UNIMPLEMENTED", f"stashd {daemon_version} cannot change a bundle file's URL (feature \"set-file-uri\")")
 
 
-def set_uri(id: str, uri: object) -> pb.Request:
+def set_uri(id: str, uri: object, file: object = None) -> pb.Request:
     if not isinstance(uri, str):
         raise StashError("INVALID_ARGUMENT", f"uri: {uri!r} is not a URL; give an http:// or https:// URL")
     if not uri:
         # On the wire an empty URL reads as none given.
         raise StashError("INVALID_ARGUMENT", "uri is empty; give an http:// or https:// URL")
-    return pb.Request(set_download=pb.SetDownloadRequest(id=id, uri=uri))
+    if file is not None and (not isinstance(file, str) or not file):
+        # On the wire an empty path reads as none given: the bundle would be refused.
+        raise StashError("INVALID_ARGUMENT", f"file: {file!r} is not a bundle file's path; give it as show lists it")
+    return pb.Request(set_download=pb.SetDownloadRequest(id=id, uri=uri, file=file or ""))
+
+
+def check_set_headers(features: Iterable[str], daemon_version: str) -> None:
+    """Refuses (UNIMPLEMENTED) a change of a download's headers for a daemon without the
+    feature "set-headers": it would ignore the fields."""
+    if "set-headers" not in features:
+        raise StashError("UNIMPLEMENTED", f"stashd {daemon_version} cannot change a download's headers (feature \"set-headers\")")
+
+
+def set_headers(id: str, headers: Optional[Headers], clear: object, license: bool = False) -> pb.Request:
+    field = "license_headers" if license else "headers"
+    if not isinstance(clear, bool):
+        raise StashError("INVALID_ARGUMENT", f"clear: {clear!r} is not True or False")
+    given = _headers(headers, field)
+    if not given and not clear:
+        # On the wire neither a header nor a clear reads as none given.
+        raise StashError("INVALID_ARGUMENT", f"{field}: none given and no clear; give a header or clear=True")
+    if license:
+        body = pb.SetDownloadRequest(id=id, license_headers=given, clear_license_headers=clear)
+    else:
+        body = pb.SetDownloadRequest(id=id, headers=given, clear_headers=clear)
+    return pb.Request(set_download=body)
 
 
 def move(id: str, top: bool, bottom: bool, before: Optional[str], after: Optional[str]) -> pb.Request:

@@ -8,8 +8,8 @@ from typing import Any, Dict, List
 import pytest
 
 from stash_client import (
-    AsyncClient, BundleFile, Client, Download, EventsLost, ExportProgress, HlsOptions, Progress, Removed, StashError,
-    StateChanged, TextTrack)
+    AsyncClient, BundleFile, Client, Download, EventsLost, ExportProgress, HlsOptions, Progress, Removed, SettingsChanged,
+    StashError, StateChanged, TextTrack)
 
 
 @pytest.fixture
@@ -449,6 +449,65 @@ def test_a_new_url_for_a_download(fresh_daemon):
         with pytest.raises(StashError) as refused:
             client.set_uri("py-uri", renewed)
         assert refused.value.code == "UNIMPLEMENTED" and "set-uri" in str(refused.value)
+
+
+def test_a_new_url_for_a_bundle_file(fresh_daemon):
+    with Client(fresh_daemon.socket, timeout=30) as client:
+        client.add(id="py-furi", files=[url(fresh_daemon, "/data/1000/py-f1.bin"), url(fresh_daemon, "/data/2000/py-f2.bin")])
+        client.wait("py-furi", timeout=20)
+        renewed = url(fresh_daemon, "/data/2000/py-f2.bin?sig=2")
+        changed = client.set_uri("py-furi", renewed, file="py-f2.bin")
+        assert [f.url for f in changed.files] == [url(fresh_daemon, "/data/1000/py-f1.bin"), renewed]
+        assert client.get("py-furi").files[1].url == renewed
+        for path, code, says in (("nope.bin", "NOT_FOUND", "no file 'nope.bin'"), ("", "INVALID_ARGUMENT", "file: ''"),
+                                 (None, "INVALID_ARGUMENT", "--file PATH")):
+            with pytest.raises(StashError) as refused:
+                client.set_uri("py-furi", renewed, file=path)
+            assert refused.value.code == code and says in str(refused.value)
+
+        async def set_async() -> str:
+            async with await AsyncClient.connect(fresh_daemon.socket) as aclient:
+                return (await aclient.set_uri("py-furi", renewed + "3", file="py-f2.bin")).files[1].url
+        assert asyncio.run(set_async()) == renewed + "3"
+        client.features = tuple(f for f in client.features if f != "set-file-uri")
+        with pytest.raises(StashError) as refused:
+            client.set_uri("py-furi", renewed, file="py-f2.bin")
+        assert refused.value.code == "UNIMPLEMENTED" and "set-file-uri" in str(refused.value)
+
+
+def test_new_headers_for_a_download(fresh_daemon):
+    with Client(fresh_daemon.socket, timeout=30) as client:
+        client.add(url(fresh_daemon, "/data/1000/py-hdr.bin"), id="py-hdr", headers={"Authorization": "Bearer old", "X-App": "7"})
+        client.wait("py-hdr", timeout=20)
+        with client.events(ids=["py-hdr"]) as events:
+            changed = client.set_headers("py-hdr", [("authorization", "Bearer new")])
+            assert [(h.name, h.value) for h in changed.headers] == [("authorization", "Bearer new"), ("X-App", "7")]
+            for event in events:
+                if isinstance(event, SettingsChanged):
+                    assert event.changed == ("headers",) and event.download.headers == changed.headers
+                    break
+        assert client.set_headers("py-hdr", clear=True).headers == ()
+        big = "v" * (100 * 1024)
+        for headers, code, says in (({"": "v"}, "INVALID_ARGUMENT", "header name ''"),
+                                    ({"X-Bad": "a\r\nInjected: 1"}, "INVALID_ARGUMENT", "'a\\r\\nInjected: 1'"),
+                                    ({"X-Big": big}, "INVALID_ARGUMENT", "102400 bytes; the limit is 8192"),
+                                    ([("X-A", "1", "extra")], "INVALID_ARGUMENT", "is not a header"),
+                                    (None, "INVALID_ARGUMENT", "none given")):
+            with pytest.raises(StashError) as refused:
+                client.set_headers("py-hdr", headers)  # type: ignore[arg-type]
+            assert refused.value.code == code and says in str(refused.value), str(refused.value)[:300]
+        with pytest.raises(StashError) as refused:
+            client.set_license_headers("py-hdr", {"Authorization": "Bearer t"})
+        assert refused.value.code == "INVALID_ARGUMENT" and "no licence server" in str(refused.value)
+
+        async def set_async() -> int:
+            async with await AsyncClient.connect(fresh_daemon.socket) as aclient:
+                return len((await aclient.set_headers("py-hdr", {"X-One": "1"})).headers)
+        assert asyncio.run(set_async()) == 1
+        client.features = tuple(f for f in client.features if f != "set-headers")
+        with pytest.raises(StashError) as refused:
+            client.set_headers("py-hdr", {"X-One": "2"})
+        assert refused.value.code == "UNIMPLEMENTED" and "set-headers" in str(refused.value)
 
 
 def test_a_rate_limit_per_download_and_the_schedule(fresh_daemon):

@@ -86,8 +86,13 @@ def build(value):
     elif op == "pause_all":
         request = wire.empty(op)
     elif op == "set_download":
-        if "uri" in body:
-            request = wire.set_uri(body["id"], body["uri"])
+        if "headers" in body or "clear_headers" in body:
+            request = wire.set_headers(body["id"], _pairs(body.get("headers")), body.get("clear_headers", False))
+        elif "license_headers" in body or "clear_license_headers" in body:
+            request = wire.set_headers(body["id"], _pairs(body.get("license_headers")), body.get("clear_license_headers", False),
+                                       license=True)
+        elif "uri" in body:
+            request = wire.set_uri(body["id"], body["uri"], body.get("file"))
         elif "rate_limit" in body:
             request = wire.set_rate_limit(body["id"], int(body["rate_limit"]))
         else:
@@ -165,7 +170,7 @@ def decoded_as_json(message):
         event = message.event
         kind = {records.StateChanged: "state_changed", records.Progress: "progress", records.Removed: "removed",
                 records.LicenseEvent: "license", records.EventsLost: "events_lost",
-                records.ExportProgress: "export_progress"}[type(event)]
+                records.ExportProgress: "export_progress", records.SettingsChanged: "settings_changed"}[type(event)]
         body = {k: v for k, v in as_json(event).items() if k not in ("seq", "time")}
         return {"event": {"seq": event.seq, "time": event.time, kind: body}}
     response = {"id": message.response_id}

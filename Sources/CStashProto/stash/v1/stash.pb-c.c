@@ -2527,6 +2527,51 @@ void   stash__v1__event__free_unpacked
   assert(message->base.descriptor == &stash__v1__event__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   stash__v1__settings_changed__init
+                     (Stash__V1__SettingsChanged         *message)
+{
+  static const Stash__V1__SettingsChanged init_value = STASH__V1__SETTINGS_CHANGED__INIT;
+  *message = init_value;
+}
+size_t stash__v1__settings_changed__get_packed_size
+                     (const Stash__V1__SettingsChanged *message)
+{
+  assert(message->base.descriptor == &stash__v1__settings_changed__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t stash__v1__settings_changed__pack
+                     (const Stash__V1__SettingsChanged *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &stash__v1__settings_changed__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t stash__v1__settings_changed__pack_to_buffer
+                     (const Stash__V1__SettingsChanged *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &stash__v1__settings_changed__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Stash__V1__SettingsChanged *
+       stash__v1__settings_changed__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Stash__V1__SettingsChanged *)
+     protobuf_c_message_unpack (&stash__v1__settings_changed__descriptor,
+                                allocator, len, data);
+}
+void   stash__v1__settings_changed__free_unpacked
+                     (Stash__V1__SettingsChanged *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &stash__v1__settings_changed__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   stash__v1__export_progress__init
                      (Stash__V1__ExportProgress         *message)
 {
@@ -4456,7 +4501,7 @@ const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
   (ProtobufCMessageInit) stash__v1__add_download_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__set_download_request__field_descriptors[4] =
+static const ProtobufCFieldDescriptor stash__v1__set_download_request__field_descriptors[9] =
 {
   {
     "id",
@@ -4506,9 +4551,74 @@ static const ProtobufCFieldDescriptor stash__v1__set_download_request__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "file",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SetDownloadRequest, file),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "headers",
+    6,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__SetDownloadRequest, n_headers),
+    offsetof(Stash__V1__SetDownloadRequest, headers),
+    &stash__v1__header__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "clear_headers",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SetDownloadRequest, clear_headers),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "license_headers",
+    8,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__SetDownloadRequest, n_license_headers),
+    offsetof(Stash__V1__SetDownloadRequest, license_headers),
+    &stash__v1__header__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "clear_license_headers",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SetDownloadRequest, clear_license_headers),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__set_download_request__field_indices_by_name[] = {
+  6,   /* field[6] = clear_headers */
+  8,   /* field[8] = clear_license_headers */
+  4,   /* field[4] = file */
+  5,   /* field[5] = headers */
   0,   /* field[0] = id */
+  7,   /* field[7] = license_headers */
   1,   /* field[1] = priority */
   2,   /* field[2] = rate_limit */
   3,   /* field[3] = uri */
@@ -4516,7 +4626,7 @@ static const unsigned stash__v1__set_download_request__field_indices_by_name[] =
 static const ProtobufCIntRange stash__v1__set_download_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor stash__v1__set_download_request__descriptor =
 {
@@ -4526,7 +4636,7 @@ const ProtobufCMessageDescriptor stash__v1__set_download_request__descriptor =
   "Stash__V1__SetDownloadRequest",
   "stash.v1",
   sizeof(Stash__V1__SetDownloadRequest),
-  4,
+  9,
   stash__v1__set_download_request__field_descriptors,
   stash__v1__set_download_request__field_indices_by_name,
   1,  stash__v1__set_download_request__number_ranges,
@@ -8309,7 +8419,7 @@ const ProtobufCMessageDescriptor stash__v1__license_event__descriptor =
   (ProtobufCMessageInit) stash__v1__license_event__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__event__field_descriptors[8] =
+static const ProtobufCFieldDescriptor stash__v1__event__field_descriptors[9] =
 {
   {
     "seq",
@@ -8407,6 +8517,18 @@ static const ProtobufCFieldDescriptor stash__v1__event__field_descriptors[8] =
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "settings_changed",
+    16,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Stash__V1__Event, kind_case),
+    offsetof(Stash__V1__Event, settings_changed),
+    &stash__v1__settings_changed__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__event__field_indices_by_name[] = {
   6,   /* field[6] = events_lost */
@@ -8415,6 +8537,7 @@ static const unsigned stash__v1__event__field_indices_by_name[] = {
   3,   /* field[3] = progress */
   4,   /* field[4] = removed */
   0,   /* field[0] = seq */
+  8,   /* field[8] = settings_changed */
   2,   /* field[2] = state_changed */
   1,   /* field[1] = time */
 };
@@ -8422,7 +8545,7 @@ static const ProtobufCIntRange stash__v1__event__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 10, 2 },
-  { 0, 8 }
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor stash__v1__event__descriptor =
 {
@@ -8432,11 +8555,62 @@ const ProtobufCMessageDescriptor stash__v1__event__descriptor =
   "Stash__V1__Event",
   "stash.v1",
   sizeof(Stash__V1__Event),
-  8,
+  9,
   stash__v1__event__field_descriptors,
   stash__v1__event__field_indices_by_name,
   2,  stash__v1__event__number_ranges,
   (ProtobufCMessageInit) stash__v1__event__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor stash__v1__settings_changed__field_descriptors[2] =
+{
+  {
+    "download",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SettingsChanged, download),
+    &stash__v1__download__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "changed",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Stash__V1__SettingsChanged, n_changed),
+    offsetof(Stash__V1__SettingsChanged, changed),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned stash__v1__settings_changed__field_indices_by_name[] = {
+  1,   /* field[1] = changed */
+  0,   /* field[0] = download */
+};
+static const ProtobufCIntRange stash__v1__settings_changed__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor stash__v1__settings_changed__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "stash.v1.SettingsChanged",
+  "SettingsChanged",
+  "Stash__V1__SettingsChanged",
+  "stash.v1",
+  sizeof(Stash__V1__SettingsChanged),
+  2,
+  stash__v1__settings_changed__field_descriptors,
+  stash__v1__settings_changed__field_indices_by_name,
+  1,  stash__v1__settings_changed__number_ranges,
+  (ProtobufCMessageInit) stash__v1__settings_changed__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor stash__v1__export_progress__field_descriptors[5] =

@@ -555,6 +555,31 @@ STASH_API stash_status stash_set_rate_limit(stash_client *client, const char *id
  * *out (optional) is the record. */
 STASH_API stash_status stash_set_uri(stash_client *client, const char *id, const char *uri, stash_download **out);
 
+/* SetDownload's URL for one file of a bundle: the file at path (as the record's files list it)
+ * gets the new http(s) URL, its bytes kept as stash_set_uri keeps them. A running download
+ * restarts on it when that file is being fetched. Needs a daemon that announces "set-file-uri"
+ * (STASH_UNIMPLEMENTED without it). An unknown path fails with STASH_NOT_FOUND naming it.
+ * *out (optional) is the record. */
+STASH_API stash_status stash_set_file_uri(stash_client *client, const char *id, const char *path, const char *uri,
+                                          stash_download **out);
+
+/* SetDownload's headers: clear drops the download's request headers first, then each of the
+ * n_headers given replaces those of its name (in any case) or is added. The transfers started
+ * from then on carry them; a running download restarts on them, keeping its bytes. Each header
+ * is checked as stash_add checks it (an HTTP token name; a value of at most 8192 bytes without
+ * CR, LF or NUL), the refusal naming the header, the value and the rule. Giving no header and
+ * no clear is STASH_INVALID_ARGUMENT. Needs a daemon that announces "set-headers"
+ * (STASH_UNIMPLEMENTED without it). *out (optional) is the record. */
+STASH_API stash_status stash_set_headers(stash_client *client, const char *id, const stash_header *headers, size_t n_headers,
+                                         bool clear, stash_download **out);
+
+/* The same for the headers of the download's licence requests (stash_drm_params'
+ * license_headers). A licence whose renewal the server refused (an expired token's 401) is
+ * asked for again at once with them. A download without DRM parameters is
+ * STASH_INVALID_ARGUMENT. */
+STASH_API stash_status stash_set_license_headers(stash_client *client, const char *id, const stash_header *headers,
+                                                 size_t n_headers, bool clear, stash_download **out);
+
 /* STASH_ADOPT_OPTIONS_INIT or stash_adopt_options_init. */
 typedef struct stash_adopt_options {
     size_t struct_size;
@@ -892,6 +917,7 @@ typedef enum stash_event_kind {
     STASH_EVENT_LICENSE = 13,
     STASH_EVENT_EVENTS_LOST = 14,
     STASH_EVENT_EXPORT_PROGRESS = 15, /* since libstash-client 0.2 with daemon 0.10.0 */
+    STASH_EVENT_SETTINGS_CHANGED = 16, /* since libstash-client 0.3 with daemon 0.11.0 (feature "set-headers") */
 } stash_event_kind;
 
 typedef struct stash_progress {
@@ -937,6 +963,14 @@ typedef struct stash_event {
         uint64_t bytes_total;
         uint32_t progress; /* percent */
     } export_progress; /* an export to one file moved on (stash_export_file) */
+    /* Appended in libstash-client 0.3 (the library allocates events): a download's settings
+     * changed (stash_set_priority, _rate_limit, _uri, _headers, ...); changed names what, as
+     * "priority", "rate_limit", "uri", "headers", "license_headers". */
+    struct {
+        const stash_download *download; /* the record after the change */
+        const char *const *changed;
+        size_t n_changed;
+    } settings_changed;
 } stash_event;
 
 /* Takes the next event that has arrived, without blocking: *out is the event (free it with

@@ -71,6 +71,7 @@ typedef struct Stash__V1__Progress Stash__V1__Progress;
 typedef struct Stash__V1__Removed Stash__V1__Removed;
 typedef struct Stash__V1__LicenseEvent Stash__V1__LicenseEvent;
 typedef struct Stash__V1__Event Stash__V1__Event;
+typedef struct Stash__V1__SettingsChanged Stash__V1__SettingsChanged;
 typedef struct Stash__V1__ExportProgress Stash__V1__ExportProgress;
 typedef struct Stash__V1__EventsLost Stash__V1__EventsLost;
 typedef struct Stash__V1__ServerMessage Stash__V1__ServerMessage;
@@ -766,14 +767,28 @@ struct  Stash__V1__SetDownloadRequest
   ProtobufCMessage base;
   char *id;
   /*
-   * A single-file download's new URL, empty = not given (feature set-uri): the bytes held
-   * are kept when the new URL's validators match the recorded ones.
-   */
-  /*
-   * 5 to 9 are reserved for the update in place (file, headers, licence headers); a daemon
-   * that does not know a field ignores it, so none is built before the daemon uses it.
+   * A single-file download's new URL, or with file a bundle file's, empty = not given
+   * (feature set-uri): the bytes held are kept when the new URL's validators match the
+   * recorded ones.
    */
   char *uri;
+  /*
+   * The path of the bundle file uri is for (feature set-file-uri); empty for a single file.
+   */
+  char *file;
+  /*
+   * The download's request headers (feature set-headers): clear_headers drops them all
+   * first, then each given one replaces those of its name or is added.
+   */
+  size_t n_headers;
+  Stash__V1__Header **headers;
+  protobuf_c_boolean clear_headers;
+  /*
+   * The same for its licence requests' headers (DrmParams.license_headers).
+   */
+  size_t n_license_headers;
+  Stash__V1__Header **license_headers;
+  protobuf_c_boolean clear_license_headers;
   Stash__V1__SetDownloadRequest__PriorityGivenCase priority_given_case;
   union {
     Stash__V1__Priority priority;
@@ -785,7 +800,7 @@ struct  Stash__V1__SetDownloadRequest
 };
 #define STASH__V1__SET_DOWNLOAD_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__set_download_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STASH__V1__SET_DOWNLOAD_REQUEST__PRIORITY_GIVEN__NOT_SET, {0}, STASH__V1__SET_DOWNLOAD_REQUEST__RATE_LIMIT_GIVEN__NOT_SET, {0} }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0, 0,NULL, 0, STASH__V1__SET_DOWNLOAD_REQUEST__PRIORITY_GIVEN__NOT_SET, {0}, STASH__V1__SET_DOWNLOAD_REQUEST__RATE_LIMIT_GIVEN__NOT_SET, {0} }
 
 
 /*
@@ -1732,7 +1747,8 @@ typedef enum {
   STASH__V1__EVENT__KIND_REMOVED = 12,
   STASH__V1__EVENT__KIND_LICENSE = 13,
   STASH__V1__EVENT__KIND_EVENTS_LOST = 14,
-  STASH__V1__EVENT__KIND_EXPORT_PROGRESS = 15
+  STASH__V1__EVENT__KIND_EXPORT_PROGRESS = 15,
+  STASH__V1__EVENT__KIND_SETTINGS_CHANGED = 16
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STASH__V1__EVENT__KIND__CASE)
 } Stash__V1__Event__KindCase;
 
@@ -1752,11 +1768,30 @@ struct  Stash__V1__Event
     Stash__V1__LicenseEvent *license;
     Stash__V1__EventsLost *events_lost;
     Stash__V1__ExportProgress *export_progress;
+    Stash__V1__SettingsChanged *settings_changed;
   };
 };
 #define STASH__V1__EVENT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__event__descriptor) \
     , 0, 0, STASH__V1__EVENT__KIND__NOT_SET, {0} }
+
+
+/*
+ * SetDownload changed a download's settings (feature set-headers): download is the record
+ * after the change, changed names what changed as SetDownloadRequest's fields do ("priority",
+ * "rate_limit", "uri", "headers", "license_headers"). A change that also moves the download to
+ * another state is a StateChanged too.
+ */
+struct  Stash__V1__SettingsChanged
+{
+  ProtobufCMessage base;
+  Stash__V1__Download *download;
+  size_t n_changed;
+  char **changed;
+};
+#define STASH__V1__SETTINGS_CHANGED__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&stash__v1__settings_changed__descriptor) \
+    , NULL, 0,NULL }
 
 
 /*
@@ -2885,6 +2920,25 @@ Stash__V1__Event *
 void   stash__v1__event__free_unpacked
                      (Stash__V1__Event *message,
                       ProtobufCAllocator *allocator);
+/* Stash__V1__SettingsChanged methods */
+void   stash__v1__settings_changed__init
+                     (Stash__V1__SettingsChanged         *message);
+size_t stash__v1__settings_changed__get_packed_size
+                     (const Stash__V1__SettingsChanged   *message);
+size_t stash__v1__settings_changed__pack
+                     (const Stash__V1__SettingsChanged   *message,
+                      uint8_t             *out);
+size_t stash__v1__settings_changed__pack_to_buffer
+                     (const Stash__V1__SettingsChanged   *message,
+                      ProtobufCBuffer     *buffer);
+Stash__V1__SettingsChanged *
+       stash__v1__settings_changed__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   stash__v1__settings_changed__free_unpacked
+                     (Stash__V1__SettingsChanged *message,
+                      ProtobufCAllocator *allocator);
 /* Stash__V1__ExportProgress methods */
 void   stash__v1__export_progress__init
                      (Stash__V1__ExportProgress         *message);
@@ -3112,6 +3166,9 @@ typedef void (*Stash__V1__LicenseEvent_Closure)
 typedef void (*Stash__V1__Event_Closure)
                  (const Stash__V1__Event *message,
                   void *closure_data);
+typedef void (*Stash__V1__SettingsChanged_Closure)
+                 (const Stash__V1__SettingsChanged *message,
+                  void *closure_data);
 typedef void (*Stash__V1__ExportProgress_Closure)
                  (const Stash__V1__ExportProgress *message,
                   void *closure_data);
@@ -3192,6 +3249,7 @@ extern const ProtobufCMessageDescriptor stash__v1__progress__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__removed__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__license_event__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__event__descriptor;
+extern const ProtobufCMessageDescriptor stash__v1__settings_changed__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__export_progress__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__events_lost__descriptor;
 extern const ProtobufCMessageDescriptor stash__v1__server_message__descriptor;
