@@ -87,7 +87,7 @@ final class FetchContentCheckTests: FetchTestCase {
         var request = checked("/resume.jpg", name: "resume.jpg", expect: .kind(.image))
         request.etag = "\"v1\""
         try FileManager.default.createDirectory(atPath: request.folder + "/sub", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: request.partPath, contents: Data(jpeg.prefix(100)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: request.partPath, contents: Data(jpeg.prefix(100))))
         let recorder = await fetch(request)
         XCTAssertEqual(recorder.finalEvent, .completed(bytes: Int64(jpeg.count), sha256: ""))
         XCTAssertNil(server.requests(for: "/resume.jpg").first?.header("Range"), "fetched from byte 0")
@@ -96,7 +96,7 @@ final class FetchContentCheckTests: FetchTestCase {
         server.serve(path: "/resume2.jpg", route: TestRoute(body: .bytes(jpeg), etag: "\"v1\""))
         var resumed = checked("/resume2.jpg", name: "resume2.jpg", expect: .kind(.image))
         resumed.etag = "\"v1\""
-        FileManager.default.createFile(atPath: resumed.partPath, contents: Data(jpeg.prefix(1000)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: resumed.partPath, contents: Data(jpeg.prefix(1000))))
         let second = await fetch(resumed)
         XCTAssertEqual(second.finalEvent, .completed(bytes: Int64(jpeg.count), sha256: ""))
         XCTAssertEqual(server.requests(for: "/resume2.jpg").first?.header("Range"), "bytes=1000-")
