@@ -53,6 +53,11 @@ final class CommitQueue: Sendable {
 
     /// Queues a change and its announcement. Synchronous, so the order of calls is the order on
     /// disk; await the ticket to know the change is durable.
+    /// Returns once every change submitted so far is durable.
+    func flushed() async throws {
+        try await submit(nil, event: nil).wait()
+    }
+
     @discardableResult
     func submit(_ change: Change?, event: DownloadEvent.Kind?) -> CommitTicket {
         let ticket = CommitTicket()

@@ -71,11 +71,7 @@ extension Engine {
         case .license(let order):
             licenses.perform(order, config: config)
         case .armStorageRecheck:
-            let clock = self.clock
-            Task { [weak self] in
-                await clock.sleep(EngineState.storageRecheckInterval)
-                await self?.run(.storageRecheckDue)
-            }
+            arm(after: EngineState.storageRecheckInterval, .storageRecheckDue)
         case .forgetStorageInfo:
             maintenance.storage.forget()
         case .setRateLimit(let bytesPerSecond):
@@ -83,74 +79,28 @@ extension Engine {
         case .setGroupRateLimit(let group, let bytesPerSecond):
             fetch.setGroupRateLimit(group, bytesPerSecond)
         case .armRateChange(let seconds, let generation):
-            let clock = self.clock
-            Task { [weak self] in
-                await clock.sleep(seconds)
-                await self?.run(.rateChangeDue(generation: generation))
-            }
+            arm(after: seconds, .rateChangeDue(generation: generation))
         case .log(let level, let message, let metadata):
             logger.log(level: level, message, metadata: metadata)
-        case .swapReplacement(let id, let folder, let temporary, let final):
-            let files = self.files
-            Task {
-                let failure: String?
-                do {
-                    // The new copy's record is durable before its file takes the old one's name.
-                    try await self.flush()
-                    try await files.run { try ReplacementSwap.swap(in: folder, temporary: temporary, final: final) }
-                    failure = nil
-                } catch {
-                    failure = "\(error)"
-                }
-                self.run(.replacementSwapped(id, failure: failure))
-            }
-        case .markReplacementFolder(let id, let folder, let folders):
-            let (fetch, files, assetsDir) = (self.fetch, self.files, layout.assetsDir)
-            Task {
-                let failure: String?
-                do {
-                    try await fetch.syncFolders(folders, in: folder)
-                    try await files.run { try FolderSwap.mark(assetsDir: assetsDir, id: id) }
-                    failure = nil
-                } catch {
-                    failure = "\(error)"
-                }
-                self.run(.replacementMarked(id, failure: failure))
-            }
-        case .swapReplacementFolder(let id, let newKeys, let staleKeys):
-            let (files, assetsDir, keys, logger) = (self.files, layout.assetsDir, self.keys, self.logger)
-            Task {
-                let failure: String?
-                do {
-                    // The new copy's record is durable before its folder takes the old one's name.
-                    try await self.flush()
-                    try await files.run {
-                        try FolderSwap.swap(assetsDir: assetsDir, id: id) {
-                            do {
-                                try ReplacementKeys.promote(keys, asset: id, paths: newKeys, stale: staleKeys)
-                            } catch {
-                                // Made again at the next start: the record names the new keys.
-                                logger.error("a replace's keys could not be sealed under their ids", metadata: ["id": "\(id)", "error": "\(error)"])
-                            }
-                        }
-                    }
-                    failure = nil
-                } catch {
-                    failure = "\(error)"
-                }
-                self.run(.replacementSwapped(id, failure: failure))
-            }
+        case .swapReplacement, .markReplacementFolder, .swapReplacementFolder, .discardReplacementKeys, .discardReplacement:
+            ReplacementWork(
+                commits: commits, fetch: fetch, files: files, keys: keys, teardowns: teardowns, assetsDir: layout.assetsDir, logger: logger,
+                report: { [weak self] in await self?.run($0) }
+            ).perform(effect)
         case .startReplacePlanning(let generation, let download):
             let folder = layout.assetsDir + "/" + FolderSwap.siblingName(download.id)
             planner.start(download, generation: generation, folder: folder, preparation: hlsPreparation, keyPrefix: ReplacementKeys.prefix) { input in
                 await self.run(input)
             }
-        case .discardReplacementKeys(let id, let paths):
-            let keys = self.keys
-            teardowns.chain(id) { ReplacementKeys.discard(keys, asset: id, paths: paths) }
-        case .discardReplacement(let id, let folder, let temporary):
-            teardowns.chain(id) { ReplacementSwap.discard(in: folder, temporary: temporary) }
         }
         return nil
+    }
+
+    /// Takes `input` in once `seconds` have passed on the engine's clock.
+    private func arm(after seconds: Double, _ input: EngineInput) {
+        Task { [weak self, clock] in
+            await clock.sleep(seconds)
+            await self?.run(input)
+        }
     }
 }

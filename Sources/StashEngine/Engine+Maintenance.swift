@@ -29,6 +29,6 @@ extension Engine: MaintenanceHost {
     }
 
     func flush() async throws {
-        try await commits.submit(nil, event: nil).wait()
+        try await commits.flushed()
     }
 }

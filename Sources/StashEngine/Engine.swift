@@ -94,14 +94,7 @@ package actor Engine {
         for problem in loaded.problems {
             logger.warning("registry record skipped or repaired", metadata: ["problem": "\(problem)"])
         }
-        for download in loaded.downloads {
-            do {
-                try ReplacementSwap.finishAtStart(download, layout: layout, keys: keys)
-            } catch {
-                // The start's file check finds the old copy under a record of the new one and says so.
-                logger.error("a replace's rename could not be finished", metadata: ["id": "\(download.id)", "error": "\(error)"])
-            }
-        }
+        ReplacementSwap.finishAtStart(loaded.downloads, layout: layout, keys: keys, logger: logger)
         let crashGuard = CrashGuard(log: flight.previous())
         flight.begin(header: crashGuard.header)
         let verifyStarted = clock.now()

@@ -1,3 +1,4 @@
+import Logging
 import CLinux
 import Foundation
 import StashCore
@@ -20,7 +21,18 @@ enum ReplacementSwap {
     /// (`EngineState.swappingReason`) whose copy is still under its temporary name was stopped
     /// before the rename, which is made now (the copy is whole and durable). Without the
     /// temporary name the rename was made. A folder copy is finished by `FolderSwap`.
-    static func finishAtStart(_ download: Download, layout: AssetLayout, keys: KeyStore) throws {
+    static func finishAtStart(_ downloads: [Download], layout: AssetLayout, keys: KeyStore, logger: Logger) {
+        for download in downloads {
+            do {
+                try finishAtStart(download, layout: layout, keys: keys)
+            } catch {
+                // The start's file check finds the old copy under a record of the new one and says so.
+                logger.error("a replace's rename could not be finished", metadata: ["id": "\(download.id)", "error": "\(error)"])
+            }
+        }
+    }
+
+    private static func finishAtStart(_ download: Download, layout: AssetLayout, keys: KeyStore) throws {
         guard download.state == .completed, download.stateReason == EngineState.swappingReason, let file = download.files.first else { return }
         if Replacement.replacesFolder(download) {
             var failure: Error?
