@@ -111,7 +111,7 @@ let package = Package(
         .target(
             name: "StashFuzz",
             dependencies: [
-                "StashCore", "StashWire", "StashHLS", "StashKeys", "StashFetch", "StashEngine", "StashRemux",
+                "StashCore", "StashWire", "StashHLS", "StashDASH", "StashKeys", "StashFetch", "StashEngine", "StashRemux",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .executableTarget(name: "stash-fuzz", dependencies: ["StashFuzz"]),

@@ -31,7 +31,8 @@ package struct SegmentIndex: Equatable, Sendable {
                 throw DASHError(.invalidIndex, "a box of \(size) bytes at byte \(boxStart) of the index range does not fit it")
             }
             if type == Self.sidx {
-                guard size <= UInt64(Int64.max) - offset - UInt64(boxStart) else {
+                let limit = MediaRange.limit
+                guard offset <= limit, UInt64(boxStart) <= limit - offset, size <= limit - offset - UInt64(boxStart) else {
                     throw DASHError(.invalidIndex, "the sidx box of \(size) bytes ends past the largest file position")
                 }
                 entries = try Self.entries(&reader, boxEnd: offset + UInt64(boxStart) + size, presentationTimeOffset: presentationTimeOffset)

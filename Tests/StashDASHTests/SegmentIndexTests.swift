@@ -63,6 +63,10 @@ final class SegmentIndexTests: XCTestCase {
                 XCTAssertEqual((error as? DASHError)?.code, code, "\(error)")
             }
         }
+        // An index range near the largest file position with a box before the sidx (the fuzzer's
+        // first find: the room left was computed by subtraction past zero).
+        let free: [UInt8] = [0, 0, 0, 16] + Array("free".utf8) + Array(repeating: 0, count: 8)
+        XCTAssertThrowsError(try SegmentIndex(parsing: free + sidx(references: [(1, 1)]), offset: UInt64(Int64.max) - 10, presentationTimeOffset: 0))
         XCTAssertThrowsError(try SegmentBase(url: "https://x.example/v.mp4", initialization: nil, indexRange: nil, timescale: 1,
                                              presentationTimeOffset: 0).segments(index: []))
     }
