@@ -54,7 +54,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(name: "StashHLS", dependencies: ["StashCore"]),
-        .target(name: "StashDASH", dependencies: ["CLibXML2"]),
+        .target(name: "StashDASH", dependencies: ["StashCore", "CLibXML2"]),
         .target(
             name: "StashKeys",
             dependencies: ["StashCore", "StashCrypto", "CCrypto"]),
@@ -134,7 +134,7 @@ let package = Package(
             dependencies: ["CCurl", "StashCore", "StashFetch", "StashTestSupport", .product(name: "Logging", package: "swift-log")]),
         // Corpus/ holds playlists the tests read by path (PlaylistCorpusTests).
         .testTarget(name: "StashHLSTests", dependencies: ["StashCore", "StashHLS", "StashTestSupport"], exclude: ["Corpus"]),
-        .testTarget(name: "StashDASHTests", dependencies: ["StashDASH"]),
+        .testTarget(name: "StashDASHTests", dependencies: ["StashCore", "StashDASH"]),
         .testTarget(name: "StashKeysTests", dependencies: ["StashKeys", "StashTestSupport"]),
         .testTarget(name: "StashRemuxTests", dependencies: ["StashCore", "StashRemux", "StashTestSupport"]),
         .testTarget(
