@@ -63,7 +63,7 @@ let package = Package(
         .target(
             name: "StashEngine",
             dependencies: [
-                "StashCore", "StashCrypto", "StashStore", "StashFetch", "StashHLS", "StashKeys", "StashRemux", "CLinux",
+                "StashCore", "StashCrypto", "StashStore", "StashFetch", "StashHLS", "StashDASH", "StashKeys", "StashRemux", "CLinux",
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOPosix", package: "swift-nio"),
             ]),
         .target(

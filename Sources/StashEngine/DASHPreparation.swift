@@ -1,0 +1,94 @@
+import Foundation
+import StashCore
+import StashDASH
+import StashFetch
+
+/// Reads a DASH download's MPD and turns it into its offline package: chooses the
+/// representations as for HLS (`HLSOptions`), reads the `sidx` of each one-file representation,
+/// writes the local MPD and lists the segments as the download's files. The MPD arrives already
+/// fetched: `HLSPreparation` reads the download's URL and hands over what is an MPD.
+struct DASHPreparation: Sendable {
+    let hls: HLSPreparation
+
+    /// The largest `sidx` read: its box lists at most 65,535 references of 12 bytes.
+    static let maxIndexBytes = 1024 * 1024
+
+    /// A body that is an MPD (XML whose first element is `MPD`), not a playlist.
+    static func looksLikeMPD(_ body: FetchedBody) -> Bool {
+        if body.contentType == "application/dash+xml" { return true }
+        let head = body.bytes.prefix(4096)
+        let text = String(decoding: head, as: UTF8.self)
+        return text.contains("<MPD") && (text.hasPrefix("<") || text.hasPrefix("\u{FEFF}<") || text.drop { $0.isWhitespace }.hasPrefix("<"))
+    }
+
+    static func parse(_ body: FetchedBody, uri: String) throws -> MPD {
+        do {
+            return try MPD.parse(body.bytes, url: body.effectiveURL)
+        } catch let error as DASHError {
+            throw DownloadError(.validation, "MPD \(uri): \(error.message)")
+        }
+    }
+
+    /// What `stash plan` shows of the MPD.
+    static func manifest(_ body: FetchedBody, uri: String, start: Double?, end: Double?) throws -> ManifestInfo {
+        do {
+            return try ManifestInfo(mpd: parse(body, uri: uri), start: start, end: end)
+        } catch let error as DASHError {
+            throw DownloadError(.validation, "MPD \(uri): \(error.message)")
+        }
+    }
+
+    func prepare(id: String, body: FetchedBody, uri: String, headers: [HTTPHeader], options: HLSOptions, folder: String) async throws
+        -> HLSPreparation.Prepared
+    {
+        let mpd = try Self.parse(body, uri: uri)
+        let package: DASHPackage
+        do {
+            let tracks = try mpd.select(options)
+            if let protected = tracks.first(where: { !$0.set.protections.isEmpty }) {
+                let schemes = protected.set.protections.map(\.schemeIdUri).joined(separator: ", ")
+                throw DownloadError(.validation, "MPD \(uri): representation \(protected.representation.id) is encrypted (ContentProtection \(schemes)); stash does not keep encrypted DASH offline yet")
+            }
+            let indexes = try await readIndexes(tracks, headers: headers)
+            package = try DASHPackage.make(mpd: mpd, tracks: tracks, indexes: indexes, start: options.start, end: options.end)
+        } catch let error as DASHError {
+            throw DownloadError(.validation, "MPD \(uri): \(error.message)")
+        }
+        try Task.checkCancellation()
+        try DurableFile.write(Array(package.manifest.utf8), folder: folder, relativePath: DASHPackage.manifestPath)
+        let files = package.files.map { file -> DownloadFile in
+            var local = DownloadFile(url: file.url, path: file.path, size: file.range.map { Int64(clamping: $0.length) },
+                                     rangeOffset: file.range.map { Int64(clamping: $0.offset) })
+            // As for HLS: a segment at its final path is complete, so a package planned again
+            // after a crash or a repair fetches only what is missing.
+            if let info = try? SystemCallError.status(folder + "/" + file.path, followingSymlink: false), info.st_mode & S_IFMT == S_IFREG,
+               local.size == nil || local.size == Int64(info.st_size) {
+                local.done = true
+                local.size = Int64(info.st_size)
+                local.downloadedBytes = Int64(info.st_size)
+            }
+            return local
+        }
+        return HLSPreparation.Prepared(
+            files: files, keyPaths: [], playlistPaths: [DASHPackage.manifestPath], quality: package.quality,
+            hasSubtitles: package.hasSubtitles, estimatedBytes: package.estimatedBytes, licenseKeyIDs: [:], license: nil)
+    }
+
+    /// Fetches the `sidx` byte range of each chosen one-file (SegmentBase) representation.
+    private func readIndexes(_ tracks: [DASHTrack], headers: [HTTPHeader]) async throws -> [String: [UInt8]] {
+        var indexes: [String: [UInt8]] = [:]
+        for track in tracks {
+            guard let (url, range) = track.representation.indexRequest else { continue }
+            let key = DASHPackage.indexKey(url: url, range: range)
+            guard indexes[key] == nil else { continue }
+            guard range.length <= UInt64(Self.maxIndexBytes) else {
+                throw DownloadError(.validation, "the index range of representation \(track.representation.id) is \(range.length) bytes; the limit is \(Self.maxIndexBytes)")
+            }
+            var request = FetchRequest.inMemory(url: url, headers: headers, limit: Self.maxIndexBytes, retry: hls.retry,
+                                                lowSpeedLimit: hls.lowSpeedLimit, lowSpeedTime: hls.lowSpeedTime)
+            request.range = FetchRange(offset: Int64(clamping: range.offset), length: Int64(clamping: range.length))
+            indexes[key] = try await hls.fetch.fetchBody(request, waitingForNetwork: hls.waitingForNetwork).bytes
+        }
+        return indexes
+    }
+}

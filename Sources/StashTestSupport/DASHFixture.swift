@@ -1,0 +1,42 @@
+import Foundation
+
+/// A DASH presentation that ffmpeg's dash muxer makes from its test sources in a directory, for
+/// tests that serve it (`TestHTTPServer.serveDirectory`): two video representations (256x144 at
+/// bandwidth 200000, id 0; 426x240 at 600000, id 1) in one adaptation set, and two audio
+/// adaptation sets, `en` (id 2) and `fr` (id 3), all in 2-second fragmented MP4 segments named
+/// `chunk-stream<id>-<number>.m4s` after `init-stream<id>.m4s`. It takes about 0.3 s.
+package struct DASHFixture: Sendable {
+    package let directory: String
+    package let manifestPath = "manifest.mpd"
+
+    package static let seconds = 6
+    package static let frameRate = 25
+    package static let segmentsPerRepresentation = 3
+    /// Video frames in either video representation.
+    package static var frameCount: Int { seconds * frameRate }
+
+    /// Makes the presentation in `directory`: with a SegmentTimeline in each SegmentTemplate
+    /// (`timeline`), or with `@duration` alone.
+    package static func make(in directory: String, timeline: Bool) throws -> DASHFixture {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let source = ["-f", "lavfi", "-i", "testsrc2=size=256x144:rate=\(frameRate):duration=\(seconds)"]
+        let tones = ["-f", "lavfi", "-i", "sine=frequency=440:duration=\(seconds)", "-f", "lavfi", "-i", "sine=frequency=660:duration=\(seconds)"]
+        let encode = [
+            "-map", "0:v", "-map", "0:v", "-map", "1:a", "-map", "2:a", "-c:v", "libx264", "-preset", "ultrafast",
+            "-g", "\(2 * frameRate)", "-keyint_min", "\(2 * frameRate)", "-sc_threshold", "0",
+            "-b:v:0", "200k", "-s:v:0", "256x144", "-b:v:1", "600k", "-s:v:1", "426x240",
+            "-c:a", "aac", "-b:a", "64k", "-metadata:s:a:0", "language=en", "-metadata:s:a:1", "language=fr",
+        ]
+        let dash = [
+            "-use_timeline", timeline ? "1" : "0", "-use_template", "1", "-seg_duration", "2",
+            "-adaptation_sets", "id=0,streams=v id=1,streams=2 id=2,streams=3", "-f", "dash", directory + "/manifest.mpd",
+        ]
+        try MediaTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y"] + source + tones + encode + dash)
+        return DASHFixture(directory: directory)
+    }
+
+    /// Frames ffmpeg decodes from the presentation's video at `manifest` (an MPD on disk).
+    package static func decodedFrames(manifest: String) throws -> Int {
+        try HLSFixture.decodedFrames(playlist: manifest)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import StashClient
+import StashTestSupport
+import XCTest
+
+/// DASH presentations made by ffmpeg's dash muxer, served by the test server, planned and
+/// downloaded by a real daemon, and played from the download's folder by ffmpeg.
+final class DASHDownloadTests: DaemonTestCase {
+    private func serve(timeline: Bool) throws -> String {
+        try XCTSkipUnless(HLSFixture.isAvailable, "ffmpeg and ffprobe are needed (make deps installs them)")
+        let folder = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-dash")
+        let fixture = try DASHFixture.make(in: folder + "/dash", timeline: timeline)
+        http.serveDirectory(fixture.directory, at: "/dash")
+        return http.url("/dash/" + fixture.manifestPath)
+    }
+
+    private func asset(_ id: String) -> String { daemon.dataDir + "/assets/" + id }
+
+    /// The representations whose segments the server was asked for (`chunk-stream<id>-`).
+    private func requestedStreams() -> Set<String> {
+        Set(http.requests.compactMap { request -> String? in
+            guard let name = request.path.split(separator: "/").last, name.hasPrefix("chunk-stream") else { return nil }
+            return String(name.dropFirst("chunk-stream".count).prefix { $0 != "-" })
+        })
+    }
+
+    func testPlanListsTheRepresentationsAndAudioTracks() async throws {
+        let url = try serve(timeline: true)
+        let info = try await client.manifestInfo(uri: url)
+        XCTAssertEqual(info.variants.map(\.height), [144, 240])
+        XCTAssertEqual(info.variants.map(\.bandwidth), [200_000, 600_000])
+        XCTAssertEqual(info.variants.map(\.estimatedBytes), [150_000, 450_000])
+        XCTAssertEqual(info.audio.map(\.language), ["en", "fr"])
+        XCTAssertEqual(info.duration, Double(DASHFixture.seconds))
+        let hello = try await client.hello()
+        XCTAssertTrue(hello.features.contains("dash"))
+    }
+
+    func testAddTakesTheChosenRepresentationAndItsFolderPlaysOffline() async throws {
+        let url = try serve(timeline: true)
+        // low: the lowest representation reaching 500 kb/s, the 426x240 one.
+        let added = try await client.addDownload(AddDownloadRequest(id: "movie", uri: url, hls: HLSOptions(quality: .low))).download
+        XCTAssertEqual(added.state, .queued)
+        let done = try await waitFor("movie", .completed)
+        XCTAssertTrue(done.quality.hasPrefix("426x240,"), done.quality)
+        let segments = DASHFixture.segmentsPerRepresentation
+        XCTAssertEqual(done.filesTotal, 2 * (1 + segments), "video and the main (first) audio, each an init and its segments")
+        XCTAssertEqual(done.filesDone, done.filesTotal)
+        XCTAssertEqual(requestedStreams(), ["1", "2"], "only the chosen representations are fetched")
+        let manifest = try String(contentsOfFile: asset("movie") + "/manifest.mpd", encoding: .utf8)
+        XCTAssertTrue(manifest.contains("video/seg$Number%05d$.m4s"), manifest)
+        XCTAssertFalse(manifest.contains("http"), "the local MPD names local files only:\n\(manifest)")
+        XCTAssertEqual(try DASHFixture.decodedFrames(manifest: asset("movie") + "/manifest.mpd"), DASHFixture.frameCount)
+    }
+
+    func testTemplateWithoutTimelineAndAnotherAudioLanguage() async throws {
+        let url = try serve(timeline: false)
+        _ = try await client.addDownload(AddDownloadRequest(id: "small", uri: url, hls: HLSOptions(maxHeight: 144, audio: ["fr"])))
+        let done = try await waitFor("small", .completed)
+        XCTAssertTrue(done.quality.hasPrefix("256x144,"), done.quality)
+        XCTAssertEqual(requestedStreams(), ["0", "3"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: asset("small") + "/audio/fr/seg00002.m4s"))
+        XCTAssertEqual(try DASHFixture.decodedFrames(manifest: asset("small") + "/manifest.mpd"), DASHFixture.frameCount)
+    }
+
+    func testAnMPDURLWithoutOptionsIsAStream() async throws {
+        let url = try serve(timeline: true)
+        _ = try await client.addDownload(AddDownloadRequest(id: "plain", uri: url))
+        let done = try await waitFor("plain", .completed)
+        XCTAssertTrue(done.quality.hasPrefix("426x240,"), "auto takes the highest: \(done.quality)")
+        XCTAssertEqual(done.filesTotal, 2 * (1 + DASHFixture.segmentsPerRepresentation))
+    }
+
+    /// A URL that does not say it is an MPD, answered with Content-Type application/dash+xml:
+    /// the transfer stops and the MPD is read as for an .mpd URL.
+    func testContentTypeMakesADownloadDASH() async throws {
+        let url = try serve(timeline: true)
+        let mpd = try XCTUnwrap(http.route("/dash/manifest.mpd"))
+        http.serve(path: "/dash/watch", route: TestRoute(body: mpd.body, contentType: "application/dash+xml"))
+        XCTAssertTrue(url.hasSuffix("/dash/manifest.mpd"))
+        _ = try await client.addDownload(AddDownloadRequest(id: "typed", uri: http.url("/dash/watch")))
+        let done = try await waitFor("typed", .completed)
+        XCTAssertEqual(done.filesTotal, 2 * (1 + DASHFixture.segmentsPerRepresentation))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: asset("typed") + "/manifest.mpd"))
+    }
+
+    func testCommandLinePlanAndAdd() async throws {
+        let url = try serve(timeline: false)
+        let table = try daemon.runCLI(["plan", url])
+        XCTAssertEqual(table.status, 0, table.stderr)
+        XCTAssertTrue(table.stdout.contains("426x240") && table.stdout.contains("256x144"), table.stdout)
+        let add = try daemon.runCLI(["add", url, "--id", "cli", "--quality", "low", "--audio", "fr", "--wait", "--json"])
+        XCTAssertEqual(add.status, 0, add.stderr)
+        let last = try XCTUnwrap(add.stdout.split(separator: "\n").last)
+        let record = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        XCTAssertEqual(record["state"] as? String, "COMPLETED")
+        XCTAssertEqual(record["segmentsTotal"] as? Int, 2 * (1 + DASHFixture.segmentsPerRepresentation))
+        XCTAssertEqual(record["segmentsDone"] as? Int, record["segmentsTotal"] as? Int)
+        XCTAssertTrue((record["quality"] as? String)?.hasPrefix("426x240") ?? false, "\(record)")
+        XCTAssertEqual(requestedStreams(), ["1", "3"])
+    }
+}
