@@ -35,6 +35,37 @@ package struct DASHFixture: Sendable {
         return DASHFixture(directory: directory)
     }
 
+    /// One file per representation (ffmpeg's `-single_file 1 -global_sidx 1`), one video
+    /// representation: `manifest.mpd` addresses its segments as a SegmentList of `mediaRange`s,
+    /// and `segment-base.mpd`, written here from it, as a SegmentBase whose `indexRange` is the
+    /// file's `sidx` box.
+    package static func singleFile(in directory: String) throws -> DASHFixture {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try MediaTool.run("ffmpeg", [
+            "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=256x144:rate=\(frameRate):duration=\(seconds)",
+            "-map", "0:v", "-c:v", "libx264", "-preset", "ultrafast", "-g", "\(2 * frameRate)", "-keyint_min", "\(2 * frameRate)",
+            "-sc_threshold", "0", "-single_file", "1", "-global_sidx", "1", "-seg_duration", "2", "-f", "dash", directory + "/manifest.mpd",
+        ])
+        let media = try Data(contentsOf: URL(fileURLWithPath: directory + "/manifest-stream0.mp4"))
+        var offset = 0
+        var sidx: (start: Int, end: Int)?
+        while offset + 8 <= media.count {
+            let size = media[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            if String(decoding: media[offset + 4..<offset + 8], as: UTF8.self) == "sidx" { sidx = (offset, offset + size - 1) }
+            guard size >= 8 else { break }
+            offset += size
+        }
+        guard let sidx else { throw HLSFixtureError("ffmpeg wrote no sidx box in \(directory)/manifest-stream0.mp4") }
+        let list = try String(contentsOfFile: directory + "/manifest.mpd", encoding: .utf8)
+        guard let open = list.range(of: "<SegmentList"), let close = list.range(of: "</SegmentList>") else {
+            throw HLSFixtureError("ffmpeg wrote no SegmentList in \(directory)/manifest.mpd:\n\(list)")
+        }
+        let base = "<SegmentBase indexRange=\"\(sidx.start)-\(sidx.end)\"><Initialization range=\"0-\(sidx.start - 1)\"/></SegmentBase>"
+        try list.replacingCharacters(in: open.lowerBound..<close.upperBound, with: base)
+            .write(toFile: directory + "/segment-base.mpd", atomically: true, encoding: .utf8)
+        return DASHFixture(directory: directory)
+    }
+
     /// Frames ffmpeg decodes from the presentation's video at `manifest` (an MPD on disk).
     package static func decodedFrames(manifest: String) throws -> Int {
         try HLSFixture.decodedFrames(playlist: manifest)

@@ -99,4 +99,23 @@ final class DASHDownloadTests: DaemonTestCase {
         XCTAssertTrue((record["quality"] as? String)?.hasPrefix("426x240") ?? false, "\(record)")
         XCTAssertEqual(requestedStreams(), ["1", "3"])
     }
+
+    /// One file per representation: byte ranges from a SegmentList's mediaRange (exact sizes),
+    /// and from the sidx box a SegmentBase's indexRange names (fetched with a Range request).
+    func testOneFileRepresentationsBySegmentListAndBySidx() async throws {
+        try XCTSkipUnless(HLSFixture.isAvailable, "ffmpeg and ffprobe are needed (make deps installs them)")
+        let fixture = try DASHFixture.singleFile(in: try DaemonProcess.makeTemporaryDirectory(prefix: "stash-dash") + "/one")
+        http.serveDirectory(fixture.directory, at: "/one")
+        let info = try await client.manifestInfo(uri: http.url("/one/manifest.mpd"))
+        XCTAssertEqual(info.variants.count, 1)
+        for (id, name) in [("list", "manifest.mpd"), ("base", "segment-base.mpd")] {
+            _ = try await client.addDownload(AddDownloadRequest(id: id, uri: http.url("/one/" + name)))
+            let done = try await waitFor(id, .completed)
+            XCTAssertEqual(done.filesTotal, 1 + DASHFixture.segmentsPerRepresentation, id)
+            XCTAssertEqual(done.downloadedBytes, done.totalBytes, "\(id): the sizes are exact")
+            XCTAssertEqual(try DASHFixture.decodedFrames(manifest: asset(id) + "/manifest.mpd"), DASHFixture.frameCount, id)
+        }
+        let ranges = http.requests(for: "/one/manifest-stream0.mp4").compactMap { $0.headers.first { $0.name.lowercased() == "range" }?.value }
+        XCTAssertEqual(ranges.count, 2 * (1 + DASHFixture.segmentsPerRepresentation) + 1, "every piece a range, and the sidx once: \(ranges)")
+    }
 }
