@@ -118,4 +118,55 @@ final class DASHDownloadTests: DaemonTestCase {
         let ranges = http.requests(for: "/one/manifest-stream0.mp4").compactMap { $0.headers.first { $0.name.lowercased() == "range" }?.value }
         XCTAssertEqual(ranges.count, 2 * (1 + DASHFixture.segmentsPerRepresentation) + 1, "every piece a range, and the sidx once: \(ranges)")
     }
+
+    func testKilledMidDownloadRestartFetchesOnlyMissingSegments() async throws {
+        let url = try serve(timeline: true)
+        // About 5 s at this rate for the 426x240 representation and its audio.
+        _ = try await client.setConfig([(key: "rate-limit", value: "100000")])
+        _ = try await client.addDownload(AddDownloadRequest(id: "killed", uri: url, hls: HLSOptions(segmentConcurrency: 2)))
+        _ = try await waitUntil("killed") { $0.filesDone >= 3 }
+        daemon.kill(signal: SIGKILL)
+        _ = daemon.waitForExit()
+        let before = Dictionary(grouping: http.requests.filter { $0.path.hasSuffix(".m4s") }, by: \.path).mapValues(\.count)
+        try await daemon.restart()
+        try await reconnect()
+        _ = try await client.setConfig([(key: "rate-limit", value: "0")])
+        let done = try await waitFor("killed", .completed)
+        let after = Dictionary(grouping: http.requests.filter { $0.path.hasSuffix(".m4s") }, by: \.path).mapValues(\.count)
+        let fetchedAgain = before.keys.filter { (after[$0] ?? 0) > before[$0]! }
+        XCTAssertLessThanOrEqual(fetchedAgain.count, 2, "only segments in flight at the kill are fetched again: \(fetchedAgain.sorted())")
+        XCTAssertGreaterThanOrEqual(before.count - fetchedAgain.count, 3, "complete segments are not fetched again")
+        XCTAssertEqual(done.filesDone, done.filesTotal)
+        XCTAssertEqual(try DASHFixture.decodedFrames(manifest: asset("killed") + "/manifest.mpd"), DASHFixture.frameCount)
+    }
+
+    func testVerifyFindsAndRepairsAMissingSegmentAndTheManifest() async throws {
+        let url = try serve(timeline: true)
+        _ = try await client.addDownload(AddDownloadRequest(id: "v", uri: url))
+        _ = try await waitFor("v", .completed)
+        try FileManager.default.removeItem(atPath: asset("v") + "/video/seg00001.m4s")
+        try FileManager.default.removeItem(atPath: asset("v") + "/manifest.mpd")
+        let report = try await client.verify()
+        XCTAssertEqual(Set(report.findings.filter { $0.kind == .missingFile }.map(\.path)),
+                       [asset("v") + "/video/seg00001.m4s", asset("v") + "/manifest.mpd"])
+        let segmentsBefore = http.requests.filter { $0.path.hasSuffix(".m4s") }.count
+        let repaired = try await client.verify(repair: true)
+        XCTAssertEqual(repaired.requeued, 1)
+        _ = try await waitFor("v", .completed)
+        XCTAssertEqual(http.requests.filter { $0.path.hasSuffix(".m4s") }.count - segmentsBefore, 1, "only the missing segment is fetched again")
+        let after = try await client.verify()
+        XCTAssertTrue(after.findings.isEmpty, "\(after.findings)")
+        XCTAssertEqual(try DASHFixture.decodedFrames(manifest: asset("v") + "/manifest.mpd"), DASHFixture.frameCount)
+    }
+
+    func testExportToAFolderPlaysOffline() async throws {
+        let url = try serve(timeline: false)
+        _ = try await client.addDownload(AddDownloadRequest(id: "e", uri: url, hls: HLSOptions(audio: ["en", "fr"])))
+        _ = try await waitFor("e", .completed)
+        let out = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-export") + "/e"
+        let exported = try await client.export(id: "e", to: out)
+        XCTAssertEqual(exported.files, 1 + 3 * (1 + DASHFixture.segmentsPerRepresentation), "the manifest, video and two audio tracks")
+        XCTAssertEqual(try DASHFixture.decodedFrames(manifest: out + "/manifest.mpd"), DASHFixture.frameCount)
+        await assertFails(.failedPrecondition) { try await self.client.export(id: "e", toFile: out + ".mp4") }
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import StashCore
+import StashDASH
 import StashKeys
 import StashRemux
 
@@ -28,13 +29,18 @@ struct ExportService: Sendable {
                 throw StashError(.failedPrecondition, "download '\(order.id)' is not an HLS download; its files are already at \(layout.absolute(download.assetPath))")
             }
             try checkExportable(download)
+            let isDASH = download.hlsPlaylists == [DASHPackage.manifestPath]
             let exporter = PackageExporter(
                 keys: keys, dataDir: layout.dataDir, asset: download.id, folder: layout.assetFolder(id: download.id),
-                playlists: download.hlsPlaylists, keyIDs: keyIDs(of: download), textTrackPaths: download.textTracks.map(\.path))
+                playlists: download.hlsPlaylists, keyIDs: keyIDs(of: download), textTrackPaths: download.textTracks.map(\.path),
+                dashPaths: isDASH ? download.files.map(\.path).filter { path in !download.textTracks.contains { $0.path == path } } : [])
             let (dir, decrypt) = (order.dir, order.decrypt)
             return try await files.run { try exporter.export(to: dir, decrypt: decrypt) }
         }
         let kind: FileExport.Kind
+        if download.hlsPlaylists == [DASHPackage.manifestPath] {
+            throw StashError(.failedPrecondition, "download '\(order.id)' is a DASH download; export it to a folder (stash export \(order.id) DIR), which ffmpeg plays, until export to one file reads DASH")
+        }
         if download.hls != nil {
             guard !order.link else {
                 throw StashError.invalidArgument("link applies to a single-file download; '\(order.id)' is an HLS download, which is remuxed into a new file")
