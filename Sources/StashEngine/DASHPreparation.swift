@@ -2,6 +2,7 @@ import Foundation
 import StashCore
 import StashDASH
 import StashFetch
+import StashHLS
 
 /// Reads a DASH download's MPD and turns it into its offline package: chooses the
 /// representations as for HLS (`HLSOptions`), reads the `sidx` of each one-file representation,
@@ -69,9 +70,17 @@ struct DASHPreparation: Sendable {
             }
             return local
         }
+        // As for HLS, the record says what the package holds: an end past the presentation is its end.
+        let window = package.window.map { kept in
+            SegmentWindow(start: kept.start, end: kept.end, clampedFrom: (options.end ?? 0) > kept.end ? options.end : nil)
+        }
+        let notes = window?.clampedFrom.map { asked in
+            ["hls.end \(HLSRules.seconds(asked)) is past the end of the presentation, which lasts \(HLSRules.seconds(mpd.duration)) s: the range ends there"]
+        }
         return HLSPreparation.Prepared(
             files: files, keyPaths: [], playlistPaths: [DASHPackage.manifestPath], quality: package.quality,
-            hasSubtitles: package.hasSubtitles, estimatedBytes: package.estimatedBytes, licenseKeyIDs: [:], license: nil)
+            hasSubtitles: package.hasSubtitles, estimatedBytes: package.estimatedBytes, licenseKeyIDs: [:], license: nil,
+            window: window, windowNotes: notes ?? [])
     }
 
     /// Fetches the `sidx` byte range of each chosen one-file (SegmentBase) representation.

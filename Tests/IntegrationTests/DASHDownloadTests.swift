@@ -169,4 +169,46 @@ final class DASHDownloadTests: DaemonTestCase {
         XCTAssertEqual(try DASHFixture.decodedFrames(manifest: out + "/manifest.mpd"), DASHFixture.frameCount)
         await assertFails(.failedPrecondition) { try await self.client.export(id: "e", toFile: out + ".mp4") }
     }
+
+    /// --start/--end: the segments that overlap the range, each track by its own timeline; an
+    /// end past the presentation is its end, in the record too.
+    func testTimeRangeKeepsTheOverlappingSegments() async throws {
+        let url = try serve(timeline: true)
+        _ = try await client.addDownload(AddDownloadRequest(id: "clip", uri: url, hls: HLSOptions(start: 2.5, end: 100)))
+        let done = try await waitFor("clip", .completed)
+        XCTAssertEqual(done.hls?.end, Double(DASHFixture.seconds))
+        XCTAssertEqual(done.hls?.start, 2.5)
+        let video = http.requests.map(\.path).filter { $0.contains("chunk-stream1-") }.sorted()
+        XCTAssertEqual(video, ["/dash/chunk-stream1-00002.m4s", "/dash/chunk-stream1-00003.m4s"])
+        XCTAssertEqual(try DASHFixture.decodedFrames(manifest: asset("clip") + "/manifest.mpd"), 2 * 2 * DASHFixture.frameRate)
+    }
+
+    /// A text adaptation set that is one WebVTT file (as Shaka packager writes them), kept with
+    /// --subtitles and named by the local MPD.
+    func testWebVTTTextTrack() async throws {
+        _ = try serve(timeline: true)
+        let mpd = try XCTUnwrap(http.route("/dash/manifest.mpd"))
+        guard case .file(let path, _) = mpd.body else { return XCTFail("the fixture's MPD is not served from its file") }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let text = """
+            <AdaptationSet id="9" contentType="text" mimeType="text/vtt" lang="de">
+              <Role schemeIdUri="urn:mpeg:dash:role:2011" value="subtitle"/>
+              <Representation id="subs-de" bandwidth="256"><BaseURL>subs/de.vtt</BaseURL></Representation>
+            </AdaptationSet>
+            </Period>
+            """
+        let withText = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "</Period>", with: text)
+        http.serve(path: "/dash/with-text.mpd", body: Array(withText.utf8))
+        let vtt = "WEBVTT\n\n00:00:01.000 --> 00:00:03.000\nHallo\n"
+        http.serve(path: "/dash/subs/de.vtt", body: Array(vtt.utf8))
+        let info = try await client.manifestInfo(uri: http.url("/dash/with-text.mpd"))
+        XCTAssertEqual(info.subtitles.map(\.language), ["de"])
+        _ = try await client.addDownload(AddDownloadRequest(id: "subs", uri: http.url("/dash/with-text.mpd"), hls: HLSOptions(subtitles: ["de"])))
+        let done = try await waitFor("subs", .completed)
+        XCTAssertTrue(done.hasSubtitles)
+        XCTAssertEqual(try String(contentsOfFile: asset("subs") + "/subtitles/de/seg00000.vtt", encoding: .utf8), vtt)
+        let manifest = try String(contentsOfFile: asset("subs") + "/manifest.mpd", encoding: .utf8)
+        XCTAssertTrue(manifest.contains("<BaseURL>subtitles/de/seg00000.vtt</BaseURL>"), manifest)
+        XCTAssertEqual(try DASHFixture.decodedFrames(manifest: asset("subs") + "/manifest.mpd"), DASHFixture.frameCount)
+    }
 }
