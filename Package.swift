@@ -134,7 +134,8 @@ let package = Package(
             dependencies: ["CCurl", "StashCore", "StashFetch", "StashTestSupport", .product(name: "Logging", package: "swift-log")]),
         // Corpus/ holds playlists the tests read by path (PlaylistCorpusTests).
         .testTarget(name: "StashHLSTests", dependencies: ["StashCore", "StashHLS", "StashTestSupport"], exclude: ["Corpus"]),
-        .testTarget(name: "StashDASHTests", dependencies: ["StashCore", "StashDASH"]),
+        // Corpus/ holds MPDs the tests read by path (MPDCorpusTests).
+        .testTarget(name: "StashDASHTests", dependencies: ["StashCore", "StashDASH"], exclude: ["Corpus"]),
         .testTarget(name: "StashKeysTests", dependencies: ["StashKeys", "StashTestSupport"]),
         .testTarget(name: "StashRemuxTests", dependencies: ["StashCore", "StashRemux", "StashTestSupport"]),
         .testTarget(
