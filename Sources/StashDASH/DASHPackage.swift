@@ -2,9 +2,10 @@
 /// folder, and the local MPD that names only what was chosen, with local paths. Built by
 /// `make(mpd:tracks:indexes:start:end:)`; the engine does the fetching and the writing.
 ///
-/// Layout: `manifest.mpd`; `video/init.mp4` and `video/seg00000.m4s` ...; `audio/<lang>/` and
-/// `subtitles/<lang>/` alike (`<lang>-2` for a second set of one language); each under
-/// `period<N>/` when the MPD has several periods. Every byte range is its own file.
+/// Layout: `manifest.mpd`; `video/init.mp4` and `video/seg00000.m4s` ... (each with the extension
+/// of its URL); `audio/<lang>/` and `subtitles/<lang>/` alike (`<lang>-2` for a second set of one
+/// language); each under `period<N>/` when the MPD has several periods. Every byte range is its
+/// own file.
 package struct DASHPackage: Equatable, Sendable {
     package struct File: Equatable, Sendable {
         package var url: String

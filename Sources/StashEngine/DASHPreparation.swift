@@ -47,8 +47,15 @@ struct DASHPreparation: Sendable {
         do {
             let tracks = try mpd.select(options)
             if let protected = tracks.first(where: { !$0.set.protections.isEmpty }) {
-                let schemes = protected.set.protections.map(\.schemeIdUri).joined(separator: ", ")
-                throw DownloadError(.validation, "MPD \(uri): representation \(protected.representation.id) is encrypted (ContentProtection \(schemes)); stash does not keep encrypted DASH offline yet")
+                let protections = protected.set.protections
+                let id = protected.representation.id
+                let clearKey = protections.contains { $0.schemeIdUri == ContentProtection.clearKeySystem }
+                let systems = protections.compactMap(\.systemWithoutCDM)
+                if !clearKey, !systems.isEmpty {
+                    throw DownloadError(.validation, "MPD \(uri): representation \(id) is protected by \(systems.joined(separator: " and ")), which only a CDM can decrypt; stash keeps ClearKey content only")
+                }
+                let schemes = protections.map(\.schemeIdUri).joined(separator: ", ")
+                throw DownloadError(.validation, "MPD \(uri): representation \(id) is encrypted (ContentProtection \(schemes)); stash does not keep encrypted DASH (ClearKey CENC) offline yet")
             }
             let indexes = try await readIndexes(tracks, headers: headers)
             package = try DASHPackage.make(mpd: mpd, tracks: tracks, indexes: indexes, start: options.start, end: options.end)

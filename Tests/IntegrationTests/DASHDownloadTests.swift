@@ -16,6 +16,16 @@ final class DASHDownloadTests: DaemonTestCase {
 
     private func asset(_ id: String) -> String { daemon.dataDir + "/assets/" + id }
 
+    /// Serves the fixture's MPD changed by `edit` at `/dash/NAME` (beside its segments); returns its URL.
+    private func serveEdited(_ name: String, timeline: Bool = true, _ edit: (String) -> String) throws -> String {
+        _ = try serve(timeline: timeline)
+        guard case .file(let path, _) = try XCTUnwrap(http.route("/dash/manifest.mpd")).body else {
+            throw HLSFixtureError("the fixture's MPD is not served from its file")
+        }
+        http.serve(path: "/dash/" + name, body: Array(edit(try String(contentsOfFile: path, encoding: .utf8)).utf8))
+        return http.url("/dash/" + name)
+    }
+
     /// The representations whose segments the server was asked for (`chunk-stream<id>-`).
     private func requestedStreams() -> Set<String> {
         Set(http.requests.compactMap { request -> String? in
@@ -186,10 +196,6 @@ final class DASHDownloadTests: DaemonTestCase {
     /// A text adaptation set that is one WebVTT file (as Shaka packager writes them), kept with
     /// --subtitles and named by the local MPD.
     func testWebVTTTextTrack() async throws {
-        _ = try serve(timeline: true)
-        let mpd = try XCTUnwrap(http.route("/dash/manifest.mpd"))
-        guard case .file(let path, _) = mpd.body else { return XCTFail("the fixture's MPD is not served from its file") }
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         let text = """
             <AdaptationSet id="9" contentType="text" mimeType="text/vtt" lang="de">
               <Role schemeIdUri="urn:mpeg:dash:role:2011" value="subtitle"/>
@@ -197,8 +203,7 @@ final class DASHDownloadTests: DaemonTestCase {
             </AdaptationSet>
             </Period>
             """
-        let withText = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "</Period>", with: text)
-        http.serve(path: "/dash/with-text.mpd", body: Array(withText.utf8))
+        _ = try serveEdited("with-text.mpd") { $0.replacingOccurrences(of: "</Period>", with: text) }
         let vtt = "WEBVTT\n\n00:00:01.000 --> 00:00:03.000\nHallo\n"
         http.serve(path: "/dash/subs/de.vtt", body: Array(vtt.utf8))
         let info = try await client.manifestInfo(uri: http.url("/dash/with-text.mpd"))
@@ -210,5 +215,56 @@ final class DASHDownloadTests: DaemonTestCase {
         let manifest = try String(contentsOfFile: asset("subs") + "/manifest.mpd", encoding: .utf8)
         XCTAssertTrue(manifest.contains("<BaseURL>subtitles/de/seg00000.vtt</BaseURL>"), manifest)
         XCTAssertEqual(try DASHFixture.decodedFrames(manifest: asset("subs") + "/manifest.mpd"), DASHFixture.frameCount)
+    }
+
+    /// Content for a CDM is refused by the name of its DRM systems; ClearKey content says it is
+    /// not kept yet. Either way nothing is fetched but the MPD.
+    func testEncryptedRepresentationsAreRefusedByName() async throws {
+        let widevine = """
+            <ContentProtection schemeIdUri="urn:mpeg:dash:mp4protection:2011" value="cenc"/>
+            <ContentProtection schemeIdUri="urn:uuid:EDEF8BA9-79D6-4ACE-A3C8-27DCD51D21ED"/>
+            <ContentProtection schemeIdUri="urn:uuid:9a04f079-9840-4286-ab92-e65be0885f95"/>
+            <Representation id="0"
+            """
+        let cdm = try serveEdited("widevine.mpd") { $0.replacingOccurrences(of: "<Representation id=\"0\"", with: widevine) }
+        _ = try await client.addDownload(AddDownloadRequest(id: "wv", uri: cdm))
+        let failed = try await waitFor("wv", .failed)
+        XCTAssertTrue(failed.error?.message.contains("protected by Widevine and PlayReady, which only a CDM can decrypt") ?? false, "\(String(describing: failed.error))")
+        let clearKey = """
+            <ContentProtection schemeIdUri="urn:uuid:e2719d58-a985-b3c9-781a-b030af78d30e"/>
+            <Representation id="0"
+            """
+        let keyed = try serveEdited("clearkey.mpd") { $0.replacingOccurrences(of: "<Representation id=\"0\"", with: clearKey) }
+        _ = try await client.addDownload(AddDownloadRequest(id: "ck", uri: keyed))
+        let refused = try await waitFor("ck", .failed)
+        XCTAssertTrue(refused.error?.message.contains("ClearKey CENC") ?? false, "\(String(describing: refused.error))")
+        XCTAssertTrue(requestedStreams().isEmpty)
+    }
+
+    /// Two periods cut from one stream: each period's representation in its own folder, and the
+    /// local MPD keeps both periods.
+    func testPeriodsInARow() async throws {
+        let url = try serveEdited("periods.mpd", timeline: false) { text in
+            let period = { (id: String, start: Int, seconds: Int, first: Int) in
+                """
+                <Period id="\(id)" start="PT\(start)S" duration="PT\(seconds)S"><AdaptationSet contentType="video" mimeType="video/mp4">
+                <Representation id="0" bandwidth="200000" width="256" height="144" codecs="avc1.42c00d">
+                <SegmentTemplate timescale="1000" duration="2000" startNumber="\(first)" presentationTimeOffset="\(start * 1000)"
+                 initialization="init-stream$RepresentationID$.m4s" media="chunk-stream$RepresentationID$-$Number%05d$.m4s"/>
+                </Representation></AdaptationSet></Period>
+                """
+            }
+            let head = text[..<text.range(of: "<Period")!.lowerBound]
+            return head + period("a", 0, 4, 1) + period("b", 4, 2, 3) + "</MPD>"
+        }
+        _ = try await client.addDownload(AddDownloadRequest(id: "two", uri: url))
+        let done = try await waitFor("two", .completed)
+        XCTAssertEqual(done.filesTotal, 2 + 1 + 2)
+        for path in ["period0/video/init.m4s", "period0/video/seg00001.m4s", "period1/video/init.m4s", "period1/video/seg00000.m4s"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: asset("two") + "/" + path), path)
+        }
+        let manifest = try String(contentsOfFile: asset("two") + "/manifest.mpd", encoding: .utf8)
+        XCTAssertEqual(manifest.components(separatedBy: "<Period ").count, 3, manifest)
+        XCTAssertEqual(requestedStreams(), ["0"])
     }
 }
