@@ -21,12 +21,14 @@ extension ManifestInfo {
         var variants: [VariantInfo] = []
         for set in period.adaptationSets where set.kind == .video {
             for representation in set.representations {
-                let estimate = Double(representation.bandwidth) * kept / 8
+                var bytes = Int64(clamping: UInt64(min(Double(representation.bandwidth) * kept / 8, 9e18)))
+                // A SegmentList whose every piece is a byte range says its size exactly.
+                let exact = range == nil ? Self.exactBytes(representation) : nil
+                if let exact { bytes = exact }
                 variants.append(VariantInfo(
                     uri: representation.baseURL + "#" + representation.id, bandwidth: representation.bandwidth, width: representation.width,
                     height: representation.height, codecs: representation.codecs.map { [$0] } ?? [], frameRate: representation.frameRate,
-                    encryption: set.protections.isEmpty ? [] : ["CENC"], estimatedBytes: Int64(clamping: UInt64(min(estimate, 9e18))),
-                    sizeIsExact: false, duration: kept))
+                    encryption: set.protections.isEmpty ? [] : ["CENC"], estimatedBytes: bytes, sizeIsExact: exact != nil, duration: kept))
             }
         }
         func rendition(_ set: AdaptationSet) -> RenditionInfo {
@@ -39,5 +41,13 @@ extension ManifestInfo {
                   subtitles: period.adaptationSets.filter { $0.kind == .text }.map(rendition), duration: mpd.duration,
                   warnings: mpd.periods.count > 1 ? ["the MPD has \(mpd.periods.count) periods; the representations of the first are shown"] : [],
                   start: range?.0, end: range?.1)
+    }
+
+    /// The sum of a SegmentList's ranges (initialization and media) when every piece is one.
+    private static func exactBytes(_ representation: Representation) -> Int64? {
+        guard case .list(let list) = representation.addressing else { return nil }
+        let pieces = (list.initialization.map { [$0] } ?? []) + list.media
+        guard pieces.allSatisfy({ $0.range != nil }) else { return nil }
+        return pieces.reduce(Int64(0)) { $0.addingSaturating(Int64(clamping: $1.range?.length ?? 0)) }
     }
 }

@@ -178,6 +178,11 @@ final class DASHDownloadTests: DaemonTestCase {
         XCTAssertEqual(exported.files, 1 + 3 * (1 + DASHFixture.segmentsPerRepresentation), "the manifest, video and two audio tracks")
         XCTAssertEqual(try DASHFixture.decodedFrames(manifest: out + "/manifest.mpd"), DASHFixture.frameCount)
         await assertFails(.failedPrecondition) { try await self.client.export(id: "e", toFile: out + ".mp4") }
+        // The HLS-only operations answer for what they are, not with a missing master.m3u8.
+        let subtitles = try await client.subtitles(id: "e")
+        XCTAssertEqual(subtitles, [])
+        let refused = await assertFails(.failedPrecondition) { try await self.client.addSubtitles(id: "e", languages: ["de"]) }
+        XCTAssertTrue(refused?.message.contains("DASH") ?? false, "\(String(describing: refused))")
     }
 
     /// --start/--end: the segments that overlap the range, each track by its own timeline; an

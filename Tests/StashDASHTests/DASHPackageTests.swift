@@ -106,4 +106,14 @@ final class DASHPackageTests: XCTestCase {
         XCTAssertEqual(info.duration, 8)
         XCTAssertEqual(try ManifestInfo(mpd: parseMPD(mpdText), start: 2, end: 4).variants[0].estimatedBytes, 150_000)
     }
+
+    func testManifestInfoIsExactForASegmentListOfRanges() throws {
+        let mpd = try parseMPD(templateMPD("""
+            <BaseURL>one.mp4</BaseURL>
+            <SegmentList duration="5"><Initialization range="0-99"/><SegmentURL mediaRange="100-1099"/><SegmentURL mediaRange="1100-1599"/></SegmentList>
+            """))
+        let info = try ManifestInfo(mpd: mpd)
+        XCTAssertEqual(info.variants.map(\.estimatedBytes), [1600])
+        XCTAssertEqual(info.variants.map(\.sizeIsExact), [true])
+    }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import StashCore
-import StashDASH
 import StashKeys
 import StashRemux
 
@@ -29,7 +28,7 @@ struct ExportService: Sendable {
                 throw StashError(.failedPrecondition, "download '\(order.id)' is not an HLS download; its files are already at \(layout.absolute(download.assetPath))")
             }
             try checkExportable(download)
-            let isDASH = download.hlsPlaylists == [DASHPackage.manifestPath]
+            let isDASH = download.isDASHPackage
             let exporter = PackageExporter(
                 keys: keys, dataDir: layout.dataDir, asset: download.id, folder: layout.assetFolder(id: download.id),
                 playlists: download.hlsPlaylists, keyIDs: keyIDs(of: download), textTrackPaths: download.textTracks.map(\.path),
@@ -38,7 +37,7 @@ struct ExportService: Sendable {
             return try await files.run { try exporter.export(to: dir, decrypt: decrypt) }
         }
         let kind: FileExport.Kind
-        if download.hlsPlaylists == [DASHPackage.manifestPath] {
+        if download.isDASHPackage {
             throw StashError(.failedPrecondition, "download '\(order.id)' is a DASH download; export it to a folder (stash export \(order.id) DIR), which ffmpeg plays, until export to one file reads DASH")
         }
         if download.hls != nil {
