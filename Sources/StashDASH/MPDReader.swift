@@ -10,8 +10,10 @@ import CLibXML2
 /// XML_PARSE_NONET), and the document is read as UTF-8 whatever its declaration says.
 enum MPDReader {
     /// The most elements kept from one MPD: a bound on the memory a 16 MiB document of
-    /// `<S d="1"/>` can make the daemon hold.
-    static let maxElements = 1_000_000
+    /// `<S d="1"/>` can make the daemon hold (1,000,000 of them took 307 MB at the peak in a
+    /// debug build; 400,000 take about a third, as an HLS playlist at its limit does). An MPD
+    /// within the other limits needs far fewer: a timeline's repeats are one `S`.
+    static let maxElements = 400_000
     /// Elements deeper than this are skipped: an MPD's elements nest at most 6 deep.
     static let maxDepth = 16
 

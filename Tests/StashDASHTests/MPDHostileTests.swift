@@ -107,6 +107,14 @@ final class MPDHostileTests: XCTestCase {
         XCTAssertThrowsError(try parseMPD(templateMPD("<SegmentTemplate duration=\"2\" media=\"$Number$\"/>"), url: "file:///tmp/a.mpd"))
     }
 
+    /// The reader stops keeping elements at its bound, before their memory adds up: 400,001
+    /// one-segment S elements are refused for their number, not read into 400,001 segments.
+    func testElementsPastTheBoundAreRefused() {
+        let entries = String(repeating: "<S d=\"1\"/>", count: 400_001)
+        assertRefused(templateMPD("<SegmentTemplate media=\"$Number$\"><SegmentTimeline>\(entries)</SegmentTimeline></SegmentTemplate>"),
+                      .tooMany, "more than 400000 elements")
+    }
+
     func testLimitsOnPeriodsAndRepresentations() {
         let period = "<Period duration=\"PT1S\"/>"
         assertRefused("<MPD type=\"static\">" + String(repeating: period, count: DASHError.maxPeriods + 1) + "</MPD>", .tooMany, "periods")
