@@ -177,7 +177,13 @@ final class DASHDownloadTests: DaemonTestCase {
         let exported = try await client.export(id: "e", to: out)
         XCTAssertEqual(exported.files, 1 + 3 * (1 + DASHFixture.segmentsPerRepresentation), "the manifest, video and two audio tracks")
         XCTAssertEqual(try DASHFixture.decodedFrames(manifest: out + "/manifest.mpd"), DASHFixture.frameCount)
-        await assertFails(.failedPrecondition) { try await self.client.export(id: "e", toFile: out + ".mp4") }
+        // One file: the video and both audio tracks, remuxed, with their languages.
+        let file = try await client.export(id: "e", toFile: out + ".mkv")
+        XCTAssertEqual(file.format, .mkv)
+        let summary = try MediaProbe.summary(of: out + ".mkv")
+        XCTAssertEqual(summary.streams("video").count, 1)
+        XCTAssertEqual(summary.streams("audio").map(\.language), ["eng", "fre"])
+        XCTAssertEqual(try HLSFixture.decodedFrames(playlist: out + ".mkv"), DASHFixture.frameCount)
         // The HLS-only operations answer for what they are, not with a missing master.m3u8.
         let subtitles = try await client.subtitles(id: "e")
         XCTAssertEqual(subtitles, [])
@@ -220,6 +226,9 @@ final class DASHDownloadTests: DaemonTestCase {
         let manifest = try String(contentsOfFile: asset("subs") + "/manifest.mpd", encoding: .utf8)
         XCTAssertTrue(manifest.contains("<BaseURL>subtitles/de/seg00000.vtt</BaseURL>"), manifest)
         XCTAssertEqual(try DASHFixture.decodedFrames(manifest: asset("subs") + "/manifest.mpd"), DASHFixture.frameCount)
+        let file = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-export") + "/subs.mkv"
+        _ = try await client.export(id: "subs", toFile: file)
+        XCTAssertEqual(try MediaProbe.summary(of: file).streams("subtitle").map(\.language), ["ger"])
     }
 
     /// Content for a CDM is refused by the name of its DRM systems; ClearKey content says it is
@@ -271,5 +280,8 @@ final class DASHDownloadTests: DaemonTestCase {
         let manifest = try String(contentsOfFile: asset("two") + "/manifest.mpd", encoding: .utf8)
         XCTAssertEqual(manifest.components(separatedBy: "<Period ").count, 3, manifest)
         XCTAssertEqual(requestedStreams(), ["0"])
+        let out = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-export") + "/two.mp4"
+        let refused = await assertFails(.failedPrecondition) { try await self.client.export(id: "two", toFile: out) }
+        XCTAssertTrue(refused?.message.contains("several periods") ?? false, "\(String(describing: refused))")
     }
 }

@@ -37,9 +37,6 @@ struct ExportService: Sendable {
             return try await files.run { try exporter.export(to: dir, decrypt: decrypt) }
         }
         let kind: FileExport.Kind
-        if download.isDASHPackage {
-            throw StashError(.failedPrecondition, "download '\(order.id)' is a DASH download; export it to a folder (stash export \(order.id) DIR), which ffmpeg plays, until export to one file reads DASH")
-        }
         if download.hls != nil {
             guard !order.link else {
                 throw StashError.invalidArgument("link applies to a single-file download; '\(order.id)' is an HLS download, which is remuxed into a new file")
@@ -50,7 +47,10 @@ struct ExportService: Sendable {
                     "file '\(name)' does not end in .mp4, .m4v or .mkv; name the file so, or give format (mp4 or mkv)")
             }
             try checkExportable(download)
-            kind = .remux(format: format, keyIDs: keyIDs(of: download), textTracks: download.textTracks)
+            kind =
+                download.isDASHPackage
+                ? .remuxDASH(format: format, tracks: try DASHRemux.tracks(of: download), textTracks: download.textTracks)
+                : .remux(format: format, keyIDs: keyIDs(of: download), textTracks: download.textTracks)
         } else if download.isBundle {
             throw StashError(.failedPrecondition, "download '\(order.id)' is a bundle of \(download.filesTotal) files; one file is made of an HLS download or a single file (`stash forget --move-to` hands a bundle's files over)")
         } else {
