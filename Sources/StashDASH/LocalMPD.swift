@@ -20,6 +20,13 @@ struct LocalMPD {
         if let lang = track.set.lang { set += " lang=\"\(Self.escaped(lang))\"" }
         set += ">\n"
         for role in track.set.roles { set += "      <Role schemeIdUri=\"urn:mpeg:dash:role:2011\" value=\"\(Self.escaped(role))\"/>\n" }
+        // The segments are kept as fetched, encrypted: a player needs to know by what.
+        for protection in track.set.protections {
+            set += "      <ContentProtection schemeIdUri=\"\(Self.escaped(protection.schemeIdUri))\""
+            if let value = protection.value { set += " value=\"\(Self.escaped(value))\"" }
+            if let kid = protection.defaultKID { set += " cenc:default_KID=\"\(Self.escaped(kid))\"" }
+            set += "/>\n"
+        }
         var attributes = "id=\"\(Self.escaped(representation.id))\" bandwidth=\"\(representation.bandwidth)\""
         if let width = representation.width, let height = representation.height { attributes += " width=\"\(width)\" height=\"\(height)\"" }
         if let rate = representation.frameRate { attributes += " frameRate=\"\(Self.frameRate(rate))\"" }
@@ -42,7 +49,7 @@ struct LocalMPD {
     func text(periods: [Period]) -> String {
         var out = """
             <?xml version="1.0" encoding="UTF-8"?>
-            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" profiles="urn:mpeg:dash:profile:isoff-live:2011" \
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" xmlns:cenc="urn:mpeg:cenc:2013" type="static" profiles="urn:mpeg:dash:profile:isoff-live:2011" \
             minBufferTime="PT2S" mediaPresentationDuration="\(Self.duration(duration))">
 
             """

@@ -39,28 +39,24 @@ struct DASHPreparation: Sendable {
         }
     }
 
-    func prepare(id: String, body: FetchedBody, uri: String, headers: [HTTPHeader], options: HLSOptions, folder: String) async throws
-        -> HLSPreparation.Prepared
+    func prepare(id: String, body: FetchedBody, uri: String, headers: [HTTPHeader], options: HLSOptions, folder: String,
+                 held: HLSPreparation.HeldLicense = HLSPreparation.HeldLicense()) async throws -> HLSPreparation.Prepared
     {
         let mpd = try Self.parse(body, uri: uri)
         let package: DASHPackage
+        let licensed: [PackageKey]
         do {
             let tracks = try mpd.select(options)
-            if let protected = tracks.first(where: { !$0.set.protections.isEmpty }) {
-                let protections = protected.set.protections
-                let id = protected.representation.id
-                let clearKey = protections.contains { $0.schemeIdUri == ContentProtection.clearKeySystem }
-                let systems = protections.compactMap(\.systemWithoutCDM)
-                if !clearKey, !systems.isEmpty {
-                    throw DownloadError(.validation, "MPD \(uri): representation \(id) is protected by \(systems.joined(separator: " and ")), which only a CDM can decrypt; stash keeps ClearKey content only")
-                }
-                let schemes = protections.map(\.schemeIdUri).joined(separator: ", ")
-                throw DownloadError(.validation, "MPD \(uri): representation \(id) is encrypted (ContentProtection \(schemes)); stash does not keep encrypted DASH (ClearKey CENC) offline yet")
-            }
+            licensed = try Self.licensedKeys(tracks, uri: uri, drm: held.drm)
             let indexes = try await readIndexes(tracks, headers: headers)
             package = try DASHPackage.make(mpd: mpd, tracks: tracks, indexes: indexes, start: options.start, end: options.end)
         } catch let error as DASHError {
             throw DownloadError(.validation, "MPD \(uri): \(error.message)")
+        }
+        // The segments stay encrypted on disk; their keys come from the licence server, sealed.
+        var license: LicenseTerms?
+        if let drm = held.drm, !licensed.isEmpty {
+            license = try await hls.acquire(licensed, asset: id, drm: drm, held: held.terms)
         }
         try Task.checkCancellation()
         try DurableFile.write(Array(package.manifest.utf8), folder: folder, relativePath: DASHPackage.manifestPath)
@@ -85,9 +81,49 @@ struct DASHPreparation: Sendable {
             ["hls.end \(HLSRules.seconds(asked)) is past the end of the presentation, which lasts \(HLSRules.seconds(mpd.duration)) s: the range ends there"]
         }
         return HLSPreparation.Prepared(
-            files: files, keyPaths: [], playlistPaths: [DASHPackage.manifestPath], quality: package.quality,
-            hasSubtitles: package.hasSubtitles, estimatedBytes: package.estimatedBytes, licenseKeyIDs: [:], license: nil,
+            files: files, keyPaths: licensed.map(\.path), playlistPaths: [DASHPackage.manifestPath], quality: package.quality,
+            hasSubtitles: package.hasSubtitles, estimatedBytes: package.estimatedBytes,
+            licenseKeyIDs: HLSPreparation.licenseKeyIDs(licensed), license: license,
             window: window, windowNotes: notes ?? [])
+    }
+
+    /// The content keys the chosen tracks need, one per `cenc:default_KID`, to be asked of the
+    /// licence server. Content only a CDM decrypts (Widevine, PlayReady, ...) is refused by the
+    /// system's name; ClearKey or plain `cenc` content needs DRM parameters and a default KID.
+    static func licensedKeys(_ tracks: [DASHTrack], uri: String, drm: DRMParams?) throws -> [PackageKey] {
+        var keys: [PackageKey] = []
+        for track in tracks where !track.set.protections.isEmpty {
+            let protections = track.set.protections
+            let id = track.representation.id
+            let systems = protections.compactMap(\.systemWithoutCDM)
+            if !protections.contains(where: { $0.schemeIdUri == ContentProtection.clearKeySystem }), !systems.isEmpty,
+               !protections.contains(where: { $0.schemeIdUri == ContentProtection.mp4Protection && drm != nil }) {
+                throw DownloadError(.validation, "MPD \(uri): representation \(id) is protected by \(systems.joined(separator: " and ")), which only a CDM can decrypt; stash keeps ClearKey content only")
+            }
+            guard drm != nil else {
+                throw DownloadError(.validation, "MPD \(uri): representation \(id) is encrypted (CENC); its key comes from a licence server: add the download with DRM parameters (stash add URL --drm-type clearkey --license-server URL)")
+            }
+            guard let text = protections.compactMap(\.defaultKID).first, let kid = Self.kid(text) else {
+                throw DownloadError(.validation, "MPD \(uri): representation \(id) is encrypted but names no cenc:default_KID (a UUID) to ask the licence server for")
+            }
+            let hex = kid.map { String(format: "%02x", $0) }.joined()
+            if !keys.contains(where: { $0.licenseKeyID == kid }) {
+                keys.append(PackageKey(uri: "cenc:" + hex, path: "keys/" + hex, licenseKeyID: kid))
+            }
+        }
+        return keys
+    }
+
+    /// The 16 bytes of a UUID written `6e5a1d26-2757-47d7-8046-eaa5d1d34b5a` (hyphens optional).
+    static func kid(_ text: String) -> [UInt8]? {
+        let digits = Array(text.filter { $0 != "-" }.utf8)
+        guard digits.count == 32 else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: 32, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        return bytes
     }
 
     /// Fetches the `sidx` byte range of each chosen one-file (SegmentBase) representation.

@@ -18,6 +18,31 @@ package struct DASHFixture: Sendable {
     /// Makes the presentation in `directory`: with a SegmentTimeline in each SegmentTemplate
     /// (`timeline`), or with `@duration` alone.
     package static func make(in directory: String, timeline: Bool) throws -> DASHFixture {
+        try make(in: directory, timeline: timeline, encryption: [])
+    }
+
+    /// The same, each fragment encrypted with CENC (AES-CTR) under `key` named `keyID` (16 bytes
+    /// each). ffmpeg 5.1 writes no ContentProtection: the MPD says nothing of it until a test
+    /// adds one (`contentProtection(keyID:)`).
+    package static func encrypted(in directory: String, key: [UInt8], keyID: [UInt8]) throws -> DASHFixture {
+        let hex = { (bytes: [UInt8]) in bytes.map { String(format: "%02x", $0) }.joined() }
+        return try make(in: directory, timeline: true, encryption: [
+            "-format_options", "encryption_scheme=cenc-aes-ctr:encryption_key=\(hex(key)):encryption_kid=\(hex(keyID))",
+        ])
+    }
+
+    /// The ContentProtection elements of a ClearKey CENC adaptation set for `keyID`.
+    package static func contentProtection(keyID: [UInt8]) -> String {
+        let hex = keyID.map { String(format: "%02x", $0) }.joined()
+        let uuid = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
+            .joined(separator: "-")
+        return """
+            <ContentProtection xmlns:cenc="urn:mpeg:cenc:2013" schemeIdUri="urn:mpeg:dash:mp4protection:2011" value="cenc" cenc:default_KID="\(uuid)"/>
+            <ContentProtection schemeIdUri="urn:uuid:e2719d58-a985-b3c9-781a-b030af78d30e" value="ClearKey1.0"/>
+            """
+    }
+
+    private static func make(in directory: String, timeline: Bool, encryption: [String]) throws -> DASHFixture {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let source = ["-f", "lavfi", "-i", "testsrc2=size=256x144:rate=\(frameRate):duration=\(seconds)"]
         let tones = ["-f", "lavfi", "-i", "sine=frequency=440:duration=\(seconds)", "-f", "lavfi", "-i", "sine=frequency=660:duration=\(seconds)"]
@@ -27,7 +52,7 @@ package struct DASHFixture: Sendable {
             "-b:v:0", "200k", "-s:v:0", "256x144", "-b:v:1", "600k", "-s:v:1", "426x240",
             "-c:a", "aac", "-b:a", "64k", "-metadata:s:a:0", "language=en", "-metadata:s:a:1", "language=fr",
         ]
-        let dash = [
+        let dash = encryption + [
             "-use_timeline", timeline ? "1" : "0", "-use_template", "1", "-seg_duration", "2",
             "-adaptation_sets", "id=0,streams=v id=1,streams=2 id=2,streams=3", "-f", "dash", directory + "/manifest.mpd",
         ]
