@@ -23,7 +23,9 @@ package struct DASHFixture: Sendable {
 
     /// The same, each fragment encrypted with CENC (AES-CTR) under `key` named `keyID` (16 bytes
     /// each). ffmpeg 5.1 writes no ContentProtection: the MPD says nothing of it until a test
-    /// adds one (`contentProtection(keyID:)`).
+    /// adds one (`contentProtection(keyID:)`). Nor does it write the per-sample IVs into the
+    /// fragments (its `senc`, `saiz` and `saio` are in the initialization segment, empty), so
+    /// no one can decrypt these segments: they serve the key exchange, not a decryption test.
     package static func encrypted(in directory: String, key: [UInt8], keyID: [UInt8]) throws -> DASHFixture {
         let hex = { (bytes: [UInt8]) in bytes.map { String(format: "%02x", $0) }.joined() }
         return try make(in: directory, timeline: true, encryption: [
