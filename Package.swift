@@ -32,6 +32,8 @@ let package = Package(
         .systemLibrary(
             name: "CAVFormat", pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
+        // libxml2's parser for DASH MPDs (StashDASH), entities and network access off.
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
 
         .target(name: "StashCore"),
         // SHA-256, AES-GCM and random bytes from the system's libcrypto, for Fetch, Keys,
@@ -52,6 +54,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(name: "StashHLS", dependencies: ["StashCore"]),
+        .target(name: "StashDASH", dependencies: ["StashCore", "CLibXML2"]),
         .target(
             name: "StashKeys",
             dependencies: ["StashCore", "StashCrypto", "CCrypto"]),
@@ -60,7 +63,7 @@ let package = Package(
         .target(
             name: "StashEngine",
             dependencies: [
-                "StashCore", "StashCrypto", "StashStore", "StashFetch", "StashHLS", "StashKeys", "StashRemux", "CLinux",
+                "StashCore", "StashCrypto", "StashStore", "StashFetch", "StashHLS", "StashDASH", "StashKeys", "StashRemux", "CLinux",
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOPosix", package: "swift-nio"),
             ]),
         .target(
@@ -108,7 +111,7 @@ let package = Package(
         .target(
             name: "StashFuzz",
             dependencies: [
-                "StashCore", "StashWire", "StashHLS", "StashKeys", "StashFetch", "StashEngine", "StashRemux",
+                "StashCore", "StashWire", "StashHLS", "StashDASH", "StashKeys", "StashFetch", "StashEngine", "StashRemux",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .executableTarget(name: "stash-fuzz", dependencies: ["StashFuzz"]),
@@ -131,6 +134,8 @@ let package = Package(
             dependencies: ["CCurl", "StashCore", "StashFetch", "StashTestSupport", .product(name: "Logging", package: "swift-log")]),
         // Corpus/ holds playlists the tests read by path (PlaylistCorpusTests).
         .testTarget(name: "StashHLSTests", dependencies: ["StashCore", "StashHLS", "StashTestSupport"], exclude: ["Corpus"]),
+        // Corpus/ holds MPDs the tests read by path (MPDCorpusTests).
+        .testTarget(name: "StashDASHTests", dependencies: ["StashCore", "StashDASH"], exclude: ["Corpus"]),
         .testTarget(name: "StashKeysTests", dependencies: ["StashKeys", "StashTestSupport"]),
         .testTarget(name: "StashRemuxTests", dependencies: ["StashCore", "StashRemux", "StashTestSupport"]),
         .testTarget(

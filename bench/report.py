@@ -32,6 +32,7 @@ PEERS_FROM = {"bundles": "2000x64KiB"}
 START_WORKLOAD = "start100k"
 REGISTRY_WORKLOAD = "registry"
 HLS_WORKLOAD = "hls"
+DASH_WORKLOAD = "dash"
 HLS_PEERS = ("yt-dlp", "ffmpeg")
 NOISY_WORKLOAD = "noisy"
 NOISY_PEER = "curl+sync"
@@ -100,6 +101,7 @@ def main():
     clients = read_values(sys.argv[7]) if len(sys.argv) > 7 else {}
     noisy = read_values(sys.argv[8]) if len(sys.argv) > 8 else {}
     registry = read_values(sys.argv[9]) if len(sys.argv) > 9 else {}
+    dash = read_values(sys.argv[10]) if len(sys.argv) > 10 else {}
     out = []
     files_ran = any(r[0] in WORKLOADS for r in rows) or bool(control)
     start_ran = any(r[0] == START_WORKLOAD for r in rows)
@@ -112,6 +114,8 @@ def main():
         registry_section(out, rows, registry)
     if hls_ran:
         hls_section(out, rows, hls)
+    if any(r[0] == DASH_WORKLOAD for r in rows):
+        dash_section(out, rows, dash)
     if clients:
         clients_section(out, clients)
     if any(r[0] == NOISY_WORKLOAD for r in rows):
@@ -321,6 +325,40 @@ def hls_section(out, rows, hls):
         out.append(f"  {label:<46} {verdict(ratio <= 0.5)} ({ratio:.2f}x: {stash:.2f} s vs {ytdlp:.2f} s)")
     else:
         out.append(f"  {label:<46} not measured")
+
+
+def dash_section(out, rows, dash):
+    """The DASH rows: each tool's best time, MB/s, and stash's time over yt-dlp's."""
+    measured = [r for r in rows if r[0] == DASH_WORKLOAD]
+    times = {tool: seconds for _, tool, seconds, status in measured if status == "ok"}
+    megabytes = dash.get("bytes", 0) / 1e6
+    minutes = dash.get("seconds", 600) / 60
+    out.append(f"DASH: 720p and audio of a {minutes:.0f}-minute MPD, 3 video representations, "
+               f"{dash.get('segments', 0):.0f} segments of 2 s each, {megabytes:.0f} MB")
+    out.append(f"{'workload':<32} {'tool':<14} {'seconds':>9} {'MB/s':>7}  stash / tool")
+    out.append("-" * 78)
+    stash = times.get("stash")
+    for _, tool, seconds, status in measured:
+        ok = status == "ok"
+        secs = f"{seconds:.2f}" if seconds is not None else "-"
+        rate = f"{megabytes / seconds:.0f}" if ok and seconds else "-"
+        note = status if not ok else ("" if tool == "stash" else (f"{stash / seconds:.2f}x" if stash else "-"))
+        out.append(f"{'DASH 720p + audio':<32} {tool:<14} {secs:>9} {rate:>7}  {note}")
+    out.append("")
+    out.append("stash: `stash add MPD --max-height 720 --segments 8 --wait` on a fresh daemon, add to")
+    out.append("  COMPLETED: the segments kept as they are and a local MPD (checked byte for byte).")
+    out.append("yt-dlp: -N 8 --fixup never -f 'bv[height=720],ba': each representation joined into one file")
+    out.append("  (checked byte for byte).")
+    out.append("")
+    out.append("targets:")
+    ytdlp = times.get("yt-dlp")
+    label = "DASH: stash <= 0.5 x yt-dlp:"
+    if stash and ytdlp:
+        ratio = stash / ytdlp
+        out.append(f"  {label:<46} {verdict(ratio <= 0.5)} ({ratio:.2f}x: {stash:.2f} s vs {ytdlp:.2f} s)")
+    else:
+        out.append(f"  {label:<46} not measured")
+    out.append("")
 
 
 def classic(out, rows, control, start, cpu):

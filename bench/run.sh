@@ -2,7 +2,8 @@
 # `make bench`: times stash against curl, wget2 and aria2c on a local nginx, then measures the
 # control plane with stash-bench, the same small files as bundles, a daemon start over
 # 100,000 records, the scale of a registry of 100,000 queued downloads, and an HLS download
-# (720p of a 10-minute, 3-variant stream with two subtitle tracks) against yt-dlp and ffmpeg,
+# (720p of a 10-minute, 3-variant stream with two subtitle tracks) against yt-dlp and ffmpeg, a
+# DASH download (the 720p representation and the audio of a 10-minute MPD) against yt-dlp,
 # small downloads made durable while another process holds unwritten data on the same disk
 # (the noisy neighbour) against curl and `sync -d`, and prints (and saves to
 # bench/out/results.txt) one table. Every output is verified against the corpus or stream manifest, so a broken run
@@ -11,8 +12,8 @@
 # Environment: STASH_BIN_DIR overrides the release build directory holding stashd, stash and
 # stash-bench (default: `swift build -c release --show-bin-path`); BENCH_REPEAT is how many
 # times each transfer is timed, the fastest counting (default 3); BENCH_ONLY, a comma-separated
-# list of parts (1GiB, 2000x64KiB, 2000x64KiB-https, bundles, start100k, registry, hls, memory,
-# clients, noisy), runs only those, e.g.
+# list of parts (1GiB, 2000x64KiB, 2000x64KiB-https, bundles, start100k, registry, hls, dash,
+# memory, clients, noisy), runs only those, e.g.
 # `BENCH_ONLY=hls bash bench/run.sh`, and saves to bench/out/results-<parts>.txt instead.
 set -euo pipefail
 
@@ -42,6 +43,10 @@ HLS=$OUT/hls
 HLS_SECONDS=600
 HLS_VARIANT=v720
 HLS_HEIGHT=720
+# The DASH workload: the presentation made once by make_dash.sh; every tool fetches its 720p
+# video representation and its audio.
+DASH=$OUT/dash
+DASH_SECONDS=600
 ONLY=${BENCH_ONLY:-}
 RESULTS=$OUT/results${ONLY:+-${ONLY//,/-}}.txt
 
@@ -72,7 +77,7 @@ install_missing() {
         "${CLIENT_PYTHON:-/usr/bin/python3}" -c 'import google.protobuf' 2>/dev/null || missing+=(python3-protobuf)
         pkg-config --exists libprotobuf-c 2>/dev/null || missing+=(libprotobuf-c-dev pkg-config)
     fi
-    if want hls; then
+    if want hls || want dash; then
         command -v ffmpeg >/dev/null || missing+=(ffmpeg)
         command -v ffprobe >/dev/null || missing+=(ffmpeg)
     fi
@@ -130,6 +135,16 @@ make_hls() {
     fi
     log "generating the HLS stream ($HLS_SECONDS s, 3 variants, 2 subtitle tracks) in $HLS; a few minutes"
     HLS_SECONDS=$HLS_SECONDS bash "$ROOT/bench/make_hls.sh" "$HLS"
+}
+
+# The DASH presentation, made once like the HLS stream (make_dash.sh writes its manifest.txt last).
+make_dash() {
+    if grep -qx "seconds $DASH_SECONDS" "$DASH/manifest.txt" 2>/dev/null; then
+        log "DASH presentation present in $DASH"
+        return
+    fi
+    log "generating the DASH presentation ($DASH_SECONDS s, 3 video representations and audio) in $DASH; a few minutes"
+    DASH_SECONDS=$DASH_SECONDS bash "$ROOT/bench/make_dash.sh" "$DASH"
 }
 
 # discard PATH: moves PATH aside (a rename) into $TRASH, which is deleted when the bench ends.
@@ -210,6 +225,13 @@ http {
                 application/vnd.apple.mpegurl m3u8;
                 video/mp2t ts;
                 text/vtt vtt;
+            }
+        }
+        location /dash/ {
+            alias $DASH/;
+            types {
+                application/dash+xml mpd;
+                video/mp4 m4s;
             }
         }
     }
@@ -901,6 +923,69 @@ bench_hls() {
         ffmpeg -nostdin -v error -i "$BASE/hls/$HLS_VARIANT/index.m3u8" -map 0 -c copy out.ts
 }
 
+# ---------------------------------------------------------------- DASH
+# dash_expected NAME: the manifest's line for NAME (v720 or audio): segments, bytes, and the
+# SHA-256 of the initialization segment and the media segments joined in order.
+dash_expected() { awk -v name="$1" '$1 == name {print $2, $3, $4}' "$DASH/manifest.txt"; }
+
+# joined_folder DIR: SHA-256 of DIR's init.* and seg*.* joined in order (the package's names sort).
+joined_folder() { (cd "$1" && cat init.* $(ls seg*.* | sort)) | sha256sum | cut -d' ' -f1; }
+
+# The stash package under DATA/assets/dash must hold the 720p representation and the audio,
+# each exactly (bytes and SHA-256 of the init and media segments joined), its local MPD, and no
+# part files.
+verify_dash_stash() {
+    local pkg=$1/assets/dash name folder segments bytes digest on_disk
+    [[ -f $pkg/manifest.mpd ]] || { echo "verify: no manifest.mpd under $pkg"; return; }
+    [[ -z $(find "$pkg" -name '*.part' -print -quit) ]] || { echo "verify: part files left in $pkg"; return; }
+    for name in v720 audio; do
+        folder=$pkg/$([[ $name == v720 ]] && echo video || echo audio/und)
+        read -r segments bytes digest < <(dash_expected "$name")
+        on_disk=$(find "$folder" -type f -name 'seg*' | wc -l)
+        ((on_disk == segments)) || { echo "verify: $on_disk segments in $folder, expected $segments"; return; }
+        (($(cat "$folder"/* | wc -c) == bytes)) || { echo "verify: $folder holds $(cat "$folder"/* | wc -c) bytes, expected $bytes"; return; }
+        [[ $(joined_folder "$folder") == "$digest" ]] || { echo "verify: $folder differs from the source's $name"; return; }
+    done
+    echo ok
+}
+
+# yt-dlp writes each chosen representation's initialization and media segments into one file,
+# unchanged with --fixup never: the video's and the audio's must be the source's byte for byte.
+verify_dash_ytdlp() {
+    local name file segments bytes digest
+    for name in v720 audio; do
+        file=$(find "$1" -type f -name "out.*.$([[ $name == v720 ]] && echo mp4 || echo m4a)" | head -1)
+        read -r segments bytes digest < <(dash_expected "$name")
+        [[ -n $file && $(sha256sum "$file" | cut -d' ' -f1) == "$digest" ]] || { echo "verify: yt-dlp's $name file under $1 differs from the source's"; return; }
+    done
+    echo ok
+}
+
+stash_dash() {
+    stash_add "$BASE/dash/manifest.mpd" --max-height 720 --segments 8 --id dash
+}
+
+# bench_dash: the 720p representation and the audio by stash and yt-dlp, 8 segments at once each.
+bench_dash() {
+    local segments bytes digest audio_bytes
+    install_ytdlp
+    make_dash
+    read -r segments bytes digest < <(dash_expected v720)
+    read -r _ audio_bytes _ < <(dash_expected audio)
+    mapfile -t SOURCES < <(find "$DASH" -type f)
+    cat "${SOURCES[@]}" >/dev/null
+    printf 'seconds %s\nsegments %s\nbytes %s\n' "$DASH_SECONDS" "$segments" "$((bytes + audio_bytes))" >"$OUT/dash.txt"
+    run_stash dash stash start_stashd verify_dash_stash stash_dash
+    stop_stashd
+    if [[ -n $YTDLP ]]; then
+        run_timed dash yt-dlp "$RUNS/yt-dlp-dash" verify_dash_ytdlp "$RUNS/yt-dlp-dash" \
+            "$YTDLP" -q --no-progress --no-cache-dir -N 8 --fixup never -f "bv[height=720],ba" -o 'out.%(format_id)s.%(ext)s' \
+            "$BASE/dash/manifest.mpd"
+    else
+        printf 'dash\tyt-dlp\t\tnot installed\n' >>"$TIMES"
+    fi
+}
+
 # ---------------------------------------------------------------- noisy neighbour
 # Another program holds NOISY_MB of unwritten data on the data dir's file system (a dd without
 # sync) while stash completes NOISY_FILES downloads of 64 KiB (one `stash add --from-file
@@ -1239,6 +1324,12 @@ main() {
         bench_hls
     fi
 
+    : >"$OUT/dash.txt"
+    if want dash; then
+        log "workload 5b: DASH, the 720p representation and the audio of a 10-minute presentation"
+        bench_dash
+    fi
+
     : >"$OUT/clients.txt"
     if want clients && [[ -n $BIN ]]; then
         log "workload 7: GetDownload through the Swift, C and Python clients"
@@ -1260,7 +1351,7 @@ main() {
 
     echo
     python3 "$ROOT/bench/report.py" "$TIMES" "$CONTROL" "$START" "$RESULTS" "$OUT/hls.txt" "$CPU" "$OUT/clients.txt" "$OUT/noisy.txt" \
-        "$REGISTRY"
+        "$REGISTRY" "$OUT/dash.txt"
     if [[ -s $OUT/memory.txt ]]; then
         { echo; echo "daemon peak RSS, MiB (bench/memory.py; bound 200):"; sed 's/^/  /' "$OUT/memory.txt"; } | tee -a "$RESULTS"
     fi

@@ -40,20 +40,21 @@ LAYERS = {
     "StashStore": CORE,
     "StashHLS": CORE,
     "StashRemux": CORE,
+    "StashDASH": CORE,
     "StashFetch": CORE | {"StashCrypto"},
     "StashKeys": CORE | {"StashCrypto"},
     "StashEngine": CORE | {"StashCrypto", "StashWire", "StashStore", "StashFetch", "StashKeys", "StashHLS",
-                           "StashRemux"},
+                           "StashDASH", "StashRemux"},
     "StashDaemon": CORE | {"StashCrypto", "StashWire", "StashStore", "StashFetch", "StashKeys", "StashHLS",
-                           "StashRemux", "StashEngine"},
+                           "StashDASH", "StashRemux", "StashEngine"},
     "stashd": CORE | {"StashCrypto", "StashWire", "StashStore", "StashFetch", "StashKeys", "StashHLS",
-                      "StashRemux", "StashEngine", "StashDaemon"},
+                      "StashDASH", "StashRemux", "StashEngine", "StashDaemon"},
     "StashClient": CORE | {"StashWire"},
     "stash": CORE | {"StashWire", "StashClient"},
 }
-# protobuf-c types never leave StashWire, nor libav's StashRemux: no other module of Sources sees
-# the generated structs or an AVFormatContext.
-WIRE_ONLY = {"CStashProto": {"StashWire"}, "CAVFormat": {"StashRemux"}}
+# protobuf-c types never leave StashWire, nor libav's StashRemux, nor libxml2's StashDASH: no other
+# module of Sources sees the generated structs, an AVFormatContext or an xmlDoc.
+WIRE_ONLY = {"CStashProto": {"StashWire"}, "CAVFormat": {"StashRemux"}, "CLibXML2": {"StashDASH"}}
 
 IMPORT = re.compile(r"^[ \t]*(?:@\w+(?:\([^)]*\))?[ \t]+)*(?:(?:public|package|internal|fileprivate|private)[ \t]+)?"
                     r"import[ \t]+(?:(?:struct|class|enum|protocol|typealias|func|let|var|actor)[ \t]+)?(\w+)", re.M)

@@ -11,15 +11,18 @@ package enum HLSRules {
     /// arithmetic holds.
     package static let maxRangeSeconds: Double = 100_000 * 86_400
 
-    /// A URL whose path ends in `.m3u8` or `.m3u` is an HLS stream without being told so.
+    /// A URL whose path ends in `.m3u8` or `.m3u` (HLS) or `.mpd` (DASH) is a stream without
+    /// being told so; which of the two it is, planning reads from what the server sends.
     package static func looksLikePlaylist(_ uri: String) -> Bool {
         let path = (URLComponents(string: uri)?.path ?? "").lowercased()
-        return path.hasSuffix(".m3u8") || path.hasSuffix(".m3u")
+        return path.hasSuffix(".m3u8") || path.hasSuffix(".m3u") || path.hasSuffix(".mpd")
     }
 
-    /// The media types RFC 8216 section 4 names for playlists, and the older ones servers send.
+    /// The media types RFC 8216 section 4 names for playlists, the older ones servers send,
+    /// and DASH's (ISO/IEC 23009-1 annex C).
     package static func isPlaylistContentType(_ type: String) -> Bool {
-        ["application/vnd.apple.mpegurl", "application/x-mpegurl", "audio/mpegurl", "audio/x-mpegurl"].contains(type.lowercased())
+        ["application/vnd.apple.mpegurl", "application/x-mpegurl", "audio/mpegurl", "audio/x-mpegurl", "application/dash+xml"]
+            .contains(type.lowercased())
     }
 
     package static func validate(_ options: HLSOptions) throws {

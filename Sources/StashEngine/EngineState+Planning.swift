@@ -4,14 +4,14 @@ import StashCore
 
 /// HLS planning: a download whose playlists are read before it has files.
 extension EngineState {
-    /// A single-file download whose server says it is a playlist (by Content-Type) is an HLS
-    /// stream: its transfer stops, its part file goes, and the playlist is read as for a
-    /// .m3u8 URL with the default choice.
+    /// A single-file download whose server says it is a playlist or an MPD (by Content-Type) is
+    /// a stream: its transfer stops, its part file goes, and it is read as for a .m3u8 or .mpd
+    /// URL with the default choice.
     mutating func becomeHLS(_ id: String, into effects: inout [EngineEffect]) {
         guard var entry = entries[id] else { return }
         let partPath = layout.filePath(id: id, entry.download.files[0]) + ".part"
         stopFiles(&entry, into: &effects)
-        effects.append(.log(.info, "the server sent a playlist: downloading it as HLS", ["id": "\(id)"]))
+        effects.append(.log(.info, "the server sent a playlist or an MPD: downloading it as a stream", ["id": "\(id)"]))
         unindexContent(entry.download)
         entry.download.hls = HLSOptions()
         entry.download.forgetPackagePlan()

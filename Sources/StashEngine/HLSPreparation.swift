@@ -1,5 +1,6 @@
 import Foundation
 import StashCore
+import StashDASH
 import StashFetch
 import StashHLS
 import StashKeys
@@ -112,7 +113,13 @@ struct HLSPreparation: Sendable {
     /// beside the old copy's, `ReplacementKeys`).
     func prepare(id: String, uri: String, headers: [HTTPHeader], options: HLSOptions, folder: String,
                  held: HeldLicense = HeldLicense(), keyPrefix: String = "") async throws -> Prepared {
-        let (plan, selection, warnings) = try await self.plan(uri: uri, headers: headers, options: options)
+        let (plan, selection, warnings): (PackagePlan, RenditionSelection?, [String])
+        do {
+            (plan, selection, warnings) = try await self.plan(uri: uri, headers: headers, options: options)
+        } catch let found as FoundMPD {
+            return try await DASHPreparation(hls: self).prepare(
+                id: id, body: found.body, uri: uri, headers: headers, options: options, folder: folder, held: held)
+        }
         try Task.checkCancellation()
         let (plain, licensed) = try Self.sortKeys(plan.keys, drm: held.drm)
         try await sealKeys(plain, asset: id, keyPrefix: keyPrefix, headers: headers)
@@ -206,7 +213,13 @@ struct HLSPreparation: Sendable {
     func manifest(uri: String, headers: [HTTPHeader], start: Double? = nil, end: Double? = nil) async throws -> ManifestInfo {
         let summaries: [String: MediaSummary]
         let master: MasterPlaylist?
-        switch try await playlist(uri, headers: headers, what: "playlist") {
+        let top: Playlist
+        do {
+            top = try await playlist(uri, headers: headers, what: "playlist")
+        } catch let found as FoundMPD {
+            return try DASHPreparation.manifest(found.body, uri: uri, start: start, end: end)
+        }
+        switch top {
         case .master(let read):
             master = read
             let uris = read.variants.prefix(Self.maxVariantsRead).map(\.uri)
@@ -279,8 +292,10 @@ struct HLSPreparation: Sendable {
     /// The parsed playlist and its size in bytes.
     private func readPlaylist(_ uri: String, headers: [HTTPHeader], what: String) async throws -> (playlist: Playlist, bytes: Int) {
         let body = try await fetch.fetchBody(.inMemory(
-            url: uri, headers: headers, limit: HLSError.maxPlaylistBytes, retry: retry,
+            url: uri, headers: headers, limit: max(HLSError.maxPlaylistBytes, DASHError.maxMPDBytes), retry: retry,
             lowSpeedLimit: lowSpeedLimit, lowSpeedTime: lowSpeedTime), waitingForNetwork: waitingForNetwork)
+        // The download's own URL may name an MPD (by its Content-Type or its first element).
+        if what == "playlist", DASHPreparation.looksLikeMPD(body) { throw FoundMPD(body: body) }
         do {
             return (try Playlist.parse(body.bytes, baseURL: body.effectiveURL), body.bytes.count)
         } catch let error as HLSError {

@@ -116,6 +116,8 @@ package final class LicenseManager: Sendable {
                 throw failure.stashError
             } catch let error as DownloadError {
                 throw StashError(error.kind == .validation ? .failedPrecondition : .unavailable, error.message)
+            } catch is FoundMPD {
+                throw StashError(.failedPrecondition, "the stream of '\(id)' is a DASH MPD; licences for DASH (ClearKey CENC) are not supported yet")
             }
             keyIDs = HLSPreparation.licenseKeyIDs(planned)
             guard !keyIDs.isEmpty else {

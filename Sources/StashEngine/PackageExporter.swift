@@ -3,7 +3,7 @@ import StashCore
 import StashHLS
 import StashKeys
 
-/// Copies an HLS download's package to a folder a player opens without the daemon: the
+/// Copies an HLS (or DASH) download's package to a folder a player opens without the daemon: the
 /// playlists and segments as they are with each key written next to the playlist that names
 /// it, or (`decrypt`) clear segments and playlists without EXT-X-KEY, and the side-loaded text
 /// tracks beside them. Reads the package's own playlists, so it needs nothing but the folder
@@ -22,6 +22,9 @@ struct PackageExporter: Sendable {
     /// The side-loaded text tracks' files (`subtitles/es.vtt`), relative to `folder`: a player
     /// is given them on its own (`mpv --sub-file`), so they are copied as they are.
     let textTrackPaths: [String]
+    /// A DASH package's segments, relative to `folder`: its MPD (the one playlist) names them,
+    /// so they are copied as they are. Empty for HLS, whose playlists list their segments.
+    var dashPaths: [String] = []
 
     func export(to dir: String, decrypt: Bool) throws -> ExportResult {
         let paths = DataDirGuard(dataDir: dataDir)
@@ -78,7 +81,7 @@ struct PackageExporter: Sendable {
                 }
             }
         }
-        for path in textTrackPaths {
+        for path in dashPaths + textTrackPaths {
             try emit(try package.read(path), path)
         }
         return ExportResult(dir: dir, files: files, bytes: bytes, decrypted: decrypt)

@@ -1,8 +1,8 @@
 import StashCore
 import Synchronization
 
-/// Plannings: a download's playlists read off the engine (HLS today; a DASH manifest will be
-/// planned here too), one task each, by generation. What a planning finds goes back to the
+/// Plannings: a download's playlists or MPD read off the engine (`HLSPreparation`, which hands
+/// an MPD to `DASHPreparation`), one task each, by generation. What a planning finds goes back to the
 /// engine as an input (`.planned`, `.planningWaitsForNetwork`), and `EngineState` decides what
 /// it changes.
 final class Planner: Sendable {

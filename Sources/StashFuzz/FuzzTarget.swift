@@ -23,6 +23,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case activation
     /// A subtitle segment or file an export to one file reads (X-TIMESTAMP-MAP, cues).
     case subtitles
+    /// A DASH MPD, its representations' segments, and the same bytes as a `sidx` box.
+    case mpd
 
     package func run(_ bytes: UnsafeRawBufferPointer) {
         #if DEBUG
@@ -34,6 +36,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .paths: Self.paths(bytes)
         case .activation: Self.activation(bytes)
         case .subtitles: Self.subtitles(bytes)
+        case .mpd: Self.mpd(bytes)
         }
         #endif
     }

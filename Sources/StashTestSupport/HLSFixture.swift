@@ -193,10 +193,10 @@ package struct HLSFixture: Sendable, Codable {
         return last
     }
 
-    /// ffmpeg's HLS demuxer opens only common media extensions unless told otherwise; key
-    /// files and .vtt segments are not among them.
+    /// ffmpeg's HLS and DASH demuxers open only common media extensions unless told otherwise;
+    /// key files and .vtt segments are not among them.
     static func inputOptions(for path: String) -> [String] {
         let withoutQuery = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
-        return withoutQuery.hasSuffix(".m3u8") ? ["-allowed_extensions", "ALL"] : []
+        return withoutQuery.hasSuffix(".m3u8") || withoutQuery.hasSuffix(".mpd") ? ["-allowed_extensions", "ALL"] : []
     }
 }

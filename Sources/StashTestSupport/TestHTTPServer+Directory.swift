@@ -6,6 +6,7 @@ extension TestHTTPServer {
     package static func contentType(forPath path: String) -> String {
         switch (path as NSString).pathExtension.lowercased() {
         case "m3u8": return "application/vnd.apple.mpegurl"
+        case "mpd": return "application/dash+xml"
         case "ts": return "video/mp2t"
         case "m4s", "mp4": return "video/mp4"
         case "m4a": return "audio/mp4"

@@ -97,7 +97,7 @@ struct AddCommand: AsyncParsableCommand {
         valueName: "track"))
     var textTracks: [String] = []
 
-    @OptionGroup(title: "HLS (a URL ending in .m3u8 is HLS; any of these options makes it HLS)")
+    @OptionGroup(title: "HLS and DASH (a URL ending in .m3u8 or .mpd is a stream; any of these options makes it one)")
     var hls: HLSChoiceOptions
 
     @OptionGroup(title: "DRM (the stream's keys come from a licence server; see `stash license`)")

@@ -5,7 +5,7 @@ import StashClient
 struct PlanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plan",
-        abstract: "Show what an HLS stream offers before downloading it.",
+        abstract: "Show what an HLS stream or a DASH MPD offers before downloading it.",
         discussion: """
             Lists the variants (bandwidth, average bandwidth, resolution, codecs, frame rate, \
             encryption and estimated size; exact where byte ranges give it), the audio and \
@@ -15,12 +15,14 @@ struct PlanCommand: AsyncParsableCommand {
             the sizes are those of the segments that time range keeps, and the range is shown \
             as a download would keep it (an end past the stream is its end, with a warning). \
             --json prints one object with variants, audio, subtitles, duration and warnings, \
-            and start and end with a time range.
+            and start and end with a time range. For an MPD, each video representation is a \
+            variant (its size its bandwidth x the duration) and each audio and text adaptation \
+            set a rendition.
             """)
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("The master (or media) playlist URL.", valueName: "url"))
+    @Argument(help: ArgumentHelp("The master (or media) playlist URL, or the MPD's.", valueName: "url"))
     var url: String
 
     @Option(name: .customLong("header"), help: ArgumentHelp("A request header, 'Name: value'; repeat for more.", valueName: "header"))

@@ -28,9 +28,14 @@ struct ExportService: Sendable {
                 throw StashError(.failedPrecondition, "download '\(order.id)' is not an HLS download; its files are already at \(layout.absolute(download.assetPath))")
             }
             try checkExportable(download)
+            let isDASH = download.isDASHPackage
+            if isDASH, order.decrypt, !download.hlsKeys.isEmpty {
+                throw StashError(.failedPrecondition, "download '\(order.id)' is encrypted DASH (CENC), which stash does not decrypt yet; export it without decrypt (a player gets its keys through GetPlaybackKey)")
+            }
             let exporter = PackageExporter(
                 keys: keys, dataDir: layout.dataDir, asset: download.id, folder: layout.assetFolder(id: download.id),
-                playlists: download.hlsPlaylists, keyIDs: keyIDs(of: download), textTrackPaths: download.textTracks.map(\.path))
+                playlists: download.hlsPlaylists, keyIDs: keyIDs(of: download), textTrackPaths: download.textTracks.map(\.path),
+                dashPaths: isDASH ? download.files.map(\.path).filter { path in !download.textTracks.contains { $0.path == path } } : [])
             let (dir, decrypt) = (order.dir, order.decrypt)
             return try await files.run { try exporter.export(to: dir, decrypt: decrypt) }
         }
@@ -45,7 +50,13 @@ struct ExportService: Sendable {
                     "file '\(name)' does not end in .mp4, .m4v or .mkv; name the file so, or give format (mp4 or mkv)")
             }
             try checkExportable(download)
-            kind = .remux(format: format, keyIDs: keyIDs(of: download), textTracks: download.textTracks)
+            if download.isDASHPackage, !download.hlsKeys.isEmpty {
+                throw StashError(.failedPrecondition, "download '\(order.id)' is encrypted DASH (CENC), which stash does not decrypt into one file yet; export it to a folder")
+            }
+            kind =
+                download.isDASHPackage
+                ? .remuxDASH(format: format, tracks: try DASHRemux.tracks(of: download), textTracks: download.textTracks)
+                : .remux(format: format, keyIDs: keyIDs(of: download), textTracks: download.textTracks)
         } else if download.isBundle {
             throw StashError(.failedPrecondition, "download '\(order.id)' is a bundle of \(download.filesTotal) files; one file is made of an HLS download or a single file (`stash forget --move-to` hands a bundle's files over)")
         } else {

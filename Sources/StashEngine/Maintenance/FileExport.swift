@@ -4,12 +4,14 @@ import StashKeys
 import StashRemux
 
 /// An export to one file as it runs on the file pool: the target checked under the rule for
-/// client paths (`DataDirGuard`: nothing is written into the data dir), then an HLS package
-/// remuxed into it, or a single file copied or hard-linked there. What it writes is an
+/// client paths (`DataDirGuard`: nothing is written into the data dir), then an HLS or DASH
+/// package remuxed into it, or a single file copied or hard-linked there. What it writes is an
 /// `ExportFile`: whole at the target, or nothing anywhere.
 struct FileExport: Sendable {
     enum Kind: Sendable {
         case remux(format: ExportFormat, keyIDs: [String: String], textTracks: [TextTrack])
+        /// A DASH package's folders, each one track (`DASHRemux`).
+        case remuxDASH(format: ExportFormat, tracks: [DASHRemux.Track], textTracks: [TextTrack])
         /// The download's file, relative to its asset folder.
         case copy(file: String)
         case link(file: String)
@@ -53,6 +55,11 @@ struct FileExport: Sendable {
             switch kind {
             case .remux(let format, let keyIDs, let textTracks):
                 return try remux(format: format, keyIDs: keyIDs, textTracks: textTracks, into: destination, name: name, resolved: resolved, meter: meter)
+            case .remuxDASH(let format, let tracks, let textTracks):
+                let reader = try PackageReader(keys: keys, asset: id, folder: folder, keyIDs: [:])
+                defer { reader.release() }
+                let job = try DASHRemux(reader: reader, tracks: tracks, textTracks: textTracks, format: format).job(meter: meter)
+                return try write(job, format: format, into: destination, name: name, resolved: resolved, meter: meter)
             case .copy(let file):
                 return try copy(file, into: destination, name: name, resolved: resolved, meter: meter)
             case .link(let file):
@@ -61,7 +68,11 @@ struct FileExport: Sendable {
         } catch let error as StashError {
             throw error
         } catch let error as RemuxError {
-            let format = if case .remux(let format, _, _) = kind { format.rawValue } else { "" }
+            let format =
+                switch kind {
+                case .remux(let format, _, _), .remuxDASH(let format, _, _): format.rawValue
+                default: ""
+                }
             throw StashError(.failedPrecondition, "cannot write '\(id)' as one \(format) file: \(error); nothing was written at \(resolved.canonical)")
         } catch let error as SystemCallError where error.errnoCode == ENOSPC || error.errnoCode == EDQUOT {
             throw StashError(.resourceExhausted, "the disk holding \(resolved.base) is full (\(error)); nothing was written at \(resolved.canonical)")
@@ -78,9 +89,15 @@ struct FileExport: Sendable {
     ) throws -> ExportResult {
         let reader = try PackageReader(keys: keys, asset: id, folder: folder, keyIDs: keyIDs)
         defer { reader.release() }
+        let job = try PackageRemux(reader: reader, textTracks: textTracks, format: format).job(meter: meter)
+        return try write(job, format: format, into: destination, name: name, resolved: resolved, meter: meter)
+    }
+
+    /// Runs `job` into a new file at the target, committed only once it is whole.
+    private func write(_ job: RemuxJob, format: ExportFormat, into destination: FolderHandle, name: String, resolved: ClientPath,
+                       meter: ExportMeter) throws -> ExportResult {
         let output = try create(in: destination, name: name, resolved: resolved)
         defer { output.discard() }
-        let job = try PackageRemux(reader: reader, textTracks: textTracks, format: format).job(meter: meter)
         let tracks = try Remuxer.run(job, to: output.descriptor, path: resolved.canonical)
         let bytes = try size(of: output.descriptor, path: resolved.canonical)
         try output.commit(replacing: force)

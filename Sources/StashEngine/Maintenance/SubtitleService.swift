@@ -70,6 +70,8 @@ struct SubtitleService: Sendable {
             }
         } catch let error as DownloadError {
             throw StashError(error.kind == .validation ? .invalidArgument : .unavailable, error.message)
+        } catch is FoundMPD {
+            throw StashError(.failedPrecondition, "download '\(id)' is a DASH download; adding subtitle languages to it is not supported yet (add it again with --subtitles)")
         }
         let outcome = try await host.submit(.addSubtitleLanguages(id, options, languages: languages))
         return outcome.download ?? layout.publicView(download)
@@ -153,7 +155,8 @@ struct SubtitleService: Sendable {
     }
 
     private func packageSubtitles(_ download: Download) throws -> [Rendition] {
-        guard !download.hlsPlaylists.isEmpty else { return [] }
+        // A DASH package's text tracks are in its MPD, which this does not read yet.
+        guard !download.hlsPlaylists.isEmpty, !download.isDASHPackage else { return [] }
         let text = try readMaster(download.id)
         do {
             return try LocalMasterPlaylist.subtitles(text)

@@ -1,0 +1,100 @@
+import Foundation
+
+/// A DASH presentation that ffmpeg's dash muxer makes from its test sources in a directory, for
+/// tests that serve it (`TestHTTPServer.serveDirectory`): two video representations (256x144 at
+/// bandwidth 200000, id 0; 426x240 at 600000, id 1) in one adaptation set, and two audio
+/// adaptation sets, `en` (id 2) and `fr` (id 3), all in 2-second fragmented MP4 segments named
+/// `chunk-stream<id>-<number>.m4s` after `init-stream<id>.m4s`. It takes about 0.3 s.
+package struct DASHFixture: Sendable {
+    package let directory: String
+    package let manifestPath = "manifest.mpd"
+
+    package static let seconds = 6
+    package static let frameRate = 25
+    package static let segmentsPerRepresentation = 3
+    /// Video frames in either video representation.
+    package static var frameCount: Int { seconds * frameRate }
+
+    /// Makes the presentation in `directory`: with a SegmentTimeline in each SegmentTemplate
+    /// (`timeline`), or with `@duration` alone.
+    package static func make(in directory: String, timeline: Bool) throws -> DASHFixture {
+        try make(in: directory, timeline: timeline, encryption: [])
+    }
+
+    /// The same, each fragment encrypted with CENC (AES-CTR) under `key` named `keyID` (16 bytes
+    /// each). ffmpeg 5.1 writes no ContentProtection: the MPD says nothing of it until a test
+    /// adds one (`contentProtection(keyID:)`). Nor does it write the per-sample IVs into the
+    /// fragments (its `senc`, `saiz` and `saio` are in the initialization segment, empty), so
+    /// no one can decrypt these segments: they serve the key exchange, not a decryption test.
+    package static func encrypted(in directory: String, key: [UInt8], keyID: [UInt8]) throws -> DASHFixture {
+        let hex = { (bytes: [UInt8]) in bytes.map { String(format: "%02x", $0) }.joined() }
+        return try make(in: directory, timeline: true, encryption: [
+            "-format_options", "encryption_scheme=cenc-aes-ctr:encryption_key=\(hex(key)):encryption_kid=\(hex(keyID))",
+        ])
+    }
+
+    /// The ContentProtection elements of a ClearKey CENC adaptation set for `keyID`.
+    package static func contentProtection(keyID: [UInt8]) -> String {
+        let hex = keyID.map { String(format: "%02x", $0) }.joined()
+        let uuid = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
+            .joined(separator: "-")
+        return """
+            <ContentProtection xmlns:cenc="urn:mpeg:cenc:2013" schemeIdUri="urn:mpeg:dash:mp4protection:2011" value="cenc" cenc:default_KID="\(uuid)"/>
+            <ContentProtection schemeIdUri="urn:uuid:e2719d58-a985-b3c9-781a-b030af78d30e" value="ClearKey1.0"/>
+            """
+    }
+
+    private static func make(in directory: String, timeline: Bool, encryption: [String]) throws -> DASHFixture {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let source = ["-f", "lavfi", "-i", "testsrc2=size=256x144:rate=\(frameRate):duration=\(seconds)"]
+        let tones = ["-f", "lavfi", "-i", "sine=frequency=440:duration=\(seconds)", "-f", "lavfi", "-i", "sine=frequency=660:duration=\(seconds)"]
+        let encode = [
+            "-map", "0:v", "-map", "0:v", "-map", "1:a", "-map", "2:a", "-c:v", "libx264", "-preset", "ultrafast",
+            "-g", "\(2 * frameRate)", "-keyint_min", "\(2 * frameRate)", "-sc_threshold", "0",
+            "-b:v:0", "200k", "-s:v:0", "256x144", "-b:v:1", "600k", "-s:v:1", "426x240",
+            "-c:a", "aac", "-b:a", "64k", "-metadata:s:a:0", "language=en", "-metadata:s:a:1", "language=fr",
+        ]
+        let dash = encryption + [
+            "-use_timeline", timeline ? "1" : "0", "-use_template", "1", "-seg_duration", "2",
+            "-adaptation_sets", "id=0,streams=v id=1,streams=2 id=2,streams=3", "-f", "dash", directory + "/manifest.mpd",
+        ]
+        try MediaTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y"] + source + tones + encode + dash)
+        return DASHFixture(directory: directory)
+    }
+
+    /// One file per representation (ffmpeg's `-single_file 1 -global_sidx 1`), one video
+    /// representation: `manifest.mpd` addresses its segments as a SegmentList of `mediaRange`s,
+    /// and `segment-base.mpd`, written here from it, as a SegmentBase whose `indexRange` is the
+    /// file's `sidx` box.
+    package static func singleFile(in directory: String) throws -> DASHFixture {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try MediaTool.run("ffmpeg", [
+            "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=256x144:rate=\(frameRate):duration=\(seconds)",
+            "-map", "0:v", "-c:v", "libx264", "-preset", "ultrafast", "-g", "\(2 * frameRate)", "-keyint_min", "\(2 * frameRate)",
+            "-sc_threshold", "0", "-single_file", "1", "-global_sidx", "1", "-seg_duration", "2", "-f", "dash", directory + "/manifest.mpd",
+        ])
+        let media = try Data(contentsOf: URL(fileURLWithPath: directory + "/manifest-stream0.mp4"))
+        var offset = 0
+        var sidx: (start: Int, end: Int)?
+        while offset + 8 <= media.count {
+            let size = media[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            if String(decoding: media[offset + 4..<offset + 8], as: UTF8.self) == "sidx" { sidx = (offset, offset + size - 1) }
+            guard size >= 8 else { break }
+            offset += size
+        }
+        guard let sidx else { throw HLSFixtureError("ffmpeg wrote no sidx box in \(directory)/manifest-stream0.mp4") }
+        let list = try String(contentsOfFile: directory + "/manifest.mpd", encoding: .utf8)
+        guard let open = list.range(of: "<SegmentList"), let close = list.range(of: "</SegmentList>") else {
+            throw HLSFixtureError("ffmpeg wrote no SegmentList in \(directory)/manifest.mpd:\n\(list)")
+        }
+        let base = "<SegmentBase indexRange=\"\(sidx.start)-\(sidx.end)\"><Initialization range=\"0-\(sidx.start - 1)\"/></SegmentBase>"
+        try list.replacingCharacters(in: open.lowerBound..<close.upperBound, with: base)
+            .write(toFile: directory + "/segment-base.mpd", atomically: true, encoding: .utf8)
+        return DASHFixture(directory: directory)
+    }
+
+    /// Frames ffmpeg decodes from the presentation's video at `manifest` (an MPD on disk).
+    package static func decodedFrames(manifest: String) throws -> Int {
+        try HLSFixture.decodedFrames(playlist: manifest)
+    }
+}

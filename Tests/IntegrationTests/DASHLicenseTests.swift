@@ -1,0 +1,72 @@
+import Foundation
+import StashClient
+import StashTestSupport
+import XCTest
+
+/// A ClearKey CENC presentation (ffmpeg's dash muxer encrypting with AES-CTR; the test writes
+/// its ContentProtection): the key comes from the test licence server as for HLS, sealed, the
+/// segments stay encrypted on disk, and GetPlaybackKey hands the key to the owner.
+final class DASHLicenseTests: DaemonTestCase {
+    private static let keyID: [UInt8] = Array(0x20..<0x30)
+    private static let key: [UInt8] = [0x7c, 0x11, 0xe4, 0x52, 0x09, 0xab, 0x3d, 0x66, 0xf0, 0x2e, 0x81, 0x4b, 0xc5, 0x97, 0x18, 0xda]
+
+    private var licenses: LicenseServer!
+
+    override func setUp() async throws {
+        try await super.setUp()
+        licenses = try LicenseServer.start()
+        licenses.addKey(kid: Self.keyID, key: Self.key)
+    }
+
+    override func tearDown() async throws {
+        licenses?.stop()
+        try await super.tearDown()
+    }
+
+    private func asset(_ id: String) -> String { daemon.dataDir + "/assets/" + id }
+
+    func testClearKeyCENCKeysComeFromTheLicenceServer() async throws {
+        try XCTSkipUnless(HLSFixture.isAvailable, "ffmpeg and ffprobe are needed (make deps installs them)")
+        let directory = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-cenc") + "/cenc"
+        let fixture = try DASHFixture.encrypted(in: directory, key: Self.key, keyID: Self.keyID)
+        let plain = try String(contentsOfFile: directory + "/" + fixture.manifestPath, encoding: .utf8)
+        let protected = plain.replacingOccurrences(
+            of: "(<AdaptationSet[^>]*>)", with: "$1" + DASHFixture.contentProtection(keyID: Self.keyID), options: .regularExpression)
+        try protected.write(toFile: directory + "/protected.mpd", atomically: true, encoding: .utf8)
+        http.serveDirectory(directory, at: "/cenc")
+        let url = http.url("/cenc/protected.mpd")
+
+        let info = try await client.manifestInfo(uri: url)
+        XCTAssertEqual(info.variants.map(\.encryption), [["CENC"], ["CENC"]])
+
+        // Without DRM parameters the download says what it needs, and fetches no segment.
+        _ = try await client.addDownload(AddDownloadRequest(id: "bare", uri: url))
+        let refused = try await waitFor("bare", .failed)
+        XCTAssertTrue(refused.error?.message.contains("--drm-type clearkey --license-server") ?? false, "\(String(describing: refused.error))")
+
+        let drm = DRMParams(licenseServer: licenses.licenseURL)
+        _ = try await client.addDownload(AddDownloadRequest(id: "movie", uri: url, drm: drm, force: true))
+        let done = try await waitFor("movie", .completed)
+        XCTAssertTrue(done.hasDRM)
+        XCTAssertEqual(done.filesDone, done.filesTotal)
+        // The segments are kept as served: encrypted.
+        let served = try Data(contentsOf: URL(fileURLWithPath: directory + "/chunk-stream1-00001.m4s"))
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: asset("movie") + "/video/seg00000.m4s")), served)
+        let manifest = try String(contentsOfFile: asset("movie") + "/manifest.mpd", encoding: .utf8)
+        XCTAssertTrue(manifest.contains("cenc:default_KID=\"20212223-2425-2627-2829-2a2b2c2d2e2f\""), manifest)
+        // The key is sealed, never in the asset folder or the log, and the owner gets it.
+        let sealed = try FileManager.default.contentsOfDirectory(atPath: daemon.dataDir + "/keys/movie")
+        XCTAssertEqual(sealed.count, 1)
+        let keyHex = Self.key.map { String(format: "%02x", $0) }.joined()
+        XCTAssertFalse(daemon.log().contains(keyHex))
+        let playback = try await client.playbackKey(id: "movie")
+        XCTAssertEqual(playback.key, Self.key)
+
+        // Decrypting CENC is not there yet: both decrypting exports say so.
+        let out = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-export")
+        await assertFails(.failedPrecondition) { try await self.client.export(id: "movie", to: out + "/clear", decrypt: true) }
+        await assertFails(.failedPrecondition) { try await self.client.export(id: "movie", toFile: out + "/movie.mkv") }
+        let copy = try await client.export(id: "movie", to: out + "/copy")
+        XCTAssertEqual(copy.files, done.filesTotal + 1)
+    }
+}
