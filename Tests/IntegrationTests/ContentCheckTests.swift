@@ -70,7 +70,7 @@ final class ContentCheckTests: DaemonTestCase {
         XCTAssertTrue(result.stderr.contains(
             "stash: download page ended FAILED: validation error: page.jpg: expected an image, got text/html (58 bytes starting '<!DOCTYPE html>')"),
             result.stderr)
-        let list = try FileManager.default.temporaryDirectory.appendingPathComponent("pages-\(UUID().uuidString).txt")
+        let list = FileManager.default.temporaryDirectory.appendingPathComponent("pages-\(UUID().uuidString).txt")
         try "\(http.url("/ch12/page.jpg"))\tp/1.jpg\t\t\timage\n\(http.url("/ch12/page.jpg"))\tnotes.html\t\t\ttext/html\t20\n"
             .write(to: list, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: list) }
