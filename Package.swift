@@ -32,6 +32,8 @@ let package = Package(
         .systemLibrary(
             name: "CAVFormat", pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
+        // sd-bus (libsystemd): D-Bus for the desktop's facts (metered, battery, sleep, notifications).
+        .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         .target(name: "StashCore"),
         // SHA-256, AES-GCM and random bytes from the system's libcrypto, for Fetch, Keys,
@@ -57,6 +59,10 @@ let package = Package(
             dependencies: ["StashCore", "StashCrypto", "CCrypto"]),
         // A package's renditions remuxed into one MP4 or Matroska file (libavformat).
         .target(name: "StashRemux", dependencies: ["StashCore", "CAVFormat"]),
+        // What the desktop says over D-Bus: NetworkManager, UPower, logind, notifications.
+        .target(
+            name: "StashDesktop",
+            dependencies: ["StashCore", "CSDBus", "CLinux", .product(name: "Logging", package: "swift-log")]),
         .target(
             name: "StashEngine",
             dependencies: [
@@ -101,7 +107,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                "StashCrypto",
+                "StashCrypto", "StashDesktop", .product(name: "Logging", package: "swift-log"),
             ]),
 
         // The fuzz targets (`make fuzz`) and the tool that runs them.
@@ -143,6 +149,9 @@ let package = Package(
             name: "StashDaemonTests",
             dependencies: ["StashCore", "StashDaemon", "StashWire", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "StashFuzzTests", dependencies: ["StashFuzz"]),
+        .testTarget(
+            name: "StashDesktopTests",
+            dependencies: ["StashCore", "StashDesktop", "StashTestSupport", .product(name: "Logging", package: "swift-log")]),
         // The command line's own logic (what wait and watch show, prompts, suggestions).
         .testTarget(name: "stashTests", dependencies: ["StashClient", "stash"]),
         .testTarget(

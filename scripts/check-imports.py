@@ -41,19 +41,20 @@ LAYERS = {
     "StashHLS": CORE,
     "StashRemux": CORE,
     "StashFetch": CORE | {"StashCrypto"},
+    "StashDesktop": CORE,
     "StashKeys": CORE | {"StashCrypto"},
     "StashEngine": CORE | {"StashCrypto", "StashWire", "StashStore", "StashFetch", "StashKeys", "StashHLS",
                            "StashRemux"},
     "StashDaemon": CORE | {"StashCrypto", "StashWire", "StashStore", "StashFetch", "StashKeys", "StashHLS",
-                           "StashRemux", "StashEngine"},
+                           "StashRemux", "StashEngine", "StashDesktop"},
     "stashd": CORE | {"StashCrypto", "StashWire", "StashStore", "StashFetch", "StashKeys", "StashHLS",
-                      "StashRemux", "StashEngine", "StashDaemon"},
+                      "StashRemux", "StashEngine", "StashDesktop", "StashDaemon"},
     "StashClient": CORE | {"StashWire"},
     "stash": CORE | {"StashWire", "StashClient"},
 }
 # protobuf-c types never leave StashWire, nor libav's StashRemux: no other module of Sources sees
 # the generated structs or an AVFormatContext.
-WIRE_ONLY = {"CStashProto": {"StashWire"}, "CAVFormat": {"StashRemux"}}
+WIRE_ONLY = {"CStashProto": {"StashWire"}, "CAVFormat": {"StashRemux"}, "CSDBus": {"StashDesktop"}}
 
 IMPORT = re.compile(r"^[ \t]*(?:@\w+(?:\([^)]*\))?[ \t]+)*(?:(?:public|package|internal|fileprivate|private)[ \t]+)?"
                     r"import[ \t]+(?:(?:struct|class|enum|protocol|typealias|func|let|var|actor)[ \t]+)?(\w+)", re.M)
