@@ -250,6 +250,12 @@ package actor Engine {
         return config
     }
 
+    /// What the desktop says changed (StashDesktop's watch, through the daemon): downloads
+    /// that may not run under it wait, those that may go on (`EngineState+Desktop`).
+    package func desktopChanged(_ conditions: DesktopConditions) {
+        run(.desktop(conditions))
+    }
+
     nonisolated func publicView(_ download: Download) -> Download {
         layout.publicView(download)
     }

@@ -63,6 +63,8 @@ enum EngineInput {
     case rateChangeDue(generation: UInt64)
     /// The licence manager's result or timer (`EngineState+License`).
     case license(LicenseReport)
+    /// What the desktop says changed: a metered network, battery power (`EngineState+Desktop`).
+    case desktop(DesktopConditions)
 
     // MARK: Maintenance services
 

@@ -52,6 +52,9 @@ struct EngineState {
     var holds: [String: String] = [:]
     /// Complete downloads fetching a new copy beside the old one (`EngineState+Replace`).
     var replacements: [String: Replacement] = [:]
+    /// What the desktop says (`EngineState+Desktop`), and the downloads waiting for it to change.
+    var desktop = DesktopConditions()
+    var desktopWaiting: Set<String> = []
     private(set) var shuttingDown = false
 
     /// Progress of one download is announced when it moved by this many percent …
@@ -188,6 +191,9 @@ struct EngineState {
             rateChangeDue(generation: generation, into: &effects)
         case .license(let report):
             try on(license: report, into: &effects)
+        case .desktop(let conditions):
+            desktop = conditions
+            followDesktop(into: &effects)
 
         case .maintenance(let fact):
             try on(fact, into: &effects)
@@ -299,6 +305,7 @@ struct EngineState {
         slots.caps = TransferSlots.Caps(updated)
         followRateSchedule(into: &effects)
         if lowered { requeueExcess(into: &effects) }
+        followDesktop(into: &effects)
         // Raised caps let more transfers start now; lowered ones apply as transfers end.
         slotsChanged = true
         schedule(into: &effects)
