@@ -72,7 +72,7 @@ let package = Package(
         .target(
             name: "StashDaemon",
             dependencies: [
-                "StashCore", "StashEngine", "StashWire", "StashStore", "StashFetch", "StashKeys", "CLinux",
+                "StashCore", "StashDesktop", "StashEngine", "StashWire", "StashStore", "StashFetch", "StashKeys", "CLinux",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

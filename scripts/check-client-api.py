@@ -35,10 +35,10 @@ CLIENT_API = {
     "StashClient": {"StashClient"},
     "StashWire": {"AddDownloadRequest", "AdoptRequest", "HelloResult"},
     "StashCore": {
-        "BundleFileSpec", "DRMParams", "DaemonConfig", "Download", "DownloadError", "DownloadEvent", "DownloadFile",
+        "BatteryPolicy", "BundleFileSpec", "DRMParams", "DaemonConfig", "Download", "DownloadError", "DownloadEvent", "DownloadFile",
         "DownloadPage", "DownloadPriority", "DownloadState", "DownloadStats", "EventsLost", "ExportFormat", "ExportProgress", "ExportResult",
         "ExportTrack", "GroupTotals", "HLSOptions",
-        "HTTPHeader", "LicenseCheck", "LicenseEvent", "LicenseStatus", "LicenseTerms", "ManifestInfo", "PlaybackKey",
+        "HTTPHeader", "LicenseCheck", "LicenseEvent", "LicenseStatus", "LicenseTerms", "ManifestInfo", "NetworkRequirement", "PlaybackKey",
         "ProgressUpdate", "PurgeResult", "QueueMove", "StashError", "StashPaths", "StashVersion", "SystemInfo", "TextTrack",
         "VerifyFinding", "VerifyReport",
     },

@@ -25,6 +25,12 @@ public struct SystemInfo: Equatable, Sendable {
     /// When the rate schedule next changes the limit (nil: never), and the limit from then on.
     public var rateLimitChangesAt: Date?
     public var rateLimitNext: Int64
+    /// What the desktop says over D-Bus (docs/DESKTOP.md): the network is metered, the machine
+    /// runs on battery; and what the daemon sees of NetworkManager and UPower, in words.
+    public var metered = false
+    public var onBattery = false
+    public var networkService = ""
+    public var powerService = ""
 
     public init(
         dataDir: String, diskTotal: Int64, diskFree: Int64, bytesHeld: Int64, daemonVersion: String, socketPath: String, downloadCount: Int,

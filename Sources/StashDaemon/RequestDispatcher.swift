@@ -1,5 +1,6 @@
 import Logging
 import StashCore
+import StashDesktop
 import StashEngine
 import StashWire
 
@@ -8,13 +9,16 @@ import StashWire
 package struct RequestDispatcher: RequestHandler {
     let engine: Engine
     let logger: Logger
+    /// What the desktop says over D-Bus, for GetSystemInfo; nil in a daemon that does not look.
+    let desktop: DesktopWatch?
 
     /// What this daemon offers, announced in Hello.
-    package static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks", "group-ops", "time-range", "export-file", "rate-limit", "content-check", "priority", "set-download", "replace", "set-uri"]
+    package static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks", "group-ops", "time-range", "export-file", "rate-limit", "content-check", "priority", "set-download", "replace", "set-uri", "desktop"]
 
-    package init(engine: Engine, logger: Logger) {
+    package init(engine: Engine, logger: Logger, desktop: DesktopWatch? = nil) {
         self.engine = engine
         self.logger = logger
+        self.desktop = desktop
     }
 
     package var clock: WallClock { engine.clock }
@@ -161,7 +165,16 @@ package struct RequestDispatcher: RequestHandler {
         case .getStats:
             return .stats(await engine.stats())
         case .getSystemInfo:
-            return .systemInfo(try await engine.maintenance.systemInfo())
+            var info = try await engine.maintenance.systemInfo()
+            if let desktop {
+                let conditions = desktop.conditions
+                let seen = desktop.seen
+                info.metered = conditions.metered
+                info.onBattery = conditions.onBattery
+                info.networkService = seen[DesktopService.networkManager.title] ?? ""
+                info.powerService = seen[DesktopService.upower.title] ?? ""
+            }
+            return .systemInfo(info)
         case .getConfig:
             return .config(await engine.config)
         case .setConfig(let entries):

@@ -358,19 +358,26 @@ final class GoldenFrameTests: XCTestCase {
             config.storageReserve = int(r, "storage_reserve")
             config.rateSchedule = str(r, "rate_schedule")
             config.preempt = bool(r, "preempt")
+            config.network = NetworkRequirement(rawValue: str(r, "network")) ?? .any
+            config.onBattery = BatteryPolicy(rawValue: str(r, "on_battery")) ?? .continue
             return .config(config)
         case "stats":
             return .stats(DownloadStats(
                 speed: int(r, "speed"), counts: try stateCounts(r, "counts", "count").mapValues { Int($0) },
                 activeTransfers: Int(int(r, "active_transfers")), downloadedBytes: int(r, "downloaded_bytes")))
         case "system_info":
-            return .systemInfo(SystemInfo(
+            var info = SystemInfo(
                 dataDir: str(r, "data_dir"), diskTotal: int(r, "disk_total"), diskFree: int(r, "disk_free"), bytesHeld: int(r, "bytes_held"),
                 daemonVersion: str(r, "daemon_version"), socketPath: str(r, "socket_path"), downloadCount: Int(int(r, "download_count")),
                 bytesByState: try stateCounts(r, "bytes_by_state", "bytes"), assetCount: Int(int(r, "asset_count")),
                 lastVerify: try report(obj(r, "last_verify")), warnings: strs(r, "warnings"), rateLimitNow: int(r, "rate_limit_now"),
                 rateLimitChangesAt: int(r, "rate_limit_changes_at") == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(int(r, "rate_limit_changes_at"))),
-                rateLimitNext: int(r, "rate_limit_next")))
+                rateLimitNext: int(r, "rate_limit_next"))
+            info.metered = bool(r, "metered")
+            info.onBattery = bool(r, "on_battery")
+            info.networkService = str(r, "network_service")
+            info.powerService = str(r, "power_service")
+            return .systemInfo(info)
         case "verify": return .verify(try report(r))
         case "purge":
             return .purge(PurgeResult(filesDeleted: Int(int(r, "files_deleted")), bytesFreed: int(r, "bytes_freed"), paths: strs(r, "paths")))

@@ -531,6 +531,16 @@ static void test_config(stash_client *client) {
     stash_config_entry preempt[] = {{"preempt", "1"}};
     CHECK_OK(stash_config_set(client, preempt, 1, &config), client);
     CHECK(config.preempt, "preempt on again");
+    /* The desktop's settings are words (docs/DESKTOP.md). */
+    stash_config_entry desktop[] = {{"network", "unmetered"}, {"on-battery", "pause"}};
+    CHECK_OK(stash_config_set(client, desktop, 2, &config), client);
+    CHECK(strcmp(config.network, "unmetered") == 0 && strcmp(config.on_battery, "pause") == 0, "desktop settings: %s %s",
+          config.network, config.on_battery);
+    stash_config_entry bad_network[] = {{"network", "cellular"}};
+    CHECK_FAILS(stash_config_set(client, bad_network, 1, NULL), client, STASH_INVALID_ARGUMENT, "cellular");
+    stash_config_entry back_desktop[] = {{"network", "any"}, {"on-battery", "continue"}};
+    CHECK_OK(stash_config_set(client, back_desktop, 2, &config), client);
+    CHECK(config.network[0] == 0 && config.on_battery[0] == 0, "the defaults read as \"\": '%s' '%s'", config.network, config.on_battery);
 }
 
 static void test_info(stash_client *client) {
@@ -546,6 +556,9 @@ static void test_info(stash_client *client) {
         CHECK(info->download_count >= 2 && info->bytes_held >= 840000, "%u downloads, %llu bytes, %u assets",
               info->download_count, (unsigned long long)info->bytes_held, info->asset_count);
         CHECK(info->last_verify != NULL, "the verify at start");
+        /* No NetworkManager on the tests' buses: said in words, and nothing holds. */
+        CHECK(info->network_service[0] && info->power_service[0] && !info->metered && !info->on_battery, "desktop: '%s' '%s'",
+              info->network_service, info->power_service);
     }
     stash_system_info_free(info);
     stash_verify_report *report = NULL;

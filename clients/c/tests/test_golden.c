@@ -571,6 +571,10 @@ static json *result_json(Stash__V1__Response__ResultCase result_case, const void
         U64(o, s, rate_limit_now);
         json_put(o, "rate_limit_changes_at", json_new_number("%lld", (long long)s->rate_limit_changes_at));
         U64(o, s, rate_limit_next);
+        BOOL(o, s, metered);
+        BOOL(o, s, on_battery);
+        STR(o, s, network_service);
+        STR(o, s, power_service);
         break;
     }
     case STASH__V1__RESPONSE__RESULT_CONFIG: {
@@ -588,6 +592,8 @@ static json *result_json(Stash__V1__Response__ResultCase result_case, const void
         U64(o, c, storage_reserve);
         STR(o, c, rate_schedule);
         BOOL(o, c, preempt);
+        STR(o, c, network);
+        STR(o, c, on_battery);
         break;
     }
     case STASH__V1__RESPONSE__RESULT_VERIFY:

@@ -228,6 +228,10 @@ class SystemInfo:
     rate_limit_now: int = 0  # the global limit in force, bytes per second, 0 unlimited (daemon 0.11.0)
     rate_limit_changes_at: int = 0  # unix seconds of the rate schedule's next change, 0: never
     rate_limit_next: int = 0  # the limit from then on
+    metered: bool = False  # NetworkManager says the network is metered (daemon with feature "desktop")
+    on_battery: bool = False  # UPower says the machine runs on battery
+    network_service: str = ""  # what the daemon sees of NetworkManager ("not metered", "no system bus", ...)
+    power_service: str = ""  # what the daemon sees of UPower ("on AC power", ...)
 
 
 @dataclass(frozen=True)
@@ -245,6 +249,8 @@ class Config:
     storage_reserve: int
     rate_schedule: str = ""  # the global limit by weekday and hour, as the daemon read it (daemon 0.11.0)
     preempt: bool = False
+    network: str = ""  # "unmetered", or "" for any network (daemon with feature "desktop")
+    on_battery: str = ""  # "pause", or "" for continue
 
 
 @dataclass(frozen=True)

@@ -203,6 +203,12 @@ def test_config(client):
     refused("INVALID_ARGUMENT", "max-parallel", client.config_set, "max-parallel", 0)
     refused("INVALID_ARGUMENT", "no-such-key", client.config_set, "no-such-key", 1)
     refused("INVALID_ARGUMENT", "no-such-key", client.config_get, "no-such-key")
+    # The desktop's settings are words (docs/DESKTOP.md).
+    assert client.config_set("network", "unmetered").network == "unmetered"
+    assert client.config_set("on-battery", "pause").on_battery == "pause"
+    refused("INVALID_ARGUMENT", "cellular", client.config_set, "network", "cellular")
+    back = client.config_set({"network": "any", "on-battery": "continue"})
+    assert (back.network, back.on_battery) == ("", "")  # the defaults read as ""
 
 
 def test_info_stats_verify_purge(daemon, client):
@@ -211,6 +217,8 @@ def test_info_stats_verify_purge(daemon, client):
     info = client.info()
     assert info.data_dir.startswith(daemon.work) and info.socket_path == daemon.socket
     assert info.last_verify is not None and isinstance(info.bytes_by_state, dict)
+    # No NetworkManager on the tests' buses: said in words, and nothing holds.
+    assert info.network_service != "" and info.power_service != "" and not info.metered and not info.on_battery
     stats = client.stats()
     assert stats.counts.get("COMPLETED", 0) >= 1
     report = client.verify(deep=True, dry_run=True)

@@ -3901,7 +3901,7 @@ const ProtobufCMessageDescriptor stash__v1__hls_options__descriptor =
   (ProtobufCMessageInit) stash__v1__hls_options__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__config__field_descriptors[13] =
+static const ProtobufCFieldDescriptor stash__v1__config__field_descriptors[15] =
 {
   {
     "max_parallel",
@@ -4059,6 +4059,30 @@ static const ProtobufCFieldDescriptor stash__v1__config__field_descriptors[13] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "network",
+    14,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Config, network),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "on_battery",
+    15,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Config, on_battery),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__config__field_indices_by_name[] = {
   7,   /* field[7] = files_per_download */
@@ -4067,6 +4091,8 @@ static const unsigned stash__v1__config__field_indices_by_name[] = {
   8,   /* field[8] = max_connections */
   9,   /* field[9] = max_connections_per_host */
   0,   /* field[0] = max_parallel */
+  13,   /* field[13] = network */
+  14,   /* field[14] = on_battery */
   12,   /* field[12] = preempt */
   4,   /* field[4] = rate_limit */
   11,   /* field[11] = rate_schedule */
@@ -4078,7 +4104,7 @@ static const unsigned stash__v1__config__field_indices_by_name[] = {
 static const ProtobufCIntRange stash__v1__config__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 13 }
+  { 0, 15 }
 };
 const ProtobufCMessageDescriptor stash__v1__config__descriptor =
 {
@@ -4088,7 +4114,7 @@ const ProtobufCMessageDescriptor stash__v1__config__descriptor =
   "Stash__V1__Config",
   "stash.v1",
   sizeof(Stash__V1__Config),
-  13,
+  15,
   stash__v1__config__field_descriptors,
   stash__v1__config__field_indices_by_name,
   1,  stash__v1__config__number_ranges,
@@ -6479,7 +6505,7 @@ const ProtobufCMessageDescriptor stash__v1__stats_result__descriptor =
   (ProtobufCMessageInit) stash__v1__stats_result__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__system_info_result__field_descriptors[14] =
+static const ProtobufCFieldDescriptor stash__v1__system_info_result__field_descriptors[18] =
 {
   {
     "data_dir",
@@ -6649,6 +6675,54 @@ static const ProtobufCFieldDescriptor stash__v1__system_info_result__field_descr
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "metered",
+    15,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SystemInfoResult, metered),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "on_battery",
+    16,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SystemInfoResult, on_battery),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "network_service",
+    17,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SystemInfoResult, network_service),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "power_service",
+    18,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SystemInfoResult, power_service),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__system_info_result__field_indices_by_name[] = {
   8,   /* field[8] = asset_count */
@@ -6660,6 +6734,10 @@ static const unsigned stash__v1__system_info_result__field_indices_by_name[] = {
   1,   /* field[1] = disk_total */
   6,   /* field[6] = download_count */
   9,   /* field[9] = last_verify */
+  14,   /* field[14] = metered */
+  16,   /* field[16] = network_service */
+  15,   /* field[15] = on_battery */
+  17,   /* field[17] = power_service */
   12,   /* field[12] = rate_limit_changes_at */
   13,   /* field[13] = rate_limit_next */
   11,   /* field[11] = rate_limit_now */
@@ -6669,7 +6747,7 @@ static const unsigned stash__v1__system_info_result__field_indices_by_name[] = {
 static const ProtobufCIntRange stash__v1__system_info_result__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 14 }
+  { 0, 18 }
 };
 const ProtobufCMessageDescriptor stash__v1__system_info_result__descriptor =
 {
@@ -6679,7 +6757,7 @@ const ProtobufCMessageDescriptor stash__v1__system_info_result__descriptor =
   "Stash__V1__SystemInfoResult",
   "stash.v1",
   sizeof(Stash__V1__SystemInfoResult),
-  14,
+  18,
   stash__v1__system_info_result__field_descriptors,
   stash__v1__system_info_result__field_indices_by_name,
   1,  stash__v1__system_info_result__number_ranges,

@@ -629,6 +629,13 @@ typedef struct stash_system_info {
     uint64_t rate_limit_now;
     int64_t rate_limit_changes_at;
     uint64_t rate_limit_next;
+    /* Feature "desktop": NetworkManager says the network is metered, UPower that the machine
+     * runs on battery, and what the daemon sees of each in words ("not metered", "no system
+     * bus", ...; "" from an older daemon). */
+    bool metered;
+    bool on_battery;
+    const char *network_service;
+    const char *power_service;
 } stash_system_info;
 
 /* GetSystemInfo (`stash info`). Free *out with stash_system_info_free. */
@@ -637,6 +644,8 @@ STASH_API void stash_system_info_free(stash_system_info *info);
 
 /* The longest rate schedule stash_config holds, in bytes. */
 #define STASH_MAX_RATE_SCHEDULE 4096u
+/* The longest word setting (network, on-battery) stash_config holds, in bytes. */
+#define STASH_MAX_CONFIG_WORD 31u
 
 /* Config (PROTOCOL.md section 10): plain values, returned by value. */
 typedef struct stash_config {
@@ -657,6 +666,10 @@ typedef struct stash_config {
     /* Daemon 0.11.0 (soname 0.3): a queued download takes the slot of a running one of lower
      * priority, which goes back to QUEUED keeping its bytes (config key "preempt", "1" or "0"). */
     bool preempt;
+    /* Feature "desktop": "unmetered" or "" for any network (config key "network"), "pause" or
+     * "" for continue (config key "on-battery"); NUL-terminated (docs/DESKTOP.md). */
+    char network[STASH_MAX_CONFIG_WORD + 1];
+    char on_battery[STASH_MAX_CONFIG_WORD + 1];
 } stash_config;
 
 typedef struct stash_config_entry {

@@ -643,10 +643,18 @@ struct  Stash__V1__Config
    * a queued download takes the slot of a running one of lower priority
    */
   protobuf_c_boolean preempt;
+  /*
+   * "unmetered": downloads wait while NetworkManager says metered; "" = any (the default)
+   */
+  char *network;
+  /*
+   * "pause": downloads wait while UPower says on battery; "" = continue (the default)
+   */
+  char *on_battery;
 };
 #define STASH__V1__CONFIG__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__config__descriptor) \
-    , 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0 }
+    , 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 struct  Stash__V1__ConfigEntry
@@ -1345,10 +1353,26 @@ struct  Stash__V1__SystemInfoResult
    * the limit from then on, 0 = unlimited
    */
   uint64_t rate_limit_next;
+  /*
+   * NetworkManager says the network is metered (yes or guess-yes)
+   */
+  protobuf_c_boolean metered;
+  /*
+   * UPower says the machine runs on battery
+   */
+  protobuf_c_boolean on_battery;
+  /*
+   * what stashd sees of NetworkManager ("not metered", "no system bus", ...)
+   */
+  char *network_service;
+  /*
+   * what stashd sees of UPower ("on AC power", "not on the system bus", ...)
+   */
+  char *power_service;
 };
 #define STASH__V1__SYSTEM_INFO_RESULT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__system_info_result__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, NULL, 0,NULL, 0, 0, 0 }
+    , (char *)protobuf_c_empty_string, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, NULL, 0,NULL, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 struct  Stash__V1__StateBytes
