@@ -86,8 +86,9 @@ package struct RequestDispatcher: RequestHandler {
     /// rate limit: each is refused for what the later ones would be refused for too (an
     /// unknown id, a REMOVING download), so a refusal leaves the record as it was.
     static func set(_ request: SetDownloadRequest, on engine: Engine) async throws -> Download {
-        guard request.priority != nil || request.rateLimit != nil || request.uri != nil else {
-            throw StashError.invalidArgument("SetDownload for '\(request.id.prefix(128))' gives no field to change; give priority, rate_limit or uri")
+        guard request.priority != nil || request.rateLimit != nil || request.uri != nil || request.network != nil || request.onBattery != nil else {
+            throw StashError.invalidArgument(
+                "SetDownload for '\(request.id.prefix(128))' gives no field to change; give priority, rate_limit, uri, network or on_battery")
         }
         if let rateLimit = request.rateLimit, rateLimit < 0 {
             throw StashError.invalidArgument("rate_limit: \(rateLimit) is negative; give bytes per second, 0 = none")
@@ -95,6 +96,9 @@ package struct RequestDispatcher: RequestHandler {
         var download: Download?
         if let uri = request.uri { download = try await engine.setURI(id: request.id, uri) }
         if let rateLimit = request.rateLimit { download = try await engine.setRateLimit(id: request.id, rateLimit) }
+        if request.network != nil || request.onBattery != nil {
+            download = try await engine.setDesktopRules(id: request.id, network: request.network, onBattery: request.onBattery)
+        }
         if let priority = request.priority { download = try await engine.setPriority(id: request.id, priority) }
         guard let download else { throw StashError.notFound(id: request.id) }
         return download
@@ -120,7 +124,7 @@ package struct RequestDispatcher: RequestHandler {
                 id: request.id, uri: request.uri, files: request.files, title: request.title, sha256: request.sha256, headers: request.headers,
                 hls: request.hls, drm: request.drm, force: request.force, appData: request.appData, group: request.group,
                 textTracks: request.textTracks, rateLimit: request.rateLimit, expect: request.expect, minSize: request.minSize,
-                priority: request.priority, replace: request.replace)
+                priority: request.priority, replace: request.replace, network: request.network, onBattery: request.onBattery)
             return .download(added.download, created: added.created)
         case .getDownload(let id):
             return .download(try await engine.get(id: id), created: false)

@@ -165,7 +165,7 @@ package actor Engine {
         id requestedID: String, uri: String, files specs: [BundleFileSpec] = [], title: String, sha256: String, headers: [HTTPHeader],
         hls requestedHLS: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false, appData: [UInt8] = [], group: String = "",
         textTracks trackSpecs: [TextTrack] = [], rateLimit: Int64 = 0, expect: String = "", minSize: Int64 = 0,
-        priority: DownloadPriority = .normal, replace: Bool = false
+        priority: DownloadPriority = .normal, replace: Bool = false, network: NetworkRequirement? = nil, onBattery: BatteryPolicy? = nil
     ) async throws -> (download: Download, created: Bool) {
         var request = AddRequest(
             id: requestedID, uri: uri, files: specs, title: title, sha256: sha256, headers: headers, hls: requestedHLS, drm: drm, force: force,
@@ -173,6 +173,8 @@ package actor Engine {
         request.rateLimit = rateLimit
         request.priority = priority
         request.replace = replace
+        request.network = network
+        request.onBattery = onBattery
         return try await add(request.validated())
     }
 

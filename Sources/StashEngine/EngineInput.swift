@@ -43,6 +43,8 @@ enum EngineInput {
     case setRateLimit(String, Int64)
     /// SetDownload's URL (`EngineState+Update`).
     case setURI(String, String)
+    /// SetDownload's network and on-battery rules (`EngineState+Desktop`); nil leaves one as it is.
+    case setDesktopRules(String, network: NetworkRequirement?, onBattery: BatteryPolicy?)
     /// Move: a queued download's place in the queue.
     case move(String, QueueMove)
 

@@ -1,7 +1,7 @@
 import StashCore
 
 /// What the desktop says (a metered network, battery power) against what each download
-/// allows (config `network` and `on-battery`): a download that may not run now waits in
+/// allows (its own `network` and `onBattery`, else the config's `network` and `on-battery`): a download that may not run now waits in
 /// WAITING_FOR_NETWORK with the reason, holding no slot and no transfer, and goes back to the
 /// queue when the fact that held it changes. A running one stops its transfers and keeps its
 /// bytes, as a pause does.
@@ -11,8 +11,8 @@ extension EngineState {
 
     /// Why `download` may not run under the desktop's conditions now, or nil.
     func desktopWait(for download: Download) -> String? {
-        if desktop.metered, config.network == .unmetered { return Self.meteredReason }
-        if desktop.onBattery, config.onBattery == .pause { return Self.batteryReason }
+        if desktop.metered, (download.network ?? config.network) == .unmetered { return Self.meteredReason }
+        if desktop.onBattery, (download.onBattery ?? config.onBattery) == .pause { return Self.batteryReason }
         return nil
     }
 
@@ -21,6 +21,22 @@ extension EngineState {
         guard (try? transition(id, .desktopWait, into: &effects, edit: { $0.stateReason = reason })) == true else { return }
         desktopWaiting.insert(id)
         effects.append(.log(.info, "download waits for the desktop", ["id": "\(id)", "reason": "\(reason)"]))
+    }
+
+    /// SetDownload's network and on-battery rules: kept, then the download waits or goes on
+    /// under them at once.
+    mutating func setDesktopRules(_ id: String, network: NetworkRequirement?, onBattery: BatteryPolicy?, into effects: inout [EngineEffect]) throws {
+        guard var entry = entries[id] else { throw StashError.notFound(id: id) }
+        guard entry.download.state != .removing else {
+            throw StashError(.failedPrecondition, "download '\(id)' is REMOVING; its network and on-battery rules cannot change")
+        }
+        let before = entry.download
+        if let network { entry.download.network = network }
+        if let onBattery { entry.download.onBattery = onBattery }
+        guard entry.download != before else { return }
+        entries[id] = entry
+        effects.append(.commit(.save(entry.download), then: nil))
+        followDesktop(into: &effects)
     }
 
     /// After a change of the conditions or the config: the running downloads that may no

@@ -167,6 +167,8 @@ struct EngineState {
             try setRateLimit(id, limit, into: &effects)
         case .setURI(let id, let uri):
             try setURI(id, uri, into: &effects)
+        case .setDesktopRules(let id, let network, let onBattery):
+            try setDesktopRules(id, network: network, onBattery: onBattery, into: &effects)
         case .move(let id, let move):
             try self.move(id, move, into: &effects)
 

@@ -17,6 +17,8 @@ extension SetDownloadRequest {
             message.rate_limit = UInt64(bitPattern: rateLimit)
         }
         if let uri { message.uri = arena.cString(uri) }
+        message.network = arena.cString(network?.rawValue ?? "")
+        message.on_battery = arena.cString(onBattery?.rawValue ?? "")
         return arena.store(message)
     }
 
@@ -31,6 +33,8 @@ extension SetDownloadRequest {
         // Empty is "not given": no download has an empty URL to change to.
         let uri = try WireValue.string(m.uri, field: "SetDownloadRequest.uri")
         self.uri = uri.isEmpty ? nil : uri
+        network = try NetworkRequirement(wire: m.network, field: "SetDownloadRequest.network")
+        onBattery = try BatteryPolicy(wire: m.on_battery, field: "SetDownloadRequest.on_battery")
     }
 }
 

@@ -9,11 +9,19 @@ package struct SetDownloadRequest: Equatable, Sendable {
     package var rateLimit: Int64?
     /// A single-file download's new URL.
     package var uri: String?
+    /// Its own answers to the desktop's facts (feature `desktop`).
+    package var network: NetworkRequirement?
+    package var onBattery: BatteryPolicy?
 
-    package init(id: String, priority: DownloadPriority? = nil, rateLimit: Int64? = nil, uri: String? = nil) {
+    package init(
+        id: String, priority: DownloadPriority? = nil, rateLimit: Int64? = nil, uri: String? = nil, network: NetworkRequirement? = nil,
+        onBattery: BatteryPolicy? = nil
+    ) {
         self.id = id
         self.priority = priority
         self.rateLimit = rateLimit
         self.uri = uri
+        self.network = network
+        self.onBattery = onBattery
     }
 }

@@ -63,3 +63,38 @@ final class DesktopTests: XCTestCase {
         XCTAssertEqual(daemon.terminate(), 0)
     }
 }
+
+/// A download's own rules from the CLI: "allow this one on a metered network".
+final class DesktopRuleCLITests: XCTestCase {
+    func testTheCLIAddsAndSetsADownloadsOwnNetworkRule() async throws {
+        let bus = try await PrivateBus.start()
+        let nm = try await BusMock.start("networkmanager", on: bus)
+        try nm.addProperty(path: "/org/freedesktop/NetworkManager", interface: "org.freedesktop.NetworkManager", "Metered", "variant:uint32:1")
+        let http = try TestHTTPServer.start()
+        defer { http.stop() }
+        http.serve(path: "/mine.bin", size: 20_000, seed: 34)
+        http.serve(path: "/later.bin", size: 20_000, seed: 35)
+        let daemon = try await DaemonProcess.start(environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        XCTAssertEqual(try daemon.runCLI(["config", "set", "network", "unmetered"]).status, 0)
+
+        let add = try daemon.runCLI(["add", "--id", "mine", "--network", "any", "--wait", http.url("/mine.bin")])
+        XCTAssertEqual(add.status, 0, add.stderr)
+        let shown = try daemon.runCLI(["show", "mine", "--json"])
+        let record = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(record["network"] as? String, "any")
+        XCTAssertEqual(record["state"] as? String, "COMPLETED")
+
+        XCTAssertEqual(try daemon.runCLI(["add", "--id", "later", http.url("/later.bin")]).status, 0)
+        let client = try await StashClient.connect(socketPath: daemon.socketPath, clientName: name)
+        try await eventually("later to wait") { try await client.getDownload(id: "later").state == .waitingForNetwork }
+        let set = try daemon.runCLI(["set", "later", "--network", "any"])
+        XCTAssertEqual(set.status, 0, set.stderr)
+        try await eventually("later to complete") { try await client.getDownload(id: "later").state == .completed }
+
+        let wrong = try daemon.runCLI(["set", "later", "--network", "cellular"])
+        XCTAssertEqual(wrong.status, 2, wrong.stderr)
+        XCTAssertTrue(wrong.stderr.contains("--network: 'cellular' is not one of any, unmetered"), wrong.stderr)
+        await client.close()
+        XCTAssertEqual(daemon.terminate(), 0)
+    }
+}

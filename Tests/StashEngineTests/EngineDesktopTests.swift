@@ -125,3 +125,48 @@ final class EngineDesktopTests: XCTestCase {
         await harness.stop()
     }
 }
+
+/// A download's own rules in place of the config's: the Media3 users' "allow cellular for this
+/// one download".
+final class EngineDesktopRuleTests: XCTestCase {
+    func testADownloadAllowedOnAnyNetworkRunsWhileTheConfigWantsUnmetered() async throws {
+        var config = DaemonConfig()
+        config.network = .unmetered
+        let harness = try await EngineHarness(config: config)
+        await harness.engine.desktopChanged(DesktopConditions(metered: true))
+        _ = try await harness.engine.add(id: "this-one", uri: EngineHarness.url("this-one"), title: "", sha256: "", headers: [], network: .any)
+        try await harness.add("other")
+        try await harness.settle()
+        XCTAssertEqual(harness.fetch.runningURLs, [EngineHarness.url("this-one")])
+        let other = try await harness.record("other")
+        XCTAssertEqual(other.stateReason, "waiting for an unmetered network")
+        var mine = try await harness.record("this-one")
+        XCTAssertEqual(mine.network, .any)
+
+        // The rule kept across a restart, the other given its own later.
+        try await harness.restart()
+        mine = try await harness.record("this-one")
+        XCTAssertEqual(mine.network, .any)
+        await harness.engine.desktopChanged(DesktopConditions(metered: true))
+        try await harness.settle()
+        _ = try await harness.engine.setDesktopRules(id: "other", network: .any, onBattery: nil)
+        try await harness.settle()
+        XCTAssertEqual(Set(harness.fetch.runningURLs), [EngineHarness.url("this-one"), EngineHarness.url("other")])
+        await harness.stop()
+    }
+
+    func testARunningDownloadGivenUnmeteredWaitsAtOnce() async throws {
+        let harness = try await EngineHarness()
+        await harness.engine.desktopChanged(DesktopConditions(metered: true, onBattery: true))
+        try await harness.add("a")
+        XCTAssertEqual(harness.fetch.runningURLs, [EngineHarness.url("a")])
+        let changed = try await harness.engine.setDesktopRules(id: "a", network: nil, onBattery: .pause)
+        XCTAssertEqual(changed.onBattery, .pause)
+        try await harness.settle()
+        let record = try await harness.record("a")
+        XCTAssertEqual(record.state, .waitingForNetwork)
+        XCTAssertEqual(record.stateReason, "waiting for AC power")
+        XCTAssertEqual(harness.fetch.stopped, [EngineHarness.url("a")])
+        await harness.stop()
+    }
+}

@@ -171,12 +171,15 @@ final class GoldenFrameTests: XCTestCase {
                 priority: try priority(b, "priority") ?? .normal))
             if case .addDownload(var add) = operation {
                 add.replace = bool(b, "replace")
+                add.network = NetworkRequirement(rawValue: str(b, "network"))
+                add.onBattery = BatteryPolicy(rawValue: str(b, "on_battery"))
                 operation = .addDownload(add)
             }
         case "set_download":
             operation = .setDownload(
                 SetDownloadRequest(id: str(b, "id"), priority: try priority(b, "priority"), rateLimit: b?["rate_limit"] == nil ? nil : int(b, "rate_limit"),
-                    uri: b?["uri"] == nil ? nil : str(b, "uri")))
+                    uri: b?["uri"] == nil ? nil : str(b, "uri"), network: NetworkRequirement(rawValue: str(b, "network")),
+                    onBattery: BatteryPolicy(rawValue: str(b, "on_battery"))))
         case "move":
             let other = str(b, "other")
             let moves: [String: QueueMove] = [

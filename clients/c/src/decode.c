@@ -214,6 +214,8 @@ static bool download(decoder *d, const Stash__V1__Download *in, stash_download *
     if (!check_enum(d, in->priority, STASH_PRIORITY_HIGH, "Download.priority", "priority")) return false;
     out->priority = (stash_priority)in->priority;
     out->expect = text(in->expect);
+    out->network = text(in->network);
+    out->on_battery = text(in->on_battery);
     out->min_size = in->min_size;
     return d->error == NULL;
 }

@@ -439,6 +439,19 @@ static void test_priority(stash_client *client) {
     CHECK_FAILS(stash_set_uri(client, "c-prio-a", "ftp://h/x", NULL), client, STASH_INVALID_ARGUMENT, "'ftp://h/x'");
     CHECK_FAILS(stash_set_uri(client, "c-prio-a", "", NULL), client, STASH_INVALID_ARGUMENT, "uri is empty");
     CHECK_FAILS(stash_set_uri(client, "c-nothing", "http://h/x", NULL), client, STASH_NOT_FOUND, "'c-nothing'");
+    /* The desktop's rules of one download (docs/DESKTOP.md). */
+    CHECK_OK(stash_set_desktop_rules(client, "c-prio-a", "any", NULL, &record), client);
+    CHECK(record && strcmp(record->network, "any") == 0 && record->on_battery[0] == 0, "network rule set: '%s' '%s'",
+          record ? record->network : "", record ? record->on_battery : "");
+    stash_download_free(record);
+    CHECK_FAILS(stash_set_desktop_rules(client, "c-prio-a", "cellular", NULL, NULL), client, STASH_INVALID_ARGUMENT, "'cellular'");
+    CHECK_FAILS(stash_set_desktop_rules(client, "c-prio-a", NULL, "", NULL), client, STASH_INVALID_ARGUMENT, "both empty");
+    stash_add_options ruled = STASH_ADD_OPTIONS_INIT;
+    ruled.on_battery = "pause";
+    CHECK_OK(stash_add(client, url("/data/10/c-ruled"), "c-ruled", NULL, &ruled, &record), client);
+    CHECK(record && strcmp(record->on_battery, "pause") == 0, "on-battery rule added: '%s'", record ? record->on_battery : "");
+    stash_download_free(record);
+    CHECK_OK(stash_cancel(client, "c-ruled"), client);
     stash_add_options odd = STASH_ADD_OPTIONS_INIT;
     odd.priority = (stash_priority)-1;
     CHECK_FAILS(stash_add(client, url("/data/10/c-prio-odd"), NULL, NULL, &odd, NULL), client, STASH_INVALID_ARGUMENT,

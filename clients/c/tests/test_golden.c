@@ -141,6 +141,8 @@ static bool call(stash_client *c, const char *op, const json *b) {
         o.append = json_bool(b, "append");
         o.rate_limit = json_u64(b, "rate_limit");
         o.replace = json_bool(b, "replace");
+        o.network = json_text(b, "network", NULL);
+        o.on_battery = json_text(b, "on_battery", NULL);
         o.priority = priority_named(b);
         o.expect = json_text(b, "expect", NULL);
         o.min_size = json_u64(b, "min_size");
@@ -209,7 +211,9 @@ static bool call(stash_client *c, const char *op, const json *b) {
     } else if (strcmp(op, "pause_all") == 0) {
         stash_pause_all(c, NULL);
     } else if (strcmp(op, "set_download") == 0) {
-        if (json_get(b, "uri")) {
+        if (json_get(b, "network") || json_get(b, "on_battery")) {
+            stash_set_desktop_rules(c, json_text(b, "id", ""), json_text(b, "network", NULL), json_text(b, "on_battery", NULL), NULL);
+        } else if (json_get(b, "uri")) {
             stash_set_uri(c, json_text(b, "id", ""), json_text(b, "uri", ""), NULL);
         } else if (json_get(b, "rate_limit")) {
             stash_set_rate_limit(c, json_text(b, "id", ""), json_u64(b, "rate_limit"), NULL);

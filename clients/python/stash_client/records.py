@@ -142,6 +142,8 @@ class Download:
     priority: str = "PRIORITY_NORMAL"
     created: bool = False
     rate_limit: int = 0  # bytes per second over its transfers, 0: none (daemon 0.11.0)
+    network: str = ""  # its own rule, "any" or "unmetered"; "": the config's (feature "desktop")
+    on_battery: str = ""  # its own rule, "continue" or "pause"; "": the config's
 
 
 @dataclass(frozen=True)

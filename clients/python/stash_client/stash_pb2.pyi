@@ -64,7 +64,7 @@ UNIMPLEMENTED: StatusCode
 WAITING_FOR_NETWORK: DownloadState
 
 class AddDownloadRequest(_message.Message):
-    __slots__ = ["app_data", "append", "drm", "expect", "files", "force", "group", "headers", "hls", "id", "min_size", "priority", "rate_limit", "replace", "sha256", "text_tracks", "title", "uri"]
+    __slots__ = ["app_data", "append", "drm", "expect", "files", "force", "group", "headers", "hls", "id", "min_size", "network", "on_battery", "priority", "rate_limit", "replace", "sha256", "text_tracks", "title", "uri"]
     APPEND_FIELD_NUMBER: _ClassVar[int]
     APP_DATA_FIELD_NUMBER: _ClassVar[int]
     DRM_FIELD_NUMBER: _ClassVar[int]
@@ -76,6 +76,8 @@ class AddDownloadRequest(_message.Message):
     HLS_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
     MIN_SIZE_FIELD_NUMBER: _ClassVar[int]
+    NETWORK_FIELD_NUMBER: _ClassVar[int]
+    ON_BATTERY_FIELD_NUMBER: _ClassVar[int]
     PRIORITY_FIELD_NUMBER: _ClassVar[int]
     RATE_LIMIT_FIELD_NUMBER: _ClassVar[int]
     REPLACE_FIELD_NUMBER: _ClassVar[int]
@@ -94,6 +96,8 @@ class AddDownloadRequest(_message.Message):
     hls: HlsOptions
     id: str
     min_size: int
+    network: str
+    on_battery: str
     priority: Priority
     rate_limit: int
     replace: bool
@@ -101,7 +105,7 @@ class AddDownloadRequest(_message.Message):
     text_tracks: _containers.RepeatedCompositeFieldContainer[TextTrack]
     title: str
     uri: str
-    def __init__(self, id: _Optional[str] = ..., uri: _Optional[str] = ..., title: _Optional[str] = ..., sha256: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., files: _Optional[_Iterable[_Union[BundleFile, _Mapping]]] = ..., hls: _Optional[_Union[HlsOptions, _Mapping]] = ..., drm: _Optional[_Union[DrmParams, _Mapping]] = ..., force: bool = ..., app_data: _Optional[bytes] = ..., group: _Optional[str] = ..., append: bool = ..., text_tracks: _Optional[_Iterable[_Union[TextTrack, _Mapping]]] = ..., rate_limit: _Optional[int] = ..., expect: _Optional[str] = ..., min_size: _Optional[int] = ..., priority: _Optional[_Union[Priority, str]] = ..., replace: bool = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., uri: _Optional[str] = ..., title: _Optional[str] = ..., sha256: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., files: _Optional[_Iterable[_Union[BundleFile, _Mapping]]] = ..., hls: _Optional[_Union[HlsOptions, _Mapping]] = ..., drm: _Optional[_Union[DrmParams, _Mapping]] = ..., force: bool = ..., app_data: _Optional[bytes] = ..., group: _Optional[str] = ..., append: bool = ..., text_tracks: _Optional[_Iterable[_Union[TextTrack, _Mapping]]] = ..., rate_limit: _Optional[int] = ..., expect: _Optional[str] = ..., min_size: _Optional[int] = ..., priority: _Optional[_Union[Priority, str]] = ..., replace: bool = ..., network: _Optional[str] = ..., on_battery: _Optional[str] = ...) -> None: ...
 
 class AdoptRequest(_message.Message):
     __slots__ = ["id", "link", "path", "sha256", "url"]
@@ -186,7 +190,7 @@ class CountResult(_message.Message):
     def __init__(self, affected: _Optional[int] = ...) -> None: ...
 
 class Download(_message.Message):
-    __slots__ = ["app_data", "asset_path", "bundle", "completed_at", "created_at", "downloaded_bytes", "drm", "error", "expect", "files", "files_done", "files_total", "group", "has_drm", "has_subtitles", "headers", "hls", "id", "license", "min_size", "priority", "progress", "quality", "rate_limit", "remaining_time", "sha256", "speed", "state", "state_reason", "text_tracks", "title", "total_bytes", "uri"]
+    __slots__ = ["app_data", "asset_path", "bundle", "completed_at", "created_at", "downloaded_bytes", "drm", "error", "expect", "files", "files_done", "files_total", "group", "has_drm", "has_subtitles", "headers", "hls", "id", "license", "min_size", "network", "on_battery", "priority", "progress", "quality", "rate_limit", "remaining_time", "sha256", "speed", "state", "state_reason", "text_tracks", "title", "total_bytes", "uri"]
     APP_DATA_FIELD_NUMBER: _ClassVar[int]
     ASSET_PATH_FIELD_NUMBER: _ClassVar[int]
     BUNDLE_FIELD_NUMBER: _ClassVar[int]
@@ -207,6 +211,8 @@ class Download(_message.Message):
     ID_FIELD_NUMBER: _ClassVar[int]
     LICENSE_FIELD_NUMBER: _ClassVar[int]
     MIN_SIZE_FIELD_NUMBER: _ClassVar[int]
+    NETWORK_FIELD_NUMBER: _ClassVar[int]
+    ON_BATTERY_FIELD_NUMBER: _ClassVar[int]
     PRIORITY_FIELD_NUMBER: _ClassVar[int]
     PROGRESS_FIELD_NUMBER: _ClassVar[int]
     QUALITY_FIELD_NUMBER: _ClassVar[int]
@@ -240,6 +246,8 @@ class Download(_message.Message):
     id: str
     license: LicenseStatus
     min_size: int
+    network: str
+    on_battery: str
     priority: Priority
     progress: int
     quality: str
@@ -253,7 +261,7 @@ class Download(_message.Message):
     title: str
     total_bytes: int
     uri: str
-    def __init__(self, id: _Optional[str] = ..., uri: _Optional[str] = ..., title: _Optional[str] = ..., state: _Optional[_Union[DownloadState, str]] = ..., progress: _Optional[int] = ..., downloaded_bytes: _Optional[int] = ..., total_bytes: _Optional[int] = ..., speed: _Optional[int] = ..., remaining_time: _Optional[int] = ..., quality: _Optional[str] = ..., has_subtitles: bool = ..., has_drm: bool = ..., asset_path: _Optional[str] = ..., error: _Optional[_Union[DownloadError, _Mapping]] = ..., created_at: _Optional[int] = ..., completed_at: _Optional[int] = ..., sha256: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., state_reason: _Optional[str] = ..., bundle: bool = ..., files: _Optional[_Iterable[_Union[BundleFile, _Mapping]]] = ..., files_done: _Optional[int] = ..., files_total: _Optional[int] = ..., hls: _Optional[_Union[HlsOptions, _Mapping]] = ..., drm: _Optional[_Union[DrmParams, _Mapping]] = ..., license: _Optional[_Union[LicenseStatus, _Mapping]] = ..., app_data: _Optional[bytes] = ..., group: _Optional[str] = ..., text_tracks: _Optional[_Iterable[_Union[TextTrack, _Mapping]]] = ..., rate_limit: _Optional[int] = ..., expect: _Optional[str] = ..., min_size: _Optional[int] = ..., priority: _Optional[_Union[Priority, str]] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., uri: _Optional[str] = ..., title: _Optional[str] = ..., state: _Optional[_Union[DownloadState, str]] = ..., progress: _Optional[int] = ..., downloaded_bytes: _Optional[int] = ..., total_bytes: _Optional[int] = ..., speed: _Optional[int] = ..., remaining_time: _Optional[int] = ..., quality: _Optional[str] = ..., has_subtitles: bool = ..., has_drm: bool = ..., asset_path: _Optional[str] = ..., error: _Optional[_Union[DownloadError, _Mapping]] = ..., created_at: _Optional[int] = ..., completed_at: _Optional[int] = ..., sha256: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., state_reason: _Optional[str] = ..., bundle: bool = ..., files: _Optional[_Iterable[_Union[BundleFile, _Mapping]]] = ..., files_done: _Optional[int] = ..., files_total: _Optional[int] = ..., hls: _Optional[_Union[HlsOptions, _Mapping]] = ..., drm: _Optional[_Union[DrmParams, _Mapping]] = ..., license: _Optional[_Union[LicenseStatus, _Mapping]] = ..., app_data: _Optional[bytes] = ..., group: _Optional[str] = ..., text_tracks: _Optional[_Iterable[_Union[TextTrack, _Mapping]]] = ..., rate_limit: _Optional[int] = ..., expect: _Optional[str] = ..., min_size: _Optional[int] = ..., priority: _Optional[_Union[Priority, str]] = ..., network: _Optional[str] = ..., on_battery: _Optional[str] = ...) -> None: ...
 
 class DownloadError(_message.Message):
     __slots__ = ["http_status", "kind", "message"]
@@ -796,16 +804,20 @@ class SetConfigRequest(_message.Message):
     def __init__(self, entries: _Optional[_Iterable[_Union[ConfigEntry, _Mapping]]] = ...) -> None: ...
 
 class SetDownloadRequest(_message.Message):
-    __slots__ = ["id", "priority", "rate_limit", "uri"]
+    __slots__ = ["id", "network", "on_battery", "priority", "rate_limit", "uri"]
     ID_FIELD_NUMBER: _ClassVar[int]
+    NETWORK_FIELD_NUMBER: _ClassVar[int]
+    ON_BATTERY_FIELD_NUMBER: _ClassVar[int]
     PRIORITY_FIELD_NUMBER: _ClassVar[int]
     RATE_LIMIT_FIELD_NUMBER: _ClassVar[int]
     URI_FIELD_NUMBER: _ClassVar[int]
     id: str
+    network: str
+    on_battery: str
     priority: Priority
     rate_limit: int
     uri: str
-    def __init__(self, id: _Optional[str] = ..., priority: _Optional[_Union[Priority, str]] = ..., rate_limit: _Optional[int] = ..., uri: _Optional[str] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., priority: _Optional[_Union[Priority, str]] = ..., rate_limit: _Optional[int] = ..., uri: _Optional[str] = ..., network: _Optional[str] = ..., on_battery: _Optional[str] = ...) -> None: ...
 
 class StateBytes(_message.Message):
     __slots__ = ["bytes", "state"]

@@ -490,3 +490,27 @@ def test_a_rate_limit_per_download_and_the_schedule(fresh_daemon):
         with pytest.raises(StashError) as refused:
             client.config_set("rate-schedule", "Mon-Fri 9:00-18:00 1M")
         assert "rule 1" in str(refused.value) and "9:00-18:00" in str(refused.value)
+
+
+def test_a_downloads_own_network_and_battery_rules(fresh_daemon):
+    with Client(fresh_daemon.socket, timeout=30) as client:
+        added = client.add(url(fresh_daemon, "/data/1000/py-rules.bin"), id="py-rules", network="any")
+        assert (added.network, added.on_battery) == ("any", "")
+        client.wait("py-rules", timeout=20)
+        changed = client.set_desktop_rules("py-rules", on_battery="pause")
+        assert (changed.network, changed.on_battery) == ("any", "pause")
+        for call, says in ((lambda: client.set_desktop_rules("py-rules", network="cellular"), "'cellular'"),
+                           (lambda: client.set_desktop_rules("py-rules"), "give network, on_battery or both"),
+                           (lambda: client.add(url(fresh_daemon, "/data/10/py-x.bin"), on_battery="stop"), "'stop'")):
+            with pytest.raises(StashError) as refused:
+                call()
+            assert refused.value.code == "INVALID_ARGUMENT" and says in str(refused.value)
+
+        async def set_async() -> str:
+            async with await AsyncClient.connect(fresh_daemon.socket) as aclient:
+                return (await aclient.set_desktop_rules("py-rules", network="unmetered")).network
+        assert asyncio.run(set_async()) == "unmetered"
+        client.features = tuple(f for f in client.features if f != "desktop")
+        with pytest.raises(StashError) as refused:
+            client.set_desktop_rules("py-rules", network="any")
+        assert refused.value.code == "UNIMPLEMENTED" and "desktop" in str(refused.value)

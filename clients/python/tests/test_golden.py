@@ -51,7 +51,7 @@ def build(value):
         request = wire.hello(body["client_name"])
     elif op == "add_download":
         options: AddOptions = {}
-        for key in ("sha256", "force", "group", "append", "replace"):
+        for key in ("sha256", "force", "group", "append", "replace", "network", "on_battery"):
             if key in body:
                 options[key] = body[key]  # type: ignore[literal-required]
         if "headers" in body:
@@ -86,7 +86,9 @@ def build(value):
     elif op == "pause_all":
         request = wire.empty(op)
     elif op == "set_download":
-        if "uri" in body:
+        if "network" in body or "on_battery" in body:
+            request = wire.set_desktop_rules(body["id"], body.get("network"), body.get("on_battery"))
+        elif "uri" in body:
             request = wire.set_uri(body["id"], body["uri"])
         elif "rate_limit" in body:
             request = wire.set_rate_limit(body["id"], int(body["rate_limit"]))

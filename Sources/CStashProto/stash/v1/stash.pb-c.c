@@ -2957,7 +2957,7 @@ const ProtobufCMessageDescriptor stash__v1__bundle_file__descriptor =
   (ProtobufCMessageInit) stash__v1__bundle_file__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[33] =
+static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[35] =
 {
   {
     "id",
@@ -3355,6 +3355,30 @@ static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[33]
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "network",
+    42,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Download, network),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "on_battery",
+    43,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Download, on_battery),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__download__field_indices_by_name[] = {
   26,   /* field[26] = app_data */
@@ -3377,6 +3401,8 @@ static const unsigned stash__v1__download__field_indices_by_name[] = {
   0,   /* field[0] = id */
   25,   /* field[25] = license */
   32,   /* field[32] = min_size */
+  33,   /* field[33] = network */
+  34,   /* field[34] = on_battery */
   29,   /* field[29] = priority */
   4,   /* field[4] = progress */
   9,   /* field[9] = quality */
@@ -3391,10 +3417,11 @@ static const unsigned stash__v1__download__field_indices_by_name[] = {
   6,   /* field[6] = total_bytes */
   1,   /* field[1] = uri */
 };
-static const ProtobufCIntRange stash__v1__download__number_ranges[1 + 1] =
+static const ProtobufCIntRange stash__v1__download__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 33 }
+  { 42, 33 },
+  { 0, 35 }
 };
 const ProtobufCMessageDescriptor stash__v1__download__descriptor =
 {
@@ -3404,10 +3431,10 @@ const ProtobufCMessageDescriptor stash__v1__download__descriptor =
   "Stash__V1__Download",
   "stash.v1",
   sizeof(Stash__V1__Download),
-  33,
+  35,
   stash__v1__download__field_descriptors,
   stash__v1__download__field_indices_by_name,
-  1,  stash__v1__download__number_ranges,
+  2,  stash__v1__download__number_ranges,
   (ProtobufCMessageInit) stash__v1__download__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
@@ -4223,7 +4250,7 @@ const ProtobufCMessageDescriptor stash__v1__hello_request__descriptor =
   (ProtobufCMessageInit) stash__v1__hello_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_descriptors[18] =
+static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_descriptors[20] =
 {
   {
     "id",
@@ -4441,6 +4468,30 @@ static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "network",
+    21,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__AddDownloadRequest, network),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "on_battery",
+    22,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__AddDownloadRequest, on_battery),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__add_download_request__field_indices_by_name[] = {
   9,   /* field[9] = app_data */
@@ -4454,6 +4505,8 @@ static const unsigned stash__v1__add_download_request__field_indices_by_name[] =
   6,   /* field[6] = hls */
   0,   /* field[0] = id */
   16,   /* field[16] = min_size */
+  18,   /* field[18] = network */
+  19,   /* field[19] = on_battery */
   13,   /* field[13] = priority */
   14,   /* field[14] = rate_limit */
   17,   /* field[17] = replace */
@@ -4462,10 +4515,11 @@ static const unsigned stash__v1__add_download_request__field_indices_by_name[] =
   2,   /* field[2] = title */
   1,   /* field[1] = uri */
 };
-static const ProtobufCIntRange stash__v1__add_download_request__number_ranges[1 + 1] =
+static const ProtobufCIntRange stash__v1__add_download_request__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 18 }
+  { 21, 18 },
+  { 0, 20 }
 };
 const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
 {
@@ -4475,14 +4529,14 @@ const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
   "Stash__V1__AddDownloadRequest",
   "stash.v1",
   sizeof(Stash__V1__AddDownloadRequest),
-  18,
+  20,
   stash__v1__add_download_request__field_descriptors,
   stash__v1__add_download_request__field_indices_by_name,
-  1,  stash__v1__add_download_request__number_ranges,
+  2,  stash__v1__add_download_request__number_ranges,
   (ProtobufCMessageInit) stash__v1__add_download_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__set_download_request__field_descriptors[4] =
+static const ProtobufCFieldDescriptor stash__v1__set_download_request__field_descriptors[6] =
 {
   {
     "id",
@@ -4532,17 +4586,44 @@ static const ProtobufCFieldDescriptor stash__v1__set_download_request__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "network",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SetDownloadRequest, network),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "on_battery",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SetDownloadRequest, on_battery),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__set_download_request__field_indices_by_name[] = {
   0,   /* field[0] = id */
+  4,   /* field[4] = network */
+  5,   /* field[5] = on_battery */
   1,   /* field[1] = priority */
   2,   /* field[2] = rate_limit */
   3,   /* field[3] = uri */
 };
-static const ProtobufCIntRange stash__v1__set_download_request__number_ranges[1 + 1] =
+static const ProtobufCIntRange stash__v1__set_download_request__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 10, 4 },
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor stash__v1__set_download_request__descriptor =
 {
@@ -4552,10 +4633,10 @@ const ProtobufCMessageDescriptor stash__v1__set_download_request__descriptor =
   "Stash__V1__SetDownloadRequest",
   "stash.v1",
   sizeof(Stash__V1__SetDownloadRequest),
-  4,
+  6,
   stash__v1__set_download_request__field_descriptors,
   stash__v1__set_download_request__field_indices_by_name,
-  1,  stash__v1__set_download_request__number_ranges,
+  2,  stash__v1__set_download_request__number_ranges,
   (ProtobufCMessageInit) stash__v1__set_download_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

@@ -330,6 +330,10 @@ typedef struct stash_download {
     const char *expect;
     uint64_t min_size;
     const stash_file_rules *file_rules;
+    /* Feature "desktop" (docs/DESKTOP.md): its own rules, "any" or "unmetered" and "continue" or
+     * "pause"; "" follows the daemon's config keys network and on-battery. */
+    const char *network;
+    const char *on_battery;
 } stash_download;
 
 /* ------------------------------------------------------------------ connection */
@@ -437,6 +441,11 @@ typedef struct stash_add_options {
      * (the record's state_reason says how it goes). stash_add refuses it with STASH_UNIMPLEMENTED
      * from a daemon without the feature: an older one would answer the old copy as it is. */
     bool replace;
+    /* Feature "desktop" (docs/DESKTOP.md): its own rules in place of the config's, "any" or
+     * "unmetered" and "continue" or "pause"; NULL or "" follows the config. stash_add refuses
+     * them with STASH_UNIMPLEMENTED from a daemon without the feature, which would ignore them. */
+    const char *network;
+    const char *on_battery;
 } stash_add_options;
 #define STASH_ADD_OPTIONS_INIT STASH_OPTIONS_INIT_(stash_add_options)
 static inline void stash_add_options_init(stash_add_options *options) {
@@ -545,6 +554,12 @@ STASH_API const char *stash_priority_name(stash_priority priority);
  * *out (optional) is the record. */
 STASH_API stash_status stash_set_rate_limit(stash_client *client, const char *id, uint64_t bytes_per_second,
                                             stash_download **out);
+
+/* SetDownload's network and on-battery rules (feature "desktop", STASH_UNIMPLEMENTED without
+ * it): "any" or "unmetered", "continue" or "pause"; NULL leaves one as it is, and at least one
+ * is given. The download waits or goes on under them at once. *out (optional) is the record. */
+STASH_API stash_status stash_set_desktop_rules(stash_client *client, const char *id, const char *network, const char *on_battery,
+                                               stash_download **out);
 
 /* SetDownload's URL: a single-file download's new http(s) URL (a renewed signed one). The bytes
  * held are kept when the new URL serves the same content (its ETag, else Last-Modified); a

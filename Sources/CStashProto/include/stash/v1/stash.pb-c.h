@@ -414,10 +414,18 @@ struct  Stash__V1__Download
    * queued downloads of a higher priority get a slot first
    */
   Stash__V1__Priority priority;
+  /*
+   * "any" or "unmetered": its own network rule; "" follows config network (feature desktop)
+   */
+  char *network;
+  /*
+   * "continue" or "pause": its own battery rule; "" follows config on-battery
+   */
+  char *on_battery;
 };
 #define STASH__V1__DOWNLOAD__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__download__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STASH__V1__DOWNLOAD_STATE__NOT_DOWNLOADED, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, NULL, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, NULL, NULL, NULL, {0,NULL}, (char *)protobuf_c_empty_string, 0,NULL, 0, (char *)protobuf_c_empty_string, 0, STASH__V1__PRIORITY__PRIORITY_NORMAL }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STASH__V1__DOWNLOAD_STATE__NOT_DOWNLOADED, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, NULL, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, NULL, NULL, NULL, {0,NULL}, (char *)protobuf_c_empty_string, 0,NULL, 0, (char *)protobuf_c_empty_string, 0, STASH__V1__PRIORITY__PRIORITY_NORMAL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 /*
@@ -748,10 +756,18 @@ struct  Stash__V1__AddDownloadRequest
    * fetch the COMPLETED single-file download holding this id or uri again, beside the old copy, and swap it in when complete
    */
   protobuf_c_boolean replace;
+  /*
+   * "any" or "unmetered"; "" follows config network (feature desktop)
+   */
+  char *network;
+  /*
+   * "continue" or "pause"; "" follows config on-battery
+   */
+  char *on_battery;
 };
 #define STASH__V1__ADD_DOWNLOAD_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__add_download_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, NULL, NULL, 0, {0,NULL}, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, (char *)protobuf_c_empty_string, 0, STASH__V1__PRIORITY__PRIORITY_NORMAL, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, NULL, NULL, 0, {0,NULL}, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, (char *)protobuf_c_empty_string, 0, STASH__V1__PRIORITY__PRIORITY_NORMAL, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 typedef enum {
@@ -777,11 +793,19 @@ struct  Stash__V1__SetDownloadRequest
    * A single-file download's new URL, empty = not given (feature set-uri): the bytes held
    * are kept when the new URL's validators match the recorded ones.
    */
+  char *uri;
   /*
    * 5 to 9 are reserved for the update in place (file, headers, licence headers); a daemon
    * that does not know a field ignores it, so none is built before the daemon uses it.
    */
-  char *uri;
+  /*
+   * "any" or "unmetered", "" = not given (feature desktop)
+   */
+  char *network;
+  /*
+   * "continue" or "pause", "" = not given
+   */
+  char *on_battery;
   Stash__V1__SetDownloadRequest__PriorityGivenCase priority_given_case;
   union {
     Stash__V1__Priority priority;
@@ -793,7 +817,7 @@ struct  Stash__V1__SetDownloadRequest
 };
 #define STASH__V1__SET_DOWNLOAD_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__set_download_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STASH__V1__SET_DOWNLOAD_REQUEST__PRIORITY_GIVEN__NOT_SET, {0}, STASH__V1__SET_DOWNLOAD_REQUEST__RATE_LIMIT_GIVEN__NOT_SET, {0} }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STASH__V1__SET_DOWNLOAD_REQUEST__PRIORITY_GIVEN__NOT_SET, {0}, STASH__V1__SET_DOWNLOAD_REQUEST__RATE_LIMIT_GIVEN__NOT_SET, {0} }
 
 
 /*
