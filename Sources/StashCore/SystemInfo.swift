@@ -31,6 +31,9 @@ public struct SystemInfo: Equatable, Sendable {
     public var onBattery = false
     public var networkService = ""
     public var powerService = ""
+    /// What is seen of logind's sleep lock: "held (delay)", "not held", "no logind on the
+    /// system bus", ...
+    public var sleepInhibitor = ""
 
     public init(
         dataDir: String, diskTotal: Int64, diskFree: Int64, bytesHeld: Int64, daemonVersion: String, socketPath: String, downloadCount: Int,

@@ -16,12 +16,13 @@ package final class Daemon: Sendable {
     let dataDirLock: LockFile
     let logger: Logger
     let desktop: DesktopWatch
+    let sleepInhibitor: SleepInhibitor
     /// Hands the desktop's changes to the engine, in order.
     let desktopFeed: Task<Void, Never>
 
     private init(
         engine: Engine, server: DaemonServer, fetch: FetchWorkers, dataDirLock: LockFile, logger: Logger, desktop: DesktopWatch,
-        desktopFeed: Task<Void, Never>
+        sleepInhibitor: SleepInhibitor, desktopFeed: Task<Void, Never>
     ) {
         self.engine = engine
         self.server = server
@@ -29,6 +30,7 @@ package final class Daemon: Sendable {
         self.dataDirLock = dataDirLock
         self.logger = logger
         self.desktop = desktop
+        self.sleepInhibitor = sleepInhibitor
         self.desktopFeed = desktopFeed
     }
 
@@ -63,29 +65,35 @@ package final class Daemon: Sendable {
         // Read before the start, so a download that may not run now never starts at all.
         let desktop = await DesktopWatch.start(environment: ProcessInfo.processInfo.environment, logger: logger)
         await engine.desktopChanged(desktop.conditions)
+        // A logind sleep lock while downloads run.
+        let sleepInhibitor = desktop.sleepInhibitor()
+        engine.activity.observe { sleepInhibitor.running($0) }
         try await engine.start()
         let desktopFeed = Task {
             for await conditions in desktop.updates { await engine.desktopChanged(conditions) }
         }
         let server = DaemonServer(
             socketPath: socketPath, passedDescriptor: passedDescriptor,
-            handler: RequestDispatcher(engine: engine, logger: logger, desktop: desktop),
+            handler: RequestDispatcher(engine: engine, logger: logger, desktop: desktop, sleepInhibitor: sleepInhibitor),
             logger: logger, busyPollMicroseconds: busyPollMicroseconds)
         do {
             try await server.start()
         } catch {
+            sleepInhibitor.close()
             desktop.close()
             await engine.shutdown()
             throw error
         }
         logger.notice("stashd ready", metadata: ["socket": "\(socketPath)", "data_dir": "\(dataDir)", "max_parallel": "\(config.maxParallel)"])
         return Daemon(
-            engine: engine, server: server, fetch: fetch, dataDirLock: lock, logger: logger, desktop: desktop, desktopFeed: desktopFeed)
+            engine: engine, server: server, fetch: fetch, dataDirLock: lock, logger: logger, desktop: desktop, sleepInhibitor: sleepInhibitor,
+            desktopFeed: desktopFeed)
     }
 
     /// Stops listening, stops transfers, persists, and releases the data dir.
     package func stop() async {
         await server.stop()
+        sleepInhibitor.close()
         desktop.close()
         desktopFeed.cancel()
         await engine.shutdown()

@@ -11,14 +11,16 @@ package struct RequestDispatcher: RequestHandler {
     let logger: Logger
     /// What the desktop says over D-Bus, for GetSystemInfo; nil in a daemon that does not look.
     let desktop: DesktopWatch?
+    let sleepInhibitor: SleepInhibitor?
 
     /// What this daemon offers, announced in Hello.
     package static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks", "group-ops", "time-range", "export-file", "rate-limit", "content-check", "priority", "set-download", "replace", "set-uri", "desktop"]
 
-    package init(engine: Engine, logger: Logger, desktop: DesktopWatch? = nil) {
+    package init(engine: Engine, logger: Logger, desktop: DesktopWatch? = nil, sleepInhibitor: SleepInhibitor? = nil) {
         self.engine = engine
         self.logger = logger
         self.desktop = desktop
+        self.sleepInhibitor = sleepInhibitor
     }
 
     package var clock: WallClock { engine.clock }
@@ -178,6 +180,7 @@ package struct RequestDispatcher: RequestHandler {
                 info.networkService = seen[DesktopService.networkManager.title] ?? ""
                 info.powerService = seen[DesktopService.upower.title] ?? ""
             }
+            info.sleepInhibitor = sleepInhibitor?.seen ?? ""
             return .systemInfo(info)
         case .getConfig:
             return .config(await engine.config)

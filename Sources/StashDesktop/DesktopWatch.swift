@@ -52,6 +52,11 @@ package final class DesktopWatch: Sendable {
         return watch
     }
 
+    /// A sleep inhibitor on the same system bus.
+    package func sleepInhibitor() -> SleepInhibitor {
+        SleepInhibitor(connection: connection, logger: logger)
+    }
+
     /// The conditions as last read.
     package var conditions: DesktopConditions { state.withLock { $0.conditions } }
 

@@ -46,6 +46,8 @@ package actor Engine {
     package nonisolated let maintenance: Maintenance
     /// Which downloads were transferring if stashd dies: see `CrashGuard`.
     let flight: FlightLog
+    /// How many downloads are active, for the daemon's sleep inhibitor.
+    package nonisolated let activity = ActivityWatch()
     package nonisolated let clock: WallClock
 
     /// The downloads, for the requests that read one (export).

@@ -34,6 +34,7 @@ extension SystemInfo {
         message.on_battery = WireValue.bool(onBattery)
         message.network_service = arena.cString(networkService)
         message.power_service = arena.cString(powerService)
+        message.sleep_inhibitor = arena.cString(sleepInhibitor)
         return arena.store(message)
     }
 
@@ -62,5 +63,6 @@ extension SystemInfo {
         onBattery = WireValue.bool(m.on_battery)
         networkService = try WireValue.string(m.network_service, field: "SystemInfoResult.network_service")
         powerService = try WireValue.string(m.power_service, field: "SystemInfoResult.power_service")
+        sleepInhibitor = try WireValue.string(m.sleep_inhibitor, field: "SystemInfoResult.sleep_inhibitor")
     }
 }

@@ -37,6 +37,7 @@ struct InfoCommand: AsyncParsableCommand {
                 "onBattery": info.onBattery,
                 "networkService": info.networkService,
                 "powerService": info.powerService,
+                "sleepInhibitor": info.sleepInhibitor,
                 "speed": stats.speed,
                 "activeTransfers": stats.activeTransfers,
                 "downloadedBytes": stats.downloadedBytes,
@@ -60,6 +61,7 @@ struct InfoCommand: AsyncParsableCommand {
         // What the desktop says over D-Bus (docs/DESKTOP.md); empty from a daemon that does not look.
         if !info.networkService.isEmpty { Output.line("network (NetworkManager): \(info.networkService)") }
         if !info.powerService.isEmpty { Output.line("power (UPower): \(info.powerService)") }
+        if !info.sleepInhibitor.isEmpty { Output.line("sleep lock (logind): \(info.sleepInhibitor)") }
         Output.line("speed: \(Format.speed(stats.speed)), \(stats.activeTransfers) active transfer(s)")
         Output.line("received since start: \(Format.bytes(stats.downloadedBytes))")
         for (state, count) in counts { Output.line("\(state.name): \(count)") }

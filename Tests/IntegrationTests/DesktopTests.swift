@@ -98,3 +98,53 @@ final class DesktopRuleCLITests: XCTestCase {
         XCTAssertEqual(daemon.terminate(), 0)
     }
 }
+
+/// logind's sleep lock while downloads run, with dbusmock's logind on a private bus.
+final class SleepInhibitorTests: XCTestCase {
+    private func inhibitors(_ logind: BusMock) throws -> String {
+        let result = try DaemonProcess.run(
+            executable: URL(fileURLWithPath: "/usr/bin/dbus-send"),
+            arguments: ["--bus=\(logind.bus.address)", "--print-reply", "--dest=org.freedesktop.login1", "/org/freedesktop/login1",
+                        "org.freedesktop.login1.Manager.ListInhibitors"])
+        return result.stdout
+    }
+
+    func testTheLockIsTakenWhileADownloadRunsAndLetGoWhenNoneDoes() async throws {
+        let bus = try await PrivateBus.start()
+        let logind = try await BusMock.start("logind", on: bus)
+        let http = try TestHTTPServer.start()
+        defer { http.stop() }
+        var route = TestRoute(body: .pattern(size: 400_000, seed: 36))
+        route.stallAfterBytes = 100_000
+        route.stallTimes = 1
+        http.serve(path: "/long.bin", route: route)
+        let daemon = try await DaemonProcess.start(environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        let client = try await StashClient.connect(socketPath: daemon.socketPath, clientName: name)
+        let before = try await client.systemInfo()
+        XCTAssertEqual(before.sleepInhibitor, "not held")
+
+        _ = try await client.addDownload(AddDownloadRequest(id: "long", uri: http.url("/long.bin")))
+        try await eventually("the sleep lock to be taken") { try await client.systemInfo().sleepInhibitor == "held (delay)" }
+        let held = try inhibitors(logind)
+        XCTAssertTrue(held.contains("\"stash: 1 download running\"") && held.contains("\"delay\""), held)
+        XCTAssertTrue(logind.calls().contains { $0.hasPrefix("Inhibit \"sleep\" \"stash\"") }, "\(logind.calls())")
+
+        // logind says the machine goes to sleep: the lock goes; after the wake it is taken again.
+        for (name, value) in [("Sleep", "True"), ("Wake", "False")] {
+            try logind.send(path: "/org/freedesktop/login1", method: "org.freedesktop.DBus.Mock.AddMethod", [
+                "string:org.freedesktop.login1.Manager", "string:\(name)", "string:", "string:",
+                "string:self.EmitSignal('org.freedesktop.login1.Manager', 'PrepareForSleep', 'b', [\(value)])"])
+        }
+        try logind.send(path: "/org/freedesktop/login1", method: "org.freedesktop.login1.Manager.Sleep", [])
+        try await eventually("the lock to be let go for the sleep") { try !self.inhibitors(logind).contains("stash") }
+        try logind.send(path: "/org/freedesktop/login1", method: "org.freedesktop.login1.Manager.Wake", [])
+        try await eventually("the lock to be taken again after the wake") { try self.inhibitors(logind).contains("stash") }
+
+        http.releaseStalls()
+        try await eventually("the download to complete") { try await client.getDownload(id: "long").state == .completed }
+        try await eventually("the sleep lock to be let go") { try await client.systemInfo().sleepInhibitor == "not held" }
+        try await eventually("logind to list no lock of stash") { try !self.inhibitors(logind).contains("stash") }
+        await client.close()
+        XCTAssertEqual(daemon.terminate(), 0)
+    }
+}

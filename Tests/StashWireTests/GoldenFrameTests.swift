@@ -380,6 +380,7 @@ final class GoldenFrameTests: XCTestCase {
             info.onBattery = bool(r, "on_battery")
             info.networkService = str(r, "network_service")
             info.powerService = str(r, "power_service")
+            info.sleepInhibitor = str(r, "sleep_inhibitor")
             return .systemInfo(info)
         case "verify": return .verify(try report(r))
         case "purge":

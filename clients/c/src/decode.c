@@ -359,6 +359,7 @@ static void *result(decoder *d, const Stash__V1__Response *in) {
         out->on_battery = s->on_battery;
         out->network_service = text(s->network_service);
         out->power_service = text(s->power_service);
+        out->sleep_inhibitor = text(s->sleep_inhibitor);
         return d->error ? NULL : out;
     }
     case STASH__V1__RESPONSE__RESULT_CONFIG: {

@@ -570,8 +570,8 @@ static void test_info(stash_client *client) {
               info->download_count, (unsigned long long)info->bytes_held, info->asset_count);
         CHECK(info->last_verify != NULL, "the verify at start");
         /* No NetworkManager on the tests' buses: said in words, and nothing holds. */
-        CHECK(info->network_service[0] && info->power_service[0] && !info->metered && !info->on_battery, "desktop: '%s' '%s'",
-              info->network_service, info->power_service);
+        CHECK(info->network_service[0] && info->power_service[0] && info->sleep_inhibitor[0] && !info->metered && !info->on_battery,
+              "desktop: '%s' '%s' '%s'", info->network_service, info->power_service, info->sleep_inhibitor);
     }
     stash_system_info_free(info);
     stash_verify_report *report = NULL;

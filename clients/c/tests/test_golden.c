@@ -579,6 +579,7 @@ static json *result_json(Stash__V1__Response__ResultCase result_case, const void
         BOOL(o, s, on_battery);
         STR(o, s, network_service);
         STR(o, s, power_service);
+        STR(o, s, sleep_inhibitor);
         break;
     }
     case STASH__V1__RESPONSE__RESULT_CONFIG: {

@@ -234,6 +234,7 @@ class SystemInfo:
     on_battery: bool = False  # UPower says the machine runs on battery
     network_service: str = ""  # what the daemon sees of NetworkManager ("not metered", "no system bus", ...)
     power_service: str = ""  # what the daemon sees of UPower ("on AC power", ...)
+    sleep_inhibitor: str = ""  # logind's sleep lock while downloads run ("held (delay)", "not held", ...)
 
 
 @dataclass(frozen=True)

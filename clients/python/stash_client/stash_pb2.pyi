@@ -902,7 +902,7 @@ class SubtitlesResult(_message.Message):
     def __init__(self, subtitles: _Optional[_Iterable[_Union[RenditionInfo, _Mapping]]] = ..., text_tracks: _Optional[_Iterable[_Union[TextTrack, _Mapping]]] = ...) -> None: ...
 
 class SystemInfoResult(_message.Message):
-    __slots__ = ["asset_count", "bytes_by_state", "bytes_held", "daemon_version", "data_dir", "disk_free", "disk_total", "download_count", "last_verify", "metered", "network_service", "on_battery", "power_service", "rate_limit_changes_at", "rate_limit_next", "rate_limit_now", "socket_path", "warnings"]
+    __slots__ = ["asset_count", "bytes_by_state", "bytes_held", "daemon_version", "data_dir", "disk_free", "disk_total", "download_count", "last_verify", "metered", "network_service", "on_battery", "power_service", "rate_limit_changes_at", "rate_limit_next", "rate_limit_now", "sleep_inhibitor", "socket_path", "warnings"]
     ASSET_COUNT_FIELD_NUMBER: _ClassVar[int]
     BYTES_BY_STATE_FIELD_NUMBER: _ClassVar[int]
     BYTES_HELD_FIELD_NUMBER: _ClassVar[int]
@@ -919,6 +919,7 @@ class SystemInfoResult(_message.Message):
     RATE_LIMIT_CHANGES_AT_FIELD_NUMBER: _ClassVar[int]
     RATE_LIMIT_NEXT_FIELD_NUMBER: _ClassVar[int]
     RATE_LIMIT_NOW_FIELD_NUMBER: _ClassVar[int]
+    SLEEP_INHIBITOR_FIELD_NUMBER: _ClassVar[int]
     SOCKET_PATH_FIELD_NUMBER: _ClassVar[int]
     WARNINGS_FIELD_NUMBER: _ClassVar[int]
     asset_count: int
@@ -937,9 +938,10 @@ class SystemInfoResult(_message.Message):
     rate_limit_changes_at: int
     rate_limit_next: int
     rate_limit_now: int
+    sleep_inhibitor: str
     socket_path: str
     warnings: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, data_dir: _Optional[str] = ..., disk_total: _Optional[int] = ..., disk_free: _Optional[int] = ..., bytes_held: _Optional[int] = ..., daemon_version: _Optional[str] = ..., socket_path: _Optional[str] = ..., download_count: _Optional[int] = ..., bytes_by_state: _Optional[_Iterable[_Union[StateBytes, _Mapping]]] = ..., asset_count: _Optional[int] = ..., last_verify: _Optional[_Union[VerifyReport, _Mapping]] = ..., warnings: _Optional[_Iterable[str]] = ..., rate_limit_now: _Optional[int] = ..., rate_limit_changes_at: _Optional[int] = ..., rate_limit_next: _Optional[int] = ..., metered: bool = ..., on_battery: bool = ..., network_service: _Optional[str] = ..., power_service: _Optional[str] = ...) -> None: ...
+    def __init__(self, data_dir: _Optional[str] = ..., disk_total: _Optional[int] = ..., disk_free: _Optional[int] = ..., bytes_held: _Optional[int] = ..., daemon_version: _Optional[str] = ..., socket_path: _Optional[str] = ..., download_count: _Optional[int] = ..., bytes_by_state: _Optional[_Iterable[_Union[StateBytes, _Mapping]]] = ..., asset_count: _Optional[int] = ..., last_verify: _Optional[_Union[VerifyReport, _Mapping]] = ..., warnings: _Optional[_Iterable[str]] = ..., rate_limit_now: _Optional[int] = ..., rate_limit_changes_at: _Optional[int] = ..., rate_limit_next: _Optional[int] = ..., metered: bool = ..., on_battery: bool = ..., network_service: _Optional[str] = ..., power_service: _Optional[str] = ..., sleep_inhibitor: _Optional[str] = ...) -> None: ...
 
 class TextTrack(_message.Message):
     __slots__ = ["lang", "path", "title", "type", "uri"]

@@ -218,7 +218,8 @@ def test_info_stats_verify_purge(daemon, client):
     assert info.data_dir.startswith(daemon.work) and info.socket_path == daemon.socket
     assert info.last_verify is not None and isinstance(info.bytes_by_state, dict)
     # No NetworkManager on the tests' buses: said in words, and nothing holds.
-    assert info.network_service != "" and info.power_service != "" and not info.metered and not info.on_battery
+    assert info.network_service != "" and info.power_service != "" and info.sleep_inhibitor != ""
+    assert not info.metered and not info.on_battery
     stats = client.stats()
     assert stats.counts.get("COMPLETED", 0) >= 1
     report = client.verify(deep=True, dry_run=True)

@@ -6586,7 +6586,7 @@ const ProtobufCMessageDescriptor stash__v1__stats_result__descriptor =
   (ProtobufCMessageInit) stash__v1__stats_result__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__system_info_result__field_descriptors[18] =
+static const ProtobufCFieldDescriptor stash__v1__system_info_result__field_descriptors[19] =
 {
   {
     "data_dir",
@@ -6804,6 +6804,18 @@ static const ProtobufCFieldDescriptor stash__v1__system_info_result__field_descr
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "sleep_inhibitor",
+    19,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SystemInfoResult, sleep_inhibitor),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__system_info_result__field_indices_by_name[] = {
   8,   /* field[8] = asset_count */
@@ -6822,13 +6834,14 @@ static const unsigned stash__v1__system_info_result__field_indices_by_name[] = {
   12,   /* field[12] = rate_limit_changes_at */
   13,   /* field[13] = rate_limit_next */
   11,   /* field[11] = rate_limit_now */
+  18,   /* field[18] = sleep_inhibitor */
   5,   /* field[5] = socket_path */
   10,   /* field[10] = warnings */
 };
 static const ProtobufCIntRange stash__v1__system_info_result__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 18 }
+  { 0, 19 }
 };
 const ProtobufCMessageDescriptor stash__v1__system_info_result__descriptor =
 {
@@ -6838,7 +6851,7 @@ const ProtobufCMessageDescriptor stash__v1__system_info_result__descriptor =
   "Stash__V1__SystemInfoResult",
   "stash.v1",
   sizeof(Stash__V1__SystemInfoResult),
-  18,
+  19,
   stash__v1__system_info_result__field_descriptors,
   stash__v1__system_info_result__field_indices_by_name,
   1,  stash__v1__system_info_result__number_ranges,

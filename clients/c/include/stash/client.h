@@ -651,6 +651,9 @@ typedef struct stash_system_info {
     bool on_battery;
     const char *network_service;
     const char *power_service;
+    /* Feature "desktop": logind's sleep lock while downloads run, in words ("held (delay)", "not
+     * held", "no logind on the system bus", ...). */
+    const char *sleep_inhibitor;
 } stash_system_info;
 
 /* GetSystemInfo (`stash info`). Free *out with stash_system_info_free. */

@@ -1393,10 +1393,14 @@ struct  Stash__V1__SystemInfoResult
    * what stashd sees of UPower ("on AC power", "not on the system bus", ...)
    */
   char *power_service;
+  /*
+   * logind's sleep lock while downloads run: "held (delay)", "not held", "no logind on the system bus", ...
+   */
+  char *sleep_inhibitor;
 };
 #define STASH__V1__SYSTEM_INFO_RESULT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__system_info_result__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, NULL, 0,NULL, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, NULL, 0,NULL, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 struct  Stash__V1__StateBytes
