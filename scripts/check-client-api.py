@@ -38,7 +38,7 @@ CLIENT_API = {
         "BatteryPolicy", "BundleFileSpec", "DRMParams", "DaemonConfig", "Download", "DownloadError", "DownloadEvent", "DownloadFile",
         "DownloadPage", "DownloadPriority", "DownloadState", "DownloadStats", "EventsLost", "ExportFormat", "ExportProgress", "ExportResult",
         "ExportTrack", "GroupTotals", "HLSOptions",
-        "HTTPHeader", "LicenseCheck", "LicenseEvent", "LicenseStatus", "LicenseTerms", "ManifestInfo", "NetworkRequirement", "PlaybackKey",
+        "HTTPHeader", "LicenseCheck", "LicenseEvent", "LicenseStatus", "LicenseTerms", "ManifestInfo", "NetworkRequirement", "NotifyPolicy", "PlaybackKey",
         "ProgressUpdate", "PurgeResult", "QueueMove", "StashError", "StashPaths", "StashVersion", "SystemInfo", "TextTrack",
         "VerifyFinding", "VerifyReport",
     },

@@ -33,6 +33,8 @@ public struct DaemonConfig: Equatable, Sendable, Codable {
     public var network: NetworkRequirement = .any
     /// Downloads pause while UPower says the machine runs on battery, or go on.
     public var onBattery: BatteryPolicy = .continue
+    /// Desktop notifications when downloads complete or fail: none, per group, or all.
+    public var notify: NotifyPolicy = .none
 
     public init() {}
 
@@ -40,8 +42,9 @@ public struct DaemonConfig: Equatable, Sendable, Codable {
     public static let rateScheduleKey = "rate-schedule"
     public static let networkKey = "network"
     public static let onBatteryKey = "on-battery"
+    public static let notifyKey = "notify"
     /// The settings that are text, not integers.
-    public static let textKeys = [rateScheduleKey, networkKey, onBatteryKey]
+    public static let textKeys = [rateScheduleKey, networkKey, onBatteryKey, notifyKey]
 
     /// Every key's name, the integer ones and the text ones.
     public static var keyNames: [String] { keys.map(\.name) + textKeys }
@@ -52,6 +55,7 @@ public struct DaemonConfig: Equatable, Sendable, Codable {
         case Self.rateScheduleKey: return rateSchedule
         case Self.networkKey: return network.rawValue
         case Self.onBatteryKey: return onBattery.rawValue
+        case Self.notifyKey: return notify.rawValue
         default: return String(try value(forKey: name))
         }
     }
@@ -100,6 +104,10 @@ public struct DaemonConfig: Equatable, Sendable, Codable {
         }
         if name == Self.onBatteryKey {
             onBattery = try BatteryPolicy(parsing: text, field: "config '\(name)'")
+            return
+        }
+        if name == Self.notifyKey {
+            notify = try NotifyPolicy(parsing: text, field: "config '\(name)'")
             return
         }
         guard let key = Self.keys.first(where: { $0.name == name }) else { throw Self.unknownKey(name) }

@@ -34,6 +34,8 @@ public struct SystemInfo: Equatable, Sendable {
     /// What is seen of logind's sleep lock: "held (delay)", "not held", "no logind on the
     /// system bus", ...
     public var sleepInhibitor = ""
+    /// What is seen of the notification service: "sent (last id 3)", "no session bus", ...
+    public var notificationService = ""
 
     public init(
         dataDir: String, diskTotal: Int64, diskFree: Int64, bytesHeld: Int64, daemonVersion: String, socketPath: String, downloadCount: Int,

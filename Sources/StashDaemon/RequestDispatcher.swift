@@ -12,15 +12,19 @@ package struct RequestDispatcher: RequestHandler {
     /// What the desktop says over D-Bus, for GetSystemInfo; nil in a daemon that does not look.
     let desktop: DesktopWatch?
     let sleepInhibitor: SleepInhibitor?
+    let notifier: Notifier?
 
     /// What this daemon offers, announced in Hello.
     package static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks", "group-ops", "time-range", "export-file", "rate-limit", "content-check", "priority", "set-download", "replace", "set-uri", "desktop"]
 
-    package init(engine: Engine, logger: Logger, desktop: DesktopWatch? = nil, sleepInhibitor: SleepInhibitor? = nil) {
+    package init(
+        engine: Engine, logger: Logger, desktop: DesktopWatch? = nil, sleepInhibitor: SleepInhibitor? = nil, notifier: Notifier? = nil
+    ) {
         self.engine = engine
         self.logger = logger
         self.desktop = desktop
         self.sleepInhibitor = sleepInhibitor
+        self.notifier = notifier
     }
 
     package var clock: WallClock { engine.clock }
@@ -181,6 +185,7 @@ package struct RequestDispatcher: RequestHandler {
                 info.powerService = seen[DesktopService.upower.title] ?? ""
             }
             info.sleepInhibitor = sleepInhibitor?.seen ?? ""
+            info.notificationService = notifier?.seen ?? ""
             return .systemInfo(info)
         case .getConfig:
             return .config(await engine.config)

@@ -21,6 +21,7 @@ extension DaemonConfig {
         // The defaults go as "" (not on the wire), as a daemon before these settings sends them.
         message.network = arena.cString(network == .any ? "" : network.rawValue)
         message.on_battery = arena.cString(onBattery == .continue ? "" : onBattery.rawValue)
+        message.notify = arena.cString(notify == .none ? "" : notify.rawValue)
         return arena.store(message)
     }
 
@@ -45,5 +46,7 @@ extension DaemonConfig {
         if !networkText.isEmpty { network = try NetworkRequirement(parsing: networkText, field: "Config.network") }
         let batteryText = try WireValue.string(m.on_battery, field: "Config.on_battery")
         if !batteryText.isEmpty { onBattery = try BatteryPolicy(parsing: batteryText, field: "Config.on_battery") }
+        let notifyText = try WireValue.string(m.notify, field: "Config.notify")
+        if !notifyText.isEmpty { notify = try NotifyPolicy(parsing: notifyText, field: "Config.notify") }
     }
 }

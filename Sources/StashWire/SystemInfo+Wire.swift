@@ -35,6 +35,7 @@ extension SystemInfo {
         message.network_service = arena.cString(networkService)
         message.power_service = arena.cString(powerService)
         message.sleep_inhibitor = arena.cString(sleepInhibitor)
+        message.notification_service = arena.cString(notificationService)
         return arena.store(message)
     }
 
@@ -64,5 +65,6 @@ extension SystemInfo {
         networkService = try WireValue.string(m.network_service, field: "SystemInfoResult.network_service")
         powerService = try WireValue.string(m.power_service, field: "SystemInfoResult.power_service")
         sleepInhibitor = try WireValue.string(m.sleep_inhibitor, field: "SystemInfoResult.sleep_inhibitor")
+        notificationService = try WireValue.string(m.notification_service, field: "SystemInfoResult.notification_service")
     }
 }

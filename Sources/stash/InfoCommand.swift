@@ -38,6 +38,7 @@ struct InfoCommand: AsyncParsableCommand {
                 "networkService": info.networkService,
                 "powerService": info.powerService,
                 "sleepInhibitor": info.sleepInhibitor,
+                "notificationService": info.notificationService,
                 "speed": stats.speed,
                 "activeTransfers": stats.activeTransfers,
                 "downloadedBytes": stats.downloadedBytes,
@@ -62,6 +63,7 @@ struct InfoCommand: AsyncParsableCommand {
         if !info.networkService.isEmpty { Output.line("network (NetworkManager): \(info.networkService)") }
         if !info.powerService.isEmpty { Output.line("power (UPower): \(info.powerService)") }
         if !info.sleepInhibitor.isEmpty { Output.line("sleep lock (logind): \(info.sleepInhibitor)") }
+        if !info.notificationService.isEmpty { Output.line("notifications: \(info.notificationService)") }
         Output.line("speed: \(Format.speed(stats.speed)), \(stats.activeTransfers) active transfer(s)")
         Output.line("received since start: \(Format.bytes(stats.downloadedBytes))")
         for (state, count) in counts { Output.line("\(state.name): \(count)") }

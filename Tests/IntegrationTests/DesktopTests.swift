@@ -148,3 +148,43 @@ final class SleepInhibitorTests: XCTestCase {
         XCTAssertEqual(daemon.terminate(), 0)
     }
 }
+
+/// Desktop notifications with dbusmock's notification daemon on a private session bus.
+final class NotificationTests: XCTestCase {
+    private func notifies(_ mock: BusMock) -> [String] { mock.calls().filter { $0.hasPrefix("Notify ") } }
+
+    func testACompletionIsToldWithTheTitleAndAGroupOnceWhenAllOfItIsDone() async throws {
+        let session = try await PrivateBus.start()
+        let notifications = try await BusMock.start("notification_daemon", on: session)
+        let http = try TestHTTPServer.start()
+        defer { http.stop() }
+        for name in ["single", "p1", "p2"] { http.serve(path: "/\(name).bin", size: 5000, seed: 37) }
+        let daemon = try await DaemonProcess.start(environment: ["DBUS_SESSION_BUS_ADDRESS": session.address])
+        let client = try await StashClient.connect(socketPath: daemon.socketPath, clientName: name)
+        // With notify none (the default), nothing is told.
+        _ = try await client.addDownload(AddDownloadRequest(id: "quiet", uri: http.url("/single.bin"), title: "Quiet"))
+        try await eventually("quiet to complete") { try await client.getDownload(id: "quiet").state == .completed }
+
+        XCTAssertEqual(try daemon.runCLI(["config", "set", "notify", "all"]).status, 0)
+        _ = try await client.addDownload(AddDownloadRequest(id: "single", uri: http.url("/single.bin"), title: "Chapter 12", force: true))
+        try await eventually("the completion to be told") { self.notifies(notifications).count == 1 }
+        XCTAssertEqual(notifies(notifications), [#"Notify "stash" 0 "" "Download complete" "Chapter 12" [] {} -1"#])
+
+        XCTAssertEqual(try daemon.runCLI(["config", "set", "notify", "groups"]).status, 0)
+        for name in ["p1", "p2"] {
+            _ = try await client.addDownload(AddDownloadRequest(id: name, uri: http.url("/\(name).bin"), group: "one-piece"))
+        }
+        try await eventually("the group to be told") { self.notifies(notifications).count == 2 }
+        try await eventually("both to complete") {
+            let first = try await client.getDownload(id: "p1").state
+            let second = try await client.getDownload(id: "p2").state
+            return first == .completed && second == .completed
+        }
+        let info = try await client.systemInfo()
+        XCTAssertTrue(info.notificationService.hasPrefix("sent"), info.notificationService)
+        await client.close()
+        XCTAssertEqual(daemon.terminate(), 0)
+        XCTAssertEqual(notifies(notifications).last, #"Notify "stash" 0 "" "Downloads complete" "one-piece: 2 complete" [] {} -1"#)
+        XCTAssertEqual(notifies(notifications).count, 2, "the group once: \(notifies(notifications))")
+    }
+}

@@ -363,6 +363,7 @@ final class GoldenFrameTests: XCTestCase {
             config.preempt = bool(r, "preempt")
             config.network = NetworkRequirement(rawValue: str(r, "network")) ?? .any
             config.onBattery = BatteryPolicy(rawValue: str(r, "on_battery")) ?? .continue
+            config.notify = NotifyPolicy(rawValue: str(r, "notify")) ?? .none
             return .config(config)
         case "stats":
             return .stats(DownloadStats(
@@ -381,6 +382,7 @@ final class GoldenFrameTests: XCTestCase {
             info.networkService = str(r, "network_service")
             info.powerService = str(r, "power_service")
             info.sleepInhibitor = str(r, "sleep_inhibitor")
+            info.notificationService = str(r, "notification_service")
             return .systemInfo(info)
         case "verify": return .verify(try report(r))
         case "purge":

@@ -545,14 +545,14 @@ static void test_config(stash_client *client) {
     CHECK_OK(stash_config_set(client, preempt, 1, &config), client);
     CHECK(config.preempt, "preempt on again");
     /* The desktop's settings are words (docs/DESKTOP.md). */
-    stash_config_entry desktop[] = {{"network", "unmetered"}, {"on-battery", "pause"}};
-    CHECK_OK(stash_config_set(client, desktop, 2, &config), client);
-    CHECK(strcmp(config.network, "unmetered") == 0 && strcmp(config.on_battery, "pause") == 0, "desktop settings: %s %s",
-          config.network, config.on_battery);
+    stash_config_entry desktop[] = {{"network", "unmetered"}, {"on-battery", "pause"}, {"notify", "groups"}};
+    CHECK_OK(stash_config_set(client, desktop, 3, &config), client);
+    CHECK(strcmp(config.network, "unmetered") == 0 && strcmp(config.on_battery, "pause") == 0 && strcmp(config.notify, "groups") == 0,
+          "desktop settings: %s %s %s", config.network, config.on_battery, config.notify);
     stash_config_entry bad_network[] = {{"network", "cellular"}};
     CHECK_FAILS(stash_config_set(client, bad_network, 1, NULL), client, STASH_INVALID_ARGUMENT, "cellular");
-    stash_config_entry back_desktop[] = {{"network", "any"}, {"on-battery", "continue"}};
-    CHECK_OK(stash_config_set(client, back_desktop, 2, &config), client);
+    stash_config_entry back_desktop[] = {{"network", "any"}, {"on-battery", "continue"}, {"notify", "none"}};
+    CHECK_OK(stash_config_set(client, back_desktop, 3, &config), client);
     CHECK(config.network[0] == 0 && config.on_battery[0] == 0, "the defaults read as \"\": '%s' '%s'", config.network, config.on_battery);
 }
 

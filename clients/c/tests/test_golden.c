@@ -580,6 +580,7 @@ static json *result_json(Stash__V1__Response__ResultCase result_case, const void
         STR(o, s, network_service);
         STR(o, s, power_service);
         STR(o, s, sleep_inhibitor);
+        STR(o, s, notification_service);
         break;
     }
     case STASH__V1__RESPONSE__RESULT_CONFIG: {
@@ -599,6 +600,7 @@ static json *result_json(Stash__V1__Response__ResultCase result_case, const void
         BOOL(o, c, preempt);
         STR(o, c, network);
         STR(o, c, on_battery);
+        STR(o, c, notify);
         break;
     }
     case STASH__V1__RESPONSE__RESULT_VERIFY:

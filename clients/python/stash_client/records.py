@@ -235,6 +235,7 @@ class SystemInfo:
     network_service: str = ""  # what the daemon sees of NetworkManager ("not metered", "no system bus", ...)
     power_service: str = ""  # what the daemon sees of UPower ("on AC power", ...)
     sleep_inhibitor: str = ""  # logind's sleep lock while downloads run ("held (delay)", "not held", ...)
+    notification_service: str = ""  # what the daemon sees of the notification service ("sent (last id 3)", ...)
 
 
 @dataclass(frozen=True)
@@ -254,6 +255,7 @@ class Config:
     preempt: bool = False
     network: str = ""  # "unmetered", or "" for any network (daemon with feature "desktop")
     on_battery: str = ""  # "pause", or "" for continue
+    notify: str = ""  # "groups" or "all", or "" for none
 
 
 @dataclass(frozen=True)

@@ -142,7 +142,7 @@ class BundleFile(_message.Message):
     def __init__(self, url: _Optional[str] = ..., path: _Optional[str] = ..., size: _Optional[int] = ..., sha256: _Optional[str] = ..., downloaded_bytes: _Optional[int] = ..., done: bool = ..., expect: _Optional[str] = ..., min_size: _Optional[int] = ...) -> None: ...
 
 class Config(_message.Message):
-    __slots__ = ["files_per_download", "low_speed_limit", "low_speed_time", "max_connections", "max_connections_per_host", "max_parallel", "network", "on_battery", "preempt", "rate_limit", "rate_schedule", "retry_base_delay_ms", "retry_max_attempts", "retry_max_delay_ms", "storage_reserve"]
+    __slots__ = ["files_per_download", "low_speed_limit", "low_speed_time", "max_connections", "max_connections_per_host", "max_parallel", "network", "notify", "on_battery", "preempt", "rate_limit", "rate_schedule", "retry_base_delay_ms", "retry_max_attempts", "retry_max_delay_ms", "storage_reserve"]
     FILES_PER_DOWNLOAD_FIELD_NUMBER: _ClassVar[int]
     LOW_SPEED_LIMIT_FIELD_NUMBER: _ClassVar[int]
     LOW_SPEED_TIME_FIELD_NUMBER: _ClassVar[int]
@@ -150,6 +150,7 @@ class Config(_message.Message):
     MAX_CONNECTIONS_PER_HOST_FIELD_NUMBER: _ClassVar[int]
     MAX_PARALLEL_FIELD_NUMBER: _ClassVar[int]
     NETWORK_FIELD_NUMBER: _ClassVar[int]
+    NOTIFY_FIELD_NUMBER: _ClassVar[int]
     ON_BATTERY_FIELD_NUMBER: _ClassVar[int]
     PREEMPT_FIELD_NUMBER: _ClassVar[int]
     RATE_LIMIT_FIELD_NUMBER: _ClassVar[int]
@@ -165,6 +166,7 @@ class Config(_message.Message):
     max_connections_per_host: int
     max_parallel: int
     network: str
+    notify: str
     on_battery: str
     preempt: bool
     rate_limit: int
@@ -173,7 +175,7 @@ class Config(_message.Message):
     retry_max_attempts: int
     retry_max_delay_ms: int
     storage_reserve: int
-    def __init__(self, max_parallel: _Optional[int] = ..., retry_max_attempts: _Optional[int] = ..., retry_base_delay_ms: _Optional[int] = ..., retry_max_delay_ms: _Optional[int] = ..., rate_limit: _Optional[int] = ..., low_speed_limit: _Optional[int] = ..., low_speed_time: _Optional[int] = ..., files_per_download: _Optional[int] = ..., max_connections: _Optional[int] = ..., max_connections_per_host: _Optional[int] = ..., storage_reserve: _Optional[int] = ..., rate_schedule: _Optional[str] = ..., preempt: bool = ..., network: _Optional[str] = ..., on_battery: _Optional[str] = ...) -> None: ...
+    def __init__(self, max_parallel: _Optional[int] = ..., retry_max_attempts: _Optional[int] = ..., retry_base_delay_ms: _Optional[int] = ..., retry_max_delay_ms: _Optional[int] = ..., rate_limit: _Optional[int] = ..., low_speed_limit: _Optional[int] = ..., low_speed_time: _Optional[int] = ..., files_per_download: _Optional[int] = ..., max_connections: _Optional[int] = ..., max_connections_per_host: _Optional[int] = ..., storage_reserve: _Optional[int] = ..., rate_schedule: _Optional[str] = ..., preempt: bool = ..., network: _Optional[str] = ..., on_battery: _Optional[str] = ..., notify: _Optional[str] = ...) -> None: ...
 
 class ConfigEntry(_message.Message):
     __slots__ = ["key", "value"]
@@ -902,7 +904,7 @@ class SubtitlesResult(_message.Message):
     def __init__(self, subtitles: _Optional[_Iterable[_Union[RenditionInfo, _Mapping]]] = ..., text_tracks: _Optional[_Iterable[_Union[TextTrack, _Mapping]]] = ...) -> None: ...
 
 class SystemInfoResult(_message.Message):
-    __slots__ = ["asset_count", "bytes_by_state", "bytes_held", "daemon_version", "data_dir", "disk_free", "disk_total", "download_count", "last_verify", "metered", "network_service", "on_battery", "power_service", "rate_limit_changes_at", "rate_limit_next", "rate_limit_now", "sleep_inhibitor", "socket_path", "warnings"]
+    __slots__ = ["asset_count", "bytes_by_state", "bytes_held", "daemon_version", "data_dir", "disk_free", "disk_total", "download_count", "last_verify", "metered", "network_service", "notification_service", "on_battery", "power_service", "rate_limit_changes_at", "rate_limit_next", "rate_limit_now", "sleep_inhibitor", "socket_path", "warnings"]
     ASSET_COUNT_FIELD_NUMBER: _ClassVar[int]
     BYTES_BY_STATE_FIELD_NUMBER: _ClassVar[int]
     BYTES_HELD_FIELD_NUMBER: _ClassVar[int]
@@ -914,6 +916,7 @@ class SystemInfoResult(_message.Message):
     LAST_VERIFY_FIELD_NUMBER: _ClassVar[int]
     METERED_FIELD_NUMBER: _ClassVar[int]
     NETWORK_SERVICE_FIELD_NUMBER: _ClassVar[int]
+    NOTIFICATION_SERVICE_FIELD_NUMBER: _ClassVar[int]
     ON_BATTERY_FIELD_NUMBER: _ClassVar[int]
     POWER_SERVICE_FIELD_NUMBER: _ClassVar[int]
     RATE_LIMIT_CHANGES_AT_FIELD_NUMBER: _ClassVar[int]
@@ -933,6 +936,7 @@ class SystemInfoResult(_message.Message):
     last_verify: VerifyReport
     metered: bool
     network_service: str
+    notification_service: str
     on_battery: bool
     power_service: str
     rate_limit_changes_at: int
@@ -941,7 +945,7 @@ class SystemInfoResult(_message.Message):
     sleep_inhibitor: str
     socket_path: str
     warnings: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, data_dir: _Optional[str] = ..., disk_total: _Optional[int] = ..., disk_free: _Optional[int] = ..., bytes_held: _Optional[int] = ..., daemon_version: _Optional[str] = ..., socket_path: _Optional[str] = ..., download_count: _Optional[int] = ..., bytes_by_state: _Optional[_Iterable[_Union[StateBytes, _Mapping]]] = ..., asset_count: _Optional[int] = ..., last_verify: _Optional[_Union[VerifyReport, _Mapping]] = ..., warnings: _Optional[_Iterable[str]] = ..., rate_limit_now: _Optional[int] = ..., rate_limit_changes_at: _Optional[int] = ..., rate_limit_next: _Optional[int] = ..., metered: bool = ..., on_battery: bool = ..., network_service: _Optional[str] = ..., power_service: _Optional[str] = ..., sleep_inhibitor: _Optional[str] = ...) -> None: ...
+    def __init__(self, data_dir: _Optional[str] = ..., disk_total: _Optional[int] = ..., disk_free: _Optional[int] = ..., bytes_held: _Optional[int] = ..., daemon_version: _Optional[str] = ..., socket_path: _Optional[str] = ..., download_count: _Optional[int] = ..., bytes_by_state: _Optional[_Iterable[_Union[StateBytes, _Mapping]]] = ..., asset_count: _Optional[int] = ..., last_verify: _Optional[_Union[VerifyReport, _Mapping]] = ..., warnings: _Optional[_Iterable[str]] = ..., rate_limit_now: _Optional[int] = ..., rate_limit_changes_at: _Optional[int] = ..., rate_limit_next: _Optional[int] = ..., metered: bool = ..., on_battery: bool = ..., network_service: _Optional[str] = ..., power_service: _Optional[str] = ..., sleep_inhibitor: _Optional[str] = ..., notification_service: _Optional[str] = ...) -> None: ...
 
 class TextTrack(_message.Message):
     __slots__ = ["lang", "path", "title", "type", "uri"]

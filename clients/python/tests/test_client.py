@@ -206,6 +206,8 @@ def test_config(client):
     # The desktop's settings are words (docs/DESKTOP.md).
     assert client.config_set("network", "unmetered").network == "unmetered"
     assert client.config_set("on-battery", "pause").on_battery == "pause"
+    assert client.config_set("notify", "all").notify == "all"
+    assert client.config_set("notify", "none").notify == ""
     refused("INVALID_ARGUMENT", "cellular", client.config_set, "network", "cellular")
     back = client.config_set({"network": "any", "on-battery": "continue"})
     assert (back.network, back.on_battery) == ("", "")  # the defaults read as ""

@@ -3928,7 +3928,7 @@ const ProtobufCMessageDescriptor stash__v1__hls_options__descriptor =
   (ProtobufCMessageInit) stash__v1__hls_options__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__config__field_descriptors[15] =
+static const ProtobufCFieldDescriptor stash__v1__config__field_descriptors[16] =
 {
   {
     "max_parallel",
@@ -4110,6 +4110,18 @@ static const ProtobufCFieldDescriptor stash__v1__config__field_descriptors[15] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "notify",
+    16,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Config, notify),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__config__field_indices_by_name[] = {
   7,   /* field[7] = files_per_download */
@@ -4119,6 +4131,7 @@ static const unsigned stash__v1__config__field_indices_by_name[] = {
   9,   /* field[9] = max_connections_per_host */
   0,   /* field[0] = max_parallel */
   13,   /* field[13] = network */
+  15,   /* field[15] = notify */
   14,   /* field[14] = on_battery */
   12,   /* field[12] = preempt */
   4,   /* field[4] = rate_limit */
@@ -4131,7 +4144,7 @@ static const unsigned stash__v1__config__field_indices_by_name[] = {
 static const ProtobufCIntRange stash__v1__config__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 15 }
+  { 0, 16 }
 };
 const ProtobufCMessageDescriptor stash__v1__config__descriptor =
 {
@@ -4141,7 +4154,7 @@ const ProtobufCMessageDescriptor stash__v1__config__descriptor =
   "Stash__V1__Config",
   "stash.v1",
   sizeof(Stash__V1__Config),
-  15,
+  16,
   stash__v1__config__field_descriptors,
   stash__v1__config__field_indices_by_name,
   1,  stash__v1__config__number_ranges,
@@ -6586,7 +6599,7 @@ const ProtobufCMessageDescriptor stash__v1__stats_result__descriptor =
   (ProtobufCMessageInit) stash__v1__stats_result__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__system_info_result__field_descriptors[19] =
+static const ProtobufCFieldDescriptor stash__v1__system_info_result__field_descriptors[20] =
 {
   {
     "data_dir",
@@ -6816,6 +6829,18 @@ static const ProtobufCFieldDescriptor stash__v1__system_info_result__field_descr
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "notification_service",
+    20,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SystemInfoResult, notification_service),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__system_info_result__field_indices_by_name[] = {
   8,   /* field[8] = asset_count */
@@ -6829,6 +6854,7 @@ static const unsigned stash__v1__system_info_result__field_indices_by_name[] = {
   9,   /* field[9] = last_verify */
   14,   /* field[14] = metered */
   16,   /* field[16] = network_service */
+  19,   /* field[19] = notification_service */
   15,   /* field[15] = on_battery */
   17,   /* field[17] = power_service */
   12,   /* field[12] = rate_limit_changes_at */
@@ -6841,7 +6867,7 @@ static const unsigned stash__v1__system_info_result__field_indices_by_name[] = {
 static const ProtobufCIntRange stash__v1__system_info_result__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 19 }
+  { 0, 20 }
 };
 const ProtobufCMessageDescriptor stash__v1__system_info_result__descriptor =
 {
@@ -6851,7 +6877,7 @@ const ProtobufCMessageDescriptor stash__v1__system_info_result__descriptor =
   "Stash__V1__SystemInfoResult",
   "stash.v1",
   sizeof(Stash__V1__SystemInfoResult),
-  19,
+  20,
   stash__v1__system_info_result__field_descriptors,
   stash__v1__system_info_result__field_indices_by_name,
   1,  stash__v1__system_info_result__number_ranges,

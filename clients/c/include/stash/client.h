@@ -654,6 +654,9 @@ typedef struct stash_system_info {
     /* Feature "desktop": logind's sleep lock while downloads run, in words ("held (delay)", "not
      * held", "no logind on the system bus", ...). */
     const char *sleep_inhibitor;
+    /* Feature "desktop": what the daemon sees of org.freedesktop.Notifications ("sent (last id
+     * 3)", "not used yet", "no session bus", ...). */
+    const char *notification_service;
 } stash_system_info;
 
 /* GetSystemInfo (`stash info`). Free *out with stash_system_info_free. */
@@ -688,6 +691,8 @@ typedef struct stash_config {
      * "" for continue (config key "on-battery"); NUL-terminated (docs/DESKTOP.md). */
     char network[STASH_MAX_CONFIG_WORD + 1];
     char on_battery[STASH_MAX_CONFIG_WORD + 1];
+    /* Feature "desktop": "groups" or "all" (config key "notify"), "" for none. */
+    char notify[STASH_MAX_CONFIG_WORD + 1];
 } stash_config;
 
 typedef struct stash_config_entry {

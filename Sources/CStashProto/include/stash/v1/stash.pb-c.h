@@ -659,10 +659,14 @@ struct  Stash__V1__Config
    * "pause": downloads wait while UPower says on battery; "" = continue (the default)
    */
   char *on_battery;
+  /*
+   * "groups" or "all": desktop notifications of completions; "" = none (the default)
+   */
+  char *notify;
 };
 #define STASH__V1__CONFIG__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__config__descriptor) \
-    , 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 struct  Stash__V1__ConfigEntry
@@ -1397,10 +1401,14 @@ struct  Stash__V1__SystemInfoResult
    * logind's sleep lock while downloads run: "held (delay)", "not held", "no logind on the system bus", ...
    */
   char *sleep_inhibitor;
+  /*
+   * what stashd sees of org.freedesktop.Notifications: "not used yet", "sent (last id 3)", "no session bus", ...
+   */
+  char *notification_service;
 };
 #define STASH__V1__SYSTEM_INFO_RESULT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__system_info_result__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, NULL, 0,NULL, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, NULL, 0,NULL, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 struct  Stash__V1__StateBytes
