@@ -39,7 +39,7 @@ CLIENT_API = {
         "DownloadPage", "DownloadPriority", "DownloadState", "DownloadStats", "EventsLost", "ExportFormat", "ExportProgress", "ExportResult",
         "ExportTrack", "GroupTotals", "HLSOptions",
         "HTTPHeader", "LicenseCheck", "LicenseEvent", "LicenseStatus", "LicenseTerms", "ManifestInfo", "NetworkRequirement", "NotifyPolicy", "PlaybackKey",
-        "ProgressUpdate", "PurgeResult", "QueueMove", "StashError", "StashPaths", "StashVersion", "SystemInfo", "TextTrack",
+        "ProgressUpdate", "PurgeResult", "QueueMove", "SleepInhibitMode", "StashError", "StashPaths", "StashVersion", "SystemInfo", "TextTrack",
         "VerifyFinding", "VerifyReport",
     },
 }

@@ -35,6 +35,8 @@ public struct DaemonConfig: Equatable, Sendable, Codable {
     public var onBattery: BatteryPolicy = .continue
     /// Desktop notifications when downloads complete or fail: none, per group, or all.
     public var notify: NotifyPolicy = .none
+    /// The lock on sleep taken from logind while downloads run.
+    public var inhibitSleep: SleepInhibitMode = .delay
 
     public init() {}
 
@@ -43,8 +45,9 @@ public struct DaemonConfig: Equatable, Sendable, Codable {
     public static let networkKey = "network"
     public static let onBatteryKey = "on-battery"
     public static let notifyKey = "notify"
+    public static let inhibitSleepKey = "inhibit-sleep"
     /// The settings that are text, not integers.
-    public static let textKeys = [rateScheduleKey, networkKey, onBatteryKey, notifyKey]
+    public static let textKeys = [rateScheduleKey, networkKey, onBatteryKey, notifyKey, inhibitSleepKey]
 
     /// Every key's name, the integer ones and the text ones.
     public static var keyNames: [String] { keys.map(\.name) + textKeys }
@@ -56,6 +59,7 @@ public struct DaemonConfig: Equatable, Sendable, Codable {
         case Self.networkKey: return network.rawValue
         case Self.onBatteryKey: return onBattery.rawValue
         case Self.notifyKey: return notify.rawValue
+        case Self.inhibitSleepKey: return inhibitSleep.rawValue
         default: return String(try value(forKey: name))
         }
     }
@@ -108,6 +112,10 @@ public struct DaemonConfig: Equatable, Sendable, Codable {
         }
         if name == Self.notifyKey {
             notify = try NotifyPolicy(parsing: text, field: "config '\(name)'")
+            return
+        }
+        if name == Self.inhibitSleepKey {
+            inhibitSleep = try SleepInhibitMode(parsing: text, field: "config '\(name)'")
             return
         }
         guard let key = Self.keys.first(where: { $0.name == name }) else { throw Self.unknownKey(name) }

@@ -71,6 +71,7 @@ package final class Daemon: Sendable {
         await engine.desktopChanged(desktop.conditions)
         // A logind sleep lock while downloads run.
         let sleepInhibitor = desktop.sleepInhibitor()
+        sleepInhibitor.mode(config.inhibitSleep)
         engine.activity.observe { sleepInhibitor.running($0) }
         // Subscribed before the start, so a download completing at once is told too.
         let notifier = Notifier(environment: ProcessInfo.processInfo.environment, logger: logger)

@@ -190,7 +190,9 @@ package struct RequestDispatcher: RequestHandler {
         case .getConfig:
             return .config(await engine.config)
         case .setConfig(let entries):
-            return .config(try await engine.setConfig(entries.map { ($0.key, $0.value) }))
+            let config = try await engine.setConfig(entries.map { ($0.key, $0.value) })
+            sleepInhibitor?.mode(config.inhibitSleep)
+            return .config(config)
         case .verify(let request):
             return .verify(try await engine.maintenance.verify(deep: request.deep, repair: request.repair && !request.dryRun))
         case .purge:

@@ -3,8 +3,8 @@ import Logging
 import StashCore
 import Synchronization
 
-/// Holds a logind `delay` inhibitor lock for sleep while downloads run ("stash: 3 downloads
-/// running"), and lets it go when none does, or when logind says the machine is about to
+/// Holds a logind inhibitor lock for sleep while downloads run ("stash: 3 downloads
+/// running"; `delay` unless config `inhibit-sleep` says `block` or `no`), and lets it go when none does, or when logind says the machine is about to
 /// sleep (`PrepareForSleep(true)`: every state a client was told of is already committed, so
 /// there is nothing left to persist); after the wake (`PrepareForSleep(false)`) it takes it
 /// again if downloads still run. With no system bus or no logind it does nothing and says why.
@@ -12,6 +12,7 @@ package final class SleepInhibitor: Sendable {
     private enum Event {
         case running(Int)
         case sleeping(Bool)
+        case mode(SleepInhibitMode)
     }
 
     private struct State {
@@ -47,6 +48,11 @@ package final class SleepInhibitor: Sendable {
         }
     }
 
+    /// The lock to take (config `inhibit-sleep`): a held one of another mode is taken again.
+    package func mode(_ mode: SleepInhibitMode) {
+        events.yield(.mode(mode))
+    }
+
     /// How many downloads run now (ActivityWatch's count).
     package func running(_ count: Int) {
         events.yield(.running(count))
@@ -64,20 +70,30 @@ package final class SleepInhibitor: Sendable {
     private func serve(_ stream: AsyncStream<Event>, on connection: BusConnection) async {
         var running = 0
         var sleeping = false
+        var mode = SleepInhibitMode.delay
         var descriptor: Int32?
+        var heldMode = SleepInhibitMode.delay
         var missingSaid = false
         for await event in stream {
             switch event {
             case .running(let count): running = count
+            case .mode(let value): mode = value
             case .sleeping(let value):
                 sleeping = value
                 logger.info(value ? "the machine goes to sleep: the sleep lock is let go" : "the machine woke up", metadata: ["running": "\(running)"])
             }
-            let wanted = running > 0 && !sleeping
+            let wanted = running > 0 && !sleeping && mode != .no
+            if let held = descriptor, !wanted || heldMode != mode {
+                // Closing the descriptor is what releases the lock.
+                SystemCallError.close(held)
+                descriptor = nil
+                set(mode == .no ? "not taken (inhibit-sleep no)" : "not held")
+            }
             if wanted, descriptor == nil {
                 do {
-                    descriptor = try await take(running, on: connection)
-                    set("held (delay)")
+                    descriptor = try await take(running, mode: mode, on: connection)
+                    heldMode = mode
+                    set("held (\(mode.rawValue))")
                 } catch let error as BusError where error.isServiceMissing {
                     if !missingSaid { logger.notice("no logind on the system bus: sleep is not held off while downloads run") }
                     missingSaid = true
@@ -86,17 +102,12 @@ package final class SleepInhibitor: Sendable {
                     logger.warning("cannot take logind's sleep lock", metadata: ["error": "\(error)"])
                     set("cannot take the lock: \(error)")
                 }
-            } else if !wanted, let held = descriptor {
-                // Closing the descriptor is what releases the lock.
-                SystemCallError.close(held)
-                descriptor = nil
-                set("not held")
             }
         }
         if let held = descriptor { SystemCallError.close(held) }
     }
 
-    private func take(_ running: Int, on connection: BusConnection) async throws -> Int32 {
+    private func take(_ running: Int, mode: SleepInhibitMode, on connection: BusConnection) async throws -> Int32 {
         let why = "stash: \(running) download\(running == 1 ? "" : "s") running"
         return try await connection.call(
             destination: Self.login, path: Self.path, interface: Self.manager, member: "Inhibit",
@@ -104,7 +115,7 @@ package final class SleepInhibitor: Sendable {
                 try message.append("sleep")
                 try message.append("stash")
                 try message.append(why)
-                try message.append("delay")
+                try message.append(mode.rawValue)
             }, reply: { try $0.readDescriptor() })
     }
 

@@ -22,6 +22,7 @@ extension DaemonConfig {
         message.network = arena.cString(network == .any ? "" : network.rawValue)
         message.on_battery = arena.cString(onBattery == .continue ? "" : onBattery.rawValue)
         message.notify = arena.cString(notify == .none ? "" : notify.rawValue)
+        message.inhibit_sleep = arena.cString(inhibitSleep == .delay ? "" : inhibitSleep.rawValue)
         return arena.store(message)
     }
 
@@ -48,5 +49,7 @@ extension DaemonConfig {
         if !batteryText.isEmpty { onBattery = try BatteryPolicy(parsing: batteryText, field: "Config.on_battery") }
         let notifyText = try WireValue.string(m.notify, field: "Config.notify")
         if !notifyText.isEmpty { notify = try NotifyPolicy(parsing: notifyText, field: "Config.notify") }
+        let inhibitText = try WireValue.string(m.inhibit_sleep, field: "Config.inhibit_sleep")
+        if !inhibitText.isEmpty { inhibitSleep = try SleepInhibitMode(parsing: inhibitText, field: "Config.inhibit_sleep") }
     }
 }

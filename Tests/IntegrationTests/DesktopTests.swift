@@ -140,6 +140,19 @@ final class SleepInhibitorTests: XCTestCase {
         try logind.send(path: "/org/freedesktop/login1", method: "org.freedesktop.login1.Manager.Wake", [])
         try await eventually("the lock to be taken again after the wake") { try self.inhibitors(logind).contains("stash") }
 
+        // inhibit-sleep: block takes a blocking lock instead, no lets go of it.
+        XCTAssertEqual(try daemon.runCLI(["config", "set", "inhibit-sleep", "block"]).status, 0)
+        try await eventually("a blocking lock") { try await client.systemInfo().sleepInhibitor == "held (block)" }
+        XCTAssertTrue(try inhibitors(logind).contains("\"block\""))
+        XCTAssertEqual(try daemon.runCLI(["config", "set", "inhibit-sleep", "no"]).status, 0)
+        try await eventually("no lock") { try await client.systemInfo().sleepInhibitor == "not taken (inhibit-sleep no)" }
+        XCTAssertFalse(try inhibitors(logind).contains("stash"))
+        let wrong = try daemon.runCLI(["config", "set", "inhibit-sleep", "always"])
+        XCTAssertEqual(wrong.status, 2)
+        XCTAssertTrue(wrong.stderr.contains("config 'inhibit-sleep': 'always' is not one of delay, block, no"), wrong.stderr)
+        XCTAssertEqual(try daemon.runCLI(["config", "set", "inhibit-sleep", "delay"]).status, 0)
+        try await eventually("the delay lock again") { try await client.systemInfo().sleepInhibitor == "held (delay)" }
+
         http.releaseStalls()
         try await eventually("the download to complete") { try await client.getDownload(id: "long").state == .completed }
         try await eventually("the sleep lock to be let go") { try await client.systemInfo().sleepInhibitor == "not held" }

@@ -364,6 +364,7 @@ final class GoldenFrameTests: XCTestCase {
             config.network = NetworkRequirement(rawValue: str(r, "network")) ?? .any
             config.onBattery = BatteryPolicy(rawValue: str(r, "on_battery")) ?? .continue
             config.notify = NotifyPolicy(rawValue: str(r, "notify")) ?? .none
+            config.inhibitSleep = SleepInhibitMode(rawValue: str(r, "inhibit_sleep")) ?? .delay
             return .config(config)
         case "stats":
             return .stats(DownloadStats(

@@ -368,7 +368,7 @@ static void *result(decoder *d, const Stash__V1__Response *in) {
         const Stash__V1__Config *c = in->config;
         *out = (stash_config){c->max_parallel,   c->retry_max_attempts, c->retry_base_delay_ms, c->retry_max_delay_ms,
                               c->rate_limit,     c->low_speed_limit,    c->low_speed_time,      c->files_per_download,
-                              c->max_connections, c->max_connections_per_host, c->storage_reserve, {0}, c->preempt, {0}, {0}, {0}};
+                              c->max_connections, c->max_connections_per_host, c->storage_reserve, {0}, c->preempt, {0}, {0}, {0}, {0}};
         size_t length = c->rate_schedule ? strlen(c->rate_schedule) : 0;
         if (length > STASH_MAX_RATE_SCHEDULE) {
             fail(d, "Config.rate_schedule: %zu bytes, above the %u this library holds", length, STASH_MAX_RATE_SCHEDULE);
@@ -378,6 +378,7 @@ static void *result(decoder *d, const Stash__V1__Response *in) {
         if (!config_word(d, c->network, "Config.network", out->network)) return NULL;
         if (!config_word(d, c->on_battery, "Config.on_battery", out->on_battery)) return NULL;
         if (!config_word(d, c->notify, "Config.notify", out->notify)) return NULL;
+        if (!config_word(d, c->inhibit_sleep, "Config.inhibit_sleep", out->inhibit_sleep)) return NULL;
         return out;
     }
     case STASH__V1__RESPONSE__RESULT_VERIFY: {

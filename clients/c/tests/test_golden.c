@@ -601,6 +601,7 @@ static json *result_json(Stash__V1__Response__ResultCase result_case, const void
         STR(o, c, network);
         STR(o, c, on_battery);
         STR(o, c, notify);
+        STR(o, c, inhibit_sleep);
         break;
     }
     case STASH__V1__RESPONSE__RESULT_VERIFY:

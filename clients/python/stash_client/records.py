@@ -256,6 +256,7 @@ class Config:
     network: str = ""  # "unmetered", or "" for any network (daemon with feature "desktop")
     on_battery: str = ""  # "pause", or "" for continue
     notify: str = ""  # "groups" or "all", or "" for none
+    inhibit_sleep: str = ""  # "block" or "no", or "" for delay
 
 
 @dataclass(frozen=True)

@@ -142,8 +142,9 @@ class BundleFile(_message.Message):
     def __init__(self, url: _Optional[str] = ..., path: _Optional[str] = ..., size: _Optional[int] = ..., sha256: _Optional[str] = ..., downloaded_bytes: _Optional[int] = ..., done: bool = ..., expect: _Optional[str] = ..., min_size: _Optional[int] = ...) -> None: ...
 
 class Config(_message.Message):
-    __slots__ = ["files_per_download", "low_speed_limit", "low_speed_time", "max_connections", "max_connections_per_host", "max_parallel", "network", "notify", "on_battery", "preempt", "rate_limit", "rate_schedule", "retry_base_delay_ms", "retry_max_attempts", "retry_max_delay_ms", "storage_reserve"]
+    __slots__ = ["files_per_download", "inhibit_sleep", "low_speed_limit", "low_speed_time", "max_connections", "max_connections_per_host", "max_parallel", "network", "notify", "on_battery", "preempt", "rate_limit", "rate_schedule", "retry_base_delay_ms", "retry_max_attempts", "retry_max_delay_ms", "storage_reserve"]
     FILES_PER_DOWNLOAD_FIELD_NUMBER: _ClassVar[int]
+    INHIBIT_SLEEP_FIELD_NUMBER: _ClassVar[int]
     LOW_SPEED_LIMIT_FIELD_NUMBER: _ClassVar[int]
     LOW_SPEED_TIME_FIELD_NUMBER: _ClassVar[int]
     MAX_CONNECTIONS_FIELD_NUMBER: _ClassVar[int]
@@ -160,6 +161,7 @@ class Config(_message.Message):
     RETRY_MAX_DELAY_MS_FIELD_NUMBER: _ClassVar[int]
     STORAGE_RESERVE_FIELD_NUMBER: _ClassVar[int]
     files_per_download: int
+    inhibit_sleep: str
     low_speed_limit: int
     low_speed_time: int
     max_connections: int
@@ -175,7 +177,7 @@ class Config(_message.Message):
     retry_max_attempts: int
     retry_max_delay_ms: int
     storage_reserve: int
-    def __init__(self, max_parallel: _Optional[int] = ..., retry_max_attempts: _Optional[int] = ..., retry_base_delay_ms: _Optional[int] = ..., retry_max_delay_ms: _Optional[int] = ..., rate_limit: _Optional[int] = ..., low_speed_limit: _Optional[int] = ..., low_speed_time: _Optional[int] = ..., files_per_download: _Optional[int] = ..., max_connections: _Optional[int] = ..., max_connections_per_host: _Optional[int] = ..., storage_reserve: _Optional[int] = ..., rate_schedule: _Optional[str] = ..., preempt: bool = ..., network: _Optional[str] = ..., on_battery: _Optional[str] = ..., notify: _Optional[str] = ...) -> None: ...
+    def __init__(self, max_parallel: _Optional[int] = ..., retry_max_attempts: _Optional[int] = ..., retry_base_delay_ms: _Optional[int] = ..., retry_max_delay_ms: _Optional[int] = ..., rate_limit: _Optional[int] = ..., low_speed_limit: _Optional[int] = ..., low_speed_time: _Optional[int] = ..., files_per_download: _Optional[int] = ..., max_connections: _Optional[int] = ..., max_connections_per_host: _Optional[int] = ..., storage_reserve: _Optional[int] = ..., rate_schedule: _Optional[str] = ..., preempt: bool = ..., network: _Optional[str] = ..., on_battery: _Optional[str] = ..., notify: _Optional[str] = ..., inhibit_sleep: _Optional[str] = ...) -> None: ...
 
 class ConfigEntry(_message.Message):
     __slots__ = ["key", "value"]

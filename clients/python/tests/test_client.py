@@ -208,6 +208,8 @@ def test_config(client):
     assert client.config_set("on-battery", "pause").on_battery == "pause"
     assert client.config_set("notify", "all").notify == "all"
     assert client.config_set("notify", "none").notify == ""
+    assert client.config_set("inhibit-sleep", "no").inhibit_sleep == "no"
+    assert client.config_set("inhibit-sleep", "delay").inhibit_sleep == ""
     refused("INVALID_ARGUMENT", "cellular", client.config_set, "network", "cellular")
     back = client.config_set({"network": "any", "on-battery": "continue"})
     assert (back.network, back.on_battery) == ("", "")  # the defaults read as ""

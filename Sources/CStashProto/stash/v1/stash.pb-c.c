@@ -3928,7 +3928,7 @@ const ProtobufCMessageDescriptor stash__v1__hls_options__descriptor =
   (ProtobufCMessageInit) stash__v1__hls_options__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__config__field_descriptors[16] =
+static const ProtobufCFieldDescriptor stash__v1__config__field_descriptors[17] =
 {
   {
     "max_parallel",
@@ -4122,9 +4122,22 @@ static const ProtobufCFieldDescriptor stash__v1__config__field_descriptors[16] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "inhibit_sleep",
+    17,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Config, inhibit_sleep),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__config__field_indices_by_name[] = {
   7,   /* field[7] = files_per_download */
+  16,   /* field[16] = inhibit_sleep */
   5,   /* field[5] = low_speed_limit */
   6,   /* field[6] = low_speed_time */
   8,   /* field[8] = max_connections */
@@ -4144,7 +4157,7 @@ static const unsigned stash__v1__config__field_indices_by_name[] = {
 static const ProtobufCIntRange stash__v1__config__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 16 }
+  { 0, 17 }
 };
 const ProtobufCMessageDescriptor stash__v1__config__descriptor =
 {
@@ -4154,7 +4167,7 @@ const ProtobufCMessageDescriptor stash__v1__config__descriptor =
   "Stash__V1__Config",
   "stash.v1",
   sizeof(Stash__V1__Config),
-  16,
+  17,
   stash__v1__config__field_descriptors,
   stash__v1__config__field_indices_by_name,
   1,  stash__v1__config__number_ranges,

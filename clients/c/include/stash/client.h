@@ -691,8 +691,10 @@ typedef struct stash_config {
      * "" for continue (config key "on-battery"); NUL-terminated (docs/DESKTOP.md). */
     char network[STASH_MAX_CONFIG_WORD + 1];
     char on_battery[STASH_MAX_CONFIG_WORD + 1];
-    /* Feature "desktop": "groups" or "all" (config key "notify"), "" for none. */
+    /* Feature "desktop": "groups" or "all" (config key "notify"), "" for none; "block" or "no"
+     * (config key "inhibit-sleep"), "" for delay. */
     char notify[STASH_MAX_CONFIG_WORD + 1];
+    char inhibit_sleep[STASH_MAX_CONFIG_WORD + 1];
 } stash_config;
 
 typedef struct stash_config_entry {

@@ -663,10 +663,14 @@ struct  Stash__V1__Config
    * "groups" or "all": desktop notifications of completions; "" = none (the default)
    */
   char *notify;
+  /*
+   * "block" or "no": logind's lock on sleep while downloads run; "" = delay (the default)
+   */
+  char *inhibit_sleep;
 };
 #define STASH__V1__CONFIG__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__config__descriptor) \
-    , 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 struct  Stash__V1__ConfigEntry
