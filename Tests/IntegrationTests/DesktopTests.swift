@@ -44,6 +44,32 @@ final class DesktopTests: XCTestCase {
         XCTAssertEqual(daemon.terminate(), 0, daemon.log().suffix(3000).description)
     }
 
+    func testOnBatteryADownloadThatPausesOnBatteryWaitsForACPower() async throws {
+        let bus = try await PrivateBus.start()
+        let upower = try await BusMock.start("upower", on: bus, parameters: #"{"OnBattery": true}"#)
+        let http = try TestHTTPServer.start()
+        defer { http.stop() }
+        http.serve(path: "/lesson.bin", size: 30_000, seed: 38)
+        http.serve(path: "/other.bin", size: 30_000, seed: 39)
+        let daemon = try await DaemonProcess.start(environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        let client = try await StashClient.connect(socketPath: daemon.socketPath, clientName: name)
+        var lesson = AddDownloadRequest(id: "lesson", uri: http.url("/lesson.bin"))
+        lesson.onBattery = .pause
+        _ = try await client.addDownload(lesson)
+        _ = try await client.addDownload(AddDownloadRequest(id: "other", uri: http.url("/other.bin")))
+        try await eventually("the lesson to wait for AC power") {
+            let download = try await client.getDownload(id: "lesson")
+            return download.state == .waitingForNetwork && download.stateReason == "waiting for AC power"
+        }
+        try await eventually("the other to complete on battery") { try await client.getDownload(id: "other").state == .completed }
+        let info = try await client.systemInfo()
+        XCTAssertEqual(info.powerService, "on battery")
+        try upower.setProperty(path: "/org/freedesktop/UPower", interface: "org.freedesktop.UPower", "OnBattery", "variant:boolean:false")
+        try await eventually("the lesson to complete on AC power") { try await client.getDownload(id: "lesson").state == .completed }
+        await client.close()
+        XCTAssertEqual(daemon.terminate(), 0)
+    }
+
     func testWithNoBusAtAllTheDaemonDownloadsAsBeforeAndSaysSo() async throws {
         let folder = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-nobus")
         let http = try TestHTTPServer.start()

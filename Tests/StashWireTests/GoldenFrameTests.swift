@@ -265,6 +265,8 @@ final class GoldenFrameTests: XCTestCase {
         record.priority = try priority(o, "priority") ?? .normal
         record.expect = str(o, "expect")
         record.minSize = int(o, "min_size")
+        record.network = NetworkRequirement(rawValue: str(o, "network"))
+        record.onBattery = BatteryPolicy(rawValue: str(o, "on_battery"))
         if obj(o, "license") != nil { throw Unmapped(description: "a record's licence is computed when it is sent") }
         return record
     }

@@ -448,6 +448,8 @@ static json *download_json(const stash_download *d) {
     json_put(o, "priority", json_new_string(stash_priority_name(d->priority)));
     STR(o, d, expect);
     U64(o, d, min_size);
+    STR(o, d, network);
+    STR(o, d, on_battery);
     return o;
 }
 
