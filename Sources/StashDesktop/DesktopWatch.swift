@@ -6,7 +6,7 @@ import Synchronization
 /// (UPower's `OnBattery`): read once at the start and when a service comes onto the bus, then
 /// kept from its PropertiesChanged signals, never polled. Every part is optional: with no
 /// system bus, or a service not on it, the condition reads as not holding, which is stash's
-/// behaviour without D-Bus, and `seen` says why (logged once).
+/// behaviour without D-Bus, and `seen` says why (logged once). After a sleep both are read again.
 package final class DesktopWatch: Sendable {
     private struct State {
         var conditions = DesktopConditions()
@@ -49,6 +49,7 @@ package final class DesktopWatch: Sendable {
         let watch = DesktopWatch(connection: connection, logger: logger)
         connection.onEnd { [weak watch] reason in watch?.busEnded(reason) }
         for service in services { await watch.follow(service, on: connection) }
+        await watch.followWakes(on: connection)
         return watch
     }
 
@@ -93,6 +94,23 @@ package final class DesktopWatch: Sendable {
             logger.warning("cannot follow a desktop service's changes", metadata: ["service": "\(service.title)", "error": "\(error)"])
         }
         await read(service, from: connection)
+    }
+
+    /// After a sleep (logind's `PrepareForSleep(false)`) each property is read again: the
+    /// machine may wake on another network, or unplugged.
+    private func followWakes(on connection: BusConnection) async {
+        let rule = "type='signal',sender='org.freedesktop.login1',path='/org/freedesktop/login1',"
+            + "interface='org.freedesktop.login1.Manager',member='PrepareForSleep'"
+        do {
+            try await connection.subscribe(rule) { [weak self] message in
+                guard let self, let sleeping = try? message.readBool(), !sleeping else { return }
+                Task {
+                    for service in Self.services { await self.read(service, from: connection) }
+                }
+            }
+        } catch {
+            logger.warning("cannot follow logind's PrepareForSleep", metadata: ["error": "\(error)"])
+        }
     }
 
     private func read(_ service: DesktopService, from connection: BusConnection) async {

@@ -33,6 +33,21 @@ final class DesktopWatchTests: XCTestCase {
         XCTAssertEqual(mock.calls().filter { $0.hasPrefix("Get ") }.count, 1, "\(mock.calls())")
     }
 
+    func testThePropertiesAreReadAgainAfterAWake() async throws {
+        let bus = try await PrivateBus.start()
+        let mock = try await networkManager(on: bus, metered: "variant:uint32:2")
+        let logind = try await BusMock.start("logind", on: bus)
+        let watch = await DesktopWatch.start(environment: environment(bus), logger: Logger(label: "test"))
+        defer { watch.close() }
+        func gets() -> Int { mock.calls().filter { $0.hasPrefix("Get \(self.nm.path) \(self.nm.interface).Metered") }.count }
+        XCTAssertEqual(gets(), 1)
+        try logind.send(path: "/org/freedesktop/login1", method: "org.freedesktop.DBus.Mock.AddMethod", [
+            "string:org.freedesktop.login1.Manager", "string:Wake", "string:", "string:",
+            "string:self.EmitSignal('org.freedesktop.login1.Manager', 'PrepareForSleep', 'b', [False])"])
+        try logind.send(path: "/org/freedesktop/login1", method: "org.freedesktop.login1.Manager.Wake", [])
+        try await eventually("Metered read again after the wake") { gets() == 2 }
+    }
+
     func testOnBatteryIsFollowed() async throws {
         let bus = try await PrivateBus.start()
         let mock = try await BusMock.start("upower", on: bus, parameters: #"{"OnBattery": true}"#)
