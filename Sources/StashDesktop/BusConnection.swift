@@ -8,7 +8,8 @@ import Synchronization
 /// One connection to a bus, served by a thread of its own that sleeps in poll(2) on the bus's
 /// descriptor and a wake-up pipe: signals are handled as they arrive, with no timer. sd-bus is
 /// not thread-safe, so everything done with the bus runs on that thread: `run` hands it a job
-/// and awaits its result; a signal's handler is called there.
+/// and awaits its result; a signal's handler is called there. The thread holds the connection
+/// until `close` (or the bus going away) ends it.
 package final class BusConnection: Sendable {
     private typealias Job = @Sendable (OpaquePointer) -> Void
 

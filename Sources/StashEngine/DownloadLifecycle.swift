@@ -5,7 +5,8 @@ import StashCore
 /// says: every move into an active state is `.startTransfer`, every move out of one
 /// `.stopTransfer` or `.remove` (`DownloadLifecycleTests` checks it for every state and
 /// input), but for the desktop's wait: WAITING_FOR_NETWORK for a metered network or battery
-/// power holds no transfer, so it is entered and left with a commit. Every transition is therefore testable without a network, a disk or a clock.
+/// power holds no transfer, so it is entered and left with a commit. Every transition is
+/// therefore testable without a network, a disk or a clock.
 package struct DownloadLifecycle: Equatable, Sendable {
     package private(set) var state: DownloadState
 
