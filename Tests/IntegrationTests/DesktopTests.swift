@@ -44,6 +44,39 @@ final class DesktopTests: XCTestCase {
         XCTAssertEqual(daemon.terminate(), 0, daemon.log().suffix(3000).description)
     }
 
+    func testARunningDownloadStopsWhenTheNetworkBecomesMeteredKeepingItsBytes() async throws {
+        let bus = try await PrivateBus.start()
+        let nm = try await BusMock.start("networkmanager", on: bus)
+        try nm.addProperty(path: managerPath, interface: managerInterface, "Metered", "variant:uint32:2")
+        let http = try TestHTTPServer.start()
+        defer { http.stop() }
+        var route = TestRoute(body: .pattern(size: 400_000, seed: 40), etag: "\"movie-1\"")
+        route.stallAfterBytes = 100_000
+        route.stallTimes = 1
+        http.serve(path: "/movie.bin", route: route)
+        let daemon = try await DaemonProcess.start(environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        XCTAssertEqual(try daemon.runCLI(["config", "set", "network", "unmetered"]).status, 0)
+        let client = try await StashClient.connect(socketPath: daemon.socketPath, clientName: name)
+        _ = try await client.addDownload(AddDownloadRequest(id: "movie", uri: http.url("/movie.bin")))
+        // Stalled after its first 100,000 bytes (which the writer may still hold in memory).
+        try await eventually("the download to run") { try await client.getDownload(id: "movie").state == .downloading }
+
+        try nm.setProperty(path: managerPath, interface: managerInterface, "Metered", "variant:uint32:3")
+        try await eventually("the download to wait with its bytes") {
+            let download = try await client.getDownload(id: "movie")
+            // Its part file holds what came before the stop (all of the 100,000 bytes but under
+            // a load that delays them past the response's start).
+            return download.state == .waitingForNetwork && download.downloadedBytes > 0
+        }
+        http.releaseStalls()
+        try nm.setProperty(path: managerPath, interface: managerInterface, "Metered", "variant:uint32:4")
+        try await eventually("the download to complete") { try await client.getDownload(id: "movie").state == .completed }
+        let last = try XCTUnwrap(http.requests(for: "/movie.bin").last)
+        XCTAssertNotNil(last.header("Range"), "the rest asked for from the part file")
+        await client.close()
+        XCTAssertEqual(daemon.terminate(), 0)
+    }
+
     func testOnBatteryADownloadThatPausesOnBatteryWaitsForACPower() async throws {
         let bus = try await PrivateBus.start()
         let upower = try await BusMock.start("upower", on: bus, parameters: #"{"OnBattery": true}"#)
