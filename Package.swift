@@ -34,6 +34,8 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
         // libxml2's parser for DASH MPDs (StashDASH), entities and network access off.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // sd-bus (libsystemd): D-Bus for the desktop's facts (metered, battery, sleep, notifications).
+        .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         .target(name: "StashCore"),
         // SHA-256, AES-GCM and random bytes from the system's libcrypto, for Fetch, Keys,
@@ -60,6 +62,10 @@ let package = Package(
             dependencies: ["StashCore", "StashCrypto", "CCrypto"]),
         // A package's renditions remuxed into one MP4 or Matroska file (libavformat).
         .target(name: "StashRemux", dependencies: ["StashCore", "CAVFormat"]),
+        // What the desktop says over D-Bus: NetworkManager, UPower, logind, notifications.
+        .target(
+            name: "StashDesktop",
+            dependencies: ["StashCore", "CSDBus", "CLinux", .product(name: "Logging", package: "swift-log")]),
         .target(
             name: "StashEngine",
             dependencies: [
@@ -69,7 +75,7 @@ let package = Package(
         .target(
             name: "StashDaemon",
             dependencies: [
-                "StashCore", "StashEngine", "StashWire", "StashStore", "StashFetch", "StashKeys", "CLinux",
+                "StashCore", "StashDesktop", "StashEngine", "StashWire", "StashStore", "StashFetch", "StashKeys", "CLinux",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -104,7 +110,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                "StashCrypto",
+                "StashCrypto", "StashDesktop", .product(name: "Logging", package: "swift-log"),
             ]),
 
         // The fuzz targets (`make fuzz`) and the tool that runs them.
@@ -148,6 +154,9 @@ let package = Package(
             name: "StashDaemonTests",
             dependencies: ["StashCore", "StashDaemon", "StashWire", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "StashFuzzTests", dependencies: ["StashFuzz"]),
+        .testTarget(
+            name: "StashDesktopTests",
+            dependencies: ["StashCore", "StashDesktop", "StashTestSupport", .product(name: "Logging", package: "swift-log")]),
         // The command line's own logic (what wait and watch show, prompts, suggestions).
         .testTarget(name: "stashTests", dependencies: ["StashClient", "stash"]),
         .testTarget(

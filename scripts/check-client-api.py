@@ -35,11 +35,11 @@ CLIENT_API = {
     "StashClient": {"StashClient"},
     "StashWire": {"AddDownloadRequest", "AdoptRequest", "HelloResult"},
     "StashCore": {
-        "BundleFileSpec", "DRMParams", "DaemonConfig", "Download", "DownloadError", "DownloadEvent", "DownloadFile",
+        "BatteryPolicy", "BundleFileSpec", "DRMParams", "DaemonConfig", "Download", "DownloadError", "DownloadEvent", "DownloadFile",
         "DownloadPage", "DownloadPriority", "DownloadState", "DownloadStats", "EventsLost", "ExportFormat", "ExportProgress", "ExportResult",
         "ExportTrack", "GroupTotals", "HLSOptions",
-        "HTTPHeader", "LicenseCheck", "LicenseEvent", "LicenseStatus", "LicenseTerms", "ManifestInfo", "PlaybackKey",
-        "ProgressUpdate", "PurgeResult", "QueueMove", "StashError", "StashPaths", "StashVersion", "SystemInfo", "TextTrack",
+        "HTTPHeader", "LicenseCheck", "LicenseEvent", "LicenseStatus", "LicenseTerms", "ManifestInfo", "NetworkRequirement", "NotifyPolicy", "PlaybackKey",
+        "ProgressUpdate", "PurgeResult", "QueueMove", "SleepInhibitMode", "StashError", "StashPaths", "StashVersion", "SystemInfo", "TextTrack",
         "VerifyFinding", "VerifyReport",
     },
 }

@@ -42,19 +42,21 @@ LAYERS = {
     "StashRemux": CORE,
     "StashDASH": CORE,
     "StashFetch": CORE | {"StashCrypto"},
+    "StashDesktop": CORE,
     "StashKeys": CORE | {"StashCrypto"},
     "StashEngine": CORE | {"StashCrypto", "StashWire", "StashStore", "StashFetch", "StashKeys", "StashHLS",
                            "StashDASH", "StashRemux"},
     "StashDaemon": CORE | {"StashCrypto", "StashWire", "StashStore", "StashFetch", "StashKeys", "StashHLS",
-                           "StashDASH", "StashRemux", "StashEngine"},
+                           "StashDASH", "StashRemux", "StashEngine", "StashDesktop"},
     "stashd": CORE | {"StashCrypto", "StashWire", "StashStore", "StashFetch", "StashKeys", "StashHLS",
-                      "StashDASH", "StashRemux", "StashEngine", "StashDaemon"},
+                      "StashDASH", "StashRemux", "StashEngine", "StashDesktop", "StashDaemon"},
     "StashClient": CORE | {"StashWire"},
     "stash": CORE | {"StashWire", "StashClient"},
 }
-# protobuf-c types never leave StashWire, nor libav's StashRemux, nor libxml2's StashDASH: no other
-# module of Sources sees the generated structs, an AVFormatContext or an xmlDoc.
-WIRE_ONLY = {"CStashProto": {"StashWire"}, "CAVFormat": {"StashRemux"}, "CLibXML2": {"StashDASH"}}
+# protobuf-c types never leave StashWire, nor libav's StashRemux, nor libxml2's StashDASH, nor
+# sd-bus's StashDesktop: no other module of Sources sees the generated structs, an
+# AVFormatContext, an xmlDoc or an sd_bus.
+WIRE_ONLY = {"CStashProto": {"StashWire"}, "CAVFormat": {"StashRemux"}, "CLibXML2": {"StashDASH"}, "CSDBus": {"StashDesktop"}}
 
 IMPORT = re.compile(r"^[ \t]*(?:@\w+(?:\([^)]*\))?[ \t]+)*(?:(?:public|package|internal|fileprivate|private)[ \t]+)?"
                     r"import[ \t]+(?:(?:struct|class|enum|protocol|typealias|func|let|var|actor)[ \t]+)?(\w+)", re.M)

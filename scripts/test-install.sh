@@ -17,7 +17,7 @@ cd "$root"
 make --no-print-directory -s install DESTDIR="$tmp/dest" PREFIX=/usr INSTALL_BIN_DIR="$bin" >/dev/null
 (cd "$tmp/dest" && find . \( -type f -o -type l \) | sed 's|^\./||' | LC_ALL=C sort) >"$tmp/installed"
 diff -u scripts/install-manifest.txt "$tmp/installed" || fail "make install did not install exactly scripts/install-manifest.txt"
-grep -qx 'ExecStart=/usr/bin/stashd --data-dir %h/.local/share/stash --exit-when-idle 300' "$tmp/dest/usr/lib/systemd/user/stashd.service" \
+grep -qx 'ExecStart=/usr/bin/stashd --data-dir %h/.local/share/stash --exit-when-idle 300 --notify groups' "$tmp/dest/usr/lib/systemd/user/stashd.service" \
   || fail "the installed stashd.service does not start /usr/bin/stashd"
 grep -qx 'prefix=/usr' "$tmp/dest/usr/lib/pkgconfig/stash-client.pc" || fail "stash-client.pc does not name prefix /usr"
 make --no-print-directory -s uninstall DESTDIR="$tmp/dest" PREFIX=/usr >/dev/null
@@ -28,7 +28,7 @@ prefix="$tmp/prefix"
 make --no-print-directory -s install PREFIX="$prefix" INSTALL_BIN_DIR="$bin" >/dev/null
 units="$prefix/share/systemd/user"
 [ -f "$units/stashd.socket" ] || fail "PREFIX=$prefix did not put the units in $units, where the user manager reads them"
-grep -qx "ExecStart=$prefix/bin/stashd --data-dir %h/.local/share/stash --exit-when-idle 300" "$units/stashd.service" \
+grep -qx "ExecStart=$prefix/bin/stashd --data-dir %h/.local/share/stash --exit-when-idle 300 --notify groups" "$units/stashd.service" \
   || fail "ExecStart does not name $prefix/bin/stashd"
 # systemd-analyze needs a runtime dir for a user manager's paths, not a running one.
 mkdir -m 700 "$tmp/run"

@@ -81,6 +81,7 @@ public final class StashClient: Sendable {
         if Self.hasContentRules(request), !daemonInfo.features.contains("content-check") {
             throw StashError(.unimplemented, "stashd \(daemonInfo.daemonVersion) does not check content (feature \"content-check\"); it would keep any body")
         }
+        if request.network != nil || request.onBattery != nil { try requireDesktop() }
         if request.replace, !daemonInfo.features.contains("replace") {
             // An older daemon ignores the field and answers the old copy as if it were renewed.
             throw StashError(.unimplemented, "stashd \(daemonInfo.daemonVersion) does not support replace (feature \"replace\"); it would keep the old copy without fetching it again")

@@ -28,18 +28,40 @@ public struct DaemonConfig: Equatable, Sendable, Codable {
     /// client's explicit `high` (or `low`) makes it happen, and the one put back resumes with a
     /// range request from its part file.
     public var preempt = true
+    /// Downloads that need an unmetered network wait while NetworkManager says the network is
+    /// metered (docs/DESKTOP.md).
+    public var network: NetworkRequirement = .any
+    /// Downloads pause while UPower says the machine runs on battery, or go on.
+    public var onBattery: BatteryPolicy = .continue
+    /// Desktop notifications when downloads complete or fail: none, per group, or all.
+    public var notify: NotifyPolicy = .none
+    /// The lock on sleep taken from logind while downloads run.
+    public var inhibitSleep: SleepInhibitMode = .delay
 
     public init() {}
 
-    /// The key of `rateSchedule`, the one setting that is text: see `text(forKey:)`.
+    /// The key of `rateSchedule`, a setting that is text: see `text(forKey:)`.
     public static let rateScheduleKey = "rate-schedule"
+    public static let networkKey = "network"
+    public static let onBatteryKey = "on-battery"
+    public static let notifyKey = "notify"
+    public static let inhibitSleepKey = "inhibit-sleep"
+    /// The settings that are text, not integers.
+    public static let textKeys = [rateScheduleKey, networkKey, onBatteryKey, notifyKey, inhibitSleepKey]
 
-    /// Every key's name, the integer ones and `rate-schedule`.
-    public static var keyNames: [String] { keys.map(\.name) + [rateScheduleKey] }
+    /// Every key's name, the integer ones and the text ones.
+    public static var keyNames: [String] { keys.map(\.name) + textKeys }
 
-    /// Any key's value as text: an integer's digits, or the schedule.
+    /// Any key's value as text: an integer's digits, the schedule, a word.
     public func text(forKey name: String) throws -> String {
-        name == Self.rateScheduleKey ? rateSchedule : String(try value(forKey: name))
+        switch name {
+        case Self.rateScheduleKey: return rateSchedule
+        case Self.networkKey: return network.rawValue
+        case Self.onBatteryKey: return onBattery.rawValue
+        case Self.notifyKey: return notify.rawValue
+        case Self.inhibitSleepKey: return inhibitSleep.rawValue
+        default: return String(try value(forKey: name))
+        }
     }
 
     public struct Key: Sendable {
@@ -66,7 +88,7 @@ public struct DaemonConfig: Equatable, Sendable, Codable {
     ]
 
     public func value(forKey name: String) throws -> Int64 {
-        if name == Self.rateScheduleKey {
+        if Self.textKeys.contains(name) {
             throw StashError.invalidArgument("config '\(name)' is text, not an integer; read it with text(forKey:)")
         }
         guard let key = Self.keys.first(where: { $0.name == name }) else { throw Self.unknownKey(name) }
@@ -78,6 +100,22 @@ public struct DaemonConfig: Equatable, Sendable, Codable {
         if name == Self.rateScheduleKey {
             // Kept in the parsed form, so `config get` shows how it was understood.
             rateSchedule = try RateSchedule(parsing: text).text
+            return
+        }
+        if name == Self.networkKey {
+            network = try NetworkRequirement(parsing: text, field: "config '\(name)'")
+            return
+        }
+        if name == Self.onBatteryKey {
+            onBattery = try BatteryPolicy(parsing: text, field: "config '\(name)'")
+            return
+        }
+        if name == Self.notifyKey {
+            notify = try NotifyPolicy(parsing: text, field: "config '\(name)'")
+            return
+        }
+        if name == Self.inhibitSleepKey {
+            inhibitSleep = try SleepInhibitMode(parsing: text, field: "config '\(name)'")
             return
         }
         guard let key = Self.keys.first(where: { $0.name == name }) else { throw Self.unknownKey(name) }

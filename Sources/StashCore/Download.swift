@@ -54,6 +54,8 @@ public struct Download: Equatable, Sendable {
         var rateLimit: Int64 = 0
         var expect = ""
         var minSize: Int64 = 0
+        var network: NetworkRequirement? = nil
+        var onBattery: BatteryPolicy? = nil
 
         var isEmpty: Bool { self == Rare() }
     }
@@ -368,6 +370,18 @@ public struct Download: Equatable, Sendable {
     public var minSize: Int64 {
         get { storage.fields.rare?.rare.minSize ?? 0 }
         set { changeRare { $0.minSize = newValue } }
+    }
+
+    /// Which networks it may use (docs/DESKTOP.md); nil follows the config's `network`.
+    public var network: NetworkRequirement? {
+        get { storage.fields.rare?.rare.network }
+        set { changeRare { $0.network = newValue } }
+    }
+
+    /// What it does on battery; nil follows the config's `on-battery`.
+    public var onBattery: BatteryPolicy? {
+        get { storage.fields.rare?.rare.onBattery }
+        set { changeRare { $0.onBattery = newValue } }
     }
 
     public init(

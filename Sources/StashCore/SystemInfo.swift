@@ -25,6 +25,17 @@ public struct SystemInfo: Equatable, Sendable {
     /// When the rate schedule next changes the limit (nil: never), and the limit from then on.
     public var rateLimitChangesAt: Date?
     public var rateLimitNext: Int64
+    /// What the desktop says over D-Bus (docs/DESKTOP.md): the network is metered, the machine
+    /// runs on battery; and what the daemon sees of NetworkManager and UPower, in words.
+    public var metered = false
+    public var onBattery = false
+    public var networkService = ""
+    public var powerService = ""
+    /// What is seen of logind's sleep lock: "held (delay)", "not held", "no logind on the
+    /// system bus", ...
+    public var sleepInhibitor = ""
+    /// What is seen of the notification service: "sent (last id 3)", "no session bus", ...
+    public var notificationService = ""
 
     public init(
         dataDir: String, diskTotal: Int64, diskFree: Int64, bytesHeld: Int64, daemonVersion: String, socketPath: String, downloadCount: Int,

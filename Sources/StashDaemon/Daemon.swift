@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import StashCore
+import StashDesktop
 import StashEngine
 import StashFetch
 import StashKeys
@@ -14,13 +15,27 @@ package final class Daemon: Sendable {
     let fetch: FetchWorkers
     let dataDirLock: LockFile
     let logger: Logger
+    let desktop: DesktopWatch
+    let sleepInhibitor: SleepInhibitor
+    let notifier: Notifier
+    let notices: Task<Void, Never>
+    /// Hands the desktop's changes to the engine, in order.
+    let desktopFeed: Task<Void, Never>
 
-    private init(engine: Engine, server: DaemonServer, fetch: FetchWorkers, dataDirLock: LockFile, logger: Logger) {
+    private init(
+        engine: Engine, server: DaemonServer, fetch: FetchWorkers, dataDirLock: LockFile, logger: Logger, desktop: DesktopWatch,
+        sleepInhibitor: SleepInhibitor, desktopFeed: Task<Void, Never>, notifier: Notifier, notices: Task<Void, Never>
+    ) {
         self.engine = engine
         self.server = server
         self.fetch = fetch
         self.dataDirLock = dataDirLock
         self.logger = logger
+        self.desktop = desktop
+        self.sleepInhibitor = sleepInhibitor
+        self.desktopFeed = desktopFeed
+        self.notifier = notifier
+        self.notices = notices
     }
 
     /// Locks the data dir (one daemon per data dir), opens the registry, reconciles it with
@@ -51,23 +66,48 @@ package final class Daemon: Sendable {
         }
         let fetch = FetchWorkers(logger: logger)
         let engine = Engine(dataDir: dataDir, socketPath: socketPath, registry: registry, fetch: fetch, keys: keys, config: config, logger: logger)
+        // Read before the start, so a download that may not run now never starts at all.
+        let desktop = await DesktopWatch.start(environment: ProcessInfo.processInfo.environment, logger: logger)
+        await engine.desktopChanged(desktop.conditions)
+        // A logind sleep lock while downloads run.
+        let sleepInhibitor = desktop.sleepInhibitor()
+        sleepInhibitor.mode(config.inhibitSleep)
+        engine.activity.observe { sleepInhibitor.running($0) }
+        // Subscribed before the start, so a download completing at once is told too.
+        let notifier = Notifier(environment: ProcessInfo.processInfo.environment, logger: logger)
+        let notices = await DesktopNotices.start(engine: engine, notifier: notifier)
         try await engine.start()
+        let desktopFeed = Task {
+            for await conditions in desktop.updates { await engine.desktopChanged(conditions) }
+        }
         let server = DaemonServer(
-            socketPath: socketPath, passedDescriptor: passedDescriptor, handler: RequestDispatcher(engine: engine, logger: logger),
+            socketPath: socketPath, passedDescriptor: passedDescriptor,
+            handler: RequestDispatcher(engine: engine, logger: logger, desktop: desktop, sleepInhibitor: sleepInhibitor, notifier: notifier),
             logger: logger, busyPollMicroseconds: busyPollMicroseconds)
         do {
             try await server.start()
         } catch {
+            notices.cancel()
+            notifier.close()
+            sleepInhibitor.close()
+            desktop.close()
             await engine.shutdown()
             throw error
         }
         logger.notice("stashd ready", metadata: ["socket": "\(socketPath)", "data_dir": "\(dataDir)", "max_parallel": "\(config.maxParallel)"])
-        return Daemon(engine: engine, server: server, fetch: fetch, dataDirLock: lock, logger: logger)
+        return Daemon(
+            engine: engine, server: server, fetch: fetch, dataDirLock: lock, logger: logger, desktop: desktop, sleepInhibitor: sleepInhibitor,
+            desktopFeed: desktopFeed, notifier: notifier, notices: notices)
     }
 
     /// Stops listening, stops transfers, persists, and releases the data dir.
     package func stop() async {
         await server.stop()
+        notices.cancel()
+        notifier.close()
+        sleepInhibitor.close()
+        desktop.close()
+        desktopFeed.cancel()
         await engine.shutdown()
         dataDirLock.release()
     }

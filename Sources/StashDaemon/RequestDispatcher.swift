@@ -1,5 +1,6 @@
 import Logging
 import StashCore
+import StashDesktop
 import StashEngine
 import StashWire
 
@@ -8,13 +9,22 @@ import StashWire
 package struct RequestDispatcher: RequestHandler {
     let engine: Engine
     let logger: Logger
+    /// What the desktop says over D-Bus, for GetSystemInfo; nil in a daemon that does not look.
+    let desktop: DesktopWatch?
+    let sleepInhibitor: SleepInhibitor?
+    let notifier: Notifier?
 
     /// What this daemon offers, announced in Hello.
-    package static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks", "group-ops", "time-range", "export-file", "rate-limit", "content-check", "priority", "set-download", "replace", "set-uri", "replace-any", "set-file-uri", "set-headers", "dash"]
+    package static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks", "group-ops", "time-range", "export-file", "rate-limit", "content-check", "priority", "set-download", "replace", "set-uri", "replace-any", "set-file-uri", "set-headers", "dash", "desktop"]
 
-    package init(engine: Engine, logger: Logger) {
+    package init(
+        engine: Engine, logger: Logger, desktop: DesktopWatch? = nil, sleepInhibitor: SleepInhibitor? = nil, notifier: Notifier? = nil
+    ) {
         self.engine = engine
         self.logger = logger
+        self.desktop = desktop
+        self.sleepInhibitor = sleepInhibitor
+        self.notifier = notifier
     }
 
     package var clock: WallClock { engine.clock }
@@ -84,9 +94,10 @@ package struct RequestDispatcher: RequestHandler {
     /// change, so a refusal leaves the record as it was.
     static func set(_ request: SetDownloadRequest, on engine: Engine) async throws -> Download {
         guard request.priority != nil || request.rateLimit != nil || request.uri != nil || request.headers != nil || request.licenseHeaders != nil
+            || request.network != nil || request.onBattery != nil
         else {
             throw StashError.invalidArgument(
-                "SetDownload for '\(request.id.prefix(128))' gives no field to change; give priority, rate_limit, uri, headers or license_headers")
+                "SetDownload for '\(request.id.prefix(128))' gives no field to change; give priority, rate_limit, uri, headers, license_headers, network or on_battery")
         }
         try request.headers.map { try $0.validate(field: "headers", result: $0.headers, limit: DownloadRequestRules.maxHeaders) }
         try request.licenseHeaders.map { try $0.validate(field: "license_headers", result: $0.headers, limit: DRMRules.maxHeaders) }
@@ -101,6 +112,9 @@ package struct RequestDispatcher: RequestHandler {
         if let headers = request.headers { download = try await engine.setHeaders(id: request.id, headers) }
         if let headers = request.licenseHeaders { download = try await engine.setLicenseHeaders(id: request.id, headers) }
         if let rateLimit = request.rateLimit { download = try await engine.setRateLimit(id: request.id, rateLimit) }
+        if request.network != nil || request.onBattery != nil {
+            download = try await engine.setDesktopRules(id: request.id, network: request.network, onBattery: request.onBattery)
+        }
         if let priority = request.priority { download = try await engine.setPriority(id: request.id, priority) }
         guard let download else { throw StashError.notFound(id: request.id) }
         return download
@@ -126,7 +140,7 @@ package struct RequestDispatcher: RequestHandler {
                 id: request.id, uri: request.uri, files: request.files, title: request.title, sha256: request.sha256, headers: request.headers,
                 hls: request.hls, drm: request.drm, force: request.force, appData: request.appData, group: request.group,
                 textTracks: request.textTracks, rateLimit: request.rateLimit, expect: request.expect, minSize: request.minSize,
-                priority: request.priority, replace: request.replace)
+                priority: request.priority, replace: request.replace, network: request.network, onBattery: request.onBattery)
             return .download(added.download, created: added.created)
         case .getDownload(let id):
             return .download(try await engine.get(id: id), created: false)
@@ -171,11 +185,24 @@ package struct RequestDispatcher: RequestHandler {
         case .getStats:
             return .stats(await engine.stats())
         case .getSystemInfo:
-            return .systemInfo(try await engine.maintenance.systemInfo())
+            var info = try await engine.maintenance.systemInfo()
+            if let desktop {
+                let conditions = desktop.conditions
+                let seen = desktop.seen
+                info.metered = conditions.metered
+                info.onBattery = conditions.onBattery
+                info.networkService = seen[DesktopService.networkManager.title] ?? ""
+                info.powerService = seen[DesktopService.upower.title] ?? ""
+            }
+            info.sleepInhibitor = sleepInhibitor?.seen ?? ""
+            info.notificationService = notifier?.seen ?? ""
+            return .systemInfo(info)
         case .getConfig:
             return .config(await engine.config)
         case .setConfig(let entries):
-            return .config(try await engine.setConfig(entries.map { ($0.key, $0.value) }))
+            let config = try await engine.setConfig(entries.map { ($0.key, $0.value) })
+            sleepInhibitor?.mode(config.inhibitSleep)
+            return .config(config)
         case .verify(let request):
             return .verify(try await engine.maintenance.verify(deep: request.deep, repair: request.repair && !request.dryRun))
         case .purge:

@@ -22,6 +22,9 @@ struct AddRequest {
     var textTracks: [TextTrack] = []
     /// Bytes per second over all its transfers; 0 is none.
     var rateLimit: Int64 = 0
+    /// Its own answers to the desktop's facts; nil follows the config.
+    var network: NetworkRequirement?
+    var onBattery: BatteryPolicy?
     var expect = ""
     var minSize: Int64 = 0
     var priority = DownloadPriority.normal
@@ -72,6 +75,8 @@ struct AddRequest {
             id: id, uri: uri, title: title, sha256: digest, headers: headers, hls: hls, drm: drm, force: force, appData: appData, group: group,
             isBundle: isBundle, files: checkedFiles, textTracks: tracks, expect: rules.expect, minSize: rules.minSize)
         new.rateLimit = rateLimit
+        new.network = network
+        new.onBattery = onBattery
         new.priority = priority
         new.replace = replace
         return new

@@ -4,7 +4,9 @@ import StashCore
 /// state and says what the engine must do; the engine does the I/O, and only what the action
 /// says: every move into an active state is `.startTransfer`, every move out of one
 /// `.stopTransfer` or `.remove` (`DownloadLifecycleTests` checks it for every state and
-/// input). Every transition is therefore testable without a network, a disk or a clock.
+/// input), but for the desktop's wait: WAITING_FOR_NETWORK for a metered network or battery
+/// power holds no transfer, so it is entered and left with a commit. Every transition is
+/// therefore testable without a network, a disk or a clock.
 package struct DownloadLifecycle: Equatable, Sendable {
     package private(set) var state: DownloadState
 
@@ -45,6 +47,12 @@ package struct DownloadLifecycle: Equatable, Sendable {
         /// While the daemon runs, a file of a complete download was found missing, truncated
         /// or replaced (the disk watch, or a verify).
         case filesLost
+        /// The desktop says the download must wait (a metered network, battery power): a
+        /// queued or running one waits in WAITING_FOR_NETWORK without a slot or a transfer,
+        /// keeping its bytes (`EngineState+Desktop`).
+        case desktopWait
+        /// What it waited for is gone: back to the queue.
+        case desktopClear
         /// At a start, `CrashGuard` found the download transferring during too many unclean
         /// exits in a row: it fails instead of starting again (the registry may still say
         /// QUEUED when the crash came before its PREPARING was committed).
@@ -84,6 +92,16 @@ package struct DownloadLifecycle: Equatable, Sendable {
             return .commit
         case (.networkLost, .waitingForNetwork):
             return .none
+
+        case (.desktopWait, .queued):
+            state = .waitingForNetwork
+            return .commit
+        case (.desktopWait, let s) where s.isActive:
+            state = .waitingForNetwork
+            return .stopTransfer
+        case (.desktopClear, .waitingForNetwork):
+            state = .queued
+            return .commit
 
         case (.transferCompleted, let s) where s.isActive:
             state = .completed
@@ -211,6 +229,8 @@ extension DownloadLifecycle.Input {
         case .drmExpired: return "end the DRM of"
         case .licenseRestored: return "restore the licence of"
         case .crashed: return "fail after crashes"
+        case .desktopWait: return "hold for the desktop's conditions"
+        case .desktopClear: return "release from the desktop's conditions"
         }
     }
 }

@@ -62,8 +62,10 @@ extension Engine {
             Task { self.run(.foldersSynced(id, failure: await fetch.syncFailure(folders, in: folder), synced: synced)) }
         case .flightStarted(let id):
             flight.started(id)
+            activity.report(state.queue.active.count)
         case .flightEnded(let id):
             flight.ended(id)
+            activity.report(state.queue.active.count)
         case .watch(let download):
             maintenance.diskWatch.watch(download)
         case .unwatch(let id):

@@ -24,6 +24,11 @@ extension Engine {
         try await change(.setLicenseHeaders(id, headers), id: id)
     }
 
+    /// A download's own network and on-battery rules; nil leaves one as it is.
+    package func setDesktopRules(id: String, network: NetworkRequirement?, onBattery: BatteryPolicy?) async throws -> Download {
+        try await change(.setDesktopRules(id, network: network, onBattery: onBattery), id: id)
+    }
+
     package func move(id: String, _ move: QueueMove) async throws -> Download {
         try await change(.move(id, move), id: id)
     }

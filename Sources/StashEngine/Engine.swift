@@ -46,6 +46,8 @@ package actor Engine {
     package nonisolated let maintenance: Maintenance
     /// Which downloads were transferring if stashd dies: see `CrashGuard`.
     let flight: FlightLog
+    /// How many downloads are active, for the daemon's sleep inhibitor.
+    package nonisolated let activity = ActivityWatch()
     package nonisolated let clock: WallClock
 
     /// The downloads, for the requests that read one (export).
@@ -158,7 +160,7 @@ package actor Engine {
         id requestedID: String, uri: String, files specs: [BundleFileSpec] = [], title: String, sha256: String, headers: [HTTPHeader],
         hls requestedHLS: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false, appData: [UInt8] = [], group: String = "",
         textTracks trackSpecs: [TextTrack] = [], rateLimit: Int64 = 0, expect: String = "", minSize: Int64 = 0,
-        priority: DownloadPriority = .normal, replace: Bool = false
+        priority: DownloadPriority = .normal, replace: Bool = false, network: NetworkRequirement? = nil, onBattery: BatteryPolicy? = nil
     ) async throws -> (download: Download, created: Bool) {
         var request = AddRequest(
             id: requestedID, uri: uri, files: specs, title: title, sha256: sha256, headers: headers, hls: requestedHLS, drm: drm, force: force,
@@ -166,6 +168,8 @@ package actor Engine {
         request.rateLimit = rateLimit
         request.priority = priority
         request.replace = replace
+        request.network = network
+        request.onBattery = onBattery
         return try await add(request.validated())
     }
 
@@ -241,6 +245,12 @@ package actor Engine {
         try await registry.saveConfig(updated)
         run(.configChanged(updated))
         return config
+    }
+
+    /// What the desktop says changed (StashDesktop's watch, through the daemon): downloads
+    /// that may not run under it wait, those that may go on (`EngineState+Desktop`).
+    package func desktopChanged(_ conditions: DesktopConditions) {
+        run(.desktop(conditions))
     }
 
     nonisolated func publicView(_ download: Download) -> Download {

@@ -49,6 +49,8 @@ enum EngineInput {
     /// SetDownload's headers and licence headers (`EngineState+Headers`).
     case setHeaders(String, HeaderChange)
     case setLicenseHeaders(String, HeaderChange)
+    /// SetDownload's network and on-battery rules (`EngineState+Desktop`); nil leaves one as it is.
+    case setDesktopRules(String, network: NetworkRequirement?, onBattery: BatteryPolicy?)
     /// Move: a queued download's place in the queue.
     case move(String, QueueMove)
 
@@ -69,6 +71,8 @@ enum EngineInput {
     case rateChangeDue(generation: UInt64)
     /// The licence manager's result or timer (`EngineState+License`).
     case license(LicenseReport)
+    /// What the desktop says changed: a metered network, battery power (`EngineState+Desktop`).
+    case desktop(DesktopConditions)
 
     // MARK: Maintenance services
 

@@ -16,6 +16,10 @@ extension EngineState {
         repeat {
             while let id = nextQueued() {
                 guard let entry = entries[id], entry.lifecycle.state == .queued else { continue }
+                if let reason = desktopWait(for: entry.download) {
+                    waitForDesktop(id, reason: reason, into: &effects)
+                    continue
+                }
                 if let shortfall = storageShortfall(entry.download, into: &effects) {
                     holdOrFail(id, for: shortfall, into: &effects)
                     continue

@@ -58,6 +58,9 @@ struct EngineState {
     /// response: a server that does not resume one tells that the new URL's content differs.
     /// Kept here, not in the entry, as few downloads ever have one.
     var newURLs: [String: Set<Int>] = [:]
+    /// What the desktop says (`EngineState+Desktop`), and the downloads waiting for it to change.
+    var desktop = DesktopConditions()
+    var desktopWaiting: Set<String> = []
     private(set) var shuttingDown = false
 
     /// Progress of one download is announced when it moved by this many percent …
@@ -179,6 +182,8 @@ struct EngineState {
             try setHeaders(id, change, into: &effects)
         case .setLicenseHeaders(let id, let change):
             try setLicenseHeaders(id, change, into: &effects)
+        case .setDesktopRules(let id, let network, let onBattery):
+            try setDesktopRules(id, network: network, onBattery: onBattery, into: &effects)
         case .move(let id, let move):
             try self.move(id, move, into: &effects)
 
@@ -203,6 +208,9 @@ struct EngineState {
             rateChangeDue(generation: generation, into: &effects)
         case .license(let report):
             try on(license: report, into: &effects)
+        case .desktop(let conditions):
+            desktop = conditions
+            followDesktop(into: &effects)
 
         case .maintenance(let fact):
             try on(fact, into: &effects)
@@ -314,6 +322,7 @@ struct EngineState {
         slots.caps = TransferSlots.Caps(updated)
         followRateSchedule(into: &effects)
         if lowered { requeueExcess(into: &effects) }
+        followDesktop(into: &effects)
         // Raised caps let more transfers start now; lowered ones apply as transfers end.
         slotsChanged = true
         schedule(into: &effects)

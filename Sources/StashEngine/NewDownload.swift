@@ -24,6 +24,9 @@ struct NewDownload {
     let textTracks: [TextTrack]
     /// Bytes per second over all its transfers; 0 is none.
     var rateLimit: Int64 = 0
+    /// Its own answers to the desktop's facts (docs/DESKTOP.md); nil follows the config.
+    var network: NetworkRequirement?
+    var onBattery: BatteryPolicy?
     /// The download's content rules (`ContentRules`), already given to `files`.
     var expect = ""
     var minSize: Int64 = 0
@@ -72,6 +75,8 @@ struct NewDownload {
         download.group = group
         download.textTracks = textTracks
         download.rateLimit = rateLimit
+        download.network = network
+        download.onBattery = onBattery
         download.expect = expect
         download.minSize = minSize
         download.priority = priority

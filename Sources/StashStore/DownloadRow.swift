@@ -11,9 +11,9 @@ enum DownloadRow {
             id, uri, title, state, downloaded_bytes, total_bytes, quality, has_subtitles,
             has_drm, asset_path, error_kind, error_message, error_http_status, state_reason,
             created_at, completed_at, sha256, headers, is_bundle, hls, drm, app_data, group_path, text_tracks, rate_limit, expect, min_size,
-            sequence, priority, queue_position)
+            sequence, priority, queue_position, network, on_battery)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-            (SELECT IFNULL(MAX(sequence), 0) + 1 FROM download), ?, ?)
+            (SELECT IFNULL(MAX(sequence), 0) + 1 FROM download), ?, ?, ?, ?)
         ON CONFLICT(id) DO UPDATE SET
             uri = excluded.uri, title = excluded.title, state = excluded.state,
             downloaded_bytes = excluded.downloaded_bytes, total_bytes = excluded.total_bytes,
@@ -25,7 +25,8 @@ enum DownloadRow {
             sha256 = excluded.sha256, headers = excluded.headers, is_bundle = excluded.is_bundle,
             hls = excluded.hls, drm = excluded.drm, app_data = excluded.app_data, group_path = excluded.group_path,
             text_tracks = excluded.text_tracks, rate_limit = excluded.rate_limit, expect = excluded.expect, min_size = excluded.min_size,
-            priority = excluded.priority, queue_position = excluded.queue_position
+            priority = excluded.priority, queue_position = excluded.queue_position,
+            network = excluded.network, on_battery = excluded.on_battery
         """
 
     static let deleteSQL = "DELETE FROM download WHERE id = ?"
@@ -35,7 +36,7 @@ enum DownloadRow {
         SELECT id, uri, title, state, downloaded_bytes, total_bytes, quality, has_subtitles,
             has_drm, asset_path, error_kind, error_message, error_http_status, state_reason,
             created_at, completed_at, sha256, headers, is_bundle, hls, drm, app_data, group_path, text_tracks, rate_limit, expect, min_size,
-            priority, queue_position
+            priority, queue_position, network, on_battery
         FROM download ORDER BY sequence
         """
 
@@ -51,6 +52,7 @@ enum DownloadRow {
             try encodeDRM(download), download.appData.isEmpty ? nil : Data(download.appData), download.group,
             try encodeTextTracks(download.textTracks), download.rateLimit, download.expect, download.minSize,
             download.priority.rawValue, download.queuePosition,
+            download.network?.rawValue ?? "", download.onBattery?.rawValue ?? "",
         ]
         return StatementArguments(values)
     }
@@ -174,6 +176,17 @@ enum DownloadRow {
                 problems.append("\(label): unknown priority \(priority) read as normal")
             }
             download.queuePosition = try row.decode(Int64?.self, atIndex: 28) ?? 0
+            // '' (every older row): the config's setting holds.
+            let network = try row.decode(String?.self, atIndex: 29) ?? ""
+            if !network.isEmpty {
+                download.network = NetworkRequirement(rawValue: network)
+                if download.network == nil { problems.append("\(label): unknown network '\(network.prefix(40))' read as the config's") }
+            }
+            let onBattery = try row.decode(String?.self, atIndex: 30) ?? ""
+            if !onBattery.isEmpty {
+                download.onBattery = BatteryPolicy(rawValue: onBattery)
+                if download.onBattery == nil { problems.append("\(label): unknown on_battery '\(onBattery.prefix(40))' read as the config's") }
+            }
             return download
         } catch {
             problems.append("\(label) skipped: \(error)")

@@ -122,6 +122,14 @@ enum RegistrySchema {
                 ALTER TABLE download ADD COLUMN queue_position INTEGER NOT NULL DEFAULT 0;
                 """)
         }
+        migrator.registerMigration("v13") { db in
+            // network ('any', 'unmetered') and on_battery ('continue', 'pause'): a download's
+            // own answer to the desktop's facts; '' (every older row) follows the config.
+            try db.execute(sql: """
+                ALTER TABLE download ADD COLUMN network TEXT NOT NULL DEFAULT '';
+                ALTER TABLE download ADD COLUMN on_battery TEXT NOT NULL DEFAULT '';
+                """)
+        }
         return migrator
     }
 }

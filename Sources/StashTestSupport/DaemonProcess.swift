@@ -181,7 +181,12 @@ package final class DaemonProcess: @unchecked Sendable {
         let process = Process()
         process.executableURL = try executableURL(named: "stashd")
         process.arguments = ["--socket", socketPath, "--data-dir", dataDir] + extraArguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // Buses that are not there unless a test gives its own: a test daemon never takes the
+        // machine's logind lock or shows a notification on its desktop.
+        let noBus = "unix:path=\(dataDir)/no-bus"
+        process.environment = ProcessInfo.processInfo.environment
+            .merging(["DBUS_SYSTEM_BUS_ADDRESS": noBus, "DBUS_SESSION_BUS_ADDRESS": noBus]) { $1 }
+            .merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = log
         process.standardError = log

@@ -18,6 +18,11 @@ extension DaemonConfig {
         message.storage_reserve = UInt64(clamping: storageReserve)
         message.rate_schedule = arena.cString(rateSchedule)
         message.preempt = WireValue.bool(preempt)
+        // The defaults go as "" (not on the wire), as a daemon before these settings sends them.
+        message.network = arena.cString(network == .any ? "" : network.rawValue)
+        message.on_battery = arena.cString(onBattery == .continue ? "" : onBattery.rawValue)
+        message.notify = arena.cString(notify == .none ? "" : notify.rawValue)
+        message.inhibit_sleep = arena.cString(inhibitSleep == .delay ? "" : inhibitSleep.rawValue)
         return arena.store(message)
     }
 
@@ -37,5 +42,14 @@ extension DaemonConfig {
         storageReserve = try WireValue.int64(m.storage_reserve, field: "Config.storage_reserve")
         rateSchedule = try WireValue.string(m.rate_schedule, field: "Config.rate_schedule")
         preempt = WireValue.bool(m.preempt)
+        // "" from a daemon before these settings: their defaults.
+        let networkText = try WireValue.string(m.network, field: "Config.network")
+        if !networkText.isEmpty { network = try NetworkRequirement(parsing: networkText, field: "Config.network") }
+        let batteryText = try WireValue.string(m.on_battery, field: "Config.on_battery")
+        if !batteryText.isEmpty { onBattery = try BatteryPolicy(parsing: batteryText, field: "Config.on_battery") }
+        let notifyText = try WireValue.string(m.notify, field: "Config.notify")
+        if !notifyText.isEmpty { notify = try NotifyPolicy(parsing: notifyText, field: "Config.notify") }
+        let inhibitText = try WireValue.string(m.inhibit_sleep, field: "Config.inhibit_sleep")
+        if !inhibitText.isEmpty { inhibitSleep = try SleepInhibitMode(parsing: inhibitText, field: "Config.inhibit_sleep") }
     }
 }

@@ -49,6 +49,8 @@ extension Download {
         message.expect = arena.cString(expect)
         message.min_size = UInt64(clamping: minSize)
         message.priority = priority.wire
+        message.network = arena.cString(network?.rawValue ?? "")
+        message.on_battery = arena.cString(onBattery?.rawValue ?? "")
         return arena.store(message)
     }
 
@@ -91,5 +93,7 @@ extension Download {
         expect = try WireValue.string(m.expect, field: "Download.expect")
         minSize = try WireValue.int64(m.min_size, field: "Download.min_size")
         priority = try DownloadPriority(wire: m.priority, field: "Download.priority")
+        network = try NetworkRequirement(wire: m.network, field: "Download.network")
+        onBattery = try BatteryPolicy(wire: m.on_battery, field: "Download.on_battery")
     }
 }

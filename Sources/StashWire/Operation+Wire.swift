@@ -38,6 +38,8 @@ extension Operation {
             message.min_size = UInt64(bitPattern: add.minSize)
             message.priority = add.priority.wire
             message.replace = WireValue.bool(add.replace)
+            message.network = arena.cString(add.network?.rawValue ?? "")
+            message.on_battery = arena.cString(add.onBattery?.rawValue ?? "")
             request.op_case = STASH__V1__REQUEST__OP_ADD_DOWNLOAD
             request.add_download = arena.store(message)
         case .getDownload(let id):
@@ -287,6 +289,8 @@ extension Operation {
             add.expect = try WireValue.string(m.expect, field: "AddDownloadRequest.expect")
             add.minSize = try WireValue.int64(m.min_size, field: "AddDownloadRequest.min_size")
             add.replace = WireValue.bool(m.replace)
+            add.network = try NetworkRequirement(wire: m.network, field: "AddDownloadRequest.network")
+            add.onBattery = try BatteryPolicy(wire: m.on_battery, field: "AddDownloadRequest.on_battery")
             self = .addDownload(add)
         case STASH__V1__REQUEST__OP_GET_DOWNLOAD:
             self = .getDownload(id: try Self.id(r.get_download, field: "Request.get_download"))

@@ -28,6 +28,8 @@ extension SetDownloadRequest {
             message.license_headers = arena.array(licenseHeaders.headers) { Optional($0.wire(in: arena)) }
             message.clear_license_headers = licenseHeaders.clear ? 1 : 0
         }
+        message.network = arena.cString(network?.rawValue ?? "")
+        message.on_battery = arena.cString(onBattery?.rawValue ?? "")
         return arena.store(message)
     }
 
@@ -52,6 +54,8 @@ extension SetDownloadRequest {
             headers: try WireValue.elements(m.license_headers, count: m.n_license_headers) { try HTTPHeader(wire: $0) },
             clear: m.clear_license_headers != 0)
         self.licenseHeaders = licenseHeaders.isEmpty ? nil : licenseHeaders
+        network = try NetworkRequirement(wire: m.network, field: "SetDownloadRequest.network")
+        onBattery = try BatteryPolicy(wire: m.on_battery, field: "SetDownloadRequest.on_battery")
     }
 }
 

@@ -185,6 +185,10 @@ public struct AddDownloadRequest: Equatable, Sendable {
     /// old copy stays, COMPLETED, until then and when the replace fails (daemon feature
     /// `replace`). The record's `stateReason` says how the replace goes.
     public var replace = false
+    /// Its own network and on-battery rules (daemon feature `desktop`, docs/DESKTOP.md); nil
+    /// follows the daemon's config.
+    public var network: NetworkRequirement?
+    public var onBattery: BatteryPolicy?
 
     public init(id: String = "", uri: String, title: String = "", sha256: String = "", headers: [HTTPHeader] = [],
                 files: [BundleFileSpec] = [], hls: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false,

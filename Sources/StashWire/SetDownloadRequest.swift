@@ -16,10 +16,13 @@ package struct SetDownloadRequest: Equatable, Sendable {
     package var headers: HeaderChange?
     /// Its licence requests' headers (feature `set-headers`).
     package var licenseHeaders: HeaderChange?
+    /// Its own answers to the desktop's facts (feature `desktop`).
+    package var network: NetworkRequirement?
+    package var onBattery: BatteryPolicy?
 
     package init(
         id: String, priority: DownloadPriority? = nil, rateLimit: Int64? = nil, uri: String? = nil, file: String? = nil,
-        headers: HeaderChange? = nil, licenseHeaders: HeaderChange? = nil
+        headers: HeaderChange? = nil, licenseHeaders: HeaderChange? = nil, network: NetworkRequirement? = nil, onBattery: BatteryPolicy? = nil
     ) {
         self.id = id
         self.priority = priority
@@ -28,5 +31,7 @@ package struct SetDownloadRequest: Equatable, Sendable {
         self.file = file
         self.headers = headers
         self.licenseHeaders = licenseHeaders
+        self.network = network
+        self.onBattery = onBattery
     }
 }

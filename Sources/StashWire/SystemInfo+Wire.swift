@@ -30,6 +30,12 @@ extension SystemInfo {
         // A change is at a whole minute; 0 says there is none.
         message.rate_limit_changes_at = rateLimitChangesAt.flatMap { Int64(exactly: $0.timeIntervalSince1970.rounded()) } ?? 0
         message.rate_limit_next = UInt64(clamping: rateLimitNext)
+        message.metered = WireValue.bool(metered)
+        message.on_battery = WireValue.bool(onBattery)
+        message.network_service = arena.cString(networkService)
+        message.power_service = arena.cString(powerService)
+        message.sleep_inhibitor = arena.cString(sleepInhibitor)
+        message.notification_service = arena.cString(notificationService)
         return arena.store(message)
     }
 
@@ -54,5 +60,11 @@ extension SystemInfo {
             rateLimitNow: try WireValue.int64(m.rate_limit_now, field: "SystemInfoResult.rate_limit_now"),
             rateLimitChangesAt: m.rate_limit_changes_at > 0 ? Date(timeIntervalSince1970: TimeInterval(m.rate_limit_changes_at)) : nil,
             rateLimitNext: try WireValue.int64(m.rate_limit_next, field: "SystemInfoResult.rate_limit_next"))
+        metered = WireValue.bool(m.metered)
+        onBattery = WireValue.bool(m.on_battery)
+        networkService = try WireValue.string(m.network_service, field: "SystemInfoResult.network_service")
+        powerService = try WireValue.string(m.power_service, field: "SystemInfoResult.power_service")
+        sleepInhibitor = try WireValue.string(m.sleep_inhibitor, field: "SystemInfoResult.sleep_inhibitor")
+        notificationService = try WireValue.string(m.notification_service, field: "SystemInfoResult.notification_service")
     }
 }

@@ -80,6 +80,9 @@ struct AddCommand: AsyncParsableCommand {
         valueName: "rate"))
     var rateLimit: String?
 
+    @OptionGroup(title: "The desktop (docs/DESKTOP.md)")
+    var desktop: DesktopRuleOptions
+
     @Flag(help: "Wait until the downloads complete or fail, showing progress.")
     var wait = false
 
@@ -105,6 +108,7 @@ struct AddCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let rateLimit { _ = try RateLimitOption.parse(rateLimit) }
+        try desktop.validate()
         if urls.isEmpty && fromFile == nil {
             throw ValidationError(bundle ? "give the bundle's URLs or --from-file LIST" : "give a URL or --from-file LIST")
         }
@@ -123,7 +127,7 @@ struct AddCommand: AsyncParsableCommand {
                 throw ValidationError("--append adds files to an existing bundle: give --bundle and --id ID")
             }
             let given = [("--title", title != nil), ("--group", group != nil), ("--app-data", appData != nil), ("--header", !headers.isEmpty), ("--force", force), ("--replace", replace),
-                         ("--text-track (use `stash subtitles add`)", !textTracks.isEmpty), ("--rate-limit", rateLimit != nil),
+                         ("--text-track (use `stash subtitles add`)", !textTracks.isEmpty), ("--rate-limit", rateLimit != nil), ("--network/--on-battery (use `stash set`)", desktop.given),
                          ("--priority (use `stash set`)", priority != nil)]
                 .filter(\.1).map(\.0)
             if !given.isEmpty {
@@ -175,6 +179,8 @@ struct AddCommand: AsyncParsableCommand {
             request.expect = expect ?? ""
             request.minSize = minSize ?? 0
             request.replace = replace
+            request.network = desktop.networkRule
+            request.onBattery = desktop.batteryRule
             return request
         }
         let client = try await global.connect()

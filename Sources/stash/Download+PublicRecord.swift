@@ -67,6 +67,8 @@ extension Download {
         if !stateReason.isEmpty { record["stateReason"] = stateReason }
         if !group.isEmpty { record["group"] = group }
         if rateLimit != 0 { record["rateLimit"] = rateLimit }
+        if let network { record["network"] = network.rawValue }
+        if let onBattery { record["onBattery"] = onBattery.rawValue }
         if !expect.isEmpty { record["expect"] = expect }
         if minSize > 0 { record["minSize"] = minSize }
         record["priority"] = priority.name

@@ -33,6 +33,12 @@ struct InfoCommand: AsyncParsableCommand {
                 "rateLimitNow": info.rateLimitNow,
                 "rateLimitChangesAt": info.rateLimitChangesAt.map { $0.ISO8601Format() } as Any? ?? NSNull(),
                 "rateLimitNext": info.rateLimitNext,
+                "metered": info.metered,
+                "onBattery": info.onBattery,
+                "networkService": info.networkService,
+                "powerService": info.powerService,
+                "sleepInhibitor": info.sleepInhibitor,
+                "notificationService": info.notificationService,
                 "speed": stats.speed,
                 "activeTransfers": stats.activeTransfers,
                 "downloadedBytes": stats.downloadedBytes,
@@ -53,6 +59,11 @@ struct InfoCommand: AsyncParsableCommand {
         Output.line("rate limit: \(Self.rate(info.rateLimitNow)) now" + (info.rateLimitChangesAt.map {
             ", \(Self.rate(info.rateLimitNext)) from \($0.ISO8601Format(Date.ISO8601FormatStyle(timeZone: .current))) (rate-schedule)"
         } ?? ""))
+        // What the desktop says over D-Bus (docs/DESKTOP.md); empty from a daemon that does not look.
+        if !info.networkService.isEmpty { Output.line("network (NetworkManager): \(info.networkService)") }
+        if !info.powerService.isEmpty { Output.line("power (UPower): \(info.powerService)") }
+        if !info.sleepInhibitor.isEmpty { Output.line("sleep lock (logind): \(info.sleepInhibitor)") }
+        if !info.notificationService.isEmpty { Output.line("notifications: \(info.notificationService)") }
         Output.line("speed: \(Format.speed(stats.speed)), \(stats.activeTransfers) active transfer(s)")
         Output.line("received since start: \(Format.bytes(stats.downloadedBytes))")
         for (state, count) in counts { Output.line("\(state.name): \(count)") }

@@ -4,7 +4,7 @@ import StashClient
 struct SetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
-        abstract: "Change a download after its add: its priority, its rate limit, its URL, its headers.",
+        abstract: "Change a download after its add: its priority, its rate limit, its URL, its headers, its network and battery rules.",
         discussion: """
             --priority high|normal|low: higher priorities get a slot first; a queued download \
             goes to the end of its new priority's queue, and a running one keeps its slot unless \
@@ -18,7 +18,10 @@ struct SetCommand: AsyncParsableCommand {
             name or adds it, --clear-headers drops them all first; transfers started from then \
             on carry them, and a running download restarts on them keeping its bytes. \
             --license-header and --clear-license-headers do the same for its licence requests; \
-            a licence whose renewal was refused is asked for again at once. Prints the record.
+            a licence whose renewal was refused is asked for again at once. --network \
+            any|unmetered and --on-battery continue|pause: its own rules for a metered network and \
+            battery power, in place of the config's (docs/DESKTOP.md); it waits or goes on under \
+            them at once. Prints the record.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -54,17 +57,20 @@ struct SetCommand: AsyncParsableCommand {
     @Flag(name: .customLong("clear-license-headers"), help: "Drop the licence requests' headers (before any --license-header).")
     var clearLicenseHeaders = false
 
+    @OptionGroup var desktop: DesktopRuleOptions
+
     func validate() throws {
         let given = priority != nil || rateLimit != nil || uri != nil || !headers.isEmpty || clearHeaders || !licenseHeaders.isEmpty
-            || clearLicenseHeaders
+            || clearLicenseHeaders || desktop.given
         guard given else {
             throw ValidationError(
-                "give what to change: --priority high|normal|low, --rate-limit RATE, --uri URL, --header 'Name: value', --clear-headers, --license-header 'Name: value' or --clear-license-headers"
+                "give what to change: --priority high|normal|low, --rate-limit RATE, --uri URL, --header 'Name: value', --clear-headers, --license-header 'Name: value', --clear-license-headers, --network any|unmetered or --on-battery continue|pause"
             )
         }
         if file != nil, uri == nil {
             throw ValidationError("--file names the bundle file whose URL changes; give its new URL with --uri URL")
         }
+        try desktop.validate()
         if let file, file.isEmpty { throw ValidationError("--file is empty; give a bundle file's path as stash show lists it") }
         if priority != nil { _ = try PriorityOption.parse(priority) }
         if let rateLimit { _ = try RateLimitOption.parse(rateLimit) }
@@ -91,6 +97,7 @@ struct SetCommand: AsyncParsableCommand {
             download = try await client.setLicenseHeaders(id: id, try parsed(licenseHeaders, option: "--license-header"), clear: clearLicenseHeaders)
         }
         if let rateLimit { download = try await client.setRateLimit(id: id, try RateLimitOption.parse(rateLimit)) }
+        if desktop.given { download = try await client.setDesktopRules(id: id, network: desktop.networkRule, onBattery: desktop.batteryRule) }
         if priority != nil { download = try await client.setPriority(id: id, try PriorityOption.parse(priority)) }
         guard let download else { return }
         if global.json {

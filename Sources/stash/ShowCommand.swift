@@ -43,6 +43,8 @@ struct ShowCommand: AsyncParsableCommand {
             ("created", download.createdAt.ISO8601Format()),
             ("completed", download.completedAt.map { $0.ISO8601Format() } ?? "not yet"),
         ]
+        if let network = download.network { fields.append(("network", network.rawValue)) }
+        if let onBattery = download.onBattery { fields.append(("on battery", onBattery.rawValue)) }
         if !download.sha256.isEmpty { fields.append(("sha256", download.sha256)) }
         if let rules = Self.rules(expect: download.expect, minSize: download.minSize) { fields.append(("expect", rules)) }
         for header in download.headers { fields.append(("header", "\(header.name): \(header.value)")) }

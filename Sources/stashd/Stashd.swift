@@ -66,11 +66,16 @@ struct Stashd: AsyncParsableCommand {
     @Option(name: .customLong("storage-reserve"), help: ArgumentHelp("Bytes of free disk space downloads leave untouched (default 67108864).", valueName: "bytes"))
     var storageReserve: String?
 
+    @Option(help: ArgumentHelp(
+        "Desktop notifications when downloads complete or fail: none, groups (one per group) or all (default none, or the value last set).",
+        valueName: "policy"))
+    var notify: String?
+
     /// Settings given as flags, applied over the stored config at start (same keys and limits
     /// as `stash config set`).
     private var overrides: [(key: String, value: String)] {
         [("max-parallel", maxParallel), ("files-per-download", filesPerDownload), ("max-connections", maxConnections),
-         ("max-connections-per-host", maxConnectionsPerHost), ("storage-reserve", storageReserve)]
+         ("max-connections-per-host", maxConnectionsPerHost), ("storage-reserve", storageReserve), ("notify", notify)]
             .compactMap { key, value in value.map { (key, $0) } }
     }
 

@@ -45,6 +45,24 @@ final class DownloadLifecycleTests: XCTestCase {
         }
     }
 
+    /// WAITING_FOR_NETWORK for the desktop (a metered network, battery power) holds no slot
+    /// and no transfer: a queued download enters it with a commit, a running one stops its
+    /// transfer, and it leaves for the queue with a commit.
+    func testTheDesktopsWaitHoldsNoTransfer() throws {
+        for state in DownloadState.allCases {
+            var machine = DownloadLifecycle(state: state)
+            guard let action = try? machine.on(.desktopWait) else { continue }
+            XCTAssertEqual(machine.state, .waitingForNetwork, state.name)
+            XCTAssertEqual(action, state == .queued ? .commit : .stopTransfer, state.name)
+            XCTAssertTrue(state == .queued || state.isActive, state.name)
+        }
+        var machine = DownloadLifecycle(state: .waitingForNetwork)
+        XCTAssertEqual(try machine.on(.desktopClear), .commit)
+        XCTAssertEqual(machine.state, .queued)
+        var paused = DownloadLifecycle(state: .paused)
+        XCTAssertThrowsError(try paused.on(.desktopClear))
+    }
+
     func testNetworkLossAndReturn() throws {
         var machine = DownloadLifecycle(state: .downloading)
         XCTAssertEqual(try machine.on(.networkLost), .commit)

@@ -177,6 +177,8 @@ final class GoldenFrameTests: XCTestCase {
                 priority: try priority(b, "priority") ?? .normal))
             if case .addDownload(var add) = operation {
                 add.replace = bool(b, "replace")
+                add.network = NetworkRequirement(rawValue: str(b, "network"))
+                add.onBattery = BatteryPolicy(rawValue: str(b, "on_battery"))
                 operation = .addDownload(add)
             }
         case "set_download":
@@ -184,7 +186,8 @@ final class GoldenFrameTests: XCTestCase {
                 SetDownloadRequest(id: str(b, "id"), priority: try priority(b, "priority"), rateLimit: b?["rate_limit"] == nil ? nil : int(b, "rate_limit"),
                     uri: b?["uri"] == nil ? nil : str(b, "uri"), file: b?["file"] == nil ? nil : str(b, "file"),
                     headers: headerChange(b, "headers", clear: "clear_headers"),
-                    licenseHeaders: headerChange(b, "license_headers", clear: "clear_license_headers")))
+                    licenseHeaders: headerChange(b, "license_headers", clear: "clear_license_headers"),
+                    network: NetworkRequirement(rawValue: str(b, "network")), onBattery: BatteryPolicy(rawValue: str(b, "on_battery"))))
         case "move":
             let other = str(b, "other")
             let moves: [String: QueueMove] = [
@@ -270,6 +273,8 @@ final class GoldenFrameTests: XCTestCase {
         record.priority = try priority(o, "priority") ?? .normal
         record.expect = str(o, "expect")
         record.minSize = int(o, "min_size")
+        record.network = NetworkRequirement(rawValue: str(o, "network"))
+        record.onBattery = BatteryPolicy(rawValue: str(o, "on_battery"))
         if obj(o, "license") != nil { throw Unmapped(description: "a record's licence is computed when it is sent") }
         return record
     }
@@ -366,19 +371,30 @@ final class GoldenFrameTests: XCTestCase {
             config.storageReserve = int(r, "storage_reserve")
             config.rateSchedule = str(r, "rate_schedule")
             config.preempt = bool(r, "preempt")
+            config.network = NetworkRequirement(rawValue: str(r, "network")) ?? .any
+            config.onBattery = BatteryPolicy(rawValue: str(r, "on_battery")) ?? .continue
+            config.notify = NotifyPolicy(rawValue: str(r, "notify")) ?? .none
+            config.inhibitSleep = SleepInhibitMode(rawValue: str(r, "inhibit_sleep")) ?? .delay
             return .config(config)
         case "stats":
             return .stats(DownloadStats(
                 speed: int(r, "speed"), counts: try stateCounts(r, "counts", "count").mapValues { Int($0) },
                 activeTransfers: Int(int(r, "active_transfers")), downloadedBytes: int(r, "downloaded_bytes")))
         case "system_info":
-            return .systemInfo(SystemInfo(
+            var info = SystemInfo(
                 dataDir: str(r, "data_dir"), diskTotal: int(r, "disk_total"), diskFree: int(r, "disk_free"), bytesHeld: int(r, "bytes_held"),
                 daemonVersion: str(r, "daemon_version"), socketPath: str(r, "socket_path"), downloadCount: Int(int(r, "download_count")),
                 bytesByState: try stateCounts(r, "bytes_by_state", "bytes"), assetCount: Int(int(r, "asset_count")),
                 lastVerify: try report(obj(r, "last_verify")), warnings: strs(r, "warnings"), rateLimitNow: int(r, "rate_limit_now"),
                 rateLimitChangesAt: int(r, "rate_limit_changes_at") == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(int(r, "rate_limit_changes_at"))),
-                rateLimitNext: int(r, "rate_limit_next")))
+                rateLimitNext: int(r, "rate_limit_next"))
+            info.metered = bool(r, "metered")
+            info.onBattery = bool(r, "on_battery")
+            info.networkService = str(r, "network_service")
+            info.powerService = str(r, "power_service")
+            info.sleepInhibitor = str(r, "sleep_inhibitor")
+            info.notificationService = str(r, "notification_service")
+            return .systemInfo(info)
         case "verify": return .verify(try report(r))
         case "purge":
             return .purge(PurgeResult(filesDeleted: Int(int(r, "files_deleted")), bytesFreed: int(r, "bytes_freed"), paths: strs(r, "paths")))

@@ -61,6 +61,15 @@ static void *alloc_one(decoder *d, size_t size, const char *what) {
 
 static const char *text(const char *s) { return s ? s : ""; }
 
+/* A config setting that is one word ("unmetered", "pause") into its fixed field of stash_config. */
+static bool config_word(decoder *d, const char *s, const char *field, char out[STASH_MAX_CONFIG_WORD + 1]) {
+    size_t length = s ? strlen(s) : 0;
+    if (length > STASH_MAX_CONFIG_WORD) return fail(d, "%s: %zu bytes, above the %u this library holds", field, length, STASH_MAX_CONFIG_WORD);
+    if (length) memcpy(out, s, length);
+    out[length] = 0;
+    return true;
+}
+
 static bool check_enum(decoder *d, int value, int last, const char *field, const char *what) {
     if (value >= 0 && value <= last) return true;
     return fail(d, "stashd sent %s %d, not a %s this client knows (0 to %d)", field, value, what, last);
@@ -205,6 +214,8 @@ static bool download(decoder *d, const Stash__V1__Download *in, stash_download *
     if (!check_enum(d, in->priority, STASH_PRIORITY_HIGH, "Download.priority", "priority")) return false;
     out->priority = (stash_priority)in->priority;
     out->expect = text(in->expect);
+    out->network = text(in->network);
+    out->on_battery = text(in->on_battery);
     out->min_size = in->min_size;
     return d->error == NULL;
 }
@@ -344,6 +355,12 @@ static void *result(decoder *d, const Stash__V1__Response *in) {
         out->rate_limit_now = s->rate_limit_now;
         out->rate_limit_changes_at = s->rate_limit_changes_at;
         out->rate_limit_next = s->rate_limit_next;
+        out->metered = s->metered;
+        out->on_battery = s->on_battery;
+        out->network_service = text(s->network_service);
+        out->power_service = text(s->power_service);
+        out->sleep_inhibitor = text(s->sleep_inhibitor);
+        out->notification_service = text(s->notification_service);
         return d->error ? NULL : out;
     }
     case STASH__V1__RESPONSE__RESULT_CONFIG: {
@@ -351,13 +368,17 @@ static void *result(decoder *d, const Stash__V1__Response *in) {
         const Stash__V1__Config *c = in->config;
         *out = (stash_config){c->max_parallel,   c->retry_max_attempts, c->retry_base_delay_ms, c->retry_max_delay_ms,
                               c->rate_limit,     c->low_speed_limit,    c->low_speed_time,      c->files_per_download,
-                              c->max_connections, c->max_connections_per_host, c->storage_reserve, {0}, c->preempt};
+                              c->max_connections, c->max_connections_per_host, c->storage_reserve, {0}, c->preempt, {0}, {0}, {0}, {0}};
         size_t length = c->rate_schedule ? strlen(c->rate_schedule) : 0;
         if (length > STASH_MAX_RATE_SCHEDULE) {
             fail(d, "Config.rate_schedule: %zu bytes, above the %u this library holds", length, STASH_MAX_RATE_SCHEDULE);
             return NULL;
         }
         if (length) memcpy(out->rate_schedule, c->rate_schedule, length);
+        if (!config_word(d, c->network, "Config.network", out->network)) return NULL;
+        if (!config_word(d, c->on_battery, "Config.on_battery", out->on_battery)) return NULL;
+        if (!config_word(d, c->notify, "Config.notify", out->notify)) return NULL;
+        if (!config_word(d, c->inhibit_sleep, "Config.inhibit_sleep", out->inhibit_sleep)) return NULL;
         return out;
     }
     case STASH__V1__RESPONSE__RESULT_VERIFY: {

@@ -309,6 +309,12 @@ stash_status stash_add(stash_client *client, const char *url, const char *id, co
     if (o.priority != STASH_PRIORITY_NORMAL && m.status == STASH_OK) m.status = require_priority(client);
     body.priority = (Stash__V1__Priority)o.priority;
     body.replace = o.replace;
+    body.network = text(o.network);
+    body.on_battery = text(o.on_battery);
+    if ((*body.network || *body.on_battery) && m.status == STASH_OK && !client->capture && !stash_client_has_feature(client, "desktop"))
+        m.status = client_fail(client, STASH_UNIMPLEMENTED,
+                               "stashd %s does not follow the desktop (feature \"desktop\"); it would ignore network and on_battery",
+                               stash_client_daemon_version(client));
     if (o.replace && m.status == STASH_OK && !client->capture && !stash_client_has_feature(client, "replace"))
         m.status = client_fail(client, STASH_UNIMPLEMENTED,
                                "stashd %s does not support replace (feature \"replace\"); it would keep the old copy without fetching it again",
@@ -445,6 +451,28 @@ stash_status stash_set_rate_limit(stash_client *client, const char *id, uint64_t
     body.id = text(id);
     body.rate_limit_given_case = STASH__V1__SET_DOWNLOAD_REQUEST__RATE_LIMIT_GIVEN_RATE_LIMIT;
     body.rate_limit = bytes_per_second;
+    return send_set_download(client, &body, out);
+}
+
+stash_status stash_set_desktop_rules(stash_client *client, const char *id, const char *network, const char *on_battery,
+                                     stash_download **out) {
+    if (out) *out = NULL;
+    if (!client) return STASH_INVALID_ARGUMENT;
+    stash_status status = client_begin(client);
+    if (status != STASH_OK) return status;
+    REQUIRE(client, id, "id");
+    /* On the wire "" reads as not given. */
+    if ((!network || !*network) && (!on_battery || !*on_battery)) {
+        return client_fail(client, STASH_INVALID_ARGUMENT, "network and on_battery are both empty; give one or both");
+    }
+    if (!client->capture && !stash_client_has_feature(client, "desktop")) {
+        return client_fail(client, STASH_UNIMPLEMENTED, "stashd %s does not follow the desktop (feature \"desktop\")",
+                           stash_client_daemon_version(client));
+    }
+    Stash__V1__SetDownloadRequest body = STASH__V1__SET_DOWNLOAD_REQUEST__INIT;
+    body.id = text(id);
+    body.network = text(network);
+    body.on_battery = text(on_battery);
     return send_set_download(client, &body, out);
 }
 

@@ -490,6 +490,19 @@ static void test_priority(stash_client *client) {
     CHECK_FAILS(stash_set_uri(client, "c-prio-a", "ftp://h/x", NULL), client, STASH_INVALID_ARGUMENT, "'ftp://h/x'");
     CHECK_FAILS(stash_set_uri(client, "c-prio-a", "", NULL), client, STASH_INVALID_ARGUMENT, "uri is empty");
     CHECK_FAILS(stash_set_uri(client, "c-nothing", "http://h/x", NULL), client, STASH_NOT_FOUND, "'c-nothing'");
+    /* The desktop's rules of one download (docs/DESKTOP.md). */
+    CHECK_OK(stash_set_desktop_rules(client, "c-prio-a", "any", NULL, &record), client);
+    CHECK(record && strcmp(record->network, "any") == 0 && record->on_battery[0] == 0, "network rule set: '%s' '%s'",
+          record ? record->network : "", record ? record->on_battery : "");
+    stash_download_free(record);
+    CHECK_FAILS(stash_set_desktop_rules(client, "c-prio-a", "cellular", NULL, NULL), client, STASH_INVALID_ARGUMENT, "'cellular'");
+    CHECK_FAILS(stash_set_desktop_rules(client, "c-prio-a", NULL, "", NULL), client, STASH_INVALID_ARGUMENT, "both empty");
+    stash_add_options ruled = STASH_ADD_OPTIONS_INIT;
+    ruled.on_battery = "pause";
+    CHECK_OK(stash_add(client, url("/data/10/c-ruled"), "c-ruled", NULL, &ruled, &record), client);
+    CHECK(record && strcmp(record->on_battery, "pause") == 0, "on-battery rule added: '%s'", record ? record->on_battery : "");
+    stash_download_free(record);
+    CHECK_OK(stash_cancel(client, "c-ruled"), client);
     stash_add_options odd = STASH_ADD_OPTIONS_INIT;
     odd.priority = (stash_priority)-1;
     CHECK_FAILS(stash_add(client, url("/data/10/c-prio-odd"), NULL, NULL, &odd, NULL), client, STASH_INVALID_ARGUMENT,
@@ -592,6 +605,16 @@ static void test_config(stash_client *client) {
     stash_config_entry preempt[] = {{"preempt", "1"}};
     CHECK_OK(stash_config_set(client, preempt, 1, &config), client);
     CHECK(config.preempt, "preempt on again");
+    /* The desktop's settings are words (docs/DESKTOP.md). */
+    stash_config_entry desktop[] = {{"network", "unmetered"}, {"on-battery", "pause"}, {"notify", "groups"}};
+    CHECK_OK(stash_config_set(client, desktop, 3, &config), client);
+    CHECK(strcmp(config.network, "unmetered") == 0 && strcmp(config.on_battery, "pause") == 0 && strcmp(config.notify, "groups") == 0,
+          "desktop settings: %s %s %s", config.network, config.on_battery, config.notify);
+    stash_config_entry bad_network[] = {{"network", "cellular"}};
+    CHECK_FAILS(stash_config_set(client, bad_network, 1, NULL), client, STASH_INVALID_ARGUMENT, "cellular");
+    stash_config_entry back_desktop[] = {{"network", "any"}, {"on-battery", "continue"}, {"notify", "none"}};
+    CHECK_OK(stash_config_set(client, back_desktop, 3, &config), client);
+    CHECK(config.network[0] == 0 && config.on_battery[0] == 0, "the defaults read as \"\": '%s' '%s'", config.network, config.on_battery);
 }
 
 static void test_info(stash_client *client) {
@@ -607,6 +630,9 @@ static void test_info(stash_client *client) {
         CHECK(info->download_count >= 2 && info->bytes_held >= 840000, "%u downloads, %llu bytes, %u assets",
               info->download_count, (unsigned long long)info->bytes_held, info->asset_count);
         CHECK(info->last_verify != NULL, "the verify at start");
+        /* No NetworkManager on the tests' buses: said in words, and nothing holds. */
+        CHECK(info->network_service[0] && info->power_service[0] && info->sleep_inhibitor[0] && !info->metered && !info->on_battery,
+              "desktop: '%s' '%s' '%s'", info->network_service, info->power_service, info->sleep_inhibitor);
     }
     stash_system_info_free(info);
     stash_verify_report *report = NULL;

@@ -141,6 +141,8 @@ static bool call(stash_client *c, const char *op, const json *b) {
         o.append = json_bool(b, "append");
         o.rate_limit = json_u64(b, "rate_limit");
         o.replace = json_bool(b, "replace");
+        o.network = json_text(b, "network", NULL);
+        o.on_battery = json_text(b, "on_battery", NULL);
         o.priority = priority_named(b);
         o.expect = json_text(b, "expect", NULL);
         o.min_size = json_u64(b, "min_size");
@@ -210,7 +212,9 @@ static bool call(stash_client *c, const char *op, const json *b) {
         stash_pause_all(c, NULL);
     } else if (strcmp(op, "set_download") == 0) {
         stash_header head[8];
-        if (json_get(b, "headers") || json_get(b, "clear_headers")) {
+        if (json_get(b, "network") || json_get(b, "on_battery")) {
+            stash_set_desktop_rules(c, json_text(b, "id", ""), json_text(b, "network", NULL), json_text(b, "on_battery", NULL), NULL);
+        } else if (json_get(b, "headers") || json_get(b, "clear_headers")) {
             stash_set_headers(c, json_text(b, "id", ""), head, headers(json_get(b, "headers"), head), json_bool(b, "clear_headers"), NULL);
         } else if (json_get(b, "license_headers") || json_get(b, "clear_license_headers")) {
             stash_set_license_headers(c, json_text(b, "id", ""), head, headers(json_get(b, "license_headers"), head),
@@ -452,6 +456,8 @@ static json *download_json(const stash_download *d) {
     json_put(o, "priority", json_new_string(stash_priority_name(d->priority)));
     STR(o, d, expect);
     U64(o, d, min_size);
+    STR(o, d, network);
+    STR(o, d, on_battery);
     return o;
 }
 
@@ -579,6 +585,12 @@ static json *result_json(Stash__V1__Response__ResultCase result_case, const void
         U64(o, s, rate_limit_now);
         json_put(o, "rate_limit_changes_at", json_new_number("%lld", (long long)s->rate_limit_changes_at));
         U64(o, s, rate_limit_next);
+        BOOL(o, s, metered);
+        BOOL(o, s, on_battery);
+        STR(o, s, network_service);
+        STR(o, s, power_service);
+        STR(o, s, sleep_inhibitor);
+        STR(o, s, notification_service);
         break;
     }
     case STASH__V1__RESPONSE__RESULT_CONFIG: {
@@ -596,6 +608,10 @@ static json *result_json(Stash__V1__Response__ResultCase result_case, const void
         U64(o, c, storage_reserve);
         STR(o, c, rate_schedule);
         BOOL(o, c, preempt);
+        STR(o, c, network);
+        STR(o, c, on_battery);
+        STR(o, c, notify);
+        STR(o, c, inhibit_sleep);
         break;
     }
     case STASH__V1__RESPONSE__RESULT_VERIFY:

@@ -195,6 +195,7 @@ class Client:
         wire.check_rate_limit(self.features, self.daemon_version, options.get("rate_limit"))
         wire.check_priority(self.features, self.daemon_version, options.get("priority") not in (None, "normal", "NORMAL", "PRIORITY_NORMAL"))
         wire.check_replace(self.features, self.daemon_version, bool(options.get("replace")))
+        wire.check_desktop(self.features, self.daemon_version, options.get("network") is not None or options.get("on_battery") is not None)
         request = wire.add(url, id, title, options)
         wire.check_content_rules(self.features, self.daemon_version, request.add_download)
         wire.check_replace_any(self.features, self.daemon_version, request.add_download)
@@ -275,6 +276,13 @@ class Client:
         one; its running transfers take it at once. Needs the daemon feature "set-download"."""
         wire.check_set_download(self.features, self.daemon_version)
         return self._call(wire.set_rate_limit(id, rate_limit), "download", Download)
+
+    def set_desktop_rules(self, id: str, *, network: Optional[str] = None, on_battery: Optional[str] = None) -> Download:
+        """Gives a download its own network rule ("any" or "unmetered"), on-battery rule
+        ("continue" or "pause") or both, in place of the daemon's config; it waits or goes on
+        under them at once. Needs the daemon feature "desktop"."""
+        wire.check_desktop(self.features, self.daemon_version, True)
+        return self._call(wire.set_desktop_rules(id, network, on_battery), "download", Download)
 
     def set_uri(self, id: str, uri: str, file: Optional[str] = None) -> Download:
         """Gives a single-file download a new URL (a renewed signed one), or with ``file`` (its

@@ -33,3 +33,5 @@ class AddOptions(TypedDict, total=False):
     min_size: int
     priority: Optional[str]
     replace: bool
+    network: str  # "any" or "unmetered"; not given: the daemon's config (feature "desktop")
+    on_battery: str  # "continue" or "pause"

@@ -142,6 +142,8 @@ class Download:
     priority: str = "PRIORITY_NORMAL"
     created: bool = False
     rate_limit: int = 0  # bytes per second over its transfers, 0: none (daemon 0.11.0)
+    network: str = ""  # its own rule, "any" or "unmetered"; "": the config's (feature "desktop")
+    on_battery: str = ""  # its own rule, "continue" or "pause"; "": the config's
 
 
 @dataclass(frozen=True)
@@ -228,6 +230,12 @@ class SystemInfo:
     rate_limit_now: int = 0  # the global limit in force, bytes per second, 0 unlimited (daemon 0.11.0)
     rate_limit_changes_at: int = 0  # unix seconds of the rate schedule's next change, 0: never
     rate_limit_next: int = 0  # the limit from then on
+    metered: bool = False  # NetworkManager says the network is metered (daemon with feature "desktop")
+    on_battery: bool = False  # UPower says the machine runs on battery
+    network_service: str = ""  # what the daemon sees of NetworkManager ("not metered", "no system bus", ...)
+    power_service: str = ""  # what the daemon sees of UPower ("on AC power", ...)
+    sleep_inhibitor: str = ""  # logind's sleep lock while downloads run ("held (delay)", "not held", ...)
+    notification_service: str = ""  # what the daemon sees of the notification service ("sent (last id 3)", ...)
 
 
 @dataclass(frozen=True)
@@ -245,6 +253,10 @@ class Config:
     storage_reserve: int
     rate_schedule: str = ""  # the global limit by weekday and hour, as the daemon read it (daemon 0.11.0)
     preempt: bool = False
+    network: str = ""  # "unmetered", or "" for any network (daemon with feature "desktop")
+    on_battery: str = ""  # "pause", or "" for continue
+    notify: str = ""  # "groups" or "all", or "" for none
+    inhibit_sleep: str = ""  # "block" or "no", or "" for delay
 
 
 @dataclass(frozen=True)

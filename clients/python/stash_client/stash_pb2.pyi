@@ -64,7 +64,7 @@ UNIMPLEMENTED: StatusCode
 WAITING_FOR_NETWORK: DownloadState
 
 class AddDownloadRequest(_message.Message):
-    __slots__ = ["app_data", "append", "drm", "expect", "files", "force", "group", "headers", "hls", "id", "min_size", "priority", "rate_limit", "replace", "sha256", "text_tracks", "title", "uri"]
+    __slots__ = ["app_data", "append", "drm", "expect", "files", "force", "group", "headers", "hls", "id", "min_size", "network", "on_battery", "priority", "rate_limit", "replace", "sha256", "text_tracks", "title", "uri"]
     APPEND_FIELD_NUMBER: _ClassVar[int]
     APP_DATA_FIELD_NUMBER: _ClassVar[int]
     DRM_FIELD_NUMBER: _ClassVar[int]
@@ -76,6 +76,8 @@ class AddDownloadRequest(_message.Message):
     HLS_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
     MIN_SIZE_FIELD_NUMBER: _ClassVar[int]
+    NETWORK_FIELD_NUMBER: _ClassVar[int]
+    ON_BATTERY_FIELD_NUMBER: _ClassVar[int]
     PRIORITY_FIELD_NUMBER: _ClassVar[int]
     RATE_LIMIT_FIELD_NUMBER: _ClassVar[int]
     REPLACE_FIELD_NUMBER: _ClassVar[int]
@@ -94,6 +96,8 @@ class AddDownloadRequest(_message.Message):
     hls: HlsOptions
     id: str
     min_size: int
+    network: str
+    on_battery: str
     priority: Priority
     rate_limit: int
     replace: bool
@@ -101,7 +105,7 @@ class AddDownloadRequest(_message.Message):
     text_tracks: _containers.RepeatedCompositeFieldContainer[TextTrack]
     title: str
     uri: str
-    def __init__(self, id: _Optional[str] = ..., uri: _Optional[str] = ..., title: _Optional[str] = ..., sha256: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., files: _Optional[_Iterable[_Union[BundleFile, _Mapping]]] = ..., hls: _Optional[_Union[HlsOptions, _Mapping]] = ..., drm: _Optional[_Union[DrmParams, _Mapping]] = ..., force: bool = ..., app_data: _Optional[bytes] = ..., group: _Optional[str] = ..., append: bool = ..., text_tracks: _Optional[_Iterable[_Union[TextTrack, _Mapping]]] = ..., rate_limit: _Optional[int] = ..., expect: _Optional[str] = ..., min_size: _Optional[int] = ..., priority: _Optional[_Union[Priority, str]] = ..., replace: bool = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., uri: _Optional[str] = ..., title: _Optional[str] = ..., sha256: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., files: _Optional[_Iterable[_Union[BundleFile, _Mapping]]] = ..., hls: _Optional[_Union[HlsOptions, _Mapping]] = ..., drm: _Optional[_Union[DrmParams, _Mapping]] = ..., force: bool = ..., app_data: _Optional[bytes] = ..., group: _Optional[str] = ..., append: bool = ..., text_tracks: _Optional[_Iterable[_Union[TextTrack, _Mapping]]] = ..., rate_limit: _Optional[int] = ..., expect: _Optional[str] = ..., min_size: _Optional[int] = ..., priority: _Optional[_Union[Priority, str]] = ..., replace: bool = ..., network: _Optional[str] = ..., on_battery: _Optional[str] = ...) -> None: ...
 
 class AdoptRequest(_message.Message):
     __slots__ = ["id", "link", "path", "sha256", "url"]
@@ -138,13 +142,17 @@ class BundleFile(_message.Message):
     def __init__(self, url: _Optional[str] = ..., path: _Optional[str] = ..., size: _Optional[int] = ..., sha256: _Optional[str] = ..., downloaded_bytes: _Optional[int] = ..., done: bool = ..., expect: _Optional[str] = ..., min_size: _Optional[int] = ...) -> None: ...
 
 class Config(_message.Message):
-    __slots__ = ["files_per_download", "low_speed_limit", "low_speed_time", "max_connections", "max_connections_per_host", "max_parallel", "preempt", "rate_limit", "rate_schedule", "retry_base_delay_ms", "retry_max_attempts", "retry_max_delay_ms", "storage_reserve"]
+    __slots__ = ["files_per_download", "inhibit_sleep", "low_speed_limit", "low_speed_time", "max_connections", "max_connections_per_host", "max_parallel", "network", "notify", "on_battery", "preempt", "rate_limit", "rate_schedule", "retry_base_delay_ms", "retry_max_attempts", "retry_max_delay_ms", "storage_reserve"]
     FILES_PER_DOWNLOAD_FIELD_NUMBER: _ClassVar[int]
+    INHIBIT_SLEEP_FIELD_NUMBER: _ClassVar[int]
     LOW_SPEED_LIMIT_FIELD_NUMBER: _ClassVar[int]
     LOW_SPEED_TIME_FIELD_NUMBER: _ClassVar[int]
     MAX_CONNECTIONS_FIELD_NUMBER: _ClassVar[int]
     MAX_CONNECTIONS_PER_HOST_FIELD_NUMBER: _ClassVar[int]
     MAX_PARALLEL_FIELD_NUMBER: _ClassVar[int]
+    NETWORK_FIELD_NUMBER: _ClassVar[int]
+    NOTIFY_FIELD_NUMBER: _ClassVar[int]
+    ON_BATTERY_FIELD_NUMBER: _ClassVar[int]
     PREEMPT_FIELD_NUMBER: _ClassVar[int]
     RATE_LIMIT_FIELD_NUMBER: _ClassVar[int]
     RATE_SCHEDULE_FIELD_NUMBER: _ClassVar[int]
@@ -153,11 +161,15 @@ class Config(_message.Message):
     RETRY_MAX_DELAY_MS_FIELD_NUMBER: _ClassVar[int]
     STORAGE_RESERVE_FIELD_NUMBER: _ClassVar[int]
     files_per_download: int
+    inhibit_sleep: str
     low_speed_limit: int
     low_speed_time: int
     max_connections: int
     max_connections_per_host: int
     max_parallel: int
+    network: str
+    notify: str
+    on_battery: str
     preempt: bool
     rate_limit: int
     rate_schedule: str
@@ -165,7 +177,7 @@ class Config(_message.Message):
     retry_max_attempts: int
     retry_max_delay_ms: int
     storage_reserve: int
-    def __init__(self, max_parallel: _Optional[int] = ..., retry_max_attempts: _Optional[int] = ..., retry_base_delay_ms: _Optional[int] = ..., retry_max_delay_ms: _Optional[int] = ..., rate_limit: _Optional[int] = ..., low_speed_limit: _Optional[int] = ..., low_speed_time: _Optional[int] = ..., files_per_download: _Optional[int] = ..., max_connections: _Optional[int] = ..., max_connections_per_host: _Optional[int] = ..., storage_reserve: _Optional[int] = ..., rate_schedule: _Optional[str] = ..., preempt: bool = ...) -> None: ...
+    def __init__(self, max_parallel: _Optional[int] = ..., retry_max_attempts: _Optional[int] = ..., retry_base_delay_ms: _Optional[int] = ..., retry_max_delay_ms: _Optional[int] = ..., rate_limit: _Optional[int] = ..., low_speed_limit: _Optional[int] = ..., low_speed_time: _Optional[int] = ..., files_per_download: _Optional[int] = ..., max_connections: _Optional[int] = ..., max_connections_per_host: _Optional[int] = ..., storage_reserve: _Optional[int] = ..., rate_schedule: _Optional[str] = ..., preempt: bool = ..., network: _Optional[str] = ..., on_battery: _Optional[str] = ..., notify: _Optional[str] = ..., inhibit_sleep: _Optional[str] = ...) -> None: ...
 
 class ConfigEntry(_message.Message):
     __slots__ = ["key", "value"]
@@ -182,7 +194,7 @@ class CountResult(_message.Message):
     def __init__(self, affected: _Optional[int] = ...) -> None: ...
 
 class Download(_message.Message):
-    __slots__ = ["app_data", "asset_path", "bundle", "completed_at", "created_at", "downloaded_bytes", "drm", "error", "expect", "files", "files_done", "files_total", "group", "has_drm", "has_subtitles", "headers", "hls", "id", "license", "min_size", "priority", "progress", "quality", "rate_limit", "remaining_time", "sha256", "speed", "state", "state_reason", "text_tracks", "title", "total_bytes", "uri"]
+    __slots__ = ["app_data", "asset_path", "bundle", "completed_at", "created_at", "downloaded_bytes", "drm", "error", "expect", "files", "files_done", "files_total", "group", "has_drm", "has_subtitles", "headers", "hls", "id", "license", "min_size", "network", "on_battery", "priority", "progress", "quality", "rate_limit", "remaining_time", "sha256", "speed", "state", "state_reason", "text_tracks", "title", "total_bytes", "uri"]
     APP_DATA_FIELD_NUMBER: _ClassVar[int]
     ASSET_PATH_FIELD_NUMBER: _ClassVar[int]
     BUNDLE_FIELD_NUMBER: _ClassVar[int]
@@ -203,6 +215,8 @@ class Download(_message.Message):
     ID_FIELD_NUMBER: _ClassVar[int]
     LICENSE_FIELD_NUMBER: _ClassVar[int]
     MIN_SIZE_FIELD_NUMBER: _ClassVar[int]
+    NETWORK_FIELD_NUMBER: _ClassVar[int]
+    ON_BATTERY_FIELD_NUMBER: _ClassVar[int]
     PRIORITY_FIELD_NUMBER: _ClassVar[int]
     PROGRESS_FIELD_NUMBER: _ClassVar[int]
     QUALITY_FIELD_NUMBER: _ClassVar[int]
@@ -236,6 +250,8 @@ class Download(_message.Message):
     id: str
     license: LicenseStatus
     min_size: int
+    network: str
+    on_battery: str
     priority: Priority
     progress: int
     quality: str
@@ -249,7 +265,7 @@ class Download(_message.Message):
     title: str
     total_bytes: int
     uri: str
-    def __init__(self, id: _Optional[str] = ..., uri: _Optional[str] = ..., title: _Optional[str] = ..., state: _Optional[_Union[DownloadState, str]] = ..., progress: _Optional[int] = ..., downloaded_bytes: _Optional[int] = ..., total_bytes: _Optional[int] = ..., speed: _Optional[int] = ..., remaining_time: _Optional[int] = ..., quality: _Optional[str] = ..., has_subtitles: bool = ..., has_drm: bool = ..., asset_path: _Optional[str] = ..., error: _Optional[_Union[DownloadError, _Mapping]] = ..., created_at: _Optional[int] = ..., completed_at: _Optional[int] = ..., sha256: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., state_reason: _Optional[str] = ..., bundle: bool = ..., files: _Optional[_Iterable[_Union[BundleFile, _Mapping]]] = ..., files_done: _Optional[int] = ..., files_total: _Optional[int] = ..., hls: _Optional[_Union[HlsOptions, _Mapping]] = ..., drm: _Optional[_Union[DrmParams, _Mapping]] = ..., license: _Optional[_Union[LicenseStatus, _Mapping]] = ..., app_data: _Optional[bytes] = ..., group: _Optional[str] = ..., text_tracks: _Optional[_Iterable[_Union[TextTrack, _Mapping]]] = ..., rate_limit: _Optional[int] = ..., expect: _Optional[str] = ..., min_size: _Optional[int] = ..., priority: _Optional[_Union[Priority, str]] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., uri: _Optional[str] = ..., title: _Optional[str] = ..., state: _Optional[_Union[DownloadState, str]] = ..., progress: _Optional[int] = ..., downloaded_bytes: _Optional[int] = ..., total_bytes: _Optional[int] = ..., speed: _Optional[int] = ..., remaining_time: _Optional[int] = ..., quality: _Optional[str] = ..., has_subtitles: bool = ..., has_drm: bool = ..., asset_path: _Optional[str] = ..., error: _Optional[_Union[DownloadError, _Mapping]] = ..., created_at: _Optional[int] = ..., completed_at: _Optional[int] = ..., sha256: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., state_reason: _Optional[str] = ..., bundle: bool = ..., files: _Optional[_Iterable[_Union[BundleFile, _Mapping]]] = ..., files_done: _Optional[int] = ..., files_total: _Optional[int] = ..., hls: _Optional[_Union[HlsOptions, _Mapping]] = ..., drm: _Optional[_Union[DrmParams, _Mapping]] = ..., license: _Optional[_Union[LicenseStatus, _Mapping]] = ..., app_data: _Optional[bytes] = ..., group: _Optional[str] = ..., text_tracks: _Optional[_Iterable[_Union[TextTrack, _Mapping]]] = ..., rate_limit: _Optional[int] = ..., expect: _Optional[str] = ..., min_size: _Optional[int] = ..., priority: _Optional[_Union[Priority, str]] = ..., network: _Optional[str] = ..., on_battery: _Optional[str] = ...) -> None: ...
 
 class DownloadError(_message.Message):
     __slots__ = ["http_status", "kind", "message"]
@@ -794,13 +810,15 @@ class SetConfigRequest(_message.Message):
     def __init__(self, entries: _Optional[_Iterable[_Union[ConfigEntry, _Mapping]]] = ...) -> None: ...
 
 class SetDownloadRequest(_message.Message):
-    __slots__ = ["clear_headers", "clear_license_headers", "file", "headers", "id", "license_headers", "priority", "rate_limit", "uri"]
+    __slots__ = ["clear_headers", "clear_license_headers", "file", "headers", "id", "license_headers", "network", "on_battery", "priority", "rate_limit", "uri"]
     CLEAR_HEADERS_FIELD_NUMBER: _ClassVar[int]
     CLEAR_LICENSE_HEADERS_FIELD_NUMBER: _ClassVar[int]
     FILE_FIELD_NUMBER: _ClassVar[int]
     HEADERS_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
     LICENSE_HEADERS_FIELD_NUMBER: _ClassVar[int]
+    NETWORK_FIELD_NUMBER: _ClassVar[int]
+    ON_BATTERY_FIELD_NUMBER: _ClassVar[int]
     PRIORITY_FIELD_NUMBER: _ClassVar[int]
     RATE_LIMIT_FIELD_NUMBER: _ClassVar[int]
     URI_FIELD_NUMBER: _ClassVar[int]
@@ -810,10 +828,12 @@ class SetDownloadRequest(_message.Message):
     headers: _containers.RepeatedCompositeFieldContainer[Header]
     id: str
     license_headers: _containers.RepeatedCompositeFieldContainer[Header]
+    network: str
+    on_battery: str
     priority: Priority
     rate_limit: int
     uri: str
-    def __init__(self, id: _Optional[str] = ..., priority: _Optional[_Union[Priority, str]] = ..., rate_limit: _Optional[int] = ..., uri: _Optional[str] = ..., file: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., clear_headers: bool = ..., license_headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., clear_license_headers: bool = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., priority: _Optional[_Union[Priority, str]] = ..., rate_limit: _Optional[int] = ..., uri: _Optional[str] = ..., file: _Optional[str] = ..., headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., clear_headers: bool = ..., license_headers: _Optional[_Iterable[_Union[Header, _Mapping]]] = ..., clear_license_headers: bool = ..., network: _Optional[str] = ..., on_battery: _Optional[str] = ...) -> None: ...
 
 class SettingsChanged(_message.Message):
     __slots__ = ["changed", "download"]
@@ -906,7 +926,7 @@ class SubtitlesResult(_message.Message):
     def __init__(self, subtitles: _Optional[_Iterable[_Union[RenditionInfo, _Mapping]]] = ..., text_tracks: _Optional[_Iterable[_Union[TextTrack, _Mapping]]] = ...) -> None: ...
 
 class SystemInfoResult(_message.Message):
-    __slots__ = ["asset_count", "bytes_by_state", "bytes_held", "daemon_version", "data_dir", "disk_free", "disk_total", "download_count", "last_verify", "rate_limit_changes_at", "rate_limit_next", "rate_limit_now", "socket_path", "warnings"]
+    __slots__ = ["asset_count", "bytes_by_state", "bytes_held", "daemon_version", "data_dir", "disk_free", "disk_total", "download_count", "last_verify", "metered", "network_service", "notification_service", "on_battery", "power_service", "rate_limit_changes_at", "rate_limit_next", "rate_limit_now", "sleep_inhibitor", "socket_path", "warnings"]
     ASSET_COUNT_FIELD_NUMBER: _ClassVar[int]
     BYTES_BY_STATE_FIELD_NUMBER: _ClassVar[int]
     BYTES_HELD_FIELD_NUMBER: _ClassVar[int]
@@ -916,9 +936,15 @@ class SystemInfoResult(_message.Message):
     DISK_TOTAL_FIELD_NUMBER: _ClassVar[int]
     DOWNLOAD_COUNT_FIELD_NUMBER: _ClassVar[int]
     LAST_VERIFY_FIELD_NUMBER: _ClassVar[int]
+    METERED_FIELD_NUMBER: _ClassVar[int]
+    NETWORK_SERVICE_FIELD_NUMBER: _ClassVar[int]
+    NOTIFICATION_SERVICE_FIELD_NUMBER: _ClassVar[int]
+    ON_BATTERY_FIELD_NUMBER: _ClassVar[int]
+    POWER_SERVICE_FIELD_NUMBER: _ClassVar[int]
     RATE_LIMIT_CHANGES_AT_FIELD_NUMBER: _ClassVar[int]
     RATE_LIMIT_NEXT_FIELD_NUMBER: _ClassVar[int]
     RATE_LIMIT_NOW_FIELD_NUMBER: _ClassVar[int]
+    SLEEP_INHIBITOR_FIELD_NUMBER: _ClassVar[int]
     SOCKET_PATH_FIELD_NUMBER: _ClassVar[int]
     WARNINGS_FIELD_NUMBER: _ClassVar[int]
     asset_count: int
@@ -930,12 +956,18 @@ class SystemInfoResult(_message.Message):
     disk_total: int
     download_count: int
     last_verify: VerifyReport
+    metered: bool
+    network_service: str
+    notification_service: str
+    on_battery: bool
+    power_service: str
     rate_limit_changes_at: int
     rate_limit_next: int
     rate_limit_now: int
+    sleep_inhibitor: str
     socket_path: str
     warnings: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, data_dir: _Optional[str] = ..., disk_total: _Optional[int] = ..., disk_free: _Optional[int] = ..., bytes_held: _Optional[int] = ..., daemon_version: _Optional[str] = ..., socket_path: _Optional[str] = ..., download_count: _Optional[int] = ..., bytes_by_state: _Optional[_Iterable[_Union[StateBytes, _Mapping]]] = ..., asset_count: _Optional[int] = ..., last_verify: _Optional[_Union[VerifyReport, _Mapping]] = ..., warnings: _Optional[_Iterable[str]] = ..., rate_limit_now: _Optional[int] = ..., rate_limit_changes_at: _Optional[int] = ..., rate_limit_next: _Optional[int] = ...) -> None: ...
+    def __init__(self, data_dir: _Optional[str] = ..., disk_total: _Optional[int] = ..., disk_free: _Optional[int] = ..., bytes_held: _Optional[int] = ..., daemon_version: _Optional[str] = ..., socket_path: _Optional[str] = ..., download_count: _Optional[int] = ..., bytes_by_state: _Optional[_Iterable[_Union[StateBytes, _Mapping]]] = ..., asset_count: _Optional[int] = ..., last_verify: _Optional[_Union[VerifyReport, _Mapping]] = ..., warnings: _Optional[_Iterable[str]] = ..., rate_limit_now: _Optional[int] = ..., rate_limit_changes_at: _Optional[int] = ..., rate_limit_next: _Optional[int] = ..., metered: bool = ..., on_battery: bool = ..., network_service: _Optional[str] = ..., power_service: _Optional[str] = ..., sleep_inhibitor: _Optional[str] = ..., notification_service: _Optional[str] = ...) -> None: ...
 
 class TextTrack(_message.Message):
     __slots__ = ["lang", "path", "title", "type", "uri"]

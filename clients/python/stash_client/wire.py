@@ -257,7 +257,7 @@ def _states(state: Union[str, Iterable[str], None]) -> List["pb.DownloadState"]:
 
 
 _ADD_OPTIONS = {"sha256", "headers", "files", "hls", "drm", "force", "app_data", "group", "append", "text_tracks", "rate_limit",
-                "expect", "min_size", "priority", "replace"}
+                "expect", "min_size", "priority", "replace", "network", "on_battery"}
 _MAX_RATE = (1 << 63) - 1
 
 
@@ -303,6 +303,34 @@ def check_priority(features: Iterable[str], daemon_version: str, wanted: bool = 
     if wanted and "priority" not in features:
         raise StashError("UNIMPLEMENTED",
                          f"stashd {daemon_version} does not support priorities and queue moves (feature \"priority\")")
+
+
+_RULES = {"network": ("any", "unmetered"), "on_battery": ("continue", "pause")}
+
+
+def desktop_rule(value: object, field: str) -> str:
+    """A download's own network or on-battery rule (docs/DESKTOP.md); None is "" (not given)."""
+    if value is None:
+        return ""
+    choices = _RULES[field]
+    if not isinstance(value, str) or value.lower() not in choices:
+        raise StashError("INVALID_ARGUMENT", f"{field}: {value!r} is not one of {', '.join(choices)}")
+    return value.lower()
+
+
+def check_desktop(features: Iterable[str], daemon_version: str, wanted: bool) -> None:
+    """Refuses (UNIMPLEMENTED) network and on-battery rules for a daemon without the feature
+    "desktop": it would ignore them."""
+    if wanted and "desktop" not in features:
+        raise StashError("UNIMPLEMENTED",
+                         f"stashd {daemon_version} does not follow the desktop (feature \"desktop\"); it would ignore network and on_battery")
+
+
+def set_desktop_rules(id: str, network: object, on_battery: object) -> pb.Request:
+    body = pb.SetDownloadRequest(id=id, network=desktop_rule(network, "network"), on_battery=desktop_rule(on_battery, "on_battery"))
+    if not body.network and not body.on_battery:
+        raise StashError("INVALID_ARGUMENT", "give network, on_battery or both")
+    return pb.Request(set_download=body)
 
 
 def check_replace(features: Iterable[str], daemon_version: str, wanted: bool) -> None:
@@ -411,7 +439,8 @@ def add(url: Optional[str], id: Optional[str], title: Optional[str], options: Ad
         group=options.get("group") or "", append=bool(options.get("append")),
         text_tracks=_text_tracks(options.get("text_tracks")), rate_limit=_rate_limit(options.get("rate_limit")),
         expect=options.get("expect") or "", min_size=_byte_count(options.get("min_size", 0), "min_size"),
-        replace=bool(options.get("replace")))
+        replace=bool(options.get("replace")), network=desktop_rule(options.get("network"), "network"),
+        on_battery=desktop_rule(options.get("on_battery"), "on_battery"))
     if options.get("priority") is not None:
         body.priority = pb.Priority.Value(priority(options.get("priority")))
     hls, drm = options.get("hls"), options.get("drm")

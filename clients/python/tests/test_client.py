@@ -209,6 +209,16 @@ def test_config(client):
     refused("INVALID_ARGUMENT", "max-parallel", client.config_set, "max-parallel", 0)
     refused("INVALID_ARGUMENT", "no-such-key", client.config_set, "no-such-key", 1)
     refused("INVALID_ARGUMENT", "no-such-key", client.config_get, "no-such-key")
+    # The desktop's settings are words (docs/DESKTOP.md).
+    assert client.config_set("network", "unmetered").network == "unmetered"
+    assert client.config_set("on-battery", "pause").on_battery == "pause"
+    assert client.config_set("notify", "all").notify == "all"
+    assert client.config_set("notify", "none").notify == ""
+    assert client.config_set("inhibit-sleep", "no").inhibit_sleep == "no"
+    assert client.config_set("inhibit-sleep", "delay").inhibit_sleep == ""
+    refused("INVALID_ARGUMENT", "cellular", client.config_set, "network", "cellular")
+    back = client.config_set({"network": "any", "on-battery": "continue"})
+    assert (back.network, back.on_battery) == ("", "")  # the defaults read as ""
 
 
 def test_info_stats_verify_purge(daemon, client):
@@ -217,6 +227,9 @@ def test_info_stats_verify_purge(daemon, client):
     info = client.info()
     assert info.data_dir.startswith(daemon.work) and info.socket_path == daemon.socket
     assert info.last_verify is not None and isinstance(info.bytes_by_state, dict)
+    # No NetworkManager on the tests' buses: said in words, and nothing holds.
+    assert info.network_service != "" and info.power_service != "" and info.sleep_inhibitor != ""
+    assert not info.metered and not info.on_battery
     stats = client.stats()
     assert stats.counts.get("COMPLETED", 0) >= 1
     report = client.verify(deep=True, dry_run=True)
@@ -547,3 +560,27 @@ def test_a_rate_limit_per_download_and_the_schedule(fresh_daemon):
         with pytest.raises(StashError) as refused:
             client.config_set("rate-schedule", "Mon-Fri 9:00-18:00 1M")
         assert "rule 1" in str(refused.value) and "9:00-18:00" in str(refused.value)
+
+
+def test_a_downloads_own_network_and_battery_rules(fresh_daemon):
+    with Client(fresh_daemon.socket, timeout=30) as client:
+        added = client.add(url(fresh_daemon, "/data/1000/py-rules.bin"), id="py-rules", network="any")
+        assert (added.network, added.on_battery) == ("any", "")
+        client.wait("py-rules", timeout=20)
+        changed = client.set_desktop_rules("py-rules", on_battery="pause")
+        assert (changed.network, changed.on_battery) == ("any", "pause")
+        for call, says in ((lambda: client.set_desktop_rules("py-rules", network="cellular"), "'cellular'"),
+                           (lambda: client.set_desktop_rules("py-rules"), "give network, on_battery or both"),
+                           (lambda: client.add(url(fresh_daemon, "/data/10/py-x.bin"), on_battery="stop"), "'stop'")):
+            with pytest.raises(StashError) as refused:
+                call()
+            assert refused.value.code == "INVALID_ARGUMENT" and says in str(refused.value)
+
+        async def set_async() -> str:
+            async with await AsyncClient.connect(fresh_daemon.socket) as aclient:
+                return (await aclient.set_desktop_rules("py-rules", network="unmetered")).network
+        assert asyncio.run(set_async()) == "unmetered"
+        client.features = tuple(f for f in client.features if f != "desktop")
+        with pytest.raises(StashError) as refused:
+            client.set_desktop_rules("py-rules", network="any")
+        assert refused.value.code == "UNIMPLEMENTED" and "desktop" in str(refused.value)

@@ -51,7 +51,7 @@ def build(value):
         request = wire.hello(body["client_name"])
     elif op == "add_download":
         options: AddOptions = {}
-        for key in ("sha256", "force", "group", "append", "replace"):
+        for key in ("sha256", "force", "group", "append", "replace", "network", "on_battery"):
             if key in body:
                 options[key] = body[key]  # type: ignore[literal-required]
         if "headers" in body:
@@ -86,7 +86,9 @@ def build(value):
     elif op == "pause_all":
         request = wire.empty(op)
     elif op == "set_download":
-        if "headers" in body or "clear_headers" in body:
+        if "network" in body or "on_battery" in body:
+            request = wire.set_desktop_rules(body["id"], body.get("network"), body.get("on_battery"))
+        elif "headers" in body or "clear_headers" in body:
             request = wire.set_headers(body["id"], _pairs(body.get("headers")), body.get("clear_headers", False))
         elif "license_headers" in body or "clear_license_headers" in body:
             request = wire.set_headers(body["id"], _pairs(body.get("license_headers")), body.get("clear_license_headers", False),

@@ -3002,7 +3002,7 @@ const ProtobufCMessageDescriptor stash__v1__bundle_file__descriptor =
   (ProtobufCMessageInit) stash__v1__bundle_file__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[33] =
+static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[35] =
 {
   {
     "id",
@@ -3400,6 +3400,30 @@ static const ProtobufCFieldDescriptor stash__v1__download__field_descriptors[33]
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "network",
+    42,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Download, network),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "on_battery",
+    43,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Download, on_battery),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__download__field_indices_by_name[] = {
   26,   /* field[26] = app_data */
@@ -3422,6 +3446,8 @@ static const unsigned stash__v1__download__field_indices_by_name[] = {
   0,   /* field[0] = id */
   25,   /* field[25] = license */
   32,   /* field[32] = min_size */
+  33,   /* field[33] = network */
+  34,   /* field[34] = on_battery */
   29,   /* field[29] = priority */
   4,   /* field[4] = progress */
   9,   /* field[9] = quality */
@@ -3436,10 +3462,11 @@ static const unsigned stash__v1__download__field_indices_by_name[] = {
   6,   /* field[6] = total_bytes */
   1,   /* field[1] = uri */
 };
-static const ProtobufCIntRange stash__v1__download__number_ranges[1 + 1] =
+static const ProtobufCIntRange stash__v1__download__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 33 }
+  { 42, 33 },
+  { 0, 35 }
 };
 const ProtobufCMessageDescriptor stash__v1__download__descriptor =
 {
@@ -3449,10 +3476,10 @@ const ProtobufCMessageDescriptor stash__v1__download__descriptor =
   "Stash__V1__Download",
   "stash.v1",
   sizeof(Stash__V1__Download),
-  33,
+  35,
   stash__v1__download__field_descriptors,
   stash__v1__download__field_indices_by_name,
-  1,  stash__v1__download__number_ranges,
+  2,  stash__v1__download__number_ranges,
   (ProtobufCMessageInit) stash__v1__download__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
@@ -3946,7 +3973,7 @@ const ProtobufCMessageDescriptor stash__v1__hls_options__descriptor =
   (ProtobufCMessageInit) stash__v1__hls_options__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__config__field_descriptors[13] =
+static const ProtobufCFieldDescriptor stash__v1__config__field_descriptors[17] =
 {
   {
     "max_parallel",
@@ -4104,14 +4131,66 @@ static const ProtobufCFieldDescriptor stash__v1__config__field_descriptors[13] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "network",
+    14,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Config, network),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "on_battery",
+    15,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Config, on_battery),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "notify",
+    16,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Config, notify),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "inhibit_sleep",
+    17,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__Config, inhibit_sleep),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__config__field_indices_by_name[] = {
   7,   /* field[7] = files_per_download */
+  16,   /* field[16] = inhibit_sleep */
   5,   /* field[5] = low_speed_limit */
   6,   /* field[6] = low_speed_time */
   8,   /* field[8] = max_connections */
   9,   /* field[9] = max_connections_per_host */
   0,   /* field[0] = max_parallel */
+  13,   /* field[13] = network */
+  15,   /* field[15] = notify */
+  14,   /* field[14] = on_battery */
   12,   /* field[12] = preempt */
   4,   /* field[4] = rate_limit */
   11,   /* field[11] = rate_schedule */
@@ -4123,7 +4202,7 @@ static const unsigned stash__v1__config__field_indices_by_name[] = {
 static const ProtobufCIntRange stash__v1__config__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 13 }
+  { 0, 17 }
 };
 const ProtobufCMessageDescriptor stash__v1__config__descriptor =
 {
@@ -4133,7 +4212,7 @@ const ProtobufCMessageDescriptor stash__v1__config__descriptor =
   "Stash__V1__Config",
   "stash.v1",
   sizeof(Stash__V1__Config),
-  13,
+  17,
   stash__v1__config__field_descriptors,
   stash__v1__config__field_indices_by_name,
   1,  stash__v1__config__number_ranges,
@@ -4242,7 +4321,7 @@ const ProtobufCMessageDescriptor stash__v1__hello_request__descriptor =
   (ProtobufCMessageInit) stash__v1__hello_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_descriptors[18] =
+static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_descriptors[20] =
 {
   {
     "id",
@@ -4460,6 +4539,30 @@ static const ProtobufCFieldDescriptor stash__v1__add_download_request__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "network",
+    21,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__AddDownloadRequest, network),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "on_battery",
+    22,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__AddDownloadRequest, on_battery),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__add_download_request__field_indices_by_name[] = {
   9,   /* field[9] = app_data */
@@ -4473,6 +4576,8 @@ static const unsigned stash__v1__add_download_request__field_indices_by_name[] =
   6,   /* field[6] = hls */
   0,   /* field[0] = id */
   16,   /* field[16] = min_size */
+  18,   /* field[18] = network */
+  19,   /* field[19] = on_battery */
   13,   /* field[13] = priority */
   14,   /* field[14] = rate_limit */
   17,   /* field[17] = replace */
@@ -4481,10 +4586,11 @@ static const unsigned stash__v1__add_download_request__field_indices_by_name[] =
   2,   /* field[2] = title */
   1,   /* field[1] = uri */
 };
-static const ProtobufCIntRange stash__v1__add_download_request__number_ranges[1 + 1] =
+static const ProtobufCIntRange stash__v1__add_download_request__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 18 }
+  { 21, 18 },
+  { 0, 20 }
 };
 const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
 {
@@ -4494,14 +4600,14 @@ const ProtobufCMessageDescriptor stash__v1__add_download_request__descriptor =
   "Stash__V1__AddDownloadRequest",
   "stash.v1",
   sizeof(Stash__V1__AddDownloadRequest),
-  18,
+  20,
   stash__v1__add_download_request__field_descriptors,
   stash__v1__add_download_request__field_indices_by_name,
-  1,  stash__v1__add_download_request__number_ranges,
+  2,  stash__v1__add_download_request__number_ranges,
   (ProtobufCMessageInit) stash__v1__add_download_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__set_download_request__field_descriptors[9] =
+static const ProtobufCFieldDescriptor stash__v1__set_download_request__field_descriptors[11] =
 {
   {
     "id",
@@ -4611,6 +4717,30 @@ static const ProtobufCFieldDescriptor stash__v1__set_download_request__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "network",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SetDownloadRequest, network),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "on_battery",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SetDownloadRequest, on_battery),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__set_download_request__field_indices_by_name[] = {
   6,   /* field[6] = clear_headers */
@@ -4619,6 +4749,8 @@ static const unsigned stash__v1__set_download_request__field_indices_by_name[] =
   5,   /* field[5] = headers */
   0,   /* field[0] = id */
   7,   /* field[7] = license_headers */
+  9,   /* field[9] = network */
+  10,   /* field[10] = on_battery */
   1,   /* field[1] = priority */
   2,   /* field[2] = rate_limit */
   3,   /* field[3] = uri */
@@ -4626,7 +4758,7 @@ static const unsigned stash__v1__set_download_request__field_indices_by_name[] =
 static const ProtobufCIntRange stash__v1__set_download_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 9 }
+  { 0, 11 }
 };
 const ProtobufCMessageDescriptor stash__v1__set_download_request__descriptor =
 {
@@ -4636,7 +4768,7 @@ const ProtobufCMessageDescriptor stash__v1__set_download_request__descriptor =
   "Stash__V1__SetDownloadRequest",
   "stash.v1",
   sizeof(Stash__V1__SetDownloadRequest),
-  9,
+  11,
   stash__v1__set_download_request__field_descriptors,
   stash__v1__set_download_request__field_indices_by_name,
   1,  stash__v1__set_download_request__number_ranges,
@@ -6589,7 +6721,7 @@ const ProtobufCMessageDescriptor stash__v1__stats_result__descriptor =
   (ProtobufCMessageInit) stash__v1__stats_result__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__system_info_result__field_descriptors[14] =
+static const ProtobufCFieldDescriptor stash__v1__system_info_result__field_descriptors[20] =
 {
   {
     "data_dir",
@@ -6759,6 +6891,78 @@ static const ProtobufCFieldDescriptor stash__v1__system_info_result__field_descr
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "metered",
+    15,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SystemInfoResult, metered),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "on_battery",
+    16,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SystemInfoResult, on_battery),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "network_service",
+    17,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SystemInfoResult, network_service),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "power_service",
+    18,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SystemInfoResult, power_service),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "sleep_inhibitor",
+    19,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SystemInfoResult, sleep_inhibitor),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "notification_service",
+    20,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Stash__V1__SystemInfoResult, notification_service),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__system_info_result__field_indices_by_name[] = {
   8,   /* field[8] = asset_count */
@@ -6770,16 +6974,22 @@ static const unsigned stash__v1__system_info_result__field_indices_by_name[] = {
   1,   /* field[1] = disk_total */
   6,   /* field[6] = download_count */
   9,   /* field[9] = last_verify */
+  14,   /* field[14] = metered */
+  16,   /* field[16] = network_service */
+  19,   /* field[19] = notification_service */
+  15,   /* field[15] = on_battery */
+  17,   /* field[17] = power_service */
   12,   /* field[12] = rate_limit_changes_at */
   13,   /* field[13] = rate_limit_next */
   11,   /* field[11] = rate_limit_now */
+  18,   /* field[18] = sleep_inhibitor */
   5,   /* field[5] = socket_path */
   10,   /* field[10] = warnings */
 };
 static const ProtobufCIntRange stash__v1__system_info_result__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 14 }
+  { 0, 20 }
 };
 const ProtobufCMessageDescriptor stash__v1__system_info_result__descriptor =
 {
@@ -6789,7 +6999,7 @@ const ProtobufCMessageDescriptor stash__v1__system_info_result__descriptor =
   "Stash__V1__SystemInfoResult",
   "stash.v1",
   sizeof(Stash__V1__SystemInfoResult),
-  14,
+  20,
   stash__v1__system_info_result__field_descriptors,
   stash__v1__system_info_result__field_indices_by_name,
   1,  stash__v1__system_info_result__number_ranges,

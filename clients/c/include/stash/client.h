@@ -330,6 +330,10 @@ typedef struct stash_download {
     const char *expect;
     uint64_t min_size;
     const stash_file_rules *file_rules;
+    /* Feature "desktop" (docs/DESKTOP.md): its own rules, "any" or "unmetered" and "continue" or
+     * "pause"; "" follows the daemon's config keys network and on-battery. */
+    const char *network;
+    const char *on_battery;
 } stash_download;
 
 /* ------------------------------------------------------------------ connection */
@@ -439,6 +443,11 @@ typedef struct stash_add_options {
      * with `files`, `hls` or `text_tracks` from a daemon without "replace-any" (one with "replace"
      * only replaces single files). */
     bool replace;
+    /* Feature "desktop" (docs/DESKTOP.md): its own rules in place of the config's, "any" or
+     * "unmetered" and "continue" or "pause"; NULL or "" follows the config. stash_add refuses
+     * them with STASH_UNIMPLEMENTED from a daemon without the feature, which would ignore them. */
+    const char *network;
+    const char *on_battery;
 } stash_add_options;
 #define STASH_ADD_OPTIONS_INIT STASH_OPTIONS_INIT_(stash_add_options)
 static inline void stash_add_options_init(stash_add_options *options) {
@@ -548,6 +557,12 @@ STASH_API const char *stash_priority_name(stash_priority priority);
 STASH_API stash_status stash_set_rate_limit(stash_client *client, const char *id, uint64_t bytes_per_second,
                                             stash_download **out);
 
+/* SetDownload's network and on-battery rules (feature "desktop", STASH_UNIMPLEMENTED without
+ * it): "any" or "unmetered", "continue" or "pause"; NULL leaves one as it is, and at least one
+ * is given. The download waits or goes on under them at once. *out (optional) is the record. */
+STASH_API stash_status stash_set_desktop_rules(stash_client *client, const char *id, const char *network, const char *on_battery,
+                                               stash_download **out);
+
 /* SetDownload's URL: a single-file download's new http(s) URL (a renewed signed one). The bytes
  * held are kept when the new URL serves the same content (its ETag, else Last-Modified); a
  * running download restarts on it, a failed one stays FAILED until stash_resume. Needs a daemon
@@ -656,6 +671,19 @@ typedef struct stash_system_info {
     uint64_t rate_limit_now;
     int64_t rate_limit_changes_at;
     uint64_t rate_limit_next;
+    /* Feature "desktop": NetworkManager says the network is metered, UPower that the machine
+     * runs on battery, and what the daemon sees of each in words ("not metered", "no system
+     * bus", ...; "" from an older daemon). */
+    bool metered;
+    bool on_battery;
+    const char *network_service;
+    const char *power_service;
+    /* Feature "desktop": logind's sleep lock while downloads run, in words ("held (delay)", "not
+     * held", "no logind on the system bus", ...). */
+    const char *sleep_inhibitor;
+    /* Feature "desktop": what the daemon sees of org.freedesktop.Notifications ("sent (last id
+     * 3)", "not used yet", "no session bus", ...). */
+    const char *notification_service;
 } stash_system_info;
 
 /* GetSystemInfo (`stash info`). Free *out with stash_system_info_free. */
@@ -664,6 +692,8 @@ STASH_API void stash_system_info_free(stash_system_info *info);
 
 /* The longest rate schedule stash_config holds, in bytes. */
 #define STASH_MAX_RATE_SCHEDULE 4096u
+/* The longest word setting (network, on-battery) stash_config holds, in bytes. */
+#define STASH_MAX_CONFIG_WORD 31u
 
 /* Config (PROTOCOL.md section 10): plain values, returned by value. */
 typedef struct stash_config {
@@ -684,6 +714,14 @@ typedef struct stash_config {
     /* Daemon 0.11.0 (soname 0.3): a queued download takes the slot of a running one of lower
      * priority, which goes back to QUEUED keeping its bytes (config key "preempt", "1" or "0"). */
     bool preempt;
+    /* Feature "desktop": "unmetered" or "" for any network (config key "network"), "pause" or
+     * "" for continue (config key "on-battery"); NUL-terminated (docs/DESKTOP.md). */
+    char network[STASH_MAX_CONFIG_WORD + 1];
+    char on_battery[STASH_MAX_CONFIG_WORD + 1];
+    /* Feature "desktop": "groups" or "all" (config key "notify"), "" for none; "block" or "no"
+     * (config key "inhibit-sleep"), "" for delay. */
+    char notify[STASH_MAX_CONFIG_WORD + 1];
+    char inhibit_sleep[STASH_MAX_CONFIG_WORD + 1];
 } stash_config;
 
 typedef struct stash_config_entry {

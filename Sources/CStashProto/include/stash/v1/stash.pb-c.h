@@ -415,10 +415,18 @@ struct  Stash__V1__Download
    * queued downloads of a higher priority get a slot first
    */
   Stash__V1__Priority priority;
+  /*
+   * "any" or "unmetered": its own network rule; "" follows config network (feature desktop)
+   */
+  char *network;
+  /*
+   * "continue" or "pause": its own battery rule; "" follows config on-battery
+   */
+  char *on_battery;
 };
 #define STASH__V1__DOWNLOAD__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__download__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STASH__V1__DOWNLOAD_STATE__NOT_DOWNLOADED, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, NULL, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, NULL, NULL, NULL, {0,NULL}, (char *)protobuf_c_empty_string, 0,NULL, 0, (char *)protobuf_c_empty_string, 0, STASH__V1__PRIORITY__PRIORITY_NORMAL }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STASH__V1__DOWNLOAD_STATE__NOT_DOWNLOADED, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, NULL, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, NULL, NULL, NULL, {0,NULL}, (char *)protobuf_c_empty_string, 0,NULL, 0, (char *)protobuf_c_empty_string, 0, STASH__V1__PRIORITY__PRIORITY_NORMAL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 /*
@@ -644,10 +652,26 @@ struct  Stash__V1__Config
    * a queued download takes the slot of a running one of lower priority
    */
   protobuf_c_boolean preempt;
+  /*
+   * "unmetered": downloads wait while NetworkManager says metered; "" = any (the default)
+   */
+  char *network;
+  /*
+   * "pause": downloads wait while UPower says on battery; "" = continue (the default)
+   */
+  char *on_battery;
+  /*
+   * "groups" or "all": desktop notifications of completions; "" = none (the default)
+   */
+  char *notify;
+  /*
+   * "block" or "no": logind's lock on sleep while downloads run; "" = delay (the default)
+   */
+  char *inhibit_sleep;
 };
 #define STASH__V1__CONFIG__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__config__descriptor) \
-    , 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0 }
+    , 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 struct  Stash__V1__ConfigEntry
@@ -741,10 +765,18 @@ struct  Stash__V1__AddDownloadRequest
    * fetch the COMPLETED single-file download holding this id or uri again, beside the old copy, and swap it in when complete
    */
   protobuf_c_boolean replace;
+  /*
+   * "any" or "unmetered"; "" follows config network (feature desktop)
+   */
+  char *network;
+  /*
+   * "continue" or "pause"; "" follows config on-battery
+   */
+  char *on_battery;
 };
 #define STASH__V1__ADD_DOWNLOAD_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__add_download_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, NULL, NULL, 0, {0,NULL}, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, (char *)protobuf_c_empty_string, 0, STASH__V1__PRIORITY__PRIORITY_NORMAL, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, NULL, NULL, 0, {0,NULL}, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, (char *)protobuf_c_empty_string, 0, STASH__V1__PRIORITY__PRIORITY_NORMAL, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 typedef enum {
@@ -789,6 +821,14 @@ struct  Stash__V1__SetDownloadRequest
   size_t n_license_headers;
   Stash__V1__Header **license_headers;
   protobuf_c_boolean clear_license_headers;
+  /*
+   * "any" or "unmetered", "" = not given (feature desktop)
+   */
+  char *network;
+  /*
+   * "continue" or "pause", "" = not given
+   */
+  char *on_battery;
   Stash__V1__SetDownloadRequest__PriorityGivenCase priority_given_case;
   union {
     Stash__V1__Priority priority;
@@ -800,7 +840,7 @@ struct  Stash__V1__SetDownloadRequest
 };
 #define STASH__V1__SET_DOWNLOAD_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__set_download_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0, 0,NULL, 0, STASH__V1__SET_DOWNLOAD_REQUEST__PRIORITY_GIVEN__NOT_SET, {0}, STASH__V1__SET_DOWNLOAD_REQUEST__RATE_LIMIT_GIVEN__NOT_SET, {0} }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0, 0,NULL, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STASH__V1__SET_DOWNLOAD_REQUEST__PRIORITY_GIVEN__NOT_SET, {0}, STASH__V1__SET_DOWNLOAD_REQUEST__RATE_LIMIT_GIVEN__NOT_SET, {0} }
 
 
 /*
@@ -1360,10 +1400,34 @@ struct  Stash__V1__SystemInfoResult
    * the limit from then on, 0 = unlimited
    */
   uint64_t rate_limit_next;
+  /*
+   * NetworkManager says the network is metered (yes or guess-yes)
+   */
+  protobuf_c_boolean metered;
+  /*
+   * UPower says the machine runs on battery
+   */
+  protobuf_c_boolean on_battery;
+  /*
+   * what stashd sees of NetworkManager ("not metered", "no system bus", ...)
+   */
+  char *network_service;
+  /*
+   * what stashd sees of UPower ("on AC power", "not on the system bus", ...)
+   */
+  char *power_service;
+  /*
+   * logind's sleep lock while downloads run: "held (delay)", "not held", "no logind on the system bus", ...
+   */
+  char *sleep_inhibitor;
+  /*
+   * what stashd sees of org.freedesktop.Notifications: "not used yet", "sent (last id 3)", "no session bus", ...
+   */
+  char *notification_service;
 };
 #define STASH__V1__SYSTEM_INFO_RESULT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__system_info_result__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, NULL, 0,NULL, 0, 0, 0 }
+    , (char *)protobuf_c_empty_string, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, NULL, 0,NULL, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 struct  Stash__V1__StateBytes
