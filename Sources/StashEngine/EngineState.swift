@@ -169,16 +169,8 @@ struct EngineState {
             removed(id, into: &effects)
         case .configChanged(let updated):
             changeConfig(updated, into: &effects)
-        case .setPriority(let id, let priority):
-            try setPriority(id, priority, into: &effects)
-        case .setRateLimit(let id, let limit):
-            try setRateLimit(id, limit, into: &effects)
-        case .setURI(let id, let uri, let file):
-            try setURI(id, uri, file: file, into: &effects)
-        case .setHeaders(let id, let change):
-            try setHeaders(id, change, into: &effects)
-        case .setLicenseHeaders(let id, let change):
-            try setLicenseHeaders(id, change, into: &effects)
+        case .setDownload(let changes):
+            try setDownload(changes, into: &effects)
         case .move(let id, let move):
             try self.move(id, move, into: &effects)
 
