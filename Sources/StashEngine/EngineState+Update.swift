@@ -32,7 +32,7 @@ extension EngineState {
     /// signed one that expired, a moved file). The bytes held are kept: the next transfer
     /// resumes with the recorded validators in If-Range, so a new URL serving other content
     /// (another entity tag or size) answers with it whole and the file starts again
-    /// (`newURLs` says why). A running download restarts on the new URL at once; a paused or
+    /// (`DownloadFile.newURL` says why, across restarts). A running download restarts on the new URL at once; a paused or
     /// failed one keeps its state until it is resumed.
     mutating func setURI(_ id: String, _ uri: String, file path: String?, into effects: inout [EngineEffect]) throws {
         guard let (index, file) = try checkURI(id, uri, file: path), var entry = entries[id] else { return }
@@ -40,13 +40,15 @@ extension EngineState {
         unindexContent(download)
         if let file {
             entry.download.files[file].url = uri
-            newURLs[id, default: []].insert(file)
+            entry.download.files[file].newURL = true
         }
         if download.isBundle {
             effects.append(.commit(
                 .saveFile(id: id, index: index, file: entry.download.files[index]), then: .settingsChanged(entry.download, changed: ["uri"])))
         } else {
             entry.download.uri = uri
+            // The file's row keeps its new URL's mark for a restart.
+            if let file { effects.append(.commit(.saveFile(id: id, index: file, file: entry.download.files[file]), then: nil)) }
             effects.append(.commit(.save(entry.download), then: .settingsChanged(entry.download, changed: ["uri"])))
         }
         entries[id] = entry

@@ -54,10 +54,6 @@ struct EngineState {
     var replacements: [String: Replacement] = [:]
     /// Replaces waiting for a download slot, in the order asked (`EngineState+ReplaceSlots`).
     var replaceQueue: [String] = []
-    /// The files (by index) of each download whose URL SetDownload changed since their last
-    /// response: a server that does not resume one tells that the new URL's content differs.
-    /// Kept here, not in the entry, as few downloads ever have one.
-    var newURLs: [String: Set<Int>] = [:]
     private(set) var shuttingDown = false
 
     /// Progress of one download is announced when it moved by this many percent …
