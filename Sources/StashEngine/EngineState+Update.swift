@@ -32,8 +32,8 @@ extension EngineState {
     /// signed one that expired, a moved file). The bytes held are kept: the next transfer
     /// resumes with the recorded validators in If-Range, so a new URL serving other content
     /// (another entity tag or size) answers with it whole and the file starts again
-    /// (`DownloadFile.newURL` says why, across restarts). A running download restarts on the new URL at once; a paused or
-    /// failed one keeps its state until it is resumed.
+    /// (`DownloadFile.newURL` says why, across restarts). A running download restarts on the
+    /// new URL at once; a paused or failed one keeps its state until it is resumed.
     mutating func setURI(_ id: String, _ uri: String, file path: String?, into effects: inout [EngineEffect]) throws {
         guard let (index, file) = try checkURI(id, uri, file: path), var entry = entries[id] else { return }
         let download = entry.download
