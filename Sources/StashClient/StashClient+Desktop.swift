@@ -6,11 +6,10 @@ extension StashClient {
     /// Gives a download its own network rule, on-battery rule or both (nil leaves one as it
     /// is): it waits or goes on under them at once. Returns its record.
     public func setDesktopRules(id: String, network: NetworkRequirement? = nil, onBattery: BatteryPolicy? = nil) async throws -> Download {
-        try requireDesktop()
         guard network != nil || onBattery != nil else {
             throw StashError.invalidArgument("give a network rule, an on-battery rule or both")
         }
-        return try await downloadResult(of: .setDownload(SetDownloadRequest(id: id, network: network, onBattery: onBattery)))
+        return try await setDownload(id: id, network: network, onBattery: onBattery)
     }
 
     /// An older daemon ignores the rules: a download meant to wait on a metered network would not.

@@ -25,6 +25,10 @@ public struct DownloadFile: Equatable, Sendable {
     /// The file is at its final path, complete and verified. Not stored: a file reaches its
     /// final path only once it is complete, so its presence is the record.
     public var done: Bool
+    /// Its URL was changed (SetDownload) since its server last answered: a server that does
+    /// not resume it tells that the new URL's content differs, and a file without validators
+    /// resumes on its size alone. Stored (`download_file.new_url`), so a restart keeps both.
+    package var newURL = false
 
     /// Size given at add time or learned from Content-Length; nil while unknown (a negative
     /// size is no size).

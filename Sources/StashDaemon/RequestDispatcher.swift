@@ -86,12 +86,9 @@ package struct RequestDispatcher: RequestHandler {
         }
     }
 
-    /// SetDownload: each field given is changed; one that names nothing to change is refused
-    /// rather than answered as if it had done something.
-    /// The URL goes first, as it is refused for the most (a bad URL, a bundle, HLS), then the
-    /// headers, the rate limit: each is refused for what the later ones would be refused for
-    /// too (an unknown id, a REMOVING download), and every header is checked before any
-    /// change, so a refusal leaves the record as it was.
+    /// SetDownload: the fields given are changed together, all or none (the engine checks
+    /// every field before it applies any); one that names nothing to change is refused rather
+    /// than answered as if it had done something.
     static func set(_ request: SetDownloadRequest, on engine: Engine) async throws -> Download {
         guard request.priority != nil || request.rateLimit != nil || request.uri != nil || request.headers != nil || request.licenseHeaders != nil
             || request.network != nil || request.onBattery != nil
@@ -107,17 +104,9 @@ package struct RequestDispatcher: RequestHandler {
         if let rateLimit = request.rateLimit, rateLimit < 0 {
             throw StashError.invalidArgument("rate_limit: \(rateLimit) is negative; give bytes per second, 0 = none")
         }
-        var download: Download?
-        if let uri = request.uri { download = try await engine.setURI(id: request.id, uri, file: request.file) }
-        if let headers = request.headers { download = try await engine.setHeaders(id: request.id, headers) }
-        if let headers = request.licenseHeaders { download = try await engine.setLicenseHeaders(id: request.id, headers) }
-        if let rateLimit = request.rateLimit { download = try await engine.setRateLimit(id: request.id, rateLimit) }
-        if request.network != nil || request.onBattery != nil {
-            download = try await engine.setDesktopRules(id: request.id, network: request.network, onBattery: request.onBattery)
-        }
-        if let priority = request.priority { download = try await engine.setPriority(id: request.id, priority) }
-        guard let download else { throw StashError.notFound(id: request.id) }
-        return download
+        return try await engine.set(DownloadChanges(
+            id: request.id, priority: request.priority, rateLimit: request.rateLimit, uri: request.uri, file: request.file,
+            headers: request.headers, licenseHeaders: request.licenseHeaders, network: request.network, onBattery: request.onBattery))
     }
 
     /// include_failed chooses which downloads ResumeGroup takes; sent with another group

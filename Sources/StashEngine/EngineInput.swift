@@ -40,17 +40,10 @@ enum EngineInput {
     /// A removed download's files are deleted: its record goes.
     case removed(String)
     case configChanged(DaemonConfig)
-    /// SetDownload's priority (`EngineState+Queue`).
-    case setPriority(String, DownloadPriority)
-    /// SetDownload's rate limit (`EngineState+Update`).
-    case setRateLimit(String, Int64)
-    /// SetDownload's URL (`EngineState+Update`): the download's, or a bundle file's by path.
-    case setURI(String, String, file: String?)
-    /// SetDownload's headers and licence headers (`EngineState+Headers`).
-    case setHeaders(String, HeaderChange)
-    case setLicenseHeaders(String, HeaderChange)
-    /// SetDownload's network and on-battery rules (`EngineState+Desktop`); nil leaves one as it is.
-    case setDesktopRules(String, network: NetworkRequirement?, onBattery: BatteryPolicy?)
+    /// SetDownload, applied whole or not at all (`EngineState+SetDownload`): its priority
+    /// (`EngineState+Queue`), rate limit and URL (`EngineState+Update`), headers and licence
+    /// headers (`EngineState+Headers`), network and on-battery rules (`EngineState+Desktop`).
+    case setDownload(DownloadChanges)
     /// Move: a queued download's place in the queue.
     case move(String, QueueMove)
 

@@ -23,13 +23,19 @@ extension EngineState {
         effects.append(.log(.info, "download waits for the desktop", ["id": "\(id)", "reason": "\(reason)"]))
     }
 
-    /// SetDownload's network and on-battery rules: kept, then the download waits or goes on
-    /// under them at once.
-    mutating func setDesktopRules(_ id: String, network: NetworkRequirement?, onBattery: BatteryPolicy?, into effects: inout [EngineEffect]) throws {
-        guard var entry = entries[id] else { throw StashError.notFound(id: id) }
+    /// Whether SetDownload may change the download's network and on-battery rules.
+    func checkDesktopRules(_ id: String) throws {
+        guard let entry = entries[id] else { throw StashError.notFound(id: id) }
         guard entry.download.state != .removing else {
             throw StashError(.failedPrecondition, "download '\(id)' is REMOVING; its network and on-battery rules cannot change")
         }
+    }
+
+    /// SetDownload's network and on-battery rules: kept, then the download waits or goes on
+    /// under them at once.
+    mutating func setDesktopRules(_ id: String, network: NetworkRequirement?, onBattery: BatteryPolicy?, into effects: inout [EngineEffect]) throws {
+        try checkDesktopRules(id)
+        guard var entry = entries[id] else { throw StashError.notFound(id: id) }
         let before = entry.download
         if let network { entry.download.network = network }
         if let onBattery { entry.download.onBattery = onBattery }

@@ -47,7 +47,11 @@ extension EngineState {
         entry.download.stateReason = Self.replacingReason
         entries[id] = entry
         effects.append(.log(.info, "replace started", ["id": "\(id)", "uri": "\(entry.download.uri.withoutURLSecrets)", "hls": "true"]))
-        effects.append(.startReplacePlanning(generation: generation, entry.download))
+        // Without the licence held, the new copy's keys are asked for as an add asks for them,
+        // and sealed beside the old copy's, which keeps its licence until the exchange.
+        var planned = entry.download
+        planned.license = nil
+        effects.append(.startReplacePlanning(generation: generation, planned))
         effects.append(.commit(.save(entry.download), then: .stateChanged(layout.eventView(entry.download), previous: .completed)))
     }
 
@@ -65,6 +69,8 @@ extension EngineState {
             copy.playlistPaths = prepared.playlistPaths
             copy.quality = prepared.quality
             copy.hasSubtitles = prepared.hasSubtitles || !download.textTracks.isEmpty
+            copy.licenseKeyIDs = prepared.licenseKeyIDs
+            copy.license = prepared.license
             replacement.folder = copy
             replacements[id] = replacement
             effects.append(.log(.info, "replace planned", ["id": "\(id)", "files": "\(copy.files.count)", "keys": "\(copy.keyPaths.count)"]))
@@ -180,10 +186,14 @@ extension EngineState {
         }
         replacement.oldRecord = entry.download
         replacements[id] = replacement
-        let staleKeys = entry.download.hlsKeys
+        let staleKeys = ReplacementKeys.storeIDs(of: entry.download)
         entry.download.files = copy.files
         if entry.download.hls != nil {
             entry.download.hlsKeys = copy.keyPaths
+            if entry.download.drm != nil {
+                entry.download.licenseKeyIDs = copy.licenseKeyIDs
+                entry.download.license = copy.license
+            }
             entry.download.hlsPlaylists = copy.playlistPaths
             entry.download.quality = copy.quality
             entry.download.hasSubtitles = copy.hasSubtitles
@@ -196,7 +206,7 @@ extension EngineState {
         entry.download.stateReason = Self.swappingReason
         entries[id] = entry
         effects.append(.commit(.add(entry.download), then: nil))
-        effects.append(.swapReplacementFolder(id: id, keys: copy.keyPaths, staleKeys: staleKeys))
+        effects.append(.swapReplacementFolder(id: id, keys: copy.keyStoreIDs, staleKeys: staleKeys))
     }
 
     /// The exchange ended: the record of the new copy stands and the disk watch follows the
@@ -220,6 +230,7 @@ extension EngineState {
         entry.download.stateReason = Self.replacedReason
         entries[id] = entry
         effects.append(.watch(entry.download))
+        if let old = replacement.oldRecord { replacedLicense(of: old, by: entry.download, into: &effects) }
         effects.append(.log(.info, "replace done", ["id": "\(id)", "bytes": "\(entry.download.downloadedBytes)", "files": "\(entry.download.files.count)"]))
         effects.append(.commit(.save(entry.download), then: .stateChanged(layout.eventView(entry.download), previous: .completed)))
     }

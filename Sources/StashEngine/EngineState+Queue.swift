@@ -88,11 +88,7 @@ extension EngineState {
     /// Gives a download another priority (SetDownload). A queued one goes to the end of its
     /// new priority's queue; a running one keeps its slot unless a preemption now takes it.
     mutating func setPriority(_ id: String, _ priority: DownloadPriority, into effects: inout [EngineEffect]) throws {
-        guard var entry = entries[id] else { throw StashError.notFound(id: id) }
-        guard entry.download.priority != priority else { return }
-        guard entry.download.state != .removing else {
-            throw StashError(.failedPrecondition, "download '\(id)' is REMOVING; its priority cannot change")
-        }
+        guard try checkPriority(id, priority), var entry = entries[id] else { return }
         entry.download.priority = priority
         // A waiting one joins the new priority's queue now: at its end, as an add would. One
         // whose add is not durable yet is not waiting: `.added` enters it under the new key.
@@ -103,6 +99,16 @@ extension EngineState {
         if waiting { requeueKey(id) }
         effects.append(.commit(.save(entry.download), then: .settingsChanged(entry.download, changed: ["priority"])))
         schedule(into: &effects)
+    }
+
+    /// Refuses a priority `id` cannot take; false when it has it already.
+    func checkPriority(_ id: String, _ priority: DownloadPriority) throws -> Bool {
+        guard let download = entries[id]?.download else { throw StashError.notFound(id: id) }
+        guard download.priority != priority else { return false }
+        guard download.state != .removing else {
+            throw StashError(.failedPrecondition, "download '\(id)' is REMOVING; its priority cannot change")
+        }
+        return true
     }
 
     /// Moves a queued download (Move). Refused, naming the ids and states, for an unknown id,

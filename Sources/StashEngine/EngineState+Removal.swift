@@ -17,7 +17,6 @@ extension EngineState {
         guard let entry = entries[id], entry.lifecycle.state == .removing else { return }
         unindexContent(entry.download)
         entries[id] = nil
-        newURLs[id] = nil
         effects.append(.commit(.delete(id), then: .removed(id: id)))
         effects.append(.log(.info, "download removed", ["id": "\(id)"]))
     }

@@ -32,8 +32,9 @@ extension EngineState {
         if Replacement.replacesFolder(download) {
             effects.append(.discardReplacement(id: id, folder: layout.assetsDir, temporary: FolderSwap.siblingName(id)))
             // The new plan's keys are not known any more; a package planned again mostly names
-            // its keys as the old one did.
-            if !download.hlsKeys.isEmpty { effects.append(.discardReplacementKeys(id: id, paths: download.hlsKeys)) }
+            // its keys (a licence's by their key ids) as the old one did.
+            let keys = ReplacementKeys.storeIDs(of: download)
+            if !keys.isEmpty { effects.append(.discardReplacementKeys(id: id, paths: keys)) }
         } else {
             effects.append(.discardReplacement(id: id, folder: layout.assetFolder(id: id), temporary: file.path + Replacement.suffix))
         }
@@ -47,9 +48,6 @@ extension EngineState {
         guard let entry = entries[id] else { throw StashError.notFound(id: id) }
         guard replacements[id] == nil else { return }
         let download = entry.download
-        guard download.drm == nil else {
-            throw StashError(.unimplemented, "replace: download '\(id)' is an HLS stream with DRM; replace supports single files, bundles, downloads with text tracks and HLS streams without DRM (cancel it and add it again)")
-        }
         guard download.state == .completed else {
             throw StashError(
                 .failedPrecondition, "replace: download '\(id)' is \(download.state.name), not COMPLETED; a download not yet complete is fetched already")
@@ -200,8 +198,12 @@ extension EngineState {
         if let copy = replacement.folder, !copy.running.isEmpty {
             effects.append(.stopTransfers(id: id, generations: Array(copy.running.values)))
         }
-        if discard, let copy = replacement.folder, !copy.keyPaths.isEmpty {
-            effects.append(.discardReplacementKeys(id: id, paths: copy.keyPaths))
+        if discard, let copy = replacement.folder {
+            // A planning that failed after the licence exchange sealed keys it did not report:
+            // those the old copy names are deleted too (all prefixed, none of the old copy's).
+            var keys = copy.keyStoreIDs
+            for key in entries[id].map({ ReplacementKeys.storeIDs(of: $0.download) }) ?? [] where !keys.contains(key) { keys.append(key) }
+            if !keys.isEmpty { effects.append(.discardReplacementKeys(id: id, paths: keys)) }
         }
         // A replace that waited for a slot fetched nothing.
         let fetched = replacement.waitingFiles == nil

@@ -99,7 +99,7 @@ extension EngineState {
             range: file.rangeOffset.map { FetchRange(offset: $0, length: file.size ?? 0) },
             expectedSize: file.rangeOffset == nil ? file.size : nil, contentCheck: ContentCheck(file: file, labelled: !download.isFolder))
         // A new URL's server may give no validators: its size is then what tells the content.
-        request.resumeOnSize = newURLs[download.id]?.contains(index) == true
+        request.resumeOnSize = file.newURL
         request.rateGroup = download.id
         request.groupRateLimit = download.rateLimit
         entry.activity.started(index, generation: generation)

@@ -105,8 +105,8 @@ extension EngineState {
         let sizeWasUnknown = entry.download.totalBytes == nil
         // Bytes were kept for this file, and the server's answer made them worthless.
         let startsOver = file.downloadedBytes > 0 && info.resumedFrom == 0
-        let newURI = newURLs[id]?.remove(index) != nil
-        if newURLs[id]?.isEmpty == true { newURLs[id] = nil }
+        let newURI = file.newURL
+        file.newURL = false
         file.etag = info.etag
         file.lastModified = info.lastModified
         entry.download.downloadedBytes = entry.download.downloadedBytes.addingSaturating(info.resumedFrom.subtractingSaturating(file.downloadedBytes))

@@ -6,18 +6,24 @@ extension EngineState {
     /// Gives a download its own rate limit (0 = none), within the global one. Its running
     /// transfers take it at once; its later ones bring it in their request.
     mutating func setRateLimit(_ id: String, _ limit: Int64, into effects: inout [EngineEffect]) throws {
-        guard limit >= 0 else {
-            throw StashError.invalidArgument("rate_limit: \(limit) is negative; give bytes per second, 0 = none")
-        }
-        guard var entry = entries[id] else { throw StashError.notFound(id: id) }
-        guard entry.download.rateLimit != limit else { return }
-        guard entry.download.state != .removing else {
-            throw StashError(.failedPrecondition, "download '\(id)' is REMOVING; its rate limit cannot change")
-        }
+        guard try checkRateLimit(id, limit), var entry = entries[id] else { return }
         entry.download.rateLimit = limit
         entries[id] = entry
         effects.append(.commit(.save(entry.download), then: .settingsChanged(entry.download, changed: ["rate_limit"])))
         effects.append(.setGroupRateLimit(id, limit))
+    }
+
+    /// Refuses a rate limit `id` cannot take; false when it has it already.
+    func checkRateLimit(_ id: String, _ limit: Int64) throws -> Bool {
+        guard limit >= 0 else {
+            throw StashError.invalidArgument("rate_limit: \(limit) is negative; give bytes per second, 0 = none")
+        }
+        guard let download = entries[id]?.download else { throw StashError.notFound(id: id) }
+        guard download.rateLimit != limit else { return false }
+        guard download.state != .removing else {
+            throw StashError(.failedPrecondition, "download '\(id)' is REMOVING; its rate limit cannot change")
+        }
+        return true
     }
 }
 
@@ -26,33 +32,23 @@ extension EngineState {
     /// signed one that expired, a moved file). The bytes held are kept: the next transfer
     /// resumes with the recorded validators in If-Range, so a new URL serving other content
     /// (another entity tag or size) answers with it whole and the file starts again
-    /// (`newURLs` says why). A running download restarts on the new URL at once; a paused or
-    /// failed one keeps its state until it is resumed.
+    /// (`DownloadFile.newURL` says why, across restarts). A running download restarts on the
+    /// new URL at once; a paused or failed one keeps its state until it is resumed.
     mutating func setURI(_ id: String, _ uri: String, file path: String?, into effects: inout [EngineEffect]) throws {
-        try DownloadRequestRules.validateURI(uri)
-        guard var entry = entries[id] else { throw StashError.notFound(id: id) }
+        guard let (index, file) = try checkURI(id, uri, file: path), var entry = entries[id] else { return }
         let download = entry.download
-        let index = try Self.fileToChange(download, path)
-        // The registry rebuilds a single file's lost row; were one missing, only the
-        // download's own URL would change rather than an index past the end being read.
-        let file = download.files.indices.contains(index) ? index : nil
-        guard file.map({ download.files[$0].url }) ?? download.uri != uri else { return }
-        guard download.state != .removing else {
-            throw StashError(.failedPrecondition, "download '\(id)' is REMOVING; its URL cannot change")
-        }
-        guard replacements[id] == nil else {
-            throw StashError(.failedPrecondition, "download '\(id)' is being replaced; change its URL once the replace ends")
-        }
         unindexContent(download)
         if let file {
             entry.download.files[file].url = uri
-            newURLs[id, default: []].insert(file)
+            entry.download.files[file].newURL = true
         }
         if download.isBundle {
             effects.append(.commit(
                 .saveFile(id: id, index: index, file: entry.download.files[index]), then: .settingsChanged(entry.download, changed: ["uri"])))
         } else {
             entry.download.uri = uri
+            // The file's row keeps its new URL's mark for a restart.
+            if let file { effects.append(.commit(.saveFile(id: id, index: file, file: entry.download.files[file]), then: nil)) }
             effects.append(.commit(.save(entry.download), then: .settingsChanged(entry.download, changed: ["uri"])))
         }
         entries[id] = entry
@@ -64,6 +60,25 @@ extension EngineState {
         // bytes, and it takes its slot again on the new one.
         try transition(id, .requeue, into: &effects) { $0.stateReason = "restarting on its new URL" }
         schedule(into: &effects)
+    }
+
+    /// Refuses a new URL `id` cannot take; the index of the file it is for and that file's
+    /// index in the record (nil for a single file's lost row), or nil when it has that URL.
+    func checkURI(_ id: String, _ uri: String, file path: String?) throws -> (index: Int, file: Int?)? {
+        try DownloadRequestRules.validateURI(uri)
+        guard let download = entries[id]?.download else { throw StashError.notFound(id: id) }
+        let index = try Self.fileToChange(download, path)
+        // The registry rebuilds a single file's lost row; were one missing, only the
+        // download's own URL would change rather than an index past the end being read.
+        let file = download.files.indices.contains(index) ? index : nil
+        guard file.map({ download.files[$0].url }) ?? download.uri != uri else { return nil }
+        guard download.state != .removing else {
+            throw StashError(.failedPrecondition, "download '\(id)' is REMOVING; its URL cannot change")
+        }
+        guard replacements[id] == nil else {
+            throw StashError(.failedPrecondition, "download '\(id)' is being replaced; change its URL once the replace ends")
+        }
+        return (index, file)
     }
 
     /// The index of the file a new URL is for: a single file's own (no path), or the bundle

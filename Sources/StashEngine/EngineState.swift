@@ -54,10 +54,6 @@ struct EngineState {
     var replacements: [String: Replacement] = [:]
     /// Replaces waiting for a download slot, in the order asked (`EngineState+ReplaceSlots`).
     var replaceQueue: [String] = []
-    /// The files (by index) of each download whose URL SetDownload changed since their last
-    /// response: a server that does not resume one tells that the new URL's content differs.
-    /// Kept here, not in the entry, as few downloads ever have one.
-    var newURLs: [String: Set<Int>] = [:]
     /// What the desktop says (`EngineState+Desktop`), and the downloads waiting for it to change.
     var desktop = DesktopConditions()
     var desktopWaiting: Set<String> = []
@@ -172,18 +168,8 @@ struct EngineState {
             removed(id, into: &effects)
         case .configChanged(let updated):
             changeConfig(updated, into: &effects)
-        case .setPriority(let id, let priority):
-            try setPriority(id, priority, into: &effects)
-        case .setRateLimit(let id, let limit):
-            try setRateLimit(id, limit, into: &effects)
-        case .setURI(let id, let uri, let file):
-            try setURI(id, uri, file: file, into: &effects)
-        case .setHeaders(let id, let change):
-            try setHeaders(id, change, into: &effects)
-        case .setLicenseHeaders(let id, let change):
-            try setLicenseHeaders(id, change, into: &effects)
-        case .setDesktopRules(let id, let network, let onBattery):
-            try setDesktopRules(id, network: network, onBattery: onBattery, into: &effects)
+        case .setDownload(let changes):
+            try setDownload(changes, into: &effects)
         case .move(let id, let move):
             try self.move(id, move, into: &effects)
 

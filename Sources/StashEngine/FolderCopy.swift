@@ -22,6 +22,13 @@ struct FolderCopy: Equatable {
     var playlistPaths: [String] = []
     var quality = ""
     var hasSubtitles = false
+    /// A package with DRM: the new licence's key ids by key path, and the licence the server
+    /// granted for the new copy (asked for as an add asks, its keys sealed with the prefix).
+    var licenseKeyIDs: [String: String] = [:]
+    var license: LicenseTerms?
+
+    /// The key store ids of the new copy's keys, without the prefix.
+    var keyStoreIDs: [String] { ReplacementKeys.storeIDs(paths: keyPaths, licenseKeyIDs: licenseKeyIDs) }
 
     /// `files` already whole (a package planned into a folder that held them) are not fetched.
     init(files: [DownloadFile]) {

@@ -125,7 +125,7 @@ struct HLSPreparation: Sendable {
         try await sealKeys(plain, asset: id, keyPrefix: keyPrefix, headers: headers)
         var license: LicenseTerms?
         if let drm = held.drm, !licensed.isEmpty {
-            license = try await acquire(licensed, asset: id, drm: drm, held: held.terms)
+            license = try await acquire(licensed, asset: id, drm: drm, held: held.terms, keyPrefix: keyPrefix)
         }
         try Task.checkCancellation()
         for playlist in plan.playlists {
@@ -184,7 +184,8 @@ struct HLSPreparation: Sendable {
 
     /// Asks the licence server for the keys of `licensed` and seals them, unless the licence
     /// held covers them all and they are in the store. Returns the new licence, or nil.
-    func acquire(_ licensed: [PackageKey], asset: String, drm: DRMParams, held: LicenseTerms?) async throws -> LicenseTerms? {
+    /// `keyPrefix`: put before each key's id in the store, as for the stream's other keys.
+    func acquire(_ licensed: [PackageKey], asset: String, drm: DRMParams, held: LicenseTerms?, keyPrefix: String = "") async throws -> LicenseTerms? {
         var kids: [[UInt8]] = []
         for key in licensed { if let kid = key.licenseKeyID, !kids.contains(kid) { kids.append(kid) } }
         let names = kids.map(Base64URL.encode)
@@ -193,15 +194,15 @@ struct HLSPreparation: Sendable {
             return nil
         }
         let answer = try await licenses.keys(.acquire, kids: kids, drm: drm, waitingForNetwork: waitingForNetwork)
-        try sealLicenseKeys(answer, asset: asset)
+        try sealLicenseKeys(answer, asset: asset, keyPrefix: keyPrefix)
         return LicenseTerms(acquiredAt: clock.now(), expiresIn: answer.expiresIn, playbackDuration: answer.playbackDuration.map(TimeInterval.init),
                             kids: names)
     }
 
-    func sealLicenseKeys(_ answer: LicenseResponse, asset: String) throws {
+    func sealLicenseKeys(_ answer: LicenseResponse, asset: String, keyPrefix: String = "") throws {
         for (kid, key) in answer.keys {
             do {
-                try keys.write(asset: asset, keyID: Download.licenseKeyStoreID(kid), key: key)
+                try keys.write(asset: asset, keyID: keyPrefix + Download.licenseKeyStoreID(kid), key: key)
             } catch {
                 throw DownloadError(.storage, "cannot store the licence key \(kid): \(error)")
             }

@@ -1,3 +1,4 @@
+import StashCore
 import StashKeys
 
 /// The AES-128 keys of an HLS package being replaced. The new copy's keys are sealed beside
@@ -11,8 +12,24 @@ import StashKeys
 enum ReplacementKeys {
     static let prefix = "replacing:"
 
-    /// Seals the new copy's keys under their own ids; `stale`: the old copy's key ids, those
-    /// not among `paths` deleted.
+    /// The key store ids of a package's keys at `paths`: a licence's key under its key id
+    /// (`Download.licenseKeyStoreID`), one named by several playlists once; any other at its path.
+    static func storeIDs(paths: [String], licenseKeyIDs: [String: String]) -> [String] {
+        var ids: [String] = []
+        for path in paths {
+            let id = licenseKeyIDs[path].map(Download.licenseKeyStoreID) ?? path
+            if !ids.contains(id) { ids.append(id) }
+        }
+        return ids
+    }
+
+    /// The key store ids of `download`'s keys.
+    static func storeIDs(of download: Download) -> [String] {
+        storeIDs(paths: download.hlsKeys, licenseKeyIDs: download.licenseKeyIDs)
+    }
+
+    /// Seals the new copy's keys under their own ids (`paths`: key store ids, `storeIDs`);
+    /// `stale`: the old copy's key store ids, those not among `paths` deleted.
     static func promote(_ keys: KeyStore, asset: String, paths: [String], stale: [String] = []) throws {
         for path in paths {
             guard let key = try keys.read(asset: asset, keyID: prefix + path) else { continue }

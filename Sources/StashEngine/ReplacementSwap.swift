@@ -38,7 +38,7 @@ enum ReplacementSwap {
             var failure: Error?
             try FolderSwap.finishAtStart(assetsDir: layout.assetsDir, id: download.id) {
                 do {
-                    try ReplacementKeys.promote(keys, asset: download.id, paths: download.hlsKeys)
+                    try ReplacementKeys.promote(keys, asset: download.id, paths: ReplacementKeys.storeIDs(of: download))
                 } catch {
                     failure = error
                 }

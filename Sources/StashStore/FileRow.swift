@@ -3,15 +3,15 @@ import StashCore
 
 /// The mapping between a `DownloadFile` and a row of the `download_file` table. Only what the
 /// disk cannot tell is stored: where the file comes from and goes, its expected size and
-/// digest, and the validators of its partial bytes.
+/// digest, the validators of its partial bytes and whether its URL changed since.
 enum FileRow {
     static let upsertSQL = """
-        INSERT INTO download_file (download_id, idx, url, path, size, sha256, etag, last_modified, range_offset, expect, min_size)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO download_file (download_id, idx, url, path, size, sha256, etag, last_modified, range_offset, expect, min_size, new_url)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT(download_id, idx) DO UPDATE SET
             url = excluded.url, path = excluded.path, size = excluded.size,
             sha256 = excluded.sha256, etag = excluded.etag, last_modified = excluded.last_modified,
-            range_offset = excluded.range_offset, expect = excluded.expect, min_size = excluded.min_size
+            range_offset = excluded.range_offset, expect = excluded.expect, min_size = excluded.min_size, new_url = excluded.new_url
         """
 
     static let deleteAllSQL = "DELETE FROM download_file WHERE download_id = ?"
@@ -19,12 +19,12 @@ enum FileRow {
     /// In primary-key order, which is the table's own: a scan with no sort. Each download's
     /// files come together, by index.
     static let selectAllSQL = """
-        SELECT download_id, idx, url, path, size, sha256, etag, last_modified, range_offset, expect, min_size
+        SELECT download_id, idx, url, path, size, sha256, etag, last_modified, range_offset, expect, min_size, new_url
         FROM download_file ORDER BY download_id, idx
         """
 
     static func arguments(downloadID: String, index: Int, file: DownloadFile) -> StatementArguments {
-        [downloadID, index, file.url, file.path, file.size, file.sha256, file.etag, file.lastModified, file.rangeOffset, file.expect, file.minSize]
+        [downloadID, index, file.url, file.path, file.size, file.sha256, file.etag, file.lastModified, file.rangeOffset, file.expect, file.minSize, file.newURL]
     }
 
     /// One row, or nil with a problem when a required field is missing.
@@ -44,6 +44,7 @@ enum FileRow {
             (file.expect, file.minSize) = ContentRow.decode(
                 expect: try row.decode(String?.self, atIndex: 9), minSize: try row.decode(Int64?.self, atIndex: 10),
                 label: "file \(index) of download '\(downloadID)'", problems: &problems)
+            file.newURL = try row.decode(Bool?.self, atIndex: 11) ?? false
             return (downloadID, file)
         } catch {
             problems.append("a file row skipped: \(error)")

@@ -122,6 +122,12 @@ enum RegistrySchema {
                 ALTER TABLE download ADD COLUMN queue_position INTEGER NOT NULL DEFAULT 0;
                 """)
         }
+        migrator.registerMigration("v10") { db in
+            // new_url: 1 while a file's URL changed by SetDownload has not been answered yet
+            // (its server's answer tells whether the bytes held are the new URL's); 0 in rows
+            // of older daemons, which kept that in memory only.
+            try db.execute(sql: "ALTER TABLE download_file ADD COLUMN new_url INTEGER NOT NULL DEFAULT 0;")
+        }
         migrator.registerMigration("v13") { db in
             // network ('any', 'unmetered') and on_battery ('continue', 'pause'): a download's
             // own answer to the desktop's facts; '' (every older row) follows the config.

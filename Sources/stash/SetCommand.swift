@@ -21,7 +21,8 @@ struct SetCommand: AsyncParsableCommand {
             a licence whose renewal was refused is asked for again at once. --network \
             any|unmetered and --on-battery continue|pause: its own rules for a metered network and \
             battery power, in place of the config's (docs/DESKTOP.md); it waits or goes on under \
-            them at once. Prints the record.
+            them at once. The options given are one request, applied whole: when one is refused, none
+            is. Prints the record.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -88,18 +89,12 @@ struct SetCommand: AsyncParsableCommand {
 
     func run() async throws {
         let client = try await global.connect()
-        var download: Download?
-        if let uri { download = try await client.setURI(id: id, uri, file: file) }
-        if !headers.isEmpty || clearHeaders {
-            download = try await client.setHeaders(id: id, try parsed(headers, option: "--header"), clear: clearHeaders)
-        }
-        if !licenseHeaders.isEmpty || clearLicenseHeaders {
-            download = try await client.setLicenseHeaders(id: id, try parsed(licenseHeaders, option: "--license-header"), clear: clearLicenseHeaders)
-        }
-        if let rateLimit { download = try await client.setRateLimit(id: id, try RateLimitOption.parse(rateLimit)) }
-        if desktop.given { download = try await client.setDesktopRules(id: id, network: desktop.networkRule, onBattery: desktop.batteryRule) }
-        if priority != nil { download = try await client.setPriority(id: id, try PriorityOption.parse(priority)) }
-        guard let download else { return }
+        // One request: stashd applies every field or, when one is refused, none.
+        let download = try await client.setDownload(
+            id: id, priority: try priority.map { try PriorityOption.parse($0) }, rateLimit: try rateLimit.map { try RateLimitOption.parse($0) },
+            uri: uri, file: file, headers: try parsed(headers, option: "--header"), clearHeaders: clearHeaders,
+            licenseHeaders: try parsed(licenseHeaders, option: "--license-header"), clearLicenseHeaders: clearLicenseHeaders,
+            network: desktop.networkRule, onBattery: desktop.batteryRule)
         if global.json {
             Output.json(download.publicRecord)
         } else {

@@ -114,4 +114,22 @@ final class SetDownloadTests: DaemonTestCase {
         let empty = await assertFails(.invalidArgument) { try await client.setURI(id: "a", "") }
         XCTAssertTrue(empty?.message.contains("uri is empty") ?? false, "\(String(describing: empty))")
     }
+
+    /// The options of one `stash set` are one request, applied whole: a good URL with licence
+    /// headers the download cannot take (it has no licence server) changes nothing. The CLI
+    /// sent a request per option, and the URL was changed before the headers were refused.
+    func testOneSetWithARefusedOptionChangesNothing() async throws {
+        http.serve(path: "/a.bin", size: 1000, seed: 79)
+        XCTAssertEqual(try daemon.runCLI(["add", "--id", "a", http.url("/a.bin")]).status, 0)
+        _ = try await waitFor("a", .completed)
+        let result = try daemon.runCLI([
+            "set", "a", "--uri", http.url("/b.bin"), "--rate-limit", "1M", "--header", "X-Token: 2", "--license-header", "Authorization: Bearer t",
+        ])
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("license_headers: 'a' has no licence server"), result.stderr)
+        let kept = try await client.getDownload(id: "a")
+        XCTAssertEqual(kept.uri, http.url("/a.bin"))
+        XCTAssertEqual(kept.rateLimit, 0)
+        XCTAssertEqual(kept.headers, [])
+    }
 }

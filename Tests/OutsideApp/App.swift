@@ -45,6 +45,9 @@ func everyCall(socketPath: String) async throws {
     record(try await client.setRateLimit(id: "a", 512 * 1024))
     record(try await client.setURI(id: "a", "https://cdn.example/a.mp3?sig=2"))
     record(try await client.setURI(id: "ch1", "https://cdn.example/ch1/3.jpg?sig=2", file: "pages/3.jpg"))
+    record(try await client.setDownload(
+        id: "a", priority: .low, rateLimit: 0, uri: "https://cdn.example/a.mp3?sig=3", headers: [HTTPHeader(name: "X-Token", value: "3")],
+        clearHeaders: true, licenseHeaders: [], clearLicenseHeaders: false))
     record(try await client.move(id: "a", .before("b")))
     print(try await client.queue().map { "\($0.id) \($0.priority.name)" }, DownloadPriority(name: "low") as Any, QueueMove.top.other as Any)
 

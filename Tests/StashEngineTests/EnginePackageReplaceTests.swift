@@ -177,4 +177,37 @@ final class EnginePackageReplaceTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: harness.dataDir + "/assets/.replacing-film"))
         await harness.stop()
     }
+
+    /// A package with DRM stopped after the exchange: its licence key, sealed under its key id
+    /// with the prefix, is sealed under its key id at start (a key path names it only through
+    /// the record's licence key ids).
+    func testAStopAfterTheExchangeSealsTheNewLicenceKeysAtStart() async throws {
+        let kid = "EBESExQVFhcYGRobHB0eHw"
+        let storeID = Download.licenseKeyStoreID(kid)
+        let harness = try await EngineHarness { dataDir, registry in
+            let keys = try KeyStore(directory: dataDir + "/keys")
+            try keys.write(asset: "film", keyID: storeID, key: self.oldKey)
+            try keys.write(asset: "film", keyID: ReplacementKeys.prefix + storeID, key: self.newKey)
+            var download = Download(
+                id: "film", uri: "http://h.test/film.m3u8", state: .completed, assetPath: "assets/film", createdAt: Date(timeIntervalSince1970: 1),
+                files: [DownloadFile(url: "http://h.test/seg0.ts", path: "video/seg0.ts", size: 10, downloadedBytes: 10, done: true)], hls: HLSOptions())
+            download.drm = DRMParams(licenseServer: "http://licence.test/license")
+            download.hlsKeys = ["k.key"]
+            download.licenseKeyIDs = ["k.key": kid]
+            download.stateReason = EngineState.swappingReason
+            download.downloadedBytes = 10
+            download.totalBytes = 10
+            try await registry.save([download])
+            for (folder, bytes) in [("/assets/film", 10), ("/assets/.replacing-film", 5)] {
+                try FileManager.default.createDirectory(atPath: dataDir + folder + "/video", withIntermediateDirectories: true)
+                XCTAssertTrue(FileManager.default.createFile(atPath: dataDir + folder + "/video/seg0.ts", contents: Data(count: bytes)))
+            }
+            XCTAssertTrue(FileManager.default.createFile(atPath: dataDir + "/assets/film/" + FolderSwap.marker, contents: Data()))
+        }
+        let record = try await harness.record("film")
+        XCTAssertEqual(record.stateReason, EngineState.replacedReason)
+        XCTAssertEqual(try key(harness, storeID), newKey, "the new licence key under its key id")
+        XCTAssertNil(try key(harness, ReplacementKeys.prefix + storeID))
+        await harness.stop()
+    }
 }

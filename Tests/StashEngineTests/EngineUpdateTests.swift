@@ -115,6 +115,40 @@ final class EngineUpdateTests: XCTestCase {
         await harness.stop()
     }
 
+    /// A new URL's mark is stored with its file: after a restart the file still resumes on its
+    /// size alone (its server gave no validators) and a server that starts it over is still
+    /// said to serve other content. Both were in memory only, and a restart forgot them.
+    func testANewURLsMarkSurvivesARestart() async throws {
+        let harness = try await EngineHarness()
+        let old = EngineHarness.url("a")
+        let new = EngineHarness.url("a", host: "mirror.test")
+        _ = try await harness.add("a")
+        harness.fetch.send(old, .failed(DownloadError(.http, "HTTP 403 Forbidden", httpStatus: 403)))
+        try await harness.settle()
+        _ = try await harness.engine.setURI(id: "a", new)
+
+        try await harness.restart()
+        let stored = try await harness.record("a")
+        XCTAssertEqual(stored.files.map(\.newURL), [true], "the mark is stored with the file")
+        _ = try await harness.engine.resume(id: "a")
+        try await harness.eventually("a transfer on the new URL") { harness.fetch.transfer(new) != nil }
+        XCTAssertEqual(harness.fetch.transfer(new)?.request.resumeOnSize, true, "a file without validators resumes on its size")
+        try writePart(harness, new, bytes: 400)
+        harness.fetch.progress(new, bytes: 400)
+        try await harness.settle()
+        try await harness.restart()
+        try await harness.eventually("a transfer on the new URL again") { harness.fetch.transfer(new) != nil }
+        harness.fetch.respond(new, total: 1000, resumedFrom: 0)
+        try await harness.settle()
+        let restarted = try await harness.record("a")
+        XCTAssertEqual(restarted.stateReason, "the new URL's content differs; started again")
+        XCTAssertEqual(restarted.files.map(\.newURL), [false], "answered, the mark goes")
+        try await harness.restart()
+        try await harness.eventually("a transfer after the mark went") { harness.fetch.transfer(new) != nil }
+        XCTAssertEqual(harness.fetch.transfer(new)?.request.resumeOnSize, false)
+        await harness.stop()
+    }
+
     func testAURLIsRefusedNamingFieldAndValueForABadURLABundleAndAnUnknownId() async throws {
         let harness = try await EngineHarness()
         _ = try await harness.add("a")

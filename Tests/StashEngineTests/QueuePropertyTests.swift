@@ -85,7 +85,7 @@ final class QueuePropertyTests: XCTestCase {
             return (.add(download), "add \(id) \(priority.name)")
         case 18..<22:
             return (.schedule, "schedule")
-        case 30..<40: return (.setPriority(someID, priority), "set \(someID) \(priority.name)")
+        case 30..<40: return (.setDownload(DownloadChanges(id: someID, priority: priority)), "set \(someID) \(priority.name)")
         case 40..<55:
             let other = Bool.random(using: &random) ? someID : (model.added.randomElement(using: &random) ?? "none")
             let move: QueueMove = [.top, .bottom, .before(other), .after(other)].randomElement(using: &random)!
@@ -111,7 +111,9 @@ final class QueuePropertyTests: XCTestCase {
             model.priority[download.id] = download.priority
         case .added(let id):
             if state.entries[id]?.download.state == .queued, !model.queue.contains(id) { model.insert(id, front: false) }
-        case .setPriority(let id, let priority):
+        case .setDownload(let changes):
+            guard let priority = changes.priority else { break }
+            let id = changes.id
             let wasQueued = model.queue.contains(id)
             let changed = model.priority[id] != priority
             model.priority[id] = priority

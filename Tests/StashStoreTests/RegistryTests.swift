@@ -141,7 +141,7 @@ final class RegistryTests: XCTestCase {
         }
         let queue = try DatabaseQueue(path: databasePath)
         let migrations = try await queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-        XCTAssertEqual(migrations, ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v13"])
+        XCTAssertEqual(migrations, ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v13"])
     }
 
     func testARateLimitIsKeptAndARegistryFromBeforeItLoadsAsNone() async throws {

@@ -265,6 +265,17 @@ class Client:
         """Cancels every download; returns how many."""
         return self._call(wire.empty("cancel_all"), "count", int)
 
+    def set_download(self, id: str, *, priority: Optional[str] = None, rate_limit: Optional[int] = None,
+                     uri: Optional[str] = None, file: Optional[str] = None, headers: Optional[Headers] = None,
+                     clear_headers: bool = False, license_headers: Optional[Headers] = None,
+                     clear_license_headers: bool = False) -> Download:
+        """Changes several settings of a download in one request, as the calls of one setting
+        below do each: the daemon checks them all before it applies any, so one refused (licence
+        headers for a download without DRM) changes nothing. Each needs its call's feature."""
+        request = wire.set_download(self.features, self.daemon_version, id, priority, rate_limit, uri, file, headers,
+                                    clear_headers, license_headers, clear_license_headers)
+        return self._call(request, "download", Download)
+
     def set_priority(self, id: str, priority: str) -> Download:
         """Gives a download another priority ("high", "normal" or "low"); a QUEUED one goes to the
         end of its new priority's queue. Needs the daemon feature "priority"."""

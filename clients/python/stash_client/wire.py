@@ -410,6 +410,38 @@ def set_headers(id: str, headers: Optional[Headers], clear: object, license: boo
     return pb.Request(set_download=body)
 
 
+def set_download(features: Iterable[str], daemon_version: str, id: str, priority_value: object = None, rate_limit: object = None,
+                 uri: object = None, file: Optional[str] = None, headers: Optional[Headers] = None, clear_headers: bool = False,
+                 license_headers: Optional[Headers] = None, clear_license_headers: bool = False) -> pb.Request:
+    """Several settings in one SetDownload, each checked as its own call checks it; the daemon
+    applies them all or, when one is refused, none."""
+    features = tuple(features)
+    parts: List[pb.Request] = []
+    if priority_value is not None:
+        check_priority(features, daemon_version)
+        parts.append(set_priority(id, priority_value))
+    if rate_limit is not None:
+        check_set_download(features, daemon_version)
+        parts.append(set_rate_limit(id, rate_limit))
+    if uri is not None:
+        check_set_uri(features, daemon_version, file)
+        parts.append(set_uri(id, uri, file))
+    elif file is not None:
+        raise StashError("INVALID_ARGUMENT", f"file: {file!r} is given without a uri; file names the bundle file whose URL changes")
+    if headers is not None or clear_headers:
+        check_set_headers(features, daemon_version)
+        parts.append(set_headers(id, headers, clear_headers))
+    if license_headers is not None or clear_license_headers:
+        check_set_headers(features, daemon_version)
+        parts.append(set_headers(id, license_headers, clear_license_headers, license=True))
+    if not parts:
+        raise StashError("INVALID_ARGUMENT", "no setting to change; give priority, rate_limit, uri, headers or license_headers")
+    body = pb.SetDownloadRequest(id=id)
+    for part in parts:
+        body.MergeFrom(part.set_download)
+    return pb.Request(set_download=body)
+
+
 def move(id: str, top: bool, bottom: bool, before: Optional[str], after: Optional[str]) -> pb.Request:
     """Exactly one of top, bottom, before=ID, after=ID."""
     given = [name for name, value in (("top", top), ("bottom", bottom), ("before", before), ("after", after))

@@ -464,6 +464,30 @@ def test_a_new_url_for_a_download(fresh_daemon):
         assert refused.value.code == "UNIMPLEMENTED" and "set-uri" in str(refused.value)
 
 
+def test_several_settings_in_one_request_are_applied_whole(fresh_daemon):
+    with Client(fresh_daemon.socket, timeout=30) as client:
+        client.add(url(fresh_daemon, "/data/1000/py-set.bin"), id="py-set")
+        client.wait("py-set", timeout=20)
+        old = url(fresh_daemon, "/data/1000/py-set.bin")
+        renewed = old + "?sig=2"
+        with pytest.raises(StashError) as refused:
+            client.set_download("py-set", uri=renewed, rate_limit=1024, license_headers={"Authorization": "Bearer t"})
+        assert refused.value.code == "INVALID_ARGUMENT" and "no licence server" in str(refused.value)
+        kept = client.get("py-set")
+        assert (kept.uri, kept.rate_limit) == (old, 0), "a refused field changes nothing"
+        changed = client.set_download("py-set", uri=renewed, rate_limit=1024, priority="high", headers={"X-App": "7"})
+        assert (changed.uri, changed.rate_limit, changed.priority) == (renewed, 1024, "PRIORITY_HIGH")
+        assert [(h.name, h.value) for h in changed.headers] == [("X-App", "7")]
+
+        async def set_async() -> int:
+            async with await AsyncClient.connect(fresh_daemon.socket) as aclient:
+                return (await aclient.set_download("py-set", rate_limit=0, clear_headers=True)).rate_limit
+        assert asyncio.run(set_async()) == 0
+        with pytest.raises(StashError) as refused:
+            client.set_download("py-set")
+        assert refused.value.code == "INVALID_ARGUMENT" and "no setting" in str(refused.value)
+
+
 def test_a_new_url_for_a_bundle_file(fresh_daemon):
     with Client(fresh_daemon.socket, timeout=30) as client:
         client.add(id="py-furi", files=[url(fresh_daemon, "/data/1000/py-f1.bin"), url(fresh_daemon, "/data/2000/py-f2.bin")])
