@@ -1,0 +1,43 @@
+import Foundation
+import StashCore
+import StashDASH
+import StashKeys
+
+/// Decrypts a ClearKey CENC DASH package as it is read: each folder's initialization segment
+/// made clear first (`CENCInit`), which says the folder's protected tracks and KIDs, then each
+/// of its segments (`CENCFragment`) with the keys sealed under `keys/<kid>`. A folder whose
+/// initialization segment protects nothing is passed through.
+final class CENCDecryption {
+    let reader: PackageReader
+    private var tracks: [String: [ProtectedTrack]] = [:]
+
+    init(reader: PackageReader) {
+        self.reader = reader
+    }
+
+    /// `data`, the file at `path`, clear. The first file read of a folder is taken as its
+    /// initialization segment, as the record lists each folder's files.
+    func clear(_ data: [UInt8], path: String) throws -> [UInt8] {
+        let folder = (path as NSString).deletingLastPathComponent
+        do {
+            guard let protected = tracks[folder] else {
+                let (bytes, found) = try CENCInit.clear(data)
+                tracks[folder] = found
+                return bytes
+            }
+            guard !protected.isEmpty else { return data }
+            let fragment = try CENCFragment(data, tracks: protected)
+            var bytes = fragment.bytes
+            for sample in fragment.samples {
+                let key = try reader.key("keys/" + sample.keyID.map { String(format: "%02x", $0) }.joined())
+                try SampleCipher.decrypt(&bytes, protected: sample.protected, key: key, counter: sample.counter)
+            }
+            return bytes
+        } catch let error as CENCError {
+            let code: StashError.Code = error.code == .unsupported ? .unimplemented : .failedPrecondition
+            throw StashError(code, "cannot decrypt \(reader.folder)/\(path): \(error.message)")
+        } catch let error as KeysError {
+            throw StashError(.failedPrecondition, "cannot decrypt \(reader.folder)/\(path): \(error)")
+        }
+    }
+}
