@@ -8,4 +8,11 @@ package struct ProtectedTrack: Equatable, Sendable {
     package var keyID: [UInt8]
     /// `tenc`'s default per-sample IV size: 8 or 16.
     package var ivSize: Int
+
+    package init(trackID: UInt32, scheme: String, keyID: [UInt8], ivSize: Int) {
+        self.trackID = trackID
+        self.scheme = scheme
+        self.keyID = keyID
+        self.ivSize = ivSize
+    }
 }
