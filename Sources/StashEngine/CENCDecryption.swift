@@ -19,6 +19,8 @@ final class CENCDecryption {
     /// initialization segment, as the record lists each folder's files.
     func clear(_ data: [UInt8], path: String) throws -> [UInt8] {
         let folder = (path as NSString).deletingLastPathComponent
+        // A WebVTT file of a text track is text, never encrypted.
+        guard !path.hasSuffix(".vtt") else { return data }
         do {
             guard let protected = tracks[folder] else {
                 let (bytes, found) = try CENCInit.clear(data)

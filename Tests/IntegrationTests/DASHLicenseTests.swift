@@ -89,5 +89,35 @@ final class DASHLicenseTests: DaemonTestCase {
         XCTAssertEqual(try HLSFixture.decodedFrames(playlist: out + "/movie.mkv"), DASHFixture.frameCount)
         let copy = try await client.export(id: "movie", to: out + "/copy")
         XCTAssertEqual(copy.files, done.filesTotal + 1)
+
+        // A segment whose senc lies about its samples stops the export, which leaves nothing;
+        // a scheme other than 'cenc' is refused by name. Each is served as a copy of the
+        // presentation (the disk watch would fail a download whose files were changed).
+        let lying = try await tamperedCopy(of: directory, as: "lying", file: "chunk-stream1-00002.m4s", box: "senc", at: 8) { [$0[0], $0[1], $0[2], $0[3] ^ 1] }
+        let broken = await assertFails(.failedPrecondition) { try await self.client.export(id: lying, to: out + "/lying", decrypt: true) }
+        XCTAssertTrue(broken?.message.contains("video/seg00001.m4s: the senc of track 1 lists a sample_count") ?? false, "\(String(describing: broken))")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/lying"))
+        let cbcs = try await tamperedCopy(of: directory, as: "cbcs", file: "init-stream1.m4s", box: "schm", at: 8) { _ in Array("cbcs".utf8) }
+        let unimplemented = await assertFails(.unimplemented) { try await self.client.export(id: cbcs, toFile: out + "/cbcs.mkv") }
+        XCTAssertTrue(unimplemented?.message.contains("scheme 'cbcs'") ?? false, "\(String(describing: unimplemented))")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/cbcs.mkv"))
+    }
+
+    /// Serves a copy of the presentation in `directory` whose `file` has the four bytes `at`
+    /// past the start of its first `box` type replaced by `change` of them, and downloads it
+    /// as `id`, which it returns once COMPLETED.
+    private func tamperedCopy(of directory: String, as id: String, file: String, box: String, at: Int,
+                              _ change: ([UInt8]) -> [UInt8]) async throws -> String {
+        let copy = directory + "-" + id
+        try FileManager.default.copyItem(atPath: directory, toPath: copy)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: copy + "/" + file)))
+        let type = Array(box.utf8)
+        let start = try XCTUnwrap((0..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == type }) + at
+        bytes.replaceSubrange(start..<start + 4, with: change(Array(bytes[start..<start + 4])))
+        try Data(bytes).write(to: URL(fileURLWithPath: copy + "/" + file))
+        http.serveDirectory(copy, at: "/" + id)
+        _ = try await client.addDownload(AddDownloadRequest(id: id, uri: http.url("/" + id + "/protected.mpd"), drm: DRMParams(licenseServer: licenses.licenseURL)))
+        _ = try await waitFor(id, .completed)
+        return id
     }
 }
