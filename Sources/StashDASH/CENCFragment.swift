@@ -28,7 +28,13 @@ package struct CENCFragment: Sendable {
         var header = tfhd.reader(bytes)
         let flags = (header.u32() ?? 0) & 0xFF_FFFF
         guard let trackID = header.u32() else { throw CENCError(.malformed, "the tfhd at offset \(tfhd.start) has no track_ID") }
-        guard let track = tracks.first(where: { $0.trackID == trackID }) else { return }
+        guard let track = tracks.first(where: { $0.trackID == trackID }) else {
+            // Samples said to be encrypted with no key known: copying them as clear would lie.
+            if boxes.contains(where: { $0.type == "senc" }) {
+                throw CENCError(.malformed, "the traf of track \(trackID) has a senc, and its initialization segment protects no track \(trackID)")
+            }
+            return
+        }
         var base = moof.start
         if flags & 0x1 != 0 {
             guard let offset = header.u64(), offset <= UInt64(bytes.count) else {

@@ -3,6 +3,20 @@
 /// moov's `pssh` boxes become `free` boxes of the same size, so no offset or size around them
 /// changes (ISO/IEC 23001-7 section 8, ISO/IEC 14496-12 section 8.12).
 package enum CENCInit {
+    /// Whether `segment` has a `moov` box among its first boxes (an initialization segment
+    /// starts with ftyp and moov; a media segment with styp, sidx, moof).
+    package static func isInitialization(_ segment: [UInt8]) -> Bool {
+        var position = 0
+        for _ in 0..<4 {
+            guard position <= segment.count - 8 else { return false }
+            var reader = BoxReader(bytes: segment, position: position)
+            guard let size = reader.u32(), size >= 8 else { return false }
+            if segment[position + 4..<position + 8].elementsEqual("moov".utf8) { return true }
+            position += Int(size)
+        }
+        return false
+    }
+
     /// - Throws: `CENCError` naming the box and the value: `.malformed` for a size, count or
     ///   field that does not fit, `.unsupported` for a scheme other than 'cenc'.
     package static func clear(_ segment: [UInt8]) throws -> (bytes: [UInt8], tracks: [ProtectedTrack]) {

@@ -15,20 +15,19 @@ final class CENCDecryption {
         self.reader = reader
     }
 
-    /// `data`, the file at `path`, clear. The first file read of a folder is taken as its
-    /// initialization segment, as the record lists each folder's files.
+    /// `data`, the file at `path`, clear. A file with a `moov` box is its folder's
+    /// initialization segment, which the record lists before the folder's segments.
     func clear(_ data: [UInt8], path: String) throws -> [UInt8] {
         let folder = (path as NSString).deletingLastPathComponent
         // A WebVTT file of a text track is text, never encrypted.
         guard !path.hasSuffix(".vtt") else { return data }
         do {
-            guard let protected = tracks[folder] else {
+            if CENCInit.isInitialization(data) {
                 let (bytes, found) = try CENCInit.clear(data)
                 tracks[folder] = found
                 return bytes
             }
-            guard !protected.isEmpty else { return data }
-            let fragment = try CENCFragment(data, tracks: protected)
+            let fragment = try CENCFragment(data, tracks: tracks[folder] ?? [])
             var bytes = fragment.bytes
             for sample in fragment.samples {
                 let key = try reader.key("keys/" + sample.keyID.map { String(format: "%02x", $0) }.joined())

@@ -74,8 +74,13 @@ final class CENCBoxesTests: XCTestCase {
         XCTAssertEqual(read.bytes.count, bytes.count)
         let text = String(decoding: read.bytes.map { $0 < 0x20 || $0 > 0x7e ? UInt8(ascii: ".") : $0 }, as: UTF8.self)
         XCTAssertFalse(text.contains("senc") || text.contains("saiz") || text.contains("saio"), text)
-        // A track the initialization segment does not protect is left alone.
-        XCTAssertEqual(try CENCFragment(bytes, tracks: []).samples, [])
+        // Samples said to be encrypted in a track the initialization segment does not protect
+        // are refused, not copied as if they were clear.
+        XCTAssertThrowsError(try CENCFragment(bytes, tracks: [])) { error in
+            XCTAssertTrue("\(error)".contains("protects no track 7"), "\(error)")
+        }
+        XCTAssertTrue(CENCInit.isInitialization(initialization()))
+        XCTAssertFalse(CENCInit.isInitialization(bytes))
     }
 
     func testHostileNumbersAreRefusedByName() {
