@@ -8,9 +8,10 @@ GEN_PY := clients/python/stash_client/stash_pb2.py
 GEN_PYI := clients/python/stash_client/stash_pb2.pyi
 APT_PKGS := protobuf-c-compiler libprotobuf-c-dev libcurl4-openssl-dev libsqlite3-dev libssl-dev openssl pkg-config ffmpeg \
 	libavformat-dev libavcodec-dev libavutil-dev libxml2-dev \
-	gcc protobuf-compiler python3-protobuf python3-pytest mypy python3-pip systemd strace \
+	gcc protobuf-compiler python3-protobuf python3-pytest python3-cryptography mypy python3-pip systemd strace \
 	libsystemd-dev dbus-daemon dbus-bin python3-dbusmock
-# The clients' tests run on Debian's python3, which sees the apt packages above (a python3
+# The clients' tests (and scripts/cenc-encrypt.py, which the DASH tests run with /usr/bin/python3)
+# run on Debian's python3, which sees the apt packages above (a python3
 # earlier on PATH, such as pyenv's, would not).
 CLIENT_PYTHON ?= /usr/bin/python3
 
@@ -19,7 +20,7 @@ CLIENT_PYTHON ?= /usr/bin/python3
 deps:
 	@if ! command -v pkg-config >/dev/null || ! command -v protoc-c >/dev/null || ! command -v ffmpeg >/dev/null || ! command -v openssl >/dev/null \
 	    || ! command -v gcc >/dev/null || ! command -v protoc >/dev/null \
-	    || ! $(CLIENT_PYTHON) -c 'import google.protobuf, pytest, mypy, dbusmock' 2>/dev/null || ! $(CLIENT_PYTHON) -m pip --version >/dev/null 2>&1 \
+	    || ! $(CLIENT_PYTHON) -c 'import google.protobuf, pytest, mypy, dbusmock, cryptography' 2>/dev/null || ! $(CLIENT_PYTHON) -m pip --version >/dev/null 2>&1 \
 	    || ! command -v systemd-socket-activate >/dev/null || ! command -v systemd-analyze >/dev/null || ! command -v strace >/dev/null \
 	    || ! command -v dbus-daemon >/dev/null || ! command -v dbus-send >/dev/null \
 	    || ! pkg-config --exists libprotobuf-c libcurl sqlite3 libcrypto libavformat libavcodec libavutil libxml-2.0 libsystemd; then \

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make fuzz` (and, briefly, `make test`): builds stash-fuzz with libFuzzer and runs each fuzz
-# target (frames, m3u8, license, headers, paths, activation, subtitles, mpd; see Sources/StashFuzz) for SECONDS seconds, starting
+# target (frames, m3u8, license, headers, paths, activation, subtitles, mpd, cenc; see Sources/StashFuzz) for SECONDS seconds, starting
 # from the seeds in fuzz/corpus/TARGET and the corpus earlier runs grew in .build-fuzz/corpus.
 #
 # usage: scripts/fuzz.sh [SECONDS] (default: $FUZZ_SECONDS, else 60); FUZZ_JOBS targets at once
@@ -30,7 +30,7 @@ else
 fi
 CRASHES=$ROOT/fuzz/crashes
 SWIFT=${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}
-TARGETS=(frames m3u8 license headers paths activation subtitles mpd)
+TARGETS=(frames m3u8 license headers paths activation subtitles mpd cenc)
 
 log() { printf '[fuzz] %s\n' "$*" >&2; }
 

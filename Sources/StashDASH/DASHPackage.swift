@@ -16,6 +16,14 @@ package struct DASHPackage: Equatable, Sendable {
 
     package static let manifestPath = "manifest.mpd"
 
+    /// The local MPD (as `LocalMPD` writes it, one ContentProtection element a line) without
+    /// its ContentProtection elements: the MPD of a decrypted copy.
+    package static func clearManifest(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.trimmingPrefix(while: { $0 == " " }).hasPrefix("<ContentProtection ") }
+            .joined(separator: "\n")
+    }
+
     package var files: [File]
     /// The local MPD's text.
     package var manifest: String

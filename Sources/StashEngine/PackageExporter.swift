@@ -1,5 +1,6 @@
 import Foundation
 import StashCore
+import StashDASH
 import StashHLS
 import StashKeys
 
@@ -61,8 +62,10 @@ struct PackageExporter: Sendable {
         for (index, playlistPath) in playlists.enumerated() {
             let text = try package.text(playlistPath)
             guard index > 0 else {
-                // The master names only local playlists, which keep their paths.
-                try emit(Array(text.utf8), playlistPath)
+                // The master names only local playlists, which keep their paths; a clear copy
+                // of a DASH package's MPD says nothing of the protection it no longer has.
+                let clear = decrypt && !dashPaths.isEmpty ? DASHPackage.clearManifest(text) : text
+                try emit(Array(clear.utf8), playlistPath)
                 continue
             }
             let local = try package.mediaPlaylist(playlistPath)
@@ -81,7 +84,12 @@ struct PackageExporter: Sendable {
                 }
             }
         }
-        for path in dashPaths + textTrackPaths {
+        let decryption = decrypt && !keyIDs.isEmpty ? CENCDecryption(reader: package) : nil
+        for path in dashPaths {
+            let data = try package.read(path)
+            try emit(try decryption?.clear(data, path: path) ?? data, path)
+        }
+        for path in textTrackPaths {
             try emit(try package.read(path), path)
         }
         return ExportResult(dir: dir, files: files, bytes: bytes, decrypted: decrypt)

@@ -25,6 +25,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case subtitles
     /// A DASH MPD, its representations' segments, and the same bytes as a `sidx` box.
     case mpd
+    /// A CENC initialization segment and media segment, as a decrypting export reads them.
+    case cenc
 
     package func run(_ bytes: UnsafeRawBufferPointer) {
         #if DEBUG
@@ -37,6 +39,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .activation: Self.activation(bytes)
         case .subtitles: Self.subtitles(bytes)
         case .mpd: Self.mpd(bytes)
+        case .cenc: Self.cenc(bytes)
         }
         #endif
     }

@@ -32,6 +32,19 @@ final class CipherContext {
         return plain
     }
 
+    /// AES-128-CTR from the 16-byte counter block `counter` (CENC's 'cenc' scheme, where the
+    /// block counter is the low 64 bits and carries on across a sample's protected ranges).
+    func aes128CTR(_ data: [UInt8], key: [UInt8], counter: [UInt8]) throws -> [UInt8] {
+        try Self.check(EVP_DecryptInit_ex(context, EVP_aes_128_ctr(), nil, key, counter), "EVP_DecryptInit_ex")
+        var plain = [UInt8](repeating: 0, count: data.count + SegmentCipher.blockSize)
+        var written: Int32 = 0
+        try plain.withUnsafeMutableBufferPointer { out in
+            try Self.check(EVP_DecryptUpdate(context, out.baseAddress, &written, data, Int32(data.count)), "EVP_DecryptUpdate")
+        }
+        plain.removeLast(plain.count - Int(written))
+        return plain
+    }
+
     private static func check(_ result: Int32, _ call: String) throws {
         do {
             try CryptoError.check(call, status: result)

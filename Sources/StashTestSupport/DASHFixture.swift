@@ -21,16 +21,48 @@ package struct DASHFixture: Sendable {
         try make(in: directory, timeline: timeline, encryption: [])
     }
 
-    /// The same, each fragment encrypted with CENC (AES-CTR) under `key` named `keyID` (16 bytes
-    /// each). ffmpeg 5.1 writes no ContentProtection: the MPD says nothing of it until a test
-    /// adds one (`contentProtection(keyID:)`). Nor does it write the per-sample IVs into the
-    /// fragments (its `senc`, `saiz` and `saio` are in the initialization segment, empty), so
-    /// no one can decrypt these segments: they serve the key exchange, not a decryption test.
+    /// The same, each representation encrypted with ClearKey CENC ('cenc', AES-CTR) under
+    /// `key` named `keyID` (16 bytes each) by scripts/cenc-encrypt.py: encv/enca sample
+    /// entries with sinf and tenc, and per fragment senc (8-byte IVs, subsamples for video),
+    /// saiz and saio. ffmpeg 5.1's own encryption cannot be used: its dash muxer writes no
+    /// per-sample IVs into the fragments. Like ffmpeg, the script writes no ContentProtection
+    /// into the MPD; a test adds one (`contentProtection(keyID:)`). The clear segments stay
+    /// beside it as `clear-<name>`, for comparison.
     package static func encrypted(in directory: String, key: [UInt8], keyID: [UInt8]) throws -> DASHFixture {
         let hex = { (bytes: [UInt8]) in bytes.map { String(format: "%02x", $0) }.joined() }
-        return try make(in: directory, timeline: true, encryption: [
-            "-format_options", "encryption_scheme=cenc-aes-ctr:encryption_key=\(hex(key)):encryption_kid=\(hex(keyID))",
-        ])
+        let fixture = try make(in: directory, timeline: true, encryption: [])
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        for stream in 0..<4 {
+            let files = ["init-stream\(stream).m4s"] + names.filter { $0.hasPrefix("chunk-stream\(stream)-") }
+            for name in files { try FileManager.default.copyItem(atPath: directory + "/" + name, toPath: directory + "/clear-" + name) }
+            try MediaTool.run("/usr/bin/python3", [encryptor, hex(key), hex(keyID)] + files.map { directory + "/" + $0 })
+        }
+        return fixture
+    }
+
+    /// ffmpeg's MD5 of each decoded frame of the first stream of each of `segments` after
+    /// `initialization`, decrypted with `key` when given (ffmpeg's mov demuxer decrypts 'cenc'
+    /// with `-decryption_key`). One segment at a time: in segments joined into one file,
+    /// ffmpeg 5.1 follows the sidx boxes and loses the CENC information of later fragments.
+    /// Throws on any decoder error.
+    package static func frameHashes(initialization: String, segments: [String], key: [UInt8]? = nil) throws -> [String] {
+        let joined = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-frames") + "/joined.mp4"
+        let decryption = key.map { ["-decryption_key", $0.map { String(format: "%02x", $0) }.joined()] } ?? []
+        var hashes: [String] = []
+        for segment in segments {
+            let data = try Data(contentsOf: URL(fileURLWithPath: initialization)) + Data(contentsOf: URL(fileURLWithPath: segment))
+            try data.write(to: URL(fileURLWithPath: joined))
+            let output = try MediaTool.run(
+                "ffmpeg", ["-nostdin", "-v", "error"] + decryption + ["-i", joined, "-map", "0:0", "-f", "framemd5", "-"], failOnStderr: true)
+            hashes += output.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
+        }
+        return hashes
+    }
+
+    /// The test encryptor, next to the package's sources.
+    private static var encryptor: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("scripts/cenc-encrypt.py").path
     }
 
     /// The ContentProtection elements of a ClearKey CENC adaptation set for `keyID`.

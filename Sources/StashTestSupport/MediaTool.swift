@@ -6,6 +6,7 @@ package enum MediaTool {
     static let timeout: TimeInterval = 180
 
     package static func path(of name: String) -> String? {
+        if name.hasPrefix("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
         let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         for directory in directories + ["/usr/bin", "/usr/local/bin"] {
             let candidate = directory + "/" + name

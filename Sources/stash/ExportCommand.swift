@@ -16,7 +16,7 @@ struct ExportCommand: AsyncParsableCommand {
             To a folder (an HLS download, TARGET without .mp4/.m4v/.mkv): TARGET must not exist or \
             be empty. The copy holds master.m3u8, the media playlists and the segments as \
             downloaded, with each AES-128 key next to the playlist that names it; with --decrypt \
-            the segments are written decrypted and no key is written.
+            the segments are written decrypted and no key is written. A DASH download is written             the same way (manifest.mpd and its segments); with ClearKey CENC, --decrypt and an             export to one file decrypt it with the keys of its licence.
             """)
 
     @OptionGroup var global: GlobalOptions

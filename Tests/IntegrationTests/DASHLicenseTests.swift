@@ -3,9 +3,10 @@ import StashClient
 import StashTestSupport
 import XCTest
 
-/// A ClearKey CENC presentation (ffmpeg's dash muxer encrypting with AES-CTR; the test writes
-/// its ContentProtection): the key comes from the test licence server as for HLS, sealed, the
-/// segments stay encrypted on disk, and GetPlaybackKey hands the key to the owner.
+/// A ClearKey CENC presentation (ffmpeg's dash muxer, then scripts/cenc-encrypt.py encrypting
+/// with AES-CTR; the test writes its ContentProtection): the key comes from the test licence
+/// server as for HLS, sealed, the segments stay encrypted on disk, GetPlaybackKey hands the key
+/// to the owner, and both exports decrypt.
 final class DASHLicenseTests: DaemonTestCase {
     private static let keyID: [UInt8] = Array(0x20..<0x30)
     private static let key: [UInt8] = [0x7c, 0x11, 0xe4, 0x52, 0x09, 0xab, 0x3d, 0x66, 0xf0, 0x2e, 0x81, 0x4b, 0xc5, 0x97, 0x18, 0xda]
@@ -24,6 +25,7 @@ final class DASHLicenseTests: DaemonTestCase {
     }
 
     private func asset(_ id: String) -> String { daemon.dataDir + "/assets/" + id }
+
 
     func testClearKeyCENCKeysComeFromTheLicenceServer() async throws {
         try XCTSkipUnless(HLSFixture.isAvailable, "ffmpeg and ffprobe are needed (make deps installs them)")
@@ -52,6 +54,8 @@ final class DASHLicenseTests: DaemonTestCase {
         // The segments are kept as served: encrypted.
         let served = try Data(contentsOf: URL(fileURLWithPath: directory + "/chunk-stream1-00001.m4s"))
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: asset("movie") + "/video/seg00000.m4s")), served)
+        XCTAssertNotEqual(served, try Data(contentsOf: URL(fileURLWithPath: directory + "/clear-chunk-stream1-00001.m4s")))
+        XCTAssertThrowsError(try DASHFixture.decodedFrames(manifest: asset("movie") + "/manifest.mpd"), "ffmpeg decodes no CENC sample without its key")
         let manifest = try String(contentsOfFile: asset("movie") + "/manifest.mpd", encoding: .utf8)
         XCTAssertTrue(manifest.contains("cenc:default_KID=\"20212223-2425-2627-2829-2a2b2c2d2e2f\""), manifest)
         // The key is sealed, never in the asset folder or the log, and the owner gets it.
@@ -62,11 +66,58 @@ final class DASHLicenseTests: DaemonTestCase {
         let playback = try await client.playbackKey(id: "movie")
         XCTAssertEqual(playback.key, Self.key)
 
-        // Decrypting CENC is not there yet: both decrypting exports say so.
+        // Decrypted to a folder: clear segments and an MPD without ContentProtection, which
+        // ffmpeg decodes without a key, without a decoder error, to every frame.
         let out = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-export")
-        await assertFails(.failedPrecondition) { try await self.client.export(id: "movie", to: out + "/clear", decrypt: true) }
-        await assertFails(.failedPrecondition) { try await self.client.export(id: "movie", toFile: out + "/movie.mkv") }
+        let clear = try await client.export(id: "movie", to: out + "/clear", decrypt: true)
+        XCTAssertTrue(clear.decrypted)
+        XCTAssertEqual(clear.files, done.filesTotal + 1)
+        XCTAssertEqual(
+            try Data(contentsOf: URL(fileURLWithPath: out + "/clear/video/seg00000.m4s")).count, served.count, "the boxes keep their sizes")
+        XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: out + "/clear/video/seg00000.m4s")), served)
+        let clearManifest = try String(contentsOfFile: out + "/clear/manifest.mpd", encoding: .utf8)
+        XCTAssertFalse(clearManifest.contains("ContentProtection"), clearManifest)
+        XCTAssertEqual(try DASHFixture.decodedFrames(manifest: out + "/clear/manifest.mpd"), DASHFixture.frameCount)
+        // The decrypted video is the source's, frame for frame.
+        XCTAssertEqual(
+            try DASHFixture.frameHashes(
+                initialization: directory + "/clear-init-stream1.m4s", segments: (1...3).map { directory + "/clear-chunk-stream1-0000\($0).m4s" }),
+            try DASHFixture.frameHashes(initialization: out + "/clear/video/init.m4s", segments: (0..<3).map { out + "/clear/video/seg0000\($0).m4s" }))
+        // To one file, decrypted as it is remuxed.
+        let file = try await client.export(id: "movie", toFile: out + "/movie.mkv")
+        XCTAssertTrue(file.decrypted)
+        XCTAssertEqual(try HLSFixture.decodedFrames(playlist: out + "/movie.mkv"), DASHFixture.frameCount)
         let copy = try await client.export(id: "movie", to: out + "/copy")
         XCTAssertEqual(copy.files, done.filesTotal + 1)
+
+        // A segment whose senc lies about its samples stops the export, which leaves nothing;
+        // a scheme other than 'cenc' is refused by name. Each is served as a copy of the
+        // presentation (the disk watch would fail a download whose files were changed).
+        let lying = try await tamperedCopy(of: directory, as: "lying", file: "chunk-stream1-00002.m4s", box: "senc", at: 8) { [$0[0], $0[1], $0[2], $0[3] ^ 1] }
+        let broken = await assertFails(.failedPrecondition) { try await self.client.export(id: lying, to: out + "/lying", decrypt: true) }
+        XCTAssertTrue(broken?.message.contains("video/seg00001.m4s: the senc of track 1 lists a sample_count") ?? false, "\(String(describing: broken))")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/lying"))
+        let cbcs = try await tamperedCopy(of: directory, as: "cbcs", file: "init-stream1.m4s", box: "schm", at: 8) { _ in Array("cbcs".utf8) }
+        let unimplemented = await assertFails(.unimplemented) { try await self.client.export(id: cbcs, toFile: out + "/cbcs.mkv") }
+        XCTAssertTrue(unimplemented?.message.contains("scheme 'cbcs'") ?? false, "\(String(describing: unimplemented))")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/cbcs.mkv"))
+    }
+
+    /// Serves a copy of the presentation in `directory` whose `file` has the four bytes `at`
+    /// past the start of its first `box` type replaced by `change` of them, and downloads it
+    /// as `id`, which it returns once COMPLETED.
+    private func tamperedCopy(of directory: String, as id: String, file: String, box: String, at: Int,
+                              _ change: ([UInt8]) -> [UInt8]) async throws -> String {
+        let copy = directory + "-" + id
+        try FileManager.default.copyItem(atPath: directory, toPath: copy)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: copy + "/" + file)))
+        let type = Array(box.utf8)
+        let start = try XCTUnwrap((0..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == type }) + at
+        bytes.replaceSubrange(start..<start + 4, with: change(Array(bytes[start..<start + 4])))
+        try Data(bytes).write(to: URL(fileURLWithPath: copy + "/" + file))
+        http.serveDirectory(copy, at: "/" + id)
+        _ = try await client.addDownload(AddDownloadRequest(id: id, uri: http.url("/" + id + "/protected.mpd"), drm: DRMParams(licenseServer: licenses.licenseURL)))
+        _ = try await waitFor(id, .completed)
+        return id
     }
 }

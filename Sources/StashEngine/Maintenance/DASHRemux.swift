@@ -16,6 +16,8 @@ struct DASHRemux {
     let tracks: [Track]
     let textTracks: [TextTrack]
     let format: ExportFormat
+    /// Whether the package is CENC-encrypted: its segments are decrypted as they are read.
+    var encrypted = false
 
     /// The package's tracks from `download`'s files (its side-loaded text tracks apart). A
     /// package of several periods is refused: each period starts its own timeline.
@@ -39,13 +41,15 @@ struct DASHRemux {
     /// The job, with the meter started on the sizes of every file it will read.
     func job(meter: ExportMeter) throws -> RemuxJob {
         let reader = self.reader
+        let decryption = encrypted ? CENCDecryption(reader: reader) : nil
         var total: Int64 = 0
         func source(_ paths: [String]) throws -> ChunkSource {
             for path in paths { total = total.addingReportingOverflow(try reader.size(of: path)).partialValue }
             var next = 0
             return ChunkSource {
                 guard next < paths.count else { return nil }
-                let data = try reader.read(paths[next])
+                var data = try reader.read(paths[next])
+                if let decryption { data = try decryption.clear(data, path: paths[next]) }
                 next += 1
                 meter.add(data.count)
                 return data

@@ -29,9 +29,6 @@ struct ExportService: Sendable {
             }
             try checkExportable(download)
             let isDASH = download.isDASHPackage
-            if isDASH, order.decrypt, !download.hlsKeys.isEmpty {
-                throw StashError(.failedPrecondition, "download '\(order.id)' is encrypted DASH (CENC), which stash does not decrypt yet; export it without decrypt (a player gets its keys through GetPlaybackKey)")
-            }
             let exporter = PackageExporter(
                 keys: keys, dataDir: layout.dataDir, asset: download.id, folder: layout.assetFolder(id: download.id),
                 playlists: download.hlsPlaylists, keyIDs: keyIDs(of: download), textTrackPaths: download.textTracks.map(\.path),
@@ -50,12 +47,9 @@ struct ExportService: Sendable {
                     "file '\(name)' does not end in .mp4, .m4v or .mkv; name the file so, or give format (mp4 or mkv)")
             }
             try checkExportable(download)
-            if download.isDASHPackage, !download.hlsKeys.isEmpty {
-                throw StashError(.failedPrecondition, "download '\(order.id)' is encrypted DASH (CENC), which stash does not decrypt into one file yet; export it to a folder")
-            }
             kind =
                 download.isDASHPackage
-                ? .remuxDASH(format: format, tracks: try DASHRemux.tracks(of: download), textTracks: download.textTracks)
+                ? .remuxDASH(format: format, tracks: try DASHRemux.tracks(of: download), keyIDs: keyIDs(of: download), textTracks: download.textTracks)
                 : .remux(format: format, keyIDs: keyIDs(of: download), textTracks: download.textTracks)
         } else if download.isBundle {
             throw StashError(.failedPrecondition, "download '\(order.id)' is a bundle of \(download.filesTotal) files; one file is made of an HLS download or a single file (`stash forget --move-to` hands a bundle's files over)")

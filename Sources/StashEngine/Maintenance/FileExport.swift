@@ -10,8 +10,9 @@ import StashRemux
 struct FileExport: Sendable {
     enum Kind: Sendable {
         case remux(format: ExportFormat, keyIDs: [String: String], textTracks: [TextTrack])
-        /// A DASH package's folders, each one track (`DASHRemux`).
-        case remuxDASH(format: ExportFormat, tracks: [DASHRemux.Track], textTracks: [TextTrack])
+        /// A DASH package's folders, each one track (`DASHRemux`), decrypted with the keys of
+        /// `keyIDs` when it is encrypted (CENC).
+        case remuxDASH(format: ExportFormat, tracks: [DASHRemux.Track], keyIDs: [String: String], textTracks: [TextTrack])
         /// The download's file, relative to its asset folder.
         case copy(file: String)
         case link(file: String)
@@ -55,10 +56,10 @@ struct FileExport: Sendable {
             switch kind {
             case .remux(let format, let keyIDs, let textTracks):
                 return try remux(format: format, keyIDs: keyIDs, textTracks: textTracks, into: destination, name: name, resolved: resolved, meter: meter)
-            case .remuxDASH(let format, let tracks, let textTracks):
-                let reader = try PackageReader(keys: keys, asset: id, folder: folder, keyIDs: [:])
+            case .remuxDASH(let format, let tracks, let keyIDs, let textTracks):
+                let reader = try PackageReader(keys: keys, asset: id, folder: folder, keyIDs: keyIDs)
                 defer { reader.release() }
-                let job = try DASHRemux(reader: reader, tracks: tracks, textTracks: textTracks, format: format).job(meter: meter)
+                let job = try DASHRemux(reader: reader, tracks: tracks, textTracks: textTracks, format: format, encrypted: !keyIDs.isEmpty).job(meter: meter)
                 return try write(job, format: format, into: destination, name: name, resolved: resolved, meter: meter)
             case .copy(let file):
                 return try copy(file, into: destination, name: name, resolved: resolved, meter: meter)
@@ -70,7 +71,7 @@ struct FileExport: Sendable {
         } catch let error as RemuxError {
             let format =
                 switch kind {
-                case .remux(let format, _, _), .remuxDASH(let format, _, _): format.rawValue
+                case .remux(let format, _, _), .remuxDASH(let format, _, _, _): format.rawValue
                 default: ""
                 }
             throw StashError(.failedPrecondition, "cannot write '\(id)' as one \(format) file: \(error); nothing was written at \(resolved.canonical)")
