@@ -1,3 +1,5 @@
+import StashCore
+
 extension DASHPackage {
     /// Lays out the package of `tracks` (from `MPD.select`), with the segments of each
     /// SegmentBase representation read from its `sidx` bytes in `indexes` (by `indexKey`).
@@ -32,15 +34,17 @@ extension DASHPackage {
                 if list.media.isEmpty { continue }
             }
             let ext = { (url: String, fallback: String) in Self.fileExtension(url) ?? fallback }
+            let container = track.representation.container
             var trackFiles: [File] = []
             var initPath: String?
             if let initialization = list.initialization {
                 initPath = track.folder + "/init." + ext(initialization.url, "mp4")
-                trackFiles.append(File(url: initialization.url, path: initPath ?? "", range: initialization.range))
+                trackFiles.append(File(url: initialization.url, path: initPath ?? "", range: initialization.range, container: container))
             }
             let mediaExt = ext(list.media[0].url, "m4s")
             for (number, segment) in list.media.enumerated() {
-                trackFiles.append(File(url: segment.url, path: track.folder + "/" + Self.segmentName(number, mediaExt), range: segment.range))
+                trackFiles.append(File(
+                    url: segment.url, path: track.folder + "/" + Self.segmentName(number, mediaExt), range: segment.range, container: container))
             }
             let kept = list.media.reduce(0) { $0 + $1.duration }
             if trackFiles.allSatisfy({ $0.range != nil }) {

@@ -1,3 +1,5 @@
+import StashCore
+
 /// The offline package of a DASH download: what to fetch, where each piece goes in the asset
 /// folder, and the local MPD that names only what was chosen, with local paths. Built by
 /// `make(mpd:tracks:indexes:start:end:)`; the engine does the fetching and the writing.
@@ -12,6 +14,9 @@ package struct DASHPackage: Equatable, Sendable {
         /// Relative to the asset folder.
         package var path: String
         package var range: MediaRange?
+        /// What its first bytes must be, from the representation's MIME type (nil when stash
+        /// knows no signature for it): checked as HLS segments are.
+        package var container: SegmentContainer?
     }
 
     package static let manifestPath = "manifest.mpd"

@@ -1,3 +1,5 @@
+import StashCore
+
 /// One encoding of an adaptation set's content, with the attributes it inherits from its
 /// adaptation set already applied, and how its segments are addressed.
 package struct Representation: Equatable, Sendable {
@@ -33,6 +35,18 @@ package struct Representation: Equatable, Sendable {
         case .template(let template): template.count
         case .list(let list): list.media.count
         case .base: nil
+        }
+    }
+
+    /// The container its files are in, by its MIME type: ISO-BMFF for `video/mp4`, `audio/mp4`
+    /// and `application/mp4` (also text as `wvtt` or `stpp` samples), MPEG-TS for `video/mp2t`,
+    /// WebVTT for `text/vtt`; nil for others (WebM, TTML as a plain file), which are not checked.
+    package var container: SegmentContainer? {
+        switch mimeType?.lowercased() {
+        case "video/mp4", "audio/mp4", "application/mp4": .fragmentedMP4
+        case "video/mp2t": .mpegTS
+        case "text/vtt": .webVTT
+        default: nil
         }
     }
 }

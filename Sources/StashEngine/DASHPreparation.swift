@@ -62,7 +62,8 @@ struct DASHPreparation: Sendable {
         try DurableFile.write(Array(package.manifest.utf8), folder: folder, relativePath: DASHPackage.manifestPath)
         let files = package.files.map { file -> DownloadFile in
             var local = DownloadFile(url: file.url, path: file.path, size: file.range.map { Int64(clamping: $0.length) },
-                                     rangeOffset: file.range.map { Int64(clamping: $0.offset) })
+                                     rangeOffset: file.range.map { Int64(clamping: $0.offset) },
+                                     expect: file.container.map { ContentExpectation.segment($0).description } ?? "")
             // As for HLS: a segment at its final path is complete, so a package planned again
             // after a crash or a repair fetches only what is missing.
             if let info = try? SystemCallError.status(folder + "/" + file.path, followingSymlink: false), info.st_mode & S_IFMT == S_IFREG,

@@ -63,6 +63,20 @@ final class DASHDownloadTests: DaemonTestCase {
         XCTAssertEqual(try DASHFixture.decodedFrames(manifest: asset("movie") + "/manifest.mpd"), DASHFixture.frameCount)
     }
 
+    /// A CDN's error page served with 200 in place of a segment is not kept as video: DASH
+    /// segments are checked for their container's signature as HLS segments are.
+    func testAnHTMLPageInPlaceOfASegmentFailsTheDownloadNamingIt() async throws {
+        let url = try serve(timeline: true)
+        let page = "<!DOCTYPE html><html><body>Access denied</body></html>"
+        http.serve(path: "/dash/chunk-stream1-00002.m4s", route: TestRoute(body: .bytes(Array(page.utf8)), contentType: "text/html"))
+        _ = try await client.addDownload(AddDownloadRequest(id: "page", uri: url, hls: HLSOptions(quality: .low)))
+        let failed = try await waitFor("page", .failed)
+        XCTAssertEqual(failed.error?.kind, .validation)
+        let message = failed.error?.message ?? ""
+        XCTAssertTrue(message.contains("video/seg00001.m4s") && message.contains("fMP4 segment"), message)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: asset("page") + "/video/seg00001.m4s"), "nothing of the page is kept")
+    }
+
     func testTemplateWithoutTimelineAndAnotherAudioLanguage() async throws {
         let url = try serve(timeline: false)
         _ = try await client.addDownload(AddDownloadRequest(id: "small", uri: url, hls: HLSOptions(maxHeight: 144, audio: ["fr"])))
