@@ -40,7 +40,7 @@ struct DASHPreparation: Sendable {
     }
 
     func prepare(id: String, body: FetchedBody, uri: String, headers: [HTTPHeader], options: HLSOptions, folder: String,
-                 held: HLSPreparation.HeldLicense = HLSPreparation.HeldLicense()) async throws -> HLSPreparation.Prepared
+                 held: HLSPreparation.HeldLicense = HLSPreparation.HeldLicense(), keyPrefix: String = "") async throws -> HLSPreparation.Prepared
     {
         let mpd = try Self.parse(body, uri: uri)
         let package: DASHPackage
@@ -56,7 +56,7 @@ struct DASHPreparation: Sendable {
         // The segments stay encrypted on disk; their keys come from the licence server, sealed.
         var license: LicenseTerms?
         if let drm = held.drm, !licensed.isEmpty {
-            license = try await hls.acquire(licensed, asset: id, drm: drm, held: held.terms)
+            license = try await hls.acquire(licensed, asset: id, drm: drm, held: held.terms, keyPrefix: keyPrefix)
         }
         try Task.checkCancellation()
         try DurableFile.write(Array(package.manifest.utf8), folder: folder, relativePath: DASHPackage.manifestPath)

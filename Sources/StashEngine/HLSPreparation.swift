@@ -118,7 +118,7 @@ struct HLSPreparation: Sendable {
             (plan, selection, warnings) = try await self.plan(uri: uri, headers: headers, options: options)
         } catch let found as FoundMPD {
             return try await DASHPreparation(hls: self).prepare(
-                id: id, body: found.body, uri: uri, headers: headers, options: options, folder: folder, held: held)
+                id: id, body: found.body, uri: uri, headers: headers, options: options, folder: folder, held: held, keyPrefix: keyPrefix)
         }
         try Task.checkCancellation()
         let (plain, licensed) = try Self.sortKeys(plan.keys, drm: held.drm)

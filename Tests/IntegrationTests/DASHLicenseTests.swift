@@ -27,7 +27,9 @@ final class DASHLicenseTests: DaemonTestCase {
     private func asset(_ id: String) -> String { daemon.dataDir + "/assets/" + id }
 
 
-    func testClearKeyCENCKeysComeFromTheLicenceServer() async throws {
+    /// The encrypted presentation with its ContentProtection, served at `/cenc`: its folder and
+    /// the URL of its MPD.
+    private func serveProtected() throws -> (directory: String, url: String) {
         try XCTSkipUnless(HLSFixture.isAvailable, "ffmpeg and ffprobe are needed (make deps installs them)")
         let directory = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-cenc") + "/cenc"
         let fixture = try DASHFixture.encrypted(in: directory, key: Self.key, keyID: Self.keyID)
@@ -36,7 +38,45 @@ final class DASHLicenseTests: DaemonTestCase {
             of: "(<AdaptationSet[^>]*>)", with: "$1" + DASHFixture.contentProtection(keyID: Self.keyID), options: .regularExpression)
         try protected.write(toFile: directory + "/protected.mpd", atomically: true, encoding: .utf8)
         http.serveDirectory(directory, at: "/cenc")
-        let url = http.url("/cenc/protected.mpd")
+        return (directory, http.url("/cenc/protected.mpd"))
+    }
+
+    private func sealedEntries(_ id: String) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: daemon.dataDir + "/keys/" + id)) ?? []
+    }
+
+    /// A replace of a CENC download asks for its own licence and seals the key beside the old
+    /// copy's (under the replace's prefix), so the old copy keeps a working key until the swap.
+    func testAReplaceSealsItsKeyBesideTheOldCopysUntilTheSwap() async throws {
+        let (_, url) = try serveProtected()
+        let drm = DRMParams(licenseServer: licenses.licenseURL)
+        _ = try await client.addDownload(AddDownloadRequest(id: "movie", uri: url, drm: drm))
+        _ = try await waitFor("movie", .completed)
+        XCTAssertEqual(sealedEntries("movie").count, 1)
+        http.update(path: "/cenc/chunk-stream1-00001.m4s") {
+            $0.stallAfterBytes = 100
+            $0.stallTimes = 1
+        }
+        var request = AddDownloadRequest(id: "movie", uri: url, drm: drm)
+        request.replace = true
+        _ = try await client.addDownload(request)
+        try await eventually("the new copy's first segment is held") { self.http.stalledCount > 0 }
+        XCTAssertEqual(sealedEntries("movie").count, 2, "the new key is sealed beside the old one")
+        let during = try await client.playbackKey(id: "movie").key
+        XCTAssertEqual(during, Self.key)
+        http.releaseStalls()
+        let replaced = try await waitUntil("movie") { $0.stateReason == "replaced by a new copy" }
+        XCTAssertEqual(replaced.state, .completed)
+        try await eventually("one key, under its own id") { self.sealedEntries("movie").count == 1 }
+        let after = try await client.playbackKey(id: "movie").key
+        XCTAssertEqual(after, Self.key)
+        let out = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-export")
+        _ = try await client.export(id: "movie", to: out + "/clear", decrypt: true)
+        XCTAssertEqual(try DASHFixture.decodedFrames(manifest: out + "/clear/manifest.mpd"), DASHFixture.frameCount)
+    }
+
+    func testClearKeyCENCKeysComeFromTheLicenceServer() async throws {
+        let (directory, url) = try serveProtected()
 
         let info = try await client.manifestInfo(uri: url)
         XCTAssertEqual(info.variants.map(\.encryption), [["CENC"], ["CENC"]])
