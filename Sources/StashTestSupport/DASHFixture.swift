@@ -134,6 +134,24 @@ package struct DASHFixture: Sendable {
         throw HLSFixtureError("ffmpeg wrote no sidx box in \(path)")
     }
 
+    /// Whether GStreamer's command line, DASH demuxer, MP4 demuxer and H.264 decoder are here.
+    package static var isGStreamerAvailable: Bool {
+        MediaTool.path(of: "gst-launch-1.0") != nil
+            && ["dashdemux", "qtdemux", "avdec_h264"].allSatisfy { (try? MediaTool.run("gst-inspect-1.0", ["--exists", $0])) != nil }
+    }
+
+    /// Video frames GStreamer decodes from the MPD on disk at `manifest`, played as a media app
+    /// plays it: playbin (dashdemux, which follows a change of period, qtdemux, avdec_h264) on
+    /// its file URL, every frame reaching a fake sink as fast as it is decoded. Throws on any
+    /// error or warning GStreamer reports.
+    package static func gstreamerFrames(manifest: String) throws -> Int {
+        let output = try MediaTool.run("gst-launch-1.0", [
+            "-v", "playbin", "uri=" + URL(fileURLWithPath: manifest).absoluteString,
+            "video-sink=fakesink name=frames silent=false sync=false", "audio-sink=fakesink sync=false", "text-sink=fakesink sync=false",
+        ], failOnStderr: true)
+        return output.split(separator: "\n").filter { $0.contains("frames: last-message = chain") }.count
+    }
+
     /// Frames ffmpeg decodes from the presentation's video at `manifest` (an MPD on disk).
     package static func decodedFrames(manifest: String) throws -> Int {
         try HLSFixture.decodedFrames(playlist: manifest)

@@ -126,6 +126,14 @@ final class DASHStreamKindTests: DaemonTestCase {
         XCTAssertEqual(exported.files, Int(done.filesTotal) + 1, "\(kind.name): the segments and the MPD")
         XCTAssertEqual(try kind.exportFrames(out), DASHFixture.frameCount, kind.name)
 
+        // GStreamer plays the download's folder offline, as a media app would.
+        if DASHFixture.isGStreamerAvailable {
+            let requests = http.requests.count
+            let played = kind.drm == nil ? asset(kind.name) + "/manifest.mpd" : out + "/manifest.mpd"
+            XCTAssertEqual(try DASHFixture.gstreamerFrames(manifest: played), DASHFixture.frameCount, "\(kind.name): GStreamer")
+            XCTAssertEqual(http.requests.count, requests, "\(kind.name): nothing is fetched to play it")
+        }
+
         // verify finds a removed segment; --repair fetches it and nothing else.
         let removed = asset(kind.name) + "/" + kind.removed
         let bytes = try Data(contentsOf: URL(fileURLWithPath: removed))
