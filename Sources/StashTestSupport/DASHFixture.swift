@@ -147,7 +147,7 @@ package struct DASHFixture: Sendable {
     package static func gstreamerFrames(manifest: String) throws -> Int {
         let output = try MediaTool.run("gst-launch-1.0", [
             "-v", "playbin", "uri=" + URL(fileURLWithPath: manifest).absoluteString,
-            "video-sink=fakesink name=frames silent=false sync=false", "audio-sink=fakesink sync=false", "text-sink=fakesink sync=false",
+            "video-sink=fakesink name=frames silent=false sync=false", "audio-sink=fakesink sync=false",
         ], failOnStderr: true)
         return output.split(separator: "\n").filter { $0.contains("frames: last-message = chain") }.count
     }

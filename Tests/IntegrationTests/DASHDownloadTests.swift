@@ -244,6 +244,10 @@ final class DASHDownloadTests: DaemonTestCase {
         let manifest = try String(contentsOfFile: asset("subs") + "/manifest.mpd", encoding: .utf8)
         XCTAssertTrue(manifest.contains("<BaseURL>subtitles/de/seg00000.vtt</BaseURL>"), manifest)
         XCTAssertEqual(try DASHFixture.decodedFrames(manifest: asset("subs") + "/manifest.mpd"), DASHFixture.frameCount)
+        // With its text track (playbin's own overlay: a fake text sink costs GStreamer 5 s).
+        if DASHFixture.isGStreamerAvailable {
+            XCTAssertEqual(try DASHFixture.gstreamerFrames(manifest: asset("subs") + "/manifest.mpd"), DASHFixture.frameCount)
+        }
         let file = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-export") + "/subs.mkv"
         _ = try await client.export(id: "subs", toFile: file)
         XCTAssertEqual(try MediaProbe.summary(of: file).streams("subtitle").map(\.language), ["ger"])
