@@ -9,7 +9,8 @@ GEN_PYI := clients/python/stash_client/stash_pb2.pyi
 APT_PKGS := protobuf-c-compiler libprotobuf-c-dev libcurl4-openssl-dev libsqlite3-dev libssl-dev openssl pkg-config ffmpeg \
 	libavformat-dev libavcodec-dev libavutil-dev libxml2-dev \
 	gcc protobuf-compiler python3-protobuf python3-pytest python3-cryptography mypy python3-pip systemd strace \
-	libsystemd-dev dbus-daemon dbus-bin python3-dbusmock
+	libsystemd-dev dbus-daemon dbus-bin python3-dbusmock \
+	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav
 # The clients' tests (and scripts/cenc-encrypt.py, which the DASH tests run with /usr/bin/python3)
 # run on Debian's python3, which sees the apt packages above (a python3
 # earlier on PATH, such as pyenv's, would not).
@@ -23,6 +24,8 @@ deps:
 	    || ! $(CLIENT_PYTHON) -c 'import google.protobuf, pytest, mypy, dbusmock, cryptography' 2>/dev/null || ! $(CLIENT_PYTHON) -m pip --version >/dev/null 2>&1 \
 	    || ! command -v systemd-socket-activate >/dev/null || ! command -v systemd-analyze >/dev/null || ! command -v strace >/dev/null \
 	    || ! command -v dbus-daemon >/dev/null || ! command -v dbus-send >/dev/null \
+	    || ! command -v gst-launch-1.0 >/dev/null || ! gst-inspect-1.0 --exists dashdemux || ! gst-inspect-1.0 --exists qtdemux \
+	    || ! gst-inspect-1.0 --exists avdec_h264 \
 	    || ! pkg-config --exists libprotobuf-c libcurl sqlite3 libcrypto libavformat libavcodec libavutil libxml-2.0 libsystemd; then \
 	  echo "installing $(APT_PKGS)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PKGS) >/dev/null; \

@@ -94,35 +94,62 @@ package struct DASHFixture: Sendable {
         return DASHFixture(directory: directory)
     }
 
-    /// One file per representation (ffmpeg's `-single_file 1 -global_sidx 1`), one video
-    /// representation: `manifest.mpd` addresses its segments as a SegmentList of `mediaRange`s,
-    /// and `segment-base.mpd`, written here from it, as a SegmentBase whose `indexRange` is the
-    /// file's `sidx` box.
-    package static func singleFile(in directory: String) throws -> DASHFixture {
+    /// One file per representation (ffmpeg's `-single_file 1 -global_sidx 1`): `manifest.mpd`
+    /// addresses its segments as SegmentLists of `mediaRange`s, and `segment-base.mpd`, written
+    /// here from it, as SegmentBases whose `indexRange` is each file's `sidx` box. One video
+    /// representation (`manifest-stream0.mp4`, 256x144), or with `twoRepresentations` a second,
+    /// `manifest-stream1.mp4`, 426x240 at 600 kb/s beside the first at 200 kb/s.
+    package static func singleFile(in directory: String, twoRepresentations: Bool = false) throws -> DASHFixture {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let second = twoRepresentations ? ["-map", "0:v", "-b:v:0", "200k", "-b:v:1", "600k", "-s:v:1", "426x240", "-adaptation_sets", "id=0,streams=v"] : []
         try MediaTool.run("ffmpeg", [
             "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=256x144:rate=\(frameRate):duration=\(seconds)",
-            "-map", "0:v", "-c:v", "libx264", "-preset", "ultrafast", "-g", "\(2 * frameRate)", "-keyint_min", "\(2 * frameRate)",
+            "-map", "0:v"] + second + ["-c:v", "libx264", "-preset", "ultrafast", "-g", "\(2 * frameRate)", "-keyint_min", "\(2 * frameRate)",
             "-sc_threshold", "0", "-single_file", "1", "-global_sidx", "1", "-seg_duration", "2", "-f", "dash", directory + "/manifest.mpd",
         ])
-        let media = try Data(contentsOf: URL(fileURLWithPath: directory + "/manifest-stream0.mp4"))
+        var text = try String(contentsOfFile: directory + "/manifest.mpd", encoding: .utf8)
+        // ffmpeg writes the representations in stream order, each with one SegmentList.
+        for stream in 0..<(twoRepresentations ? 2 : 1) {
+            let sidx = try sidxRange(in: directory + "/manifest-stream\(stream).mp4")
+            guard let open = text.range(of: "<SegmentList"), let close = text.range(of: "</SegmentList>") else {
+                throw HLSFixtureError("ffmpeg wrote no SegmentList for stream \(stream) in \(directory)/manifest.mpd:\n\(text)")
+            }
+            let base = "<SegmentBase indexRange=\"\(sidx.start)-\(sidx.end)\"><Initialization range=\"0-\(sidx.start - 1)\"/></SegmentBase>"
+            text.replaceSubrange(open.lowerBound..<close.upperBound, with: base)
+        }
+        try text.write(toFile: directory + "/segment-base.mpd", atomically: true, encoding: .utf8)
+        return DASHFixture(directory: directory)
+    }
+
+    /// The first and last byte of the top-level `sidx` box of the MP4 file at `path`.
+    private static func sidxRange(in path: String) throws -> (start: Int, end: Int) {
+        let media = try Data(contentsOf: URL(fileURLWithPath: path))
         var offset = 0
-        var sidx: (start: Int, end: Int)?
         while offset + 8 <= media.count {
             let size = media[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-            if String(decoding: media[offset + 4..<offset + 8], as: UTF8.self) == "sidx" { sidx = (offset, offset + size - 1) }
+            if String(decoding: media[offset + 4..<offset + 8], as: UTF8.self) == "sidx" { return (offset, offset + size - 1) }
             guard size >= 8 else { break }
             offset += size
         }
-        guard let sidx else { throw HLSFixtureError("ffmpeg wrote no sidx box in \(directory)/manifest-stream0.mp4") }
-        let list = try String(contentsOfFile: directory + "/manifest.mpd", encoding: .utf8)
-        guard let open = list.range(of: "<SegmentList"), let close = list.range(of: "</SegmentList>") else {
-            throw HLSFixtureError("ffmpeg wrote no SegmentList in \(directory)/manifest.mpd:\n\(list)")
-        }
-        let base = "<SegmentBase indexRange=\"\(sidx.start)-\(sidx.end)\"><Initialization range=\"0-\(sidx.start - 1)\"/></SegmentBase>"
-        try list.replacingCharacters(in: open.lowerBound..<close.upperBound, with: base)
-            .write(toFile: directory + "/segment-base.mpd", atomically: true, encoding: .utf8)
-        return DASHFixture(directory: directory)
+        throw HLSFixtureError("ffmpeg wrote no sidx box in \(path)")
+    }
+
+    /// Whether GStreamer's command line, DASH demuxer, MP4 demuxer and H.264 decoder are here.
+    package static var isGStreamerAvailable: Bool {
+        MediaTool.path(of: "gst-launch-1.0") != nil
+            && ["dashdemux", "qtdemux", "avdec_h264"].allSatisfy { (try? MediaTool.run("gst-inspect-1.0", ["--exists", $0])) != nil }
+    }
+
+    /// Video frames GStreamer decodes from the MPD on disk at `manifest`, played as a media app
+    /// plays it: playbin (dashdemux, which follows a change of period, qtdemux, avdec_h264) on
+    /// its file URL, every frame reaching a fake sink as fast as it is decoded. Throws on any
+    /// error or warning GStreamer reports.
+    package static func gstreamerFrames(manifest: String) throws -> Int {
+        let output = try MediaTool.run("gst-launch-1.0", [
+            "-v", "playbin", "uri=" + URL(fileURLWithPath: manifest).absoluteString,
+            "video-sink=fakesink name=frames silent=false sync=false", "audio-sink=fakesink sync=false",
+        ], failOnStderr: true)
+        return output.split(separator: "\n").filter { $0.contains("frames: last-message = chain") }.count
     }
 
     /// Frames ffmpeg decodes from the presentation's video at `manifest` (an MPD on disk).

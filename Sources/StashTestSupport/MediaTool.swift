@@ -1,8 +1,8 @@
 import Foundation
 
-/// ffmpeg and ffprobe, found on PATH and run to completion with a timeout.
+/// ffmpeg, ffprobe and GStreamer's tools, found on PATH and run to completion with a timeout.
 package enum MediaTool {
-    /// How long one ffmpeg or ffprobe run may take before it is killed.
+    /// How long one run may take before it is killed.
     static let timeout: TimeInterval = 180
 
     package static func path(of name: String) -> String? {

@@ -26,7 +26,6 @@ final class DASHLicenseTests: DaemonTestCase {
 
     private func asset(_ id: String) -> String { daemon.dataDir + "/assets/" + id }
 
-
     /// The encrypted presentation with its ContentProtection, served at `/cenc`: its folder and
     /// the URL of its MPD.
     private func serveProtected() throws -> (directory: String, url: String) {
@@ -73,6 +72,41 @@ final class DASHLicenseTests: DaemonTestCase {
         let out = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-export")
         _ = try await client.export(id: "movie", to: out + "/clear", decrypt: true)
         XCTAssertEqual(try DASHFixture.decodedFrames(manifest: out + "/clear/manifest.mpd"), DASHFixture.frameCount)
+    }
+
+    /// Licence renewal and release run for DASH as for HLS: short terms are renewed by the
+    /// daemon itself before they run out, and `stash license release` and a cancel each tell
+    /// the server through the outbox, naming the key id of the MPD's `cenc:default_KID`.
+    func testShortTermsAreRenewedAndAReleaseAndACancelReachTheServer() async throws {
+        let (_, url) = try serveProtected()
+        let drm = DRMParams(licenseServer: licenses.licenseURL)
+        licenses.expiresIn = 3
+        _ = try await client.addDownload(AddDownloadRequest(id: "short", uri: url, drm: drm))
+        _ = try await waitFor("short", .completed)
+        let acquired = Date()
+        try await eventually("renewed twice, each before its term ran out", timeout: .seconds(20)) { self.licenses.requests(action: "renew").count >= 2 }
+        XCTAssertGreaterThan(Date().timeIntervalSince(acquired), 3, "the first term is over")
+        XCTAssertEqual(licenses.requests(action: "renew").map(\.kids), [[Self.keyID], [Self.keyID]])
+        let renewed = try await client.getDownload(id: "short")
+        XCTAssertEqual(renewed.state, .completed, renewed.stateReason)
+        let key = try await client.playbackKey(id: "short").key
+        XCTAssertEqual(key, Self.key)
+
+        licenses.expiresIn = 3600
+        let released = try await client.releaseLicense(id: "short")
+        XCTAssertEqual(released.state, .licenseExpired)
+        XCTAssertTrue(sealedEntries("short").isEmpty, "released keys are deleted")
+        try await eventually("the release reaches the server") { self.licenses.requests(action: "release").count == 1 }
+        XCTAssertEqual(licenses.requests(action: "release").first?.kids, [Self.keyID])
+        await assertFails(.failedPrecondition) { try await self.client.playbackKey(id: "short") }
+
+        _ = try await client.addDownload(AddDownloadRequest(id: "cancelled", uri: url, drm: drm, force: true))
+        _ = try await waitFor("cancelled", .completed)
+        XCTAssertEqual(sealedEntries("cancelled").count, 1)
+        try await client.cancel(id: "cancelled")
+        try await eventually("the cancel's release reaches the server") { self.licenses.requests(action: "release").count == 2 }
+        XCTAssertEqual(licenses.requests(action: "release").last?.kids, [Self.keyID])
+        XCTAssertTrue(sealedEntries("cancelled").isEmpty, "its keys are gone with it")
     }
 
     func testClearKeyCENCKeysComeFromTheLicenceServer() async throws {

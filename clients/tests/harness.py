@@ -9,7 +9,7 @@ socket), STASH_TEST_BASE_URL (the HTTP server), STASH_TEST_DAEMON_PID and STASH_
 scratch folder) in its environment; the exit status is PROGRAM's, and the daemon's log is
 printed when it fails. As a module, `Fixture` gives the same to the Python tests.
 
-The server makes up what it serves, so nothing is read from disk:
+The server makes up what it serves, from no file but the DASH presentation's:
 
     /data/SIZE/NAME   SIZE bytes (at most 1 GiB), the same bytes for the same path; a NAME
                       ending in .ts has the MPEG-TS sync byte 0x47 every 188 bytes, as stashd
@@ -17,11 +17,16 @@ The server makes up what it serves, so nothing is read from disk:
     /page/NAME        a 58-byte HTML error page, served with 200 and Content-Type text/html
     /slow/SIZE/NAME   the same, at about 2 MB/s, so a download shows progress and can be paused
     /hls/master.m3u8  an HLS master of two variants (v0: 640x360, v1: 1280x720), two segments each
+    /dash/manifest.mpd  a DASH presentation, real media (stashd checks a DASH segment's boxes)
+                      that ffmpeg's dash muxer makes on the first request, once per process: 4 s
+                      of video as two representations (256x144 at 200 kb/s, 426x240 at
+                      600 kb/s) and one audio track, in 2-second segments beside it
     anything else     404
 
 GET answers a `Range: bytes=N-` with 206, so a paused download resumes where it stopped.
 """
 import argparse
+import atexit
 import hashlib
 import http.server
 import os
@@ -78,6 +83,29 @@ HLS_MEDIA = """#EXTM3U
 """
 
 
+_dash_lock = threading.Lock()
+_dash_folder = None
+
+
+def dash_folder():
+    """The folder of the DASH presentation, made by ffmpeg on the first call."""
+    global _dash_folder
+    with _dash_lock:
+        if _dash_folder is None:
+            folder = tempfile.mkdtemp(prefix="stash-clients-dash-")
+            atexit.register(shutil.rmtree, folder, True)
+            subprocess.run([
+                "ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=256x144:rate=25:duration=4",
+                "-f", "lavfi", "-i", "sine=frequency=440:duration=4", "-map", "0:v", "-map", "0:v", "-map", "1:a",
+                "-c:v", "libx264", "-preset", "ultrafast", "-g", "50", "-keyint_min", "50", "-sc_threshold", "0",
+                "-b:v:0", "200k", "-s:v:0", "256x144", "-b:v:1", "600k", "-s:v:1", "426x240", "-c:a", "aac", "-b:a", "64k",
+                "-seg_duration", "2", "-use_template", "1", "-use_timeline", "1", "-adaptation_sets", "id=0,streams=v id=1,streams=a",
+                "-f", "dash", os.path.join(folder, "manifest.mpd"),
+            ], check=True)
+            _dash_folder = folder
+        return _dash_folder
+
+
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
@@ -97,6 +125,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.text(HLS_MASTER, head)
         if path in ("/hls/v0.m3u8", "/hls/v1.m3u8"):
             return self.text(HLS_MEDIA.format(name=parts[2][:2]), head)
+        if len(parts) == 3 and parts[1] == "dash" and not parts[2].startswith("."):
+            return self.dash_file(parts[2], head)
         if len(parts) == 3 and parts[1] == "page":
             self.send_response(200)
             self.send_header("Content-Type", "text/html")
@@ -136,6 +166,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     time.sleep(CHUNK / SLOW_BYTES_PER_SECOND)
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
+
+    def dash_file(self, name, head):
+        try:
+            with open(os.path.join(dash_folder(), name), "rb") as file:
+                data = file.read()
+        except FileNotFoundError:
+            data = None
+        self.send_response(200 if data is not None else 404)
+        if data is not None and name.endswith(".mpd"):
+            self.send_header("Content-Type", "application/dash+xml")
+        self.send_header("Content-Length", str(len(data or b"")))
+        self.end_headers()
+        if data and not head:
+            self.wfile.write(data)
 
     def text(self, body, head):
         data = body.encode()

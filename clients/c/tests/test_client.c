@@ -772,6 +772,35 @@ static void test_hls_subtitles_licences(stash_client *client, stash_client *even
     CHECK(key == NULL, "no key");
 }
 
+/* An MPD that ffmpeg made (clients/tests/harness.py), planned and downloaded as HLS is. */
+static void test_dash(stash_client *client, stash_client *events) {
+    CHECK(stash_client_has_feature(client, "dash"), "feature dash");
+    stash_manifest_info *plan = NULL;
+    CHECK_OK(stash_plan(client, url("/dash/manifest.mpd"), NULL, 0, &plan), client);
+    if (plan) {
+        CHECK(plan->n_variants == 2, "%zu variants", plan->n_variants);
+        if (plan->n_variants == 2) {
+            CHECK(plan->variants[0].height == 144 && plan->variants[1].height == 240, "heights");
+            CHECK(plan->variants[0].bandwidth == 200000 && plan->variants[1].bandwidth == 600000, "bandwidths");
+        }
+        CHECK(plan->n_audio == 1 && plan->duration == 4, "%zu audio tracks, %f s", plan->n_audio, plan->duration);
+    }
+    stash_manifest_info_free(plan);
+
+    stash_hls_options hls = STASH_HLS_OPTIONS_INIT;
+    hls.quality = "low";
+    stash_add_options options = STASH_ADD_OPTIONS_INIT;
+    options.hls = &hls;
+    CHECK_OK(stash_add(client, url("/dash/manifest.mpd"), "c-dash", NULL, &options, NULL), client);
+    CHECK(wait_for_state(events, "c-dash", STASH_STATE_COMPLETED, 20000, NULL), "c-dash completed");
+    stash_download *record = NULL;
+    CHECK_OK(stash_get(client, "c-dash", &record), client);
+    CHECK(record && record->quality && strncmp(record->quality, "426x240,", 8) == 0, "the 426x240 representation: %s",
+          record && record->quality ? record->quality : "(none)");
+    CHECK(record && record->files_done == 6 && record->files_total == 6, "video and audio, each an init and two segments");
+    stash_download_free(record);
+}
+
 static void test_forget_adopt(stash_client *client) {
     char folder[512], file[600];
     snprintf(folder, sizeof folder, "%s/handed-over", work);
@@ -922,6 +951,7 @@ int main(void) {
     test_config(client);
     test_info(client);
     test_hls_subtitles_licences(client, events);
+    test_dash(client, events);
     test_forget_adopt(client);
     test_all_at_once(client);
     stash_client_close(events);

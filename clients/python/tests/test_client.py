@@ -282,6 +282,19 @@ def test_hls_plan_export_subtitles_and_licences(daemon, client):
     refused("FAILED_PRECONDITION", "licence", client.playback_key, "py-sub")
 
 
+def test_dash_plan_and_add(daemon, client):
+    """An MPD (made by ffmpeg, clients/tests/harness.py) planned and downloaded like HLS."""
+    assert "dash" in client.features
+    plan = client.plan(url(daemon, "/dash/manifest.mpd"))
+    assert [(v.width, v.height, v.bandwidth) for v in plan.variants] == [(256, 144, 200_000), (426, 240, 600_000)]
+    assert plan.duration == 4 and len(plan.audio) == 1
+    client.add(url(daemon, "/dash/manifest.mpd"), id="py-dash", hls=HlsOptions(quality="low"))
+    done = client.wait("py-dash", timeout=20)
+    assert done.state == "COMPLETED" and done.quality.startswith("426x240,"), done.quality
+    assert done.files_done == done.files_total == 2 * (1 + 2), "video and audio, each an init and two segments"
+    assert os.path.exists(os.path.join(daemon.work, "data", "assets", "py-dash", "manifest.mpd"))
+
+
 def test_export_a_single_file(daemon, client):
     client.add(url(daemon, "/data/5000/py-one.bin"), id="py-one")
     done = client.wait("py-one", timeout=20)
