@@ -160,7 +160,7 @@ final class FetchLoop {
     }
 
     private func openOnDiskQueue(_ files: [(TransferID, FetchRequest)], rehash: Bool) {
-        let inbox = self.inbox
+        let (inbox, syncer) = (self.inbox, self.syncer)
         diskWork.enter()
         diskQueue(for: files[0].0).async { [diskWork] in
             defer { diskWork.leave() }
@@ -168,6 +168,7 @@ final class FetchLoop {
                 let result: Result<PartFile, FetchFailure>
                 do {
                     let file = try PartFile(folder: request.folder, relativePath: request.relativePath, hashing: !request.expectedSHA256.isEmpty)
+                    file.foldersCount = syncer.now()
                     if rehash, file.size > 0 { try file.hashExistingContent() }
                     result = .success(file)
                 } catch {

@@ -42,11 +42,20 @@ final class FileSyncer: Sendable {
                 file.closeFile()
                 return done(nil)
             }
-            folders.sync(file.enclosingFolders, descriptor: (file.folderPath, file.folderDescriptor), here: true) { failure in
+            // Its own folder holds the rename just made; those above it, the folders made
+            // when the file was opened, which a sync started since may have covered already.
+            let renamed = folders.now()
+            let counts = [renamed] + Array(repeating: file.foldersCount ?? renamed, count: max(0, file.enclosingFolders.count - 1))
+            folders.sync(file.enclosingFolders, after: counts, descriptor: (file.folderPath, file.folderDescriptor), here: true) { failure in
                 file.closeFile()
                 done(failure)
             }
         }
+    }
+
+    /// The count to name folder changes just made by (`FolderSync.now`).
+    func now() -> UInt64 {
+        folders.now()
     }
 
     /// Returns once an `fsync` that started after this call has made the entries of each of

@@ -3,86 +3,138 @@ import StashCore
 import Synchronization
 
 /// Makes the entries of folders durable: renames of finished files into them, and folders
-/// made in them. One `fsync` of a folder covers every caller that asked before it started, so
-/// many files renamed into one folder at once (or many downloads' folders made in `assets/`)
-/// share it; callers that ask while it runs wait for the next one, which starts as soon as it
-/// ends. Different folders are synced in parallel on the pool's threads.
+/// made in them. Every `fsync` gets a number when it starts, from one count for all folders;
+/// a caller names the changes it needs made durable by the count read after making them
+/// (`now`), and any `fsync` of that folder numbered above it covers them. So one `fsync` of a
+/// folder serves every caller that asked before it started, and a caller whose changes an
+/// `fsync` already made durable waits for nothing: a download's folder made in `assets/` when
+/// its transfer opened its file is usually covered, by the time the file is complete, by the
+/// `fsync` of `assets/` that another download's completion started meanwhile. Different
+/// folders are synced in parallel on the pool's threads.
 final class FolderSync: Sendable {
     typealias Done = @Sendable (SystemCallError?) -> Void
 
     /// `descriptor`: the caller's open descriptor on the folder, valid until `done` is called
-    /// (-1 for none: the sync opens the folder by its path).
+    /// (-1 for none: the sync opens the folder by its path). `after`: the count read after the
+    /// changes were made; an `fsync` numbered above it covers them.
     private struct Waiter {
         let descriptor: Int32
+        let after: UInt64
         let done: Done
     }
 
+    private struct Folder {
+        var waiters: [Waiter] = []
+        var running = false
+        /// The number of the last `fsync` of the folder that succeeded: every change made
+        /// before it started is durable.
+        var durable: UInt64 = 0
+    }
+
+    private struct State {
+        /// `fsync`s started so far, of every folder.
+        var started: UInt64 = 0
+        var folders: [String: Folder] = [:]
+    }
+
+    /// Folders remembered at most while none of them is being synced or waited for: past it,
+    /// the idle ones are forgotten (a caller of a forgotten folder waits for a new `fsync`),
+    /// so the downloads' own folders do not pile up.
+    static let remembered = 256
+
     private let pool: SyncPool
-    /// Folders with a sync queued or running, and the callers waiting for their next sync.
-    private let folders = Mutex<[String: [Waiter]]>([:])
+    private let state = Mutex(State())
 
     init(pool: SyncPool) {
         self.pool = pool
     }
 
-    /// Calls `done` (on a sync thread) once an `fsync` of `path` that started after this call
-    /// has returned, with its error if it or the folder's open failed. `here`: a caller on a
-    /// sync thread runs the fsync itself when none of this folder is under way, rather than
-    /// waking another thread for it.
-    func sync(_ path: String, descriptor: Int32 = -1, here: Bool = false, done: @escaping Done) {
-        let start = folders.withLock { folders -> Bool in
-            let idle = folders[path] == nil
-            folders[path, default: []].append(Waiter(descriptor: descriptor, done: done))
-            return idle
-        }
-        guard start else { return }
-        if here { run(path) } else { pool.run { self.run(path) } }
+    /// The count to name changes just made by: see `sync(_:after:)`.
+    func now() -> UInt64 {
+        state.withLock { $0.started }
     }
 
-    /// `sync(_:done:)` for several folders at once, on the pool's threads, the first one on
-    /// this thread (`here`); `done` once all are synced, with the first failure.
-    func sync(_ paths: [String], descriptor: (path: String, descriptor: Int32)? = nil, here: Bool = false, done: @escaping Done) {
+    /// Calls `done` (on a sync thread) once an `fsync` of `path` that started after the count
+    /// was `after` (by default: after this call) has returned, with its error if it or the
+    /// folder's open failed; at once when one already has. `here`: a caller on a sync thread
+    /// runs the fsync itself when none of this folder is under way, rather than waking
+    /// another thread for it.
+    func sync(_ path: String, after: UInt64? = nil, descriptor: Int32 = -1, here: Bool = false, done: @escaping Done) {
+        enum Next { case covered, queued, start }
+        let next = state.withLock { state -> Next in
+            let after = after ?? state.started
+            var folder = state.folders[path] ?? Folder()
+            if folder.durable > after { return .covered }
+            folder.waiters.append(Waiter(descriptor: descriptor, after: after, done: done))
+            let start = !folder.running
+            folder.running = true
+            state.folders[path] = folder
+            return start ? .start : .queued
+        }
+        switch next {
+        case .covered: done(nil)
+        case .queued: break
+        case .start: if here { run(path) } else { pool.run { self.run(path) } }
+        }
+    }
+
+    /// `sync(_:after:done:)` for several folders at once, on the pool's threads, the first one
+    /// on this thread (`here`); `done` once all are synced, with the first failure. `after`:
+    /// the count for each folder, in order (nil for each: after this call).
+    func sync(
+        _ paths: [String], after counts: [UInt64]? = nil, descriptor: (path: String, descriptor: Int32)? = nil, here: Bool = false,
+        done: @escaping Done
+    ) {
         guard !paths.isEmpty else { return done(nil) }
         let countdown = SyncCountdown(count: paths.count, done: done)
         // The others first, so they are under way while this thread syncs the first.
         for (index, path) in paths.enumerated().reversed() {
             let own = descriptor.flatMap { $0.path == path ? $0.descriptor : nil } ?? -1
-            sync(path, descriptor: own, here: here && index == 0) { countdown.finished($0) }
+            let after = counts.flatMap { index < $0.count ? $0[index] : nil }
+            sync(path, after: after, descriptor: own, here: here && index == 0) { countdown.finished($0) }
         }
     }
 
-    /// The one sync of `path` for every caller waiting now.
+    /// One `fsync` of `path` for every caller waiting now, then again while callers it did not
+    /// cover wait.
     private func run(_ path: String) {
-        // Taken before the fsync starts: every rename these callers made is covered by it.
-        let waiters = folders.withLock { folders -> [Waiter] in
-            defer { folders[path]?.removeAll() }
-            return folders[path] ?? []
+        // Numbered before it starts: every change made before this is covered by it.
+        let (number, descriptor) = state.withLock { state -> (UInt64, Int32) in
+            state.started += 1
+            let open = state.folders[path]?.waiters.first { $0.descriptor >= 0 }?.descriptor ?? -1
+            return (state.started, open)
         }
         var failure: SystemCallError?
         do {
-            if let open = waiters.first(where: { $0.descriptor >= 0 }) {
-                try SystemCallError.check("fsync", path) { fsync(open.descriptor) }
+            if descriptor >= 0 {
+                try SystemCallError.check("fsync", path) { fsync(descriptor) }
             } else {
                 // Symlinks followed: `assets/` may well be one (to another disk), and an fsync
                 // through a planted one writes nothing wrong, it only syncs another folder.
-                let descriptor = try SystemCallError.check("open folder", path) {
+                let opened = try SystemCallError.check("open folder", path) {
                     open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
                 }
-                defer { SystemCallError.close(descriptor) }
-                try SystemCallError.check("fsync", path) { fsync(descriptor) }
+                defer { SystemCallError.close(opened) }
+                try SystemCallError.check("fsync", path) { fsync(opened) }
             }
         } catch {
             failure = error as? SystemCallError
         }
-        for waiter in waiters { waiter.done(failure) }
-        // Callers that came during the fsync get the next one; with none the folder is idle.
-        let again = folders.withLock { folders -> Bool in
-            if folders[path]?.isEmpty ?? true {
-                folders[path] = nil
-                return false
+        let (covered, again) = state.withLock { state -> ([Waiter], Bool) in
+            guard var folder = state.folders[path] else { return ([], false) }
+            if failure == nil { folder.durable = max(folder.durable, number) }
+            // The waiters whose changes came before this fsync started: a descriptor of one
+            // still waiting stays open until its own `done`.
+            let covered = folder.waiters.filter { $0.after < number }
+            folder.waiters.removeAll { $0.after < number }
+            folder.running = !folder.waiters.isEmpty
+            state.folders[path] = folder
+            if state.folders.count > Self.remembered {
+                state.folders = state.folders.filter { $0.value.running }
             }
-            return true
+            return (covered, folder.running)
         }
+        for waiter in covered { waiter.done(failure) }
         if again { pool.run { self.run(path) } }
     }
 }

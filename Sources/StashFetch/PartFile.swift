@@ -38,6 +38,10 @@ final class PartFile: TransferBody, @unchecked Sendable {
     private let directoryPath: String
     /// The folders whose entries the file depends on, its own first (`FileSyncer`).
     let enclosingFolders: [String]
+    /// The sync count (`FolderSync.now`) read once the folders were opened, made where
+    /// missing: an `fsync` of a folder above the file numbered above it made their making
+    /// durable. Nil: only one started after the file's commit does.
+    var foldersCount: UInt64?
     private let partName: String
     private let finalName: String
 

@@ -35,6 +35,34 @@ final class FolderSyncTests: XCTestCase {
         XCTAssertEqual(failures.withLock { $0 }, [])
     }
 
+    /// A change named by the count read after it is covered by any later fsync of its folder:
+    /// asked again once one has returned, the answer comes at once and no fsync starts. A
+    /// change made now needs a new one.
+    func testAChangeAnFsyncAlreadyCoveredStartsNone() {
+        let syncs = FolderSync(pool: SyncPool(label: "test.folders", threads: 2))
+        let made = syncs.now()
+        wait(syncs, [folder], after: nil)
+        let once = syncs.now()
+        XCTAssertEqual(once, made + 1, "one fsync")
+        wait(syncs, [folder], after: [made])
+        XCTAssertEqual(syncs.now(), once, "the fsync that returned covered it")
+        wait(syncs, [folder + "/a"], after: [made])
+        XCTAssertEqual(syncs.now(), once + 1, "another folder's fsync does not cover this one")
+        wait(syncs, [folder], after: nil)
+        XCTAssertEqual(syncs.now(), once + 2, "a change made after that fsync started needs a new one")
+    }
+
+    private func wait(_ syncs: FolderSync, _ paths: [String], after: [UInt64]?) {
+        let heard = expectation(description: "done")
+        let failure = Mutex<SystemCallError?>(nil)
+        syncs.sync(paths, after: after) { error in
+            failure.withLock { $0 = error }
+            heard.fulfill()
+        }
+        wait(for: [heard], timeout: 10)
+        XCTAssertNil(failure.withLock { $0 })
+    }
+
     func testAFolderThatCannotBeSyncedFailsNamingIt() {
         let syncs = FolderSync(pool: SyncPool(label: "test.folders", threads: 2))
         let missing = folder + "/missing"
