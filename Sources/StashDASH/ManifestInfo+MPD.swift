@@ -5,7 +5,9 @@ extension ManifestInfo {
     /// (with its size over the whole presentation, or over `start`..`end`), each audio and text
     /// adaptation set as a rendition. The first period's choice stands for all: periods of one
     /// presentation offer the same representations in practice.
-    package init(mpd: MPD, start: Double? = nil, end: Double? = nil) throws {
+    /// `indexes`: the `sidx` bytes of SegmentBase representations, by `DASHPackage.indexKey`;
+    /// one whose index is given is sized exactly, as a SegmentList of byte ranges is.
+    package init(mpd: MPD, start: Double? = nil, end: Double? = nil, indexes: [String: [UInt8]] = [:]) throws {
         var kept = mpd.duration
         var range: (Double, Double)?
         if start != nil || end != nil {
@@ -23,7 +25,7 @@ extension ManifestInfo {
             for representation in set.representations {
                 var bytes = Int64(clamping: UInt64(min(Double(representation.bandwidth) * kept / 8, 9e18)))
                 // A SegmentList whose every piece is a byte range says its size exactly.
-                let exact = range == nil ? Self.exactBytes(representation) : nil
+                let exact = range == nil ? Self.exactBytes(representation, indexes: indexes) : nil
                 if let exact { bytes = exact }
                 variants.append(VariantInfo(
                     uri: representation.baseURL + "#" + representation.id, bandwidth: representation.bandwidth, width: representation.width,
@@ -43,9 +45,21 @@ extension ManifestInfo {
                   start: range?.0, end: range?.1)
     }
 
-    /// The sum of a SegmentList's ranges (initialization and media) when every piece is one.
-    private static func exactBytes(_ representation: Representation) -> Int64? {
-        guard case .list(let list) = representation.addressing else { return nil }
+    /// The sum of the ranges (initialization and media) of a SegmentList, or of a SegmentBase
+    /// read through its index, when every piece is one.
+    private static func exactBytes(_ representation: Representation, indexes: [String: [UInt8]]) -> Int64? {
+        let list: SegmentList
+        switch representation.addressing {
+        case .list(let given):
+            list = given
+        case .base:
+            guard let request = representation.indexRequest, indexes[DASHPackage.indexKey(url: request.url, range: request.range)] != nil,
+                let read = try? DASHPackage.segments(of: representation, indexes: indexes)
+            else { return nil }
+            list = read
+        case .template:
+            return nil
+        }
         let pieces = (list.initialization.map { [$0] } ?? []) + list.media
         guard pieces.allSatisfy({ $0.range != nil }) else { return nil }
         return pieces.reduce(Int64(0)) { $0.addingSaturating(Int64(clamping: $1.range?.length ?? 0)) }

@@ -30,10 +30,14 @@ struct DASHPreparation: Sendable {
         }
     }
 
-    /// What `stash plan` shows of the MPD.
-    static func manifest(_ body: FetchedBody, uri: String, start: Double?, end: Double?) throws -> ManifestInfo {
+    /// What `stash plan` shows of the MPD; the index of each one-file (SegmentBase) video
+    /// representation is read, so its size is exact.
+    func manifest(_ body: FetchedBody, uri: String, headers: [HTTPHeader], start: Double?, end: Double?) async throws -> ManifestInfo {
+        let mpd = try Self.parse(body, uri: uri)
+        let video = mpd.periods.first?.adaptationSets.filter { $0.kind == .video }.flatMap(\.representations) ?? []
+        let indexes = try await readIndexes(video, headers: headers)
         do {
-            return try ManifestInfo(mpd: parse(body, uri: uri), start: start, end: end)
+            return try ManifestInfo(mpd: mpd, start: start, end: end, indexes: indexes)
         } catch let error as DASHError {
             throw DownloadError(.validation, "MPD \(uri): \(error.message)")
         }
@@ -129,13 +133,17 @@ struct DASHPreparation: Sendable {
 
     /// Fetches the `sidx` byte range of each chosen one-file (SegmentBase) representation.
     private func readIndexes(_ tracks: [DASHTrack], headers: [HTTPHeader]) async throws -> [String: [UInt8]] {
+        try await readIndexes(tracks.map(\.representation), headers: headers)
+    }
+
+    private func readIndexes(_ representations: [Representation], headers: [HTTPHeader]) async throws -> [String: [UInt8]] {
         var indexes: [String: [UInt8]] = [:]
-        for track in tracks {
-            guard let (url, range) = track.representation.indexRequest else { continue }
+        for representation in representations {
+            guard let (url, range) = representation.indexRequest else { continue }
             let key = DASHPackage.indexKey(url: url, range: range)
             guard indexes[key] == nil else { continue }
             guard range.length <= UInt64(Self.maxIndexBytes) else {
-                throw DownloadError(.validation, "the index range of representation \(track.representation.id) is \(range.length) bytes; the limit is \(Self.maxIndexBytes)")
+                throw DownloadError(.validation, "the index range of representation \(representation.id) is \(range.length) bytes; the limit is \(Self.maxIndexBytes)")
             }
             var request = FetchRequest.inMemory(url: url, headers: headers, limit: Self.maxIndexBytes, retry: hls.retry,
                                                 lowSpeedLimit: hls.lowSpeedLimit, lowSpeedTime: hls.lowSpeedTime)

@@ -218,7 +218,7 @@ struct HLSPreparation: Sendable {
         do {
             top = try await playlist(uri, headers: headers, what: "playlist")
         } catch let found as FoundMPD {
-            return try DASHPreparation.manifest(found.body, uri: uri, start: start, end: end)
+            return try await DASHPreparation(hls: self).manifest(found.body, uri: uri, headers: headers, start: start, end: end)
         }
         switch top {
         case .master(let read):

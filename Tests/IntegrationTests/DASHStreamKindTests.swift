@@ -44,9 +44,18 @@ final class DASHStreamKindTests: DaemonTestCase {
         http.serveDirectory(fixture.directory, at: "/one")
         let mpd = try String(contentsOfFile: fixture.directory + "/segment-base.mpd", encoding: .utf8)
         XCTAssertTrue(mpd.contains("<SegmentBase") && !mpd.contains("<SegmentList"), mpd)
+        // The plan reads each representation's index: its size is exact, not an estimate.
+        let info = try await client.manifestInfo(uri: http.url("/one/segment-base.mpd"))
+        XCTAssertEqual(info.variants.map(\.sizeIsExact), [true, true], "a SegmentBase's sidx gives its size")
+        let planned = try XCTUnwrap(info.variants.first { $0.height == 240 }).estimatedBytes
         try await checkRound(Kind(
             name: "sidx", url: http.url("/one/segment-base.mpd"), mpd: mpd, removed: "video/seg00001.mp4",
             exportFrames: { try DASHFixture.decodedFrames(manifest: $0 + "/manifest.mpd") }))
+        let video = asset("sidx") + "/video"
+        let held = try FileManager.default.contentsOfDirectory(atPath: video).reduce(Int64(0)) { sum, name in
+            sum + ((try FileManager.default.attributesOfItem(atPath: video + "/" + name)[.size] as? Int64) ?? 0)
+        }
+        XCTAssertEqual(held, planned, "the plan's size is what the 426x240 representation's pieces hold")
     }
 
     /// Two periods cut from one presentation, each with both video representations: the export
@@ -114,11 +123,14 @@ final class DASHStreamKindTests: DaemonTestCase {
         XCTAssertEqual(info.variants.map { !$0.encryption.isEmpty }, info.variants.map { _ in kind.drm != nil }, kind.name)
 
         // add --quality low: the lowest reaching 500 kb/s, the 426x240 one, and nothing of the other.
+        // (The plan read every representation's index; the add reads only the chosen one's.)
+        let planned = http.requests.count
         _ = try await client.addDownload(AddDownloadRequest(id: kind.name, uri: kind.url, hls: HLSOptions(quality: .low), drm: kind.drm))
         let done = try await waitFor(kind.name, .completed)
         XCTAssertTrue(done.quality.hasPrefix("426x240,"), "\(kind.name): \(done.quality)")
         XCTAssertEqual(done.filesDone, done.filesTotal, kind.name)
-        XCTAssertFalse(http.requests.contains { $0.path.contains("stream0") }, "\(kind.name): the 256x144 representation is not fetched")
+        XCTAssertFalse(
+            http.requests.dropFirst(planned).contains { $0.path.contains("stream0") }, "\(kind.name): the 256x144 representation is not fetched")
 
         // The export decodes to the source's frames (decrypted, for CENC).
         let out = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-export") + "/" + kind.name
