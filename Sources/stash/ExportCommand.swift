@@ -16,7 +16,9 @@ struct ExportCommand: AsyncParsableCommand {
             To a folder (an HLS download, TARGET without .mp4/.m4v/.mkv): TARGET must not exist or \
             be empty. The copy holds master.m3u8, the media playlists and the segments as \
             downloaded, with each AES-128 key next to the playlist that names it; with --decrypt \
-            the segments are written decrypted and no key is written. A DASH download is written             the same way (manifest.mpd and its segments); with ClearKey CENC, --decrypt and an             export to one file decrypt it with the keys of its licence.
+            the segments are written decrypted and no key is written. A DASH download is \
+            written the same way (manifest.mpd and its segments); with ClearKey CENC, --decrypt \
+            and an export to one file decrypt it with the keys of its licence.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -57,7 +59,9 @@ struct ExportCommand: AsyncParsableCommand {
                 Output.json(["dir": result.dir, "files": result.files, "bytes": result.bytes, "decrypted": result.decrypted])
                 return
             }
-            Output.line("exported \(id) to \(result.dir)/master.m3u8: \(result.files) files, \(Format.bytes(result.bytes))\(result.decrypted ? ", decrypted" : "")")
+            // The folder holds what the download's kind has at its top: an HLS master playlist or a DASH MPD.
+            let top = FileManager.default.fileExists(atPath: result.dir + "/manifest.mpd") ? "manifest.mpd" : "master.m3u8"
+            Output.line("exported \(id) to \(result.dir)/\(top): \(result.files) files, \(Format.bytes(result.bytes))\(result.decrypted ? ", decrypted" : "")")
             return
         }
         let progress = !global.json && isatty(STDERR_FILENO) == 1 ? ExportProgressLine(id: id, file: absolute) : nil

@@ -126,6 +126,11 @@ final class DASHDownloadTests: DaemonTestCase {
         XCTAssertEqual(record["segmentsDone"] as? Int, record["segmentsTotal"] as? Int)
         XCTAssertTrue((record["quality"] as? String)?.hasPrefix("426x240") ?? false, "\(record)")
         XCTAssertEqual(requestedStreams(), ["1", "3"])
+        // The export names what the folder holds at its top: a DASH folder has no master playlist.
+        let out = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-export") + "/cli"
+        let exported = try daemon.runCLI(["export", "cli", out])
+        XCTAssertEqual(exported.status, 0, exported.stderr)
+        XCTAssertTrue(exported.stdout.hasPrefix("exported cli to \(out)/manifest.mpd: "), exported.stdout)
     }
 
     /// One file per representation: byte ranges from a SegmentList's mediaRange (exact sizes),
