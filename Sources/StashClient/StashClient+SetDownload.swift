@@ -16,7 +16,7 @@ extension StashClient {
         headers: [HTTPHeader] = [], clearHeaders: Bool = false, licenseHeaders: [HTTPHeader] = [], clearLicenseHeaders: Bool = false,
         network: NetworkRequirement? = nil, onBattery: BatteryPolicy? = nil
     ) async throws -> Download {
-        var request = SetDownloadRequest(id: id, priority: priority, rateLimit: rateLimit, uri: uri, file: file, network: network, onBattery: onBattery)
+        var request = DownloadChanges(id: id, priority: priority, rateLimit: rateLimit, uri: uri, file: file, network: network, onBattery: onBattery)
         if priority != nil { try requirePriority() }
         if network != nil || onBattery != nil { try requireDesktop() }
         if let rateLimit { try checkRateLimit(rateLimit) }

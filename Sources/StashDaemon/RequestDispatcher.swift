@@ -89,7 +89,7 @@ package struct RequestDispatcher: RequestHandler {
     /// SetDownload: the fields given are changed together, all or none (the engine checks
     /// every field before it applies any); one that names nothing to change is refused rather
     /// than answered as if it had done something.
-    static func set(_ request: SetDownloadRequest, on engine: Engine) async throws -> Download {
+    static func set(_ request: DownloadChanges, on engine: Engine) async throws -> Download {
         guard request.priority != nil || request.rateLimit != nil || request.uri != nil || request.headers != nil || request.licenseHeaders != nil
             || request.network != nil || request.onBattery != nil
         else {
@@ -104,9 +104,7 @@ package struct RequestDispatcher: RequestHandler {
         if let rateLimit = request.rateLimit, rateLimit < 0 {
             throw StashError.invalidArgument("rate_limit: \(rateLimit) is negative; give bytes per second, 0 = none")
         }
-        return try await engine.set(DownloadChanges(
-            id: request.id, priority: request.priority, rateLimit: request.rateLimit, uri: request.uri, file: request.file,
-            headers: request.headers, licenseHeaders: request.licenseHeaders, network: request.network, onBattery: request.onBattery))
+        return try await engine.set(request)
     }
 
     /// include_failed chooses which downloads ResumeGroup takes; sent with another group

@@ -64,19 +64,10 @@ struct DASHPreparation: Sendable {
         }
         try Task.checkCancellation()
         try DurableFile.write(Array(package.manifest.utf8), folder: folder, relativePath: DASHPackage.manifestPath)
-        let files = package.files.map { file -> DownloadFile in
-            var local = DownloadFile(url: file.url, path: file.path, size: file.range.map { Int64(clamping: $0.length) },
-                                     rangeOffset: file.range.map { Int64(clamping: $0.offset) },
-                                     expect: file.container.map { ContentExpectation.segment($0).description } ?? "")
-            // As for HLS: a segment at its final path is complete, so a package planned again
-            // after a crash or a repair fetches only what is missing.
-            if let info = try? SystemCallError.status(folder + "/" + file.path, followingSymlink: false), info.st_mode & S_IFMT == S_IFREG,
-               local.size == nil || local.size == Int64(info.st_size) {
-                local.done = true
-                local.size = Int64(info.st_size)
-                local.downloadedBytes = Int64(info.st_size)
-            }
-            return local
+        let files = package.files.map { file in
+            DownloadFile.segment(
+                url: file.url, path: file.path, size: file.range.map { Int64(clamping: $0.length) },
+                rangeOffset: file.range.map { Int64(clamping: $0.offset) }, container: file.container, in: folder)
         }
         // As for HLS, the record says what the package holds: an end past the presentation is its end.
         let window = package.window.map { kept in

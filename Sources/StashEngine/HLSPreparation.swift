@@ -131,21 +131,10 @@ struct HLSPreparation: Sendable {
         for playlist in plan.playlists {
             try DurableFile.write(Array(playlist.text.utf8), folder: folder, relativePath: playlist.path)
         }
-        let files = plan.files.map { file -> DownloadFile in
-            var local = DownloadFile(
-                url: file.url, path: file.path, size: file.size,
-                rangeOffset: file.byteRange.map { Int64(clamping: $0.offset) },
-                expect: file.container.map { ContentExpectation.segment($0).description } ?? "")
-            // A segment at its final path is complete (it is renamed there only then): a
-            // package planned again after a crash or a repair fetches only what is missing.
-            // A segment that cannot be looked at is fetched again.
-            if let info = try? SystemCallError.status(folder + "/" + file.path, followingSymlink: false), info.st_mode & S_IFMT == S_IFREG,
-               file.size == nil || file.size == Int64(info.st_size) {
-                local.done = true
-                local.size = Int64(info.st_size)
-                local.downloadedBytes = Int64(info.st_size)
-            }
-            return local
+        let files = plan.files.map { file in
+            DownloadFile.segment(
+                url: file.url, path: file.path, size: file.size, rangeOffset: file.byteRange.map { Int64(clamping: $0.offset) },
+                container: file.container, in: folder)
         }
         return Prepared(
             files: files, keyPaths: plan.keys.map(\.path), playlistPaths: plan.playlists.map(\.path),

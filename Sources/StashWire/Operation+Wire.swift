@@ -411,7 +411,7 @@ extension Operation {
         case STASH__V1__REQUEST__OP_CANCEL_GROUP:
             self = .cancelGroup(try GroupRequest(wire: r.cancel_group, field: "Request.cancel_group"))
         case STASH__V1__REQUEST__OP_SET_DOWNLOAD:
-            self = .setDownload(try SetDownloadRequest(wire: r.set_download, field: "Request.set_download"))
+            self = .setDownload(try DownloadChanges(wire: r.set_download, field: "Request.set_download"))
         case STASH__V1__REQUEST__OP_MOVE:
             let (id, move) = try QueueMove.decode(wire: r.move, field: "Request.move")
             self = .move(id: id, move)

@@ -2,7 +2,7 @@ import CStashProto
 import StashCore
 
 /// SetDownload and Move on the wire.
-extension SetDownloadRequest {
+extension DownloadChanges {
     func wire(in arena: PackArena) -> UnsafeMutablePointer<Stash__V1__SetDownloadRequest> {
         var message = Stash__V1__SetDownloadRequest()
         stash__v1__set_download_request__init(&message)

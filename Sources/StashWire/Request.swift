@@ -63,7 +63,7 @@ package enum Operation: Equatable, Sendable {
     /// Cancels every download of a group, deleting their files.
     case cancelGroup(GroupRequest)
     /// Changes fields of a download after its add (daemon feature `priority`).
-    case setDownload(SetDownloadRequest)
+    case setDownload(DownloadChanges)
     /// Moves a QUEUED download in the queue (daemon feature `priority`).
     case move(id: String, QueueMove)
     case unknown

@@ -183,7 +183,7 @@ final class GoldenFrameTests: XCTestCase {
             }
         case "set_download":
             operation = .setDownload(
-                SetDownloadRequest(id: str(b, "id"), priority: try priority(b, "priority"), rateLimit: b?["rate_limit"] == nil ? nil : int(b, "rate_limit"),
+                DownloadChanges(id: str(b, "id"), priority: try priority(b, "priority"), rateLimit: b?["rate_limit"] == nil ? nil : int(b, "rate_limit"),
                     uri: b?["uri"] == nil ? nil : str(b, "uri"), file: b?["file"] == nil ? nil : str(b, "file"),
                     headers: headerChange(b, "headers", clear: "clear_headers"),
                     licenseHeaders: headerChange(b, "license_headers", clear: "clear_license_headers"),

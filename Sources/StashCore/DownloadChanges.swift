@@ -1,18 +1,22 @@
-import StashCore
-
-/// What one SetDownload changes in a download: every field given is checked before any is
-/// applied (`EngineState+SetDownload`), so a request is applied whole or not at all.
+/// SetDownload: fields of a download changed after its add (daemon feature `priority`, and
+/// `set-download` for the rate limit, `set-uri` for the URL, `set-file-uri` for a bundle file's,
+/// `set-headers` for the headers, `desktop` for the network and on-battery rules); a field left
+/// nil is left as it is. The daemon checks every field given before it applies any
+/// (`EngineState+SetDownload`), so a request is applied whole or not at all.
 package struct DownloadChanges: Equatable, Sendable {
     package var id: String
     package var priority: DownloadPriority?
-    /// Bytes per second, 0 = none.
+    /// The download's own limit in bytes per second, 0 = none.
     package var rateLimit: Int64?
     /// A single-file download's new URL, or the bundle file's at `file`.
     package var uri: String?
+    /// The path of the bundle file `uri` is for.
     package var file: String?
+    /// The download's request headers (feature `set-headers`).
     package var headers: HeaderChange?
+    /// Its licence requests' headers (feature `set-headers`).
     package var licenseHeaders: HeaderChange?
-    /// Its own answers to the desktop's facts; nil leaves one as it is.
+    /// Its own answers to the desktop's facts (feature `desktop`).
     package var network: NetworkRequirement?
     package var onBattery: BatteryPolicy?
 
