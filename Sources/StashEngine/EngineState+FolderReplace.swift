@@ -222,13 +222,7 @@ extension EngineState {
             endReplacement(id, reason: "the replace failed and the old copy is kept: \(failure)", discard: true, into: &effects)
             return
         }
-        replacements[id] = nil
-        if holds[id] == Self.replaceHold { holds[id] = nil }
-        releaseReplaceSlot(id, into: &effects)
-        guard var entry = entries[id], entry.download.state == .completed else { return }
-        entry.download.completedAt = clock.now()
-        entry.download.stateReason = Self.replacedReason
-        entries[id] = entry
+        guard let entry = endSwappedReplacement(id, into: &effects) else { return }
         effects.append(.watch(entry.download))
         if let old = replacement.oldRecord { replacedLicense(of: old, by: entry.download, into: &effects) }
         effects.append(.log(.info, "replace done", ["id": "\(id)", "bytes": "\(entry.download.downloadedBytes)", "files": "\(entry.download.files.count)"]))

@@ -154,13 +154,7 @@ extension EngineState {
             endReplacement(id, reason: "the replace failed and the old copy is kept: \(failure)", discard: true, into: &effects)
             return
         }
-        replacements[id] = nil
-        if holds[id] == Self.replaceHold { holds[id] = nil }
-        releaseReplaceSlot(id, into: &effects)
-        guard var entry = entries[id], entry.download.state == .completed else { return }
-        entry.download.completedAt = clock.now()
-        entry.download.stateReason = Self.replacedReason
-        entries[id] = entry
+        guard let entry = endSwappedReplacement(id, into: &effects) else { return }
         effects.append(.log(.info, "replace done", ["id": "\(id)", "bytes": "\(entry.download.downloadedBytes)"]))
         effects.append(.commit(.save(entry.download), then: .stateChanged(layout.eventView(entry.download), previous: .completed)))
     }
@@ -219,5 +213,18 @@ extension EngineState {
         entries[id] = entry
         effects.append(.log(.warning, "replace ended", ["id": "\(id)", "reason": "\(reason.withoutURLSecrets)"]))
         effects.append(.commit(.save(entry.download), then: .stateChanged(layout.eventView(entry.download), previous: .completed)))
+    }
+
+    /// The end of a replace whose new copy is in place: its hold and slot let go, the record
+    /// says it was replaced; nil when the download is no longer COMPLETED (removed meanwhile).
+    mutating func endSwappedReplacement(_ id: String, into effects: inout [EngineEffect]) -> DownloadEntry? {
+        replacements[id] = nil
+        if holds[id] == Self.replaceHold { holds[id] = nil }
+        releaseReplaceSlot(id, into: &effects)
+        guard var entry = entries[id], entry.download.state == .completed else { return nil }
+        entry.download.completedAt = clock.now()
+        entry.download.stateReason = Self.replacedReason
+        entries[id] = entry
+        return entry
     }
 }
