@@ -287,6 +287,25 @@ def registry_section(out, rows, values):
     out.append("")
 
 
+def stream_rows(out, measured, workload, megabytes, stash):
+    """A stream workload's rows: each tool's best time, MB/s, and stash's time over the tool's."""
+    for _, tool, seconds, status in measured:
+        ok = status == "ok"
+        secs = f"{seconds:.2f}" if seconds is not None else "-"
+        rate = f"{megabytes / seconds:.0f}" if ok and seconds else "-"
+        note = status if not ok else ("" if tool == "stash" else (f"{stash / seconds:.2f}x" if stash else "-"))
+        out.append(f"{workload:<32} {tool:<14} {secs:>9} {rate:>7}  {note}")
+
+
+def stream_target(out, label, stash, ytdlp):
+    """A stream workload's target: stash at most half yt-dlp's time."""
+    if stash and ytdlp:
+        ratio = stash / ytdlp
+        out.append(f"  {label:<46} {verdict(ratio <= 0.5)} ({ratio:.2f}x: {stash:.2f} s vs {ytdlp:.2f} s)")
+    else:
+        out.append(f"  {label:<46} not measured")
+
+
 def hls_section(out, rows, hls):
     """The HLS rows: each tool's best time, MB/s, and stash's time over each peer's."""
     measured = [r for r in rows if r[0] == HLS_WORKLOAD]
@@ -298,17 +317,7 @@ def hls_section(out, rows, hls):
     out.append(f"{'workload':<32} {'tool':<14} {'seconds':>9} {'MB/s':>7}  stash / tool")
     out.append("-" * 78)
     stash = times.get("stash")
-    for _, tool, seconds, status in measured:
-        ok = status == "ok"
-        secs = f"{seconds:.2f}" if seconds is not None else "-"
-        rate = f"{megabytes / seconds:.0f}" if ok and seconds else "-"
-        if not ok:
-            note = status
-        elif tool == "stash":
-            note = ""
-        else:
-            note = f"{stash / seconds:.2f}x" if stash else "-"
-        out.append(f"{'HLS 720p + 2 subtitle tracks':<32} {tool:<14} {secs:>9} {rate:>7}  {note}")
+    stream_rows(out, measured, "HLS 720p + 2 subtitle tracks", megabytes, stash)
     out.append("")
     out.append(f"stash: `stash add MASTER --max-height 720 --subtitles en,es --segments 8 --wait` on a fresh")
     out.append(f"  daemon, add to COMPLETED: a package of the 720p segments (kept as they are) and both")
@@ -318,13 +327,7 @@ def hls_section(out, rows, hls):
     out.append("ffmpeg: -i 720p-media-playlist -map 0 -c copy out.ts: one segment at a time, no subtitles.")
     out.append("")
     out.append("targets:")
-    ytdlp = times.get("yt-dlp")
-    label = "HLS: stash <= 0.5 x yt-dlp:"
-    if stash and ytdlp:
-        ratio = stash / ytdlp
-        out.append(f"  {label:<46} {verdict(ratio <= 0.5)} ({ratio:.2f}x: {stash:.2f} s vs {ytdlp:.2f} s)")
-    else:
-        out.append(f"  {label:<46} not measured")
+    stream_target(out, "HLS: stash <= 0.5 x yt-dlp:", stash, times.get("yt-dlp"))
 
 
 def dash_section(out, rows, dash):
@@ -338,12 +341,7 @@ def dash_section(out, rows, dash):
     out.append(f"{'workload':<32} {'tool':<14} {'seconds':>9} {'MB/s':>7}  stash / tool")
     out.append("-" * 78)
     stash = times.get("stash")
-    for _, tool, seconds, status in measured:
-        ok = status == "ok"
-        secs = f"{seconds:.2f}" if seconds is not None else "-"
-        rate = f"{megabytes / seconds:.0f}" if ok and seconds else "-"
-        note = status if not ok else ("" if tool == "stash" else (f"{stash / seconds:.2f}x" if stash else "-"))
-        out.append(f"{'DASH 720p + audio':<32} {tool:<14} {secs:>9} {rate:>7}  {note}")
+    stream_rows(out, measured, "DASH 720p + audio", megabytes, stash)
     out.append("")
     out.append("stash: `stash add MPD --max-height 720 --segments 8 --wait` on a fresh daemon, add to")
     out.append("  COMPLETED: the segments kept as they are and a local MPD (checked byte for byte).")
@@ -351,13 +349,7 @@ def dash_section(out, rows, dash):
     out.append("  (checked byte for byte).")
     out.append("")
     out.append("targets:")
-    ytdlp = times.get("yt-dlp")
-    label = "DASH: stash <= 0.5 x yt-dlp:"
-    if stash and ytdlp:
-        ratio = stash / ytdlp
-        out.append(f"  {label:<46} {verdict(ratio <= 0.5)} ({ratio:.2f}x: {stash:.2f} s vs {ytdlp:.2f} s)")
-    else:
-        out.append(f"  {label:<46} not measured")
+    stream_target(out, "DASH: stash <= 0.5 x yt-dlp:", stash, times.get("yt-dlp"))
     out.append("")
 
 
