@@ -95,6 +95,12 @@ final class EngineFileURITests: XCTestCase {
             ("b", nil, .invalidArgument, "--file PATH"),
             ("b", "", .invalidArgument, "--file PATH"),
             ("a", "a.bin", .invalidArgument, "'a' is a single-file download, it has no file 'a.bin'"),
+            // A path names a file of the record, never a place on disk: a NUL, a way out of the
+            // folder or the data dir itself name nothing.
+            ("b", "f0.bin\u{0}", .notFound, "has no file 'f0.bin"),
+            ("b", "../b/f0.bin", .notFound, "has no file '../b/f0.bin'"),
+            ("b", harness.dataDir + "/stash.sqlite", .notFound, "has no file '\(harness.dataDir)/stash.sqlite'"),
+            ("b", "f0.bin/", .notFound, "has no file 'f0.bin/'"),
         ]
         for (id, path, code, text) in refusals {
             do {
