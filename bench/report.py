@@ -239,6 +239,12 @@ def download_cost_section(out, rows, cpu):
                        f"{daemon / SMALL_FILES * 1e6:.0f} us, wget2 {wget2_cpu / SMALL_FILES * 1e6:.0f} us (user + system)")
         else:
             out.append(f"  {label + ':':<15} not measured (see the table above)")
+        floor = cpu.get((workload, "durable-floor"), (0, 0))[0]
+        if daemon and floor:
+            out.append(f"  {'':<15} the disk work alone (bench/durable_floor.c: a folder, write, fdatasync, rename, "
+                       f"fsync of the folder and assets/): {floor / SMALL_FILES * 1e6:.0f} us per file; "
+                       f"stashd is {daemon / floor:.2f}x that floor, the floor "
+                       + (f"{floor / wget2_cpu:.2f}x wget2's whole CPU" if wget2_cpu else "not compared with wget2"))
         time_ratio = stash / wget2 if stash and wget2 else None
         cpu_ratio = daemon / wget2_cpu if daemon and wget2_cpu else None
         targets.append((f"{name}: stash time <= {time_limit}x wget2's", time_ratio, time_limit))

@@ -357,6 +357,29 @@ stop_https() {
     untrust_ca
 }
 
+# bench_floor: the disk work alone that stash's promise needs for the 2,000 files
+# (bench/durable_floor.c: a folder each, the file written, fdatasync'd and renamed, its folder
+# and assets/ fsync'd), with as many threads as stash has sync threads; timed like a tool, its
+# lowest CPU goes to cpu.tsv as the tool "durable-floor". No network, registry or events: what
+# stashd spends above it is stash's own.
+bench_floor() {
+    local cc attempt dir figures best=
+    cc=$(command -v cc || command -v clang || echo /opt/swift/usr/bin/clang)
+    if ! "$cc" -O2 -pthread -o "$OUT/durable_floor" "$ROOT/bench/durable_floor.c" 2>>"$OUT/stashd.log"; then
+        log "cannot compile bench/durable_floor.c; the floor is not measured"
+        return
+    fi
+    for attempt in $(seq "$REPEAT"); do
+        dir=$RUNS/durable-floor-2000x64KiB
+        discard "$dir"
+        settle
+        figures=$("$OUT/durable_floor" "$dir" 2000 8) || { log "durable_floor failed"; return; }
+        log "2000x64KiB durable-floor run $attempt: ${figures#* }s, ${figures%% *}s of CPU"
+        if [[ -z $best ]] || python3 -c "import sys; sys.exit(0 if ${figures%% *} < ${best%% *} else 1)"; then best=$figures; fi
+    done
+    printf '2000x64KiB\tdurable-floor\t%s\t0\n' "${best%% *}" >>"$CPU"
+}
+
 # bench_https: the 2,000 small files over HTTPS with HTTP/2 by curl, wget2 and stash, with the
 # parallelism of the plain workload (aria2c speaks no HTTP/2, so it is left out).
 bench_https() {
@@ -1245,6 +1268,7 @@ main() {
         run_timed 2000x64KiB aria2c "$RUNS/aria2c-2000x64KiB" verify_many "$RUNS/aria2c-2000x64KiB" \
             aria2c -q -j$PARALLEL --file-allocation=none --allow-overwrite=true -i "$list"
         run_stash 2000x64KiB stash start_stashd verify_many stash_add --from-file "$list"
+        bench_floor
 
         # The control plane is measured on the daemon that holds the 2,000 downloads, so lookups
         # run against a registry of realistic size.

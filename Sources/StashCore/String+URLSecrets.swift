@@ -4,6 +4,9 @@ extension String {
     /// before the host are dropped. For what goes to the log: error messages name the URL
     /// that failed, and a log is read by more people than the app that gave the URL.
     package var withoutURLSecrets: String {
+        // Without '@', '?' or '#' there is nothing to take out (every download's log line
+        // passes here, so the common case is one pass over the bytes).
+        guard utf8.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) else { return self }
         var result = ""
         var rest = self[...]
         while let start = rest.range(of: "http", options: .caseInsensitive)?.lowerBound {

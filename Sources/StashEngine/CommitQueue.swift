@@ -16,10 +16,11 @@ final class CommitQueue: Sendable {
         case save(Download)
         /// One file learned its size or validators.
         case saveFile(id: String, index: Int, file: DownloadFile)
-        /// The same, written with the download's next record save (`.save`) instead of a
-        /// transaction of its own. For the small files of a bundle or package: a commit per
-        /// file start was an fsync per file, and a fact lost in a crash costs only a restart
-        /// of that file from zero (no validators) or a size learned again from the server.
+        /// The same, written with the download's next record save (`.save`: its progress
+        /// saves, its completion) instead of a transaction of its own. For what a file's
+        /// response tells: a commit per file start was an fsync per file, and a fact lost in
+        /// a crash costs only a restart of that file from zero (no validators) or a size
+        /// learned again from the server.
         case noteFile(id: String, index: Int, file: DownloadFile)
         case delete(String)
         /// A licence release to keep in the outbox (or its attempt count), and one acknowledged.

@@ -23,6 +23,7 @@ extension Engine {
             guard change == nil, let ticket, case .commit(.save(let download)?, then: .stateChanged?) = effect, download.id == id else { continue }
             change = (ticket, publicView(download))
         }
+        flight.flush()
         guard let change else { return try get(id: id) }
         try await change.ticket.wait()
         return change.download
@@ -35,6 +36,7 @@ extension Engine {
         for effect in effects {
             if let ticket = perform(effect) { last = ticket }
         }
+        flight.flush()
         return last
     }
 

@@ -48,6 +48,10 @@ extension EngineState {
             fileSlots: entry.download.hls?.segmentConcurrency)
         entry.activity = .transferring([:])
         entry.pace.lastEvent = (-1, 0)
+        // Progress is saved once the files have been transferring for `progressSaveInterval`,
+        // not at their first bytes: a small file's record is saved when it completes, one
+        // transaction fewer per download.
+        entry.pace.lastSave = clock.now().timeIntervalSinceReferenceDate
         entry.pace.speed.reset()
         queue.activate(entry.download.id)
         slotsChanged = true

@@ -123,8 +123,9 @@ extension EngineState {
             entry.pace.speed.reset()
         }
         entries[id] = entry
-        effects.append(.commit(
-            entry.download.isFolder ? .noteFile(id: id, index: index, file: file) : .saveFile(id: id, index: index, file: file), then: nil))
+        // Written with the record's next save (its first progress save, or its completion):
+        // a transaction of its own per file start cost a commit per download.
+        effects.append(.commit(.noteFile(id: id, index: index, file: file), then: nil))
         // The first response told the size: a download that cannot fit waits for space, or
         // fails when it never can.
         if sizeWasUnknown, let shortfall = storageShortfall(entry.download, into: &effects) {

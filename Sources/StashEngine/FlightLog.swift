@@ -10,6 +10,7 @@ final class FlightLog {
     let path: String
     private let logger: Logger
     private var descriptor: Int32 = -1
+    private var pendingEnds = ""
     /// The most of an old log read back: it is our own file, but a bound costs nothing.
     private static let readLimit = 16 << 20
 
@@ -44,12 +45,28 @@ final class FlightLog {
         }
     }
 
-    func started(_ id: String) { write("start \(id)\n") }
+    /// Written at once, with the end lines before it: the line must be in the file before
+    /// the transfer it names can crash the process.
+    func started(_ id: String) {
+        write(pendingEnds + "start \(id)\n")
+        pendingEnds = ""
+    }
 
-    func ended(_ id: String) { write("end \(id)\n") }
+    /// Kept until the next start line or `flush`, whichever comes first: a download that
+    /// ends usually lets the next one start in the same turn of the engine, and the two lines
+    /// then cost one write(2).
+    func ended(_ id: String) { pendingEnds += "end \(id)\n" }
+
+    /// Writes the end lines not yet written; the engine calls it after each decision's effects.
+    func flush() {
+        guard !pendingEnds.isEmpty else { return }
+        write(pendingEnds)
+        pendingEnds = ""
+    }
 
     /// After a clean stop: nothing was transferring when stashd exited.
     func removeAfterCleanStop() {
+        pendingEnds = ""
         if descriptor >= 0 {
             SystemCallError.close(descriptor)
             descriptor = -1

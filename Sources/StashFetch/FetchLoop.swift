@@ -18,6 +18,8 @@ final class FetchLoop {
     /// renamed after a cancel came too late to stop it), by file: each is opened once that one
     /// has finished, so two transfers never write or rename the same part file.
     private var waitingForFile: [String: [Transfer]] = [:]
+    /// Running transfers paused until their deferred part file is open (`Transfer.receive`).
+    private var opensWanted: [Transfer] = []
     private var stopping = false
     /// Creating folders and opening files block in the kernel for milliseconds (inode
     /// allocation, reading a resumed part back to hash it); done here they would stall every
@@ -52,6 +54,7 @@ final class FetchLoop {
             do {
                 try multi.perform()
                 for (handle, code) in multi.completions() { attemptEnded(handle: handle, code: code) }
+                openWantedFiles()
                 try multi.poll(timeoutMs: nextTimeoutMs())
             } catch {
                 logger.critical("fetch loop failed; stopping every transfer", metadata: ["error": "\(error)"])
@@ -110,6 +113,10 @@ final class FetchLoop {
                     startAttempt(transfer, counted: true)
                 } else if holdsFile(transfer.fileKey, other: transfer) {
                     waitingForFile[transfer.fileKey, default: []].append(transfer)
+                } else if BodyPlan.ifRange(etag: request.etag, lastModified: request.lastModified) == nil, !request.resumeOnSize {
+                    // It starts from byte 0 whatever the part file holds: nothing to read
+                    // first, so its file opens only when needed (`PartFile.init(deferred:)`).
+                    startDeferred(transfer)
                 } else {
                     opening.append(transfer)
                 }
@@ -122,7 +129,7 @@ final class FetchLoop {
                     stopped()
                     continue
                 }
-                if let transfer = transfers[id], transfer.phase == .starting || transfer.phase == .committing {
+                if let transfer = transfers[id], transfer.phase == .starting || transfer.phase == .committing || transfer.fileOpening {
                     transfer.stopRequested = true
                     transfer.cancelWaiters.append(stopped)
                     continue
@@ -179,6 +186,67 @@ final class FetchLoop {
         }
     }
 
+    private func startDeferred(_ transfer: Transfer) {
+        let request = transfer.request
+        do {
+            transfer.body = try PartFile(folder: request.folder, relativePath: request.relativePath, hashing: !request.expectedSHA256.isEmpty, deferred: true)
+        } catch {
+            finish(transfer, FetchFailure.thrown(error).finalEvent)
+            return
+        }
+        transfer.requestOpen = { [unowned self] in opensWanted.append($0) }
+        startAttempt(transfer, counted: true)
+    }
+
+    /// Opens the deferred part files whose transfers paused for it, each on its disk queue.
+    private func openWantedFiles() {
+        guard !opensWanted.isEmpty else { return }
+        let (inbox, syncer) = (self.inbox, self.syncer)
+        for transfer in opensWanted {
+            guard let file = transfer.body as? PartFile else { continue }
+            let id = transfer.id
+            diskWork.enter()
+            diskQueue(for: id).async { [diskWork] in
+                defer { diskWork.leave() }
+                let result: Result<PartFile, FetchFailure>
+                do {
+                    try file.openDeferred()
+                    file.foldersCount = syncer.now()
+                    result = .success(file)
+                } catch {
+                    result = .failure(.thrown(error))
+                }
+                _ = inbox.post(.opened(id, result))
+            }
+        }
+        opensWanted.removeAll()
+    }
+
+    /// A paused transfer's deferred part file is open (or could not be): it goes on, or
+    /// takes in what happened meanwhile.
+    private func openedWhileRunning(_ transfer: Transfer, _ result: Result<PartFile, FetchFailure>) {
+        transfer.fileOpening = false
+        if let code = transfer.endedWhileOpening, let easy = transfer.easy {
+            transfer.endedWhileOpening = nil
+            if case .failure(let failure) = result, transfer.abortFailure == nil { transfer.abortFailure = failure }
+            attemptEnded(handle: easy.handle, code: code)
+            return
+        }
+        if transfer.stopRequested || stopping {
+            stop(transfer)
+            return
+        }
+        if case .failure(let failure) = result {
+            detach(transfer)
+            finish(transfer, failure.finalEvent)
+            return
+        }
+        do { try transfer.easy?.unpause() } catch {
+            detach(transfer)
+            finish(transfer, FetchFailure.thrown(error).finalEvent)
+        }
+    }
+
     /// Spreads disk work over the queues by transfer, so one slow open holds up few others.
     private func diskQueue(for id: TransferID) -> DispatchQueue {
         disk[Int(id.rawValue % UInt64(disk.count))]
@@ -191,6 +259,10 @@ final class FetchLoop {
         case .opened(let id, let result):
             guard let transfer = transfers[id] else {
                 if case .success(let file) = result { file.closeFile() }
+                return
+            }
+            if transfer.fileOpening {
+                openedWhileRunning(transfer, result)
                 return
             }
             switch result {
@@ -249,6 +321,11 @@ final class FetchLoop {
 
     private func attemptEnded(handle: UnsafeMutableRawPointer, code: CURLcode) {
         guard let transfer = byHandle[handle], let easy = transfer.easy else { return }
+        if transfer.fileOpening {
+            // The disk queue has the file: the end is taken in once it hands it back.
+            transfer.endedWhileOpening = code
+            return
+        }
         let outcome = outcomeOfAttempt(transfer, easy: easy, code: code)
         detach(transfer)
         switch outcome {

@@ -33,6 +33,12 @@ final class FileSyncer: Sendable {
     func commit(_ file: PartFile, durability: FileDurability, done: @escaping @Sendable (Error?) -> Void) {
         pool.run { [folders] in
             do {
+                if file.isDeferred {
+                    // Its folders are made now: an fsync of assets/ that starts during the
+                    // data sync below covers the new folder.
+                    try file.openDeferred()
+                    file.foldersCount = folders.now()
+                }
                 try file.syncDataAndRename()
             } catch {
                 file.closeFile()

@@ -45,9 +45,16 @@ final class PartFile: TransferBody, @unchecked Sendable {
     private let partName: String
     private let finalName: String
 
+    /// The folder given and the folders inside it up to the file's, until the file is opened.
+    private var unopened: (folder: String, inside: ArraySlice<String>)?
+
     /// Opens (creating missing folders and the file) `<folder>/<relativePath>.part` without
-    /// changing its content.
-    init(folder: String, relativePath: String, hashing: Bool) throws {
+    /// changing its content; with `deferred`, opens nothing yet. A deferred file is for a
+    /// transfer that starts from byte 0 whatever the part file holds: it stays in memory
+    /// until it outgrows `head` or is committed, and its first open empties the part file.
+    /// A small file then touches the disk once, on the thread that syncs it, rather than
+    /// costing a disk queue's thread a wake-up to open it first.
+    init(folder: String, relativePath: String, hashing: Bool, deferred: Bool = false) throws {
         let components = relativePath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         // The caller checked the path already; checked again here because this is the code that
         // would write outside the folder if it were wrong.
@@ -61,11 +68,40 @@ final class PartFile: TransferBody, @unchecked Sendable {
         path = directoryPath + "/" + partName
         hasher = hashing ? SHA256() : nil
         writeBehind = WriteBehind(path: path)
-        directory = try Self.openFolders(folder: folder, inside: components.dropLast())
         descriptor = -1
         size = 0
+        if deferred {
+            directory = -1
+            unopened = (folder, components.dropLast())
+            return
+        }
+        directory = try Self.openFolders(folder: folder, inside: components.dropLast())
         // Everything is initialised from here on, so deinit closes the folder if this throws.
         try openFile()
+    }
+
+    /// Whether the file waits for its first open (`init(deferred:)`).
+    var isDeferred: Bool { unopened != nil }
+
+    /// Whether `count` more bytes need the file open: they do not fit in `head`.
+    func needsOpen(toAppend count: Int) -> Bool {
+        unopened != nil && (!buffering || headCount + count > Self.headCapacity)
+    }
+
+    /// Opens a deferred file, emptying what an earlier run left in it (the bytes in memory are
+    /// the transfer's from byte 0); nothing for a file already open. On an error the file
+    /// stays deferred, so a later call tries again.
+    func openDeferred() throws {
+        guard let (folder, inside) = unopened else { return }
+        directory = try Self.openFolders(folder: folder, inside: inside)
+        do {
+            try openFile(truncating: true)
+        } catch {
+            SystemCallError.close(directory)
+            directory = -1
+            throw error
+        }
+        unopened = nil
     }
 
     deinit {
@@ -75,7 +111,7 @@ final class PartFile: TransferBody, @unchecked Sendable {
 
     /// Opens the part file with O_NOFOLLOW and makes sure it is a file of its own: a hard link
     /// would write into a file that also lives elsewhere.
-    private func openFile() throws {
+    private func openFile(truncating: Bool = false) throws {
         let directory = self.directory
         let name = partName
         descriptor = try SystemCallError.check("open", path) {
@@ -85,9 +121,23 @@ final class PartFile: TransferBody, @unchecked Sendable {
         let fd = descriptor
         try SystemCallError.check("fstat", path) { fstat(fd, &info) }
         guard info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1 else {
+            SystemCallError.close(fd)
+            descriptor = -1
             throw DownloadError(.storage, "'\(path)' is not a regular file with a single link; nothing is written to it")
         }
-        size = Int64(info.st_size)
+        // Checked as a file of its own before it is emptied: O_TRUNC would empty a hard link's
+        // other names too.
+        if truncating, info.st_size > 0 {
+            do {
+                try SystemCallError.check("ftruncate", path) { ftruncate(fd, 0) }
+            } catch {
+                SystemCallError.close(fd)
+                descriptor = -1
+                throw error
+            }
+        }
+        // A deferred file's size is what it holds in memory.
+        if !truncating { size = Int64(info.st_size) }
     }
 
     /// Opens `folder`, creating it when missing, then each of `components` inside it,
@@ -165,7 +215,7 @@ final class PartFile: TransferBody, @unchecked Sendable {
 
     func truncate() throws {
         let fd = descriptor
-        try SystemCallError.check("ftruncate", path) { ftruncate(fd, 0) }
+        if unopened == nil { try SystemCallError.check("ftruncate", path) { ftruncate(fd, 0) } }
         // Only once the file is empty: a failed truncate leaves the bytes and `size` as they were.
         headCount = 0
         size = 0
@@ -184,6 +234,7 @@ final class PartFile: TransferBody, @unchecked Sendable {
             UnsafeMutableRawBufferPointer(rebasing: buffer[headCount..<headCount + bytes.count]).copyMemory(from: bytes)
             headCount += bytes.count
         } else {
+            try openDeferred()
             buffering = false
             try flushHead()
             try write(bytes, at: size)
@@ -232,6 +283,7 @@ final class PartFile: TransferBody, @unchecked Sendable {
     /// files of the disk), then renames it to its final name; the folder is not synced. A
     /// symlink at the final name is replaced, not followed (rename never follows its target).
     func syncDataAndRename() throws {
+        try openDeferred()
         let fd = descriptor
         try flushHead()
         try writeBehind.check()
@@ -250,6 +302,11 @@ final class PartFile: TransferBody, @unchecked Sendable {
     /// Writes what is still in memory (best effort: a resume counts only what the file
     /// holds), then closes the file and the folder it was opened in.
     func closeFile() {
+        if unopened != nil, headCount > 0 {
+            // A stop or failure part-way: what arrived is kept for a resume, as an open file's
+            // would be.
+            try? openDeferred()
+        }
         if descriptor >= 0 {
             try? flushHead()
             SystemCallError.close(descriptor)
@@ -263,6 +320,8 @@ final class PartFile: TransferBody, @unchecked Sendable {
 
     func remove() {
         headCount = 0
+        // Never opened: nothing of this transfer is on the disk.
+        guard unopened == nil else { return }
         let directory = self.directory
         let name = partName
         // Best effort: the caller reports the failure that made the file worthless.

@@ -57,6 +57,13 @@ final class Transfer {
 
     // Per attempt.
     var requestedFrom: Int64 = 0
+    /// A deferred part file (`PartFile.isDeferred`) is being opened on a disk queue, the
+    /// attempt paused until it is: a cancel waits for the open, and an end of the attempt
+    /// meanwhile (`endedWhileOpening`) is taken in after it.
+    var fileOpening = false
+    var endedWhileOpening: CURLcode?
+    /// Called on the fetch thread when the bytes libcurl holds need the part file open.
+    var requestOpen: ((Transfer) -> Void)?
     var response = ResponseHeaders()
     var bodyDecided = false
     /// The body is not the resource (an error page): read and dropped.
@@ -268,6 +275,13 @@ final class Transfer {
         decideBody()
         if abortFailure != nil { return 0 }
         if discardingBody { return bytes.count }
+        if let file = body as? PartFile, file.needsOpen(toAppend: bytes.count) {
+            // Before anything counts these bytes: libcurl hands them over again after the
+            // unpause that follows the open.
+            fileOpening = true
+            requestOpen?(self)
+            return ccurl_writefunc_pause()
+        }
         let now = DispatchTime.now().uptimeNanoseconds
         let wait = limiter.admit(bytes.count, now: now)
         if wait > 0 {

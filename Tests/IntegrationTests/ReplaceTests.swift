@@ -39,15 +39,14 @@ final class ReplaceTests: DaemonTestCase {
         XCTAssertEqual(answer.download.state, .completed)
         XCTAssertTrue(answer.download.stateReason.hasPrefix("replacing:"), answer.download.stateReason)
 
-        try await eventually("the new copy arrives beside the old one") { self.exists(self.path + ".replacing.part") }
+        // The new copy's first bytes are on their way (held in memory until it is whole: a
+        // transfer from byte 0 makes its part file at its commit): the old copy is looked at
+        // while the new one is held.
+        try await eventually("the new copy's response is stalled") { self.http.stalledCount > 0 }
         XCTAssertEqual(contents(path), old, "the old copy is readable at its path while the new one arrives")
         let during = try await client.getDownload(id: "movie")
         XCTAssertEqual(during.state, .completed)
         XCTAssertEqual(during.totalBytes, Int64(old.count))
-
-        // The part file is there as the transfer starts, which can be before the server has
-        // sent the bytes it stalls after: the old copy is looked at while the new one is held.
-        try await eventually("the new copy's response is stalled") { self.http.stalledCount > 0 }
         http.releaseStalls()
         let replaced = try await waitUntil("movie") { $0.stateReason == "replaced by a new copy" }
         XCTAssertEqual(replaced.state, .completed)

@@ -44,7 +44,9 @@ final class FetchDestinationTests: FetchTestCase {
         }
         XCTAssertEqual(error.kind, .storage, file: file, line: line)
         XCTAssertTrue(error.message.contains("'\(path)'"), error.message, file: file, line: line)
-        XCTAssertTrue(server.requests(for: "/d").isEmpty, "nothing is fetched without a file to write to", file: file, line: line)
+        // A transfer from byte 0 opens its file only at its commit (`PartFile.init(deferred:)`),
+        // so the body may have been fetched into memory; a refused destination is final.
+        XCTAssertLessThanOrEqual(server.requests(for: "/d").count, 1, "asked once at most, never again", file: file, line: line)
     }
 
     func testNestedFoldersAreCreated() async throws {

@@ -104,6 +104,76 @@ final class PartFileTests: XCTestCase {
         XCTAssertEqual(FileManager.default.contents(atPath: folder + "/again.bin"), Data(body))
     }
 
+    /// A transfer that starts from byte 0 touches the disk only at its commit: its folders and
+    /// part file are made then, and what an earlier run left in the part file is dropped.
+    func testADeferredFileMakesNothingUntilItsCommitAndDropsAnOldPart() throws {
+        let inside = folder + "/asset"
+        try FileManager.default.createDirectory(atPath: inside + "/sub", withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: inside + "/sub/old.bin.part", contents: Data(repeating: 9, count: 200_000)))
+        let fresh = try PartFile(folder: folder + "/new", relativePath: "a/b.bin", hashing: true, deferred: true)
+        let old = try PartFile(folder: inside, relativePath: "sub/old.bin", hashing: true, deferred: true)
+        let body = Self.pattern(70_000)
+        for file in [fresh, old] {
+            try body.withUnsafeBytes { try file.append($0) }
+            XCTAssertTrue(file.isDeferred)
+            XCTAssertEqual(file.size, 70_000)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/new"), "nothing is made before the commit")
+        try commit(fresh)
+        try commit(old)
+        XCTAssertEqual(FileManager.default.contents(atPath: folder + "/new/a/b.bin"), Data(body))
+        XCTAssertEqual(FileManager.default.contents(atPath: inside + "/sub/old.bin"), Data(body), "the old part's 200,000 bytes are gone")
+        // The digest covers this run's bytes only, not the old part's.
+        XCTAssertEqual(old.sha256Hex, fresh.sha256Hex)
+        XCTAssertEqual(old.sha256Hex.count, 64)
+    }
+
+    /// A piece that does not fit in memory needs the file open: the fetch loop opens it on a
+    /// disk queue, then every byte lands in order.
+    func testADeferredFileOpensWhenItOutgrowsTheHead() throws {
+        let file = try PartFile(folder: folder, relativePath: "grown.bin", hashing: false, deferred: true)
+        let body = Self.pattern(PartFile.headCapacity + 50_000)
+        try body[0..<100_000].withUnsafeBytes { try file.append($0) }
+        XCTAssertFalse(file.needsOpen(toAppend: PartFile.headCapacity - 100_000))
+        XCTAssertTrue(file.needsOpen(toAppend: PartFile.headCapacity - 100_000 + 1))
+        try file.openDeferred()
+        XCTAssertFalse(file.isDeferred)
+        XCTAssertFalse(file.needsOpen(toAppend: 1 << 20))
+        XCTAssertEqual(try Self.sizeOnDisk(file.descriptor), 0, "opening writes nothing; the head waits")
+        try body[100_000...].withUnsafeBytes { try file.append($0) }
+        try commit(file)
+        XCTAssertEqual(FileManager.default.contents(atPath: folder + "/grown.bin"), Data(body))
+    }
+
+    /// Stopped part-way, a deferred file keeps what it received, as an open one does; refused,
+    /// it leaves nothing behind.
+    func testADeferredFileClosedPartWayKeepsItsBytesAndARefusedOneLeavesNothing() throws {
+        let kept = try PartFile(folder: folder, relativePath: "kept.bin", hashing: false, deferred: true)
+        let body = Self.pattern(10_000)
+        try body.withUnsafeBytes { try kept.append($0) }
+        kept.closeFile()
+        XCTAssertEqual(FileManager.default.contents(atPath: folder + "/kept.bin.part"), Data(body))
+        let refused = try PartFile(folder: folder + "/refused", relativePath: "r.bin", hashing: false, deferred: true)
+        try body.withUnsafeBytes { try refused.append($0) }
+        refused.remove()
+        refused.closeFile()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/refused"))
+    }
+
+    /// The first open of a deferred file refuses a part file with a second name, as every open
+    /// does, and empties nothing: the other name's bytes stay.
+    func testADeferredFileRefusesAHardLinkedPartWithoutEmptyingIt() throws {
+        let outside = folder + "/outside.bin"
+        XCTAssertTrue(FileManager.default.createFile(atPath: outside, contents: Data(repeating: 1, count: 4096)))
+        try FileManager.default.createDirectory(atPath: folder + "/asset", withIntermediateDirectories: true)
+        XCTAssertEqual(link(outside, folder + "/asset/f.bin.part"), 0)
+        let file = try PartFile(folder: folder + "/asset", relativePath: "f.bin", hashing: false, deferred: true)
+        try Self.pattern(100).withUnsafeBytes { try file.append($0) }
+        XCTAssertThrowsError(try file.openDeferred())
+        XCTAssertTrue(file.isDeferred)
+        XCTAssertEqual(FileManager.default.contents(atPath: outside)?.count, 4096)
+    }
+
     private func commit(_ file: PartFile) throws {
         let committed = expectation(description: "committed")
         let failure = Mutex<String?>(nil)

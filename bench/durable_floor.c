@@ -1,0 +1,119 @@
+// durable_floor DIR FILES THREADS: the disk work stash must do to keep FILES single-file
+// downloads of 64 KiB so that a power cut loses none once it is announced, and nothing else
+// (no network, no registry, no events): per file a folder DIR/assets/<n>, its part file
+// created, written in one pwrite, fdatasync'd and renamed to its final name, then an fsync of
+// the folder and one of assets/ that started after the folder was made (shared between files,
+// as stash's FolderSync shares it). THREADS threads, as many as stash's sync threads.
+//
+// Prints one line: "<CPU seconds, user + system> <wall seconds>". `make bench` compares
+// stashd's CPU per file with it: what stash spends above this floor is its own.
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { FILE_SIZE = 64 << 10 };
+
+static char body[FILE_SIZE];
+static int files, assets_fd;
+static atomic_int next_file;
+
+// Shared fsyncs of assets/: `started` counts fsyncs begun, `done` the highest begun number
+// that has finished. A folder made when `started` was s is durable once done > s.
+static pthread_mutex_t sync_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t sync_done = PTHREAD_COND_INITIALIZER;
+static unsigned long started, done;
+static int syncing;
+
+static void die(const char *what) {
+    perror(what);
+    exit(1);
+}
+
+static void sync_assets_after(unsigned long mark) {
+    pthread_mutex_lock(&sync_lock);
+    while (done <= mark) {
+        if (syncing) {
+            pthread_cond_wait(&sync_done, &sync_lock);
+            continue;
+        }
+        syncing = 1;
+        unsigned long number = ++started;
+        pthread_mutex_unlock(&sync_lock);
+        if (fsync(assets_fd) != 0) die("fsync assets");
+        pthread_mutex_lock(&sync_lock);
+        syncing = 0;
+        done = number;
+        pthread_cond_broadcast(&sync_done);
+    }
+    pthread_mutex_unlock(&sync_lock);
+}
+
+static void *worker(void *unused) {
+    (void)unused;
+    char name[32];
+    for (;;) {
+        int n = atomic_fetch_add(&next_file, 1);
+        if (n >= files) return NULL;
+        snprintf(name, sizeof name, "%08d", n);
+        if (mkdirat(assets_fd, name, 0755) != 0) die("mkdir");
+        pthread_mutex_lock(&sync_lock);
+        unsigned long mark = started;
+        pthread_mutex_unlock(&sync_lock);
+        int folder = openat(assets_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (folder < 0) die("open folder");
+        int fd = openat(folder, "f.bin.part", O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0) die("open part");
+        if (pwrite(fd, body, FILE_SIZE, 0) != FILE_SIZE) die("pwrite");
+        if (fdatasync(fd) != 0) die("fdatasync");
+        if (renameat(folder, "f.bin.part", folder, "f.bin") != 0) die("rename");
+        if (fsync(folder) != 0) die("fsync folder");
+        sync_assets_after(mark);
+        close(fd);
+        close(folder);
+    }
+}
+
+int main(int argc, char **argv) {
+    if (argc != 4) {
+        fprintf(stderr, "usage: %s DIR FILES THREADS\n", argv[0]);
+        return 2;
+    }
+    files = atoi(argv[2]);
+    int threads = atoi(argv[3]);
+    if (files < 1 || threads < 1 || threads > 256) {
+        fprintf(stderr, "FILES and THREADS (1-256) must be positive\n");
+        return 2;
+    }
+    memset(body, 0x5a, sizeof body);
+    char path[4096];
+    if (mkdir(argv[1], 0755) != 0 && errno != EEXIST) die("mkdir DIR");
+    snprintf(path, sizeof path, "%s/assets", argv[1]);
+    if (mkdir(path, 0755) != 0) die("mkdir assets");
+    assets_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (assets_fd < 0) die("open assets");
+
+    struct timespec begin, end;
+    clock_gettime(CLOCK_MONOTONIC, &begin);
+    pthread_t pool[256];
+    for (int i = 0; i < threads; i++) {
+        if (pthread_create(&pool[i], NULL, worker, NULL) != 0) die("pthread_create");
+    }
+    for (int i = 0; i < threads; i++) pthread_join(pool[i], NULL);
+    clock_gettime(CLOCK_MONOTONIC, &end);
+
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    double cpu = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 + usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
+    double wall = (end.tv_sec - begin.tv_sec) + (end.tv_nsec - begin.tv_nsec) / 1e9;
+    printf("%.3f %.3f\n", cpu, wall);
+    return 0;
+}
