@@ -11,9 +11,17 @@ package final class BatchQueue<Item: Sendable>: Sendable {
     private let queue: DispatchQueue
     private let work: @Sendable ([Item]) -> Void
     private let pending = Mutex(PendingBatch<Item>())
+    /// The least time between the starts of two batches, in nanoseconds (0: none).
+    private let spacing: UInt64
+    /// When the last batch started (uptime nanoseconds); only `drain` touches it.
+    private let lastStart = Mutex<UInt64>(0)
 
-    package init(label: String, work: @escaping @Sendable ([Item]) -> Void) {
+    /// With `spacing`, a batch starts no sooner than that after the one before: items that
+    /// come meanwhile join it, so a steady stream of items costs fewer, larger batches.
+    package init(label: String, spacing: Duration = .zero, work: @escaping @Sendable ([Item]) -> Void) {
         queue = DispatchQueue(label: label, qos: .userInitiated)
+        let (seconds, attoseconds) = spacing.components
+        self.spacing = UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds / 1_000_000_000))
         self.work = work
     }
 
@@ -24,8 +32,14 @@ package final class BatchQueue<Item: Sendable>: Sendable {
 
     private func drain() {
         while true {
+            if spacing > 0 {
+                let due = lastStart.withLock { $0 } + spacing
+                let now = DispatchTime.now().uptimeNanoseconds
+                if now < due { usleep(useconds_t((due - now) / 1_000)) }
+            }
             let batch = pending.withLock { $0.take() }
             if batch.isEmpty { return }
+            if spacing > 0 { lastStart.withLock { $0 = DispatchTime.now().uptimeNanoseconds } }
             work(batch)
         }
     }

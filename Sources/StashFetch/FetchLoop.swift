@@ -21,19 +21,12 @@ final class FetchLoop {
     /// Running transfers paused until their deferred part file is open (`Transfer.receive`).
     private var opensWanted: [Transfer] = []
     private var stopping = false
-    /// Creating folders and opening files block in the kernel for milliseconds (inode
-    /// allocation, reading a resumed part back to hash it); done here they would stall every
-    /// other transfer, so they run on these queues and report back through the inbox. Several
-    /// serial queues rather than one concurrent queue: Dispatch would run a concurrent queue on
-    /// as many threads as cores, and a thread waiting on the disk does not use its core. The
-    /// syncs and renames at the end run on `syncer`'s threads.
-    private let disk = (0..<8).map { DispatchQueue(label: "stash.fetch.disk.\($0)", qos: .userInitiated) }
-    private let diskWork = DispatchGroup()
-    private let syncer: FileSyncer
+    /// Opens and commits part files off this thread (`DiskQueues`).
+    private let disk: DiskQueues
 
     init(inbox: FetchInbox, monitor: NetworkMonitor, syncer: FileSyncer, logger: Logger) throws {
         self.inbox = inbox
-        self.syncer = syncer
+        disk = DiskQueues(inbox: inbox, syncer: syncer)
         self.monitor = monitor
         self.logger = logger
         multi = try CurlMulti()
@@ -62,7 +55,7 @@ final class FetchLoop {
             }
         }
         // Files in the disk queue's hands are finished first, so none is closed under it.
-        diskWork.wait()
+        disk.waitForAll()
         for command in inbox.take().commands { answerAtShutdown(command) }
         for transfer in Array(transfers.values) { stop(transfer) }
         for command in inbox.close() { answerAtShutdown(command) }
@@ -158,32 +151,12 @@ final class FetchLoop {
             let rehash = !transfer.request.expectedSHA256.isEmpty
                 && BodyPlan.ifRange(etag: transfer.partETag, lastModified: transfer.partLastModified) != nil
             if rehash {
-                openOnDiskQueue([(transfer.id, transfer.request)], rehash: true)
+                disk.open([(transfer.id, transfer.request)], rehash: true)
             } else {
                 batch.append((transfer.id, transfer.request))
             }
         }
-        if !batch.isEmpty { openOnDiskQueue(batch, rehash: false) }
-    }
-
-    private func openOnDiskQueue(_ files: [(TransferID, FetchRequest)], rehash: Bool) {
-        let (inbox, syncer) = (self.inbox, self.syncer)
-        diskWork.enter()
-        diskQueue(for: files[0].0).async { [diskWork] in
-            defer { diskWork.leave() }
-            for (id, request) in files {
-                let result: Result<PartFile, FetchFailure>
-                do {
-                    let file = try PartFile(folder: request.folder, relativePath: request.relativePath, hashing: !request.expectedSHA256.isEmpty)
-                    file.foldersCount = syncer.now()
-                    if rehash, file.size > 0 { try file.hashExistingContent() }
-                    result = .success(file)
-                } catch {
-                    result = .failure(.thrown(error))
-                }
-                if !inbox.post(.opened(id, result)), case .success(let file) = result { file.closeFile() }
-            }
-        }
+        if !batch.isEmpty { disk.open(batch, rehash: false) }
     }
 
     private func startDeferred(_ transfer: Transfer) {
@@ -201,23 +174,8 @@ final class FetchLoop {
     /// Opens the deferred part files whose transfers paused for it, each on its disk queue.
     private func openWantedFiles() {
         guard !opensWanted.isEmpty else { return }
-        let (inbox, syncer) = (self.inbox, self.syncer)
         for transfer in opensWanted {
-            guard let file = transfer.body as? PartFile else { continue }
-            let id = transfer.id
-            diskWork.enter()
-            diskQueue(for: id).async { [diskWork] in
-                defer { diskWork.leave() }
-                let result: Result<PartFile, FetchFailure>
-                do {
-                    try file.openDeferred()
-                    file.foldersCount = syncer.now()
-                    result = .success(file)
-                } catch {
-                    result = .failure(.thrown(error))
-                }
-                _ = inbox.post(.opened(id, result))
-            }
+            if let file = transfer.body as? PartFile { disk.openDeferred(file, for: transfer.id) }
         }
         opensWanted.removeAll()
     }
@@ -245,11 +203,6 @@ final class FetchLoop {
             detach(transfer)
             finish(transfer, FetchFailure.thrown(error).finalEvent)
         }
-    }
-
-    /// Spreads disk work over the queues by transfer, so one slow open holds up few others.
-    private func diskQueue(for id: TransferID) -> DispatchQueue {
-        disk[Int(id.rawValue % UInt64(disk.count))]
     }
 
     /// Takes back a transfer from the disk queue: starts it, finishes it, or stops it if a
@@ -326,7 +279,7 @@ final class FetchLoop {
             transfer.endedWhileOpening = code
             return
         }
-        let outcome = outcomeOfAttempt(transfer, easy: easy, code: code)
+        let outcome = transfer.outcome(of: easy, code: code)
         detach(transfer)
         switch outcome {
         case .success:
@@ -336,12 +289,6 @@ final class FetchLoop {
         case .failure(let failure):
             failed(transfer, failure)
         }
-    }
-
-    private enum AttemptOutcome {
-        case success
-        case redirect(String, status: Int)
-        case failure(FetchFailure)
     }
 
     /// Asks `location` next within the same attempt, or fails the transfer when RedirectRule
@@ -362,46 +309,6 @@ final class FetchLoop {
         if !RedirectRule.keepsBody(status: status) { transfer.sendsBody = false }
         transfer.logger.debug("following redirect", metadata: ["status": "\(status)"])
         startAttempt(transfer, counted: false)
-    }
-
-    private func outcomeOfAttempt(_ transfer: Transfer, easy: CurlEasy, code: CURLcode) -> AttemptOutcome {
-        if let failure = transfer.abortFailure { return .failure(failure) }
-        guard code == CURLE_OK else {
-            var failure = FetchFailure.curl(code, errorText: easy.errorText, url: transfer.request.url)
-            // A pooled connection can carry what the previous response left behind (a body
-            // longer than its Content-Length): whatever failed there is retried once on a new
-            // connection, and the message says which connection it was.
-            if (try? easy.info(long: CURLINFO_NUM_CONNECTS)) == 0, !transfer.retriedOnFreshConnection {
-                transfer.retriedOnFreshConnection = true
-                transfer.freshConnection = true
-                failure = .curl(code, errorText: easy.errorText, url: transfer.request.url, reusedConnection: true)
-            }
-            return .failure(failure)
-        }
-        transfer.decideBody()
-        if let failure = transfer.abortFailure { return .failure(failure) }
-        let status = (try? easy.info(long: CURLINFO_RESPONSE_CODE)) ?? transfer.response.status
-        transfer.effectiveURL = try? easy.info(string: CURLINFO_EFFECTIVE_URL)
-        if (200...299).contains(status) { return .success }
-        if (300...399).contains(status), let location = try? easy.info(string: CURLINFO_REDIRECT_URL), !location.isEmpty {
-            return .redirect(location, status: status)
-        }
-        if status == 416, transfer.requestedFrom > 0, transfer.request.range == nil, let file = transfer.body {
-            // The part file may already hold the whole resource (killed just before the rename).
-            if let size = transfer.response.contentRange?.size, size == file.size {
-                transfer.totalBytes = size
-                return .success
-            }
-            do { try file.truncate() } catch {
-                return .failure(.thrown(error))
-            }
-            return .failure(FetchFailure(
-                error: DownloadError(.http, "HTTP 416 from \(transfer.request.url): part file of \(transfer.requestedFrom) bytes does not fit the resource; restarting from zero", httpStatus: 416),
-                retryable: true, connectionClass: false))
-        }
-        return .failure(.http(
-            status: status, reason: transfer.response.reason, url: transfer.request.url,
-            retryAfterSeconds: transfer.response.retryAfterSeconds))
     }
 
     private func failed(_ transfer: Transfer, _ failure: FetchFailure) {
@@ -458,22 +365,7 @@ final class FetchLoop {
         }
         transfer.phase = .committing
         transfer.body = nil
-        let id = transfer.id
-        let inbox = self.inbox
-        let logger = transfer.logger
-        diskWork.enter()
-        // The sync and rename run on a sync thread, and the transfer's final event is posted
-        // from there: handing each file back to a disk queue cost two thread wake-ups per
-        // file, more than the rename itself.
-        syncer.commit(file, durability: transfer.request.durability) { [diskWork] failure in
-            defer { diskWork.leave() }
-            if let failure {
-                _ = inbox.post(.committed(id, FetchFailure.thrown(failure).finalEvent))
-            } else {
-                logger.debug("transfer completed", metadata: ["bytes": "\(bytes)"])
-                _ = inbox.post(.committed(id, .completed(bytes: bytes, sha256: digest)))
-            }
-        }
+        disk.commit(file, of: transfer, bytes: bytes, digest: digest)
     }
 
     private func stop(_ transfer: Transfer) {
