@@ -197,13 +197,14 @@ extension EngineState {
     /// queue with its part files. Returns whether a slot was taken.
     mutating func preempt(into effects: inout [EngineEffect]) -> Bool {
         guard config.preempt, queue.active.count >= queue.maxParallel, let first = peekQueued() else { return false }
-        let candidates = queue.active.compactMap { id -> (key: QueueKey, id: String)? in
-            guard let entry = entries[id], entry.lifecycle.state.isActive, !entry.activity.isCompleting,
-                entry.download.priority < first.key.priority, let key = queueKey(id)
-            else { return nil }
-            return (key, id)
+        // Asked at every scheduling while the queue waits: no list of candidates is built.
+        var victim: (key: QueueKey, id: String)?
+        for id in queue.active {
+            guard let entry = entries[id], entry.download.priority < first.key.priority, entry.lifecycle.state.isActive,
+                  !entry.activity.isCompleting, let key = queueKey(id) else { continue }
+            if victim.map({ $0.key < key }) ?? true { victim = (key, id) }
         }
-        guard let victim = candidates.max(by: { $0.key < $1.key }) else { return false }
+        guard let victim else { return false }
         let reason = "waiting: \(first.key.priority.name)-priority download '\(first.id)' took its slot"
         return (try? transition(victim.id, .requeue, into: &effects) { $0.stateReason = reason }) == true
     }

@@ -18,8 +18,11 @@ extension EngineState {
     /// need, or it waits.
     func storageShortfall(_ download: Download, into effects: inout [EngineEffect]) -> StorageShortfall? {
         guard let total = download.totalBytes else { return nil }
-        let size = download.hls != nil ? "its playlists' sizes add up to \(total) bytes"
-            : download.isBundle ? "its files' sizes add up to \(total) bytes" : "its size is \(total) bytes"
+        // Only for a refusal: most downloads fit, and ask every time one starts.
+        var size: String {
+            download.hls != nil ? "its playlists' sizes add up to \(total) bytes"
+                : download.isBundle ? "its files' sizes add up to \(total) bytes" : "its size is \(total) bytes"
+        }
         if total > Self.largestDownload {
             return .never(DownloadError(.validation, "\(size), beyond the limit of \(Self.largestDownload) bytes (1 PiB) for a download; no disk would ever hold it"))
         }

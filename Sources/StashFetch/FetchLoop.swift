@@ -247,9 +247,11 @@ final class FetchLoop {
             transfer.sendsBody = true
         }
         do {
-            let running = transfers.values.filter { $0.easy != nil }
-            if let share = Self.shares(of: running + [transfer], global: rateLimit).last {
-                try transfer.setRateShare(share, now: now())
+            if limitsInForce {
+                let running = transfers.values.filter { $0.easy != nil }
+                if let share = Self.shares(of: running + [transfer], global: rateLimit).last {
+                    try transfer.setRateShare(share, now: now())
+                }
             }
             let easy = try transfer.prepareAttempt()
             try multi.add(easy)
@@ -444,6 +446,12 @@ final class FetchLoop {
         return earliest <= current ? 0 : Int((earliest - current + 999_999) / 1_000_000)
     }
 
+    /// Whether any limit is set or any transfer still runs under one: without, every share is
+    /// 0 (unlimited) and there is nothing to split.
+    private var limitsInForce: Bool {
+        rateLimit > 0 || transfers.values.contains { $0.request.groupRateLimit > 0 || $0.limiter.limit > 0 }
+    }
+
     /// Each of `running`'s share of the limits (0 = unlimited), in its order: see `RateShares`.
     private static func shares(of running: [Transfer], global: Int64) -> [Int64] {
         RateShares.split(global: global, groups: running.map { ($0.request.rateGroup, $0.request.groupRateLimit) })
@@ -452,6 +460,7 @@ final class FetchLoop {
     /// Re-splits the limits whenever the running transfers or the global limit change; a
     /// transfer whose share is the same keeps its pacing window.
     private func applyRateShares() {
+        guard limitsInForce else { return }
         let running = transfers.values.filter { $0.easy != nil }
         let current = now()
         for (transfer, share) in zip(running, Self.shares(of: running, global: rateLimit)) where transfer.limiter.limit != share {

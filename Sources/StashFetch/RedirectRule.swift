@@ -22,6 +22,8 @@ enum RedirectRule {
 
     /// Whether headers given for `original` go to `url`: only on the same scheme, host and port.
     static func carriesHeaders(from original: String, to url: String) -> Bool {
+        // Every attempt asks, and most ask of the URL itself: no need to parse it twice.
+        if original == url { return Origin(url) != nil }
         guard let from = Origin(original), let to = Origin(url) else { return false }
         return from == to
     }
