@@ -19,10 +19,17 @@ package final class EventSubscription: AsyncSequence, Sendable {
     package let maxBacklog: Int
 
     private struct State {
-        var queue: [DownloadEvent] = []
+        /// Waiting events in seq order; nil is a progress event a later one of the same
+        /// download (or export) replaced. The later one goes at the end rather than into the
+        /// old one's place: in its place it would overtake the events queued between the two,
+        /// and a reader that skips what is older than the last seq it saw (the CLI's
+        /// `DownloadTracker`) would then drop them, a download's COMPLETED with them.
+        var queue: [DownloadEvent?] = []
         var head = 0
+        /// How many of `queue[head...]` are nil.
+        var superseded = 0
         /// Index in `queue` of the pending progress event of each download (and of each export
-        /// to a file), to replace it in place.
+        /// to a file), to replace it.
         var pendingProgress: [Coalesced: Int] = [:]
         var lastSent: [String: (percent: Int, time: Date)] = [:]
         var waiter: CheckedContinuation<DownloadEvent?, Never>?
@@ -32,7 +39,7 @@ package final class EventSubscription: AsyncSequence, Sendable {
         /// a notice still waiting at the head).
         mutating func dropBacklog(through event: DownloadEvent) {
             var lost = EventsLost(firstSeq: event.seq, lastSeq: event.seq, count: 1)
-            for waiting in queue[head...] {
+            for case let waiting? in queue[head...] {
                 if case .eventsLost(let earlier) = waiting.kind {
                     lost.firstSeq = Swift.min(lost.firstSeq, earlier.firstSeq)
                     lost.count += earlier.count
@@ -43,6 +50,7 @@ package final class EventSubscription: AsyncSequence, Sendable {
             }
             queue.removeAll(keepingCapacity: true)
             head = 0
+            superseded = 0
             pendingProgress.removeAll(keepingCapacity: true)
             // Progress that was dropped leaves the pacing state stale: the next of each shows.
             lastSent.removeAll()
@@ -51,20 +59,53 @@ package final class EventSubscription: AsyncSequence, Sendable {
 
         /// The oldest queued event, taken for the reader; nil when none waits.
         mutating func dequeue() -> DownloadEvent? {
-            guard head < queue.count else { return nil }
-            let event = queue[head]
-            head += 1
-            take(event)
+            var next: DownloadEvent?
+            while next == nil, head < queue.count {
+                next = queue[head]
+                head += 1
+                if next == nil { superseded -= 1 }
+            }
+            if let next { take(next) }
             if head == queue.count {
                 queue.removeAll(keepingCapacity: true)
                 pendingProgress.removeAll(keepingCapacity: true)
                 head = 0
+                superseded = 0
             } else if head > 1024 {
                 queue.removeFirst(head)
                 pendingProgress = pendingProgress.mapValues { $0 - head }
                 head = 0
             }
-            return event
+            return next
+        }
+
+        /// Events waiting, not counting the replaced ones.
+        var waiting: Int { queue.count - head - superseded }
+
+        /// Puts `event` at the end in place of the pending progress event of `key`, if any.
+        /// Once replaced ones are most of the queue they are taken out, so a download's
+        /// progress coming faster than it is read holds a bounded queue.
+        mutating func appendReplacing(_ key: Coalesced, _ event: DownloadEvent) {
+            if let index = pendingProgress[key] {
+                queue[index] = nil
+                superseded += 1
+            }
+            if superseded > 64, superseded * 2 > queue.count - head {
+                let live = queue[head...].compactMap { $0 }
+                queue = live.map { $0 }
+                head = 0
+                superseded = 0
+                pendingProgress.removeAll(keepingCapacity: true)
+                for (index, waiting) in live.enumerated() {
+                    switch waiting.kind {
+                    case .progress(let update): pendingProgress[.download(update.id)] = index
+                    case .exportProgress(let progress): pendingProgress[.export(progress.file)] = index
+                    default: break
+                    }
+                }
+            }
+            pendingProgress[key] = queue.count
+            queue.append(event)
         }
 
         /// For the event handed to the reader.
@@ -122,8 +163,8 @@ package final class EventSubscription: AsyncSequence, Sendable {
                    event.time.timeIntervalSince(last.time) < minInterval {
                     return nil
                 }
-                if let index = state.pendingProgress[.download(update.id)] {
-                    state.queue[index] = event
+                if state.pendingProgress[.download(update.id)] != nil {
+                    state.appendReplacing(.download(update.id), event)
                     return nil
                 }
                 state.pendingProgress[.download(update.id)] = state.queue.count
@@ -131,8 +172,8 @@ package final class EventSubscription: AsyncSequence, Sendable {
             // An export's progress is paced by the export itself (each whole percent); one
             // still waiting is replaced by the newer.
             if case .exportProgress(let progress) = event.kind {
-                if let index = state.pendingProgress[.export(progress.file)] {
-                    state.queue[index] = event
+                if state.pendingProgress[.export(progress.file)] != nil {
+                    state.appendReplacing(.export(progress.file), event)
                     return nil
                 }
                 state.pendingProgress[.export(progress.file)] = state.queue.count
@@ -142,7 +183,7 @@ package final class EventSubscription: AsyncSequence, Sendable {
                 state.take(event)
                 return waiter
             }
-            if state.queue.count - state.head >= maxBacklog {
+            if state.waiting >= maxBacklog {
                 state.dropBacklog(through: event)
             } else {
                 state.queue.append(event)
@@ -168,6 +209,7 @@ package final class EventSubscription: AsyncSequence, Sendable {
         state.withLock { state in
             state.queue.removeAll()
             state.head = 0
+            state.superseded = 0
             state.pendingProgress.removeAll()
         }
         finish()
@@ -176,7 +218,7 @@ package final class EventSubscription: AsyncSequence, Sendable {
 
     /// Events waiting to be read; a measure of how far behind the subscriber is.
     package var backlog: Int {
-        state.withLock { $0.queue.count - $0.head }
+        state.withLock { $0.waiting }
     }
 
     private func next() async -> DownloadEvent? {

@@ -42,7 +42,38 @@ final class EventSubscriptionTests: XCTestCase {
         subscription.finish()
         var seen: [DownloadEvent] = []
         for await event in subscription { seen.append(event) }
-        XCTAssertEqual(seen.map(\.seq), [1, 51, 50, 52], "the latest of each file, in the place of its first")
+        XCTAssertEqual(seen.map(\.seq), [1, 50, 51, 52], "the latest of each file, in seq order")
+    }
+
+    /// A newer progress event replaces the waiting one at the end of the queue, not in its
+    /// place: there it would overtake the events between them, and a reader that skips what is
+    /// older than the last seq it saw (the CLI's `DownloadTracker`) dropped a bundle's
+    /// COMPLETED that way, so `stash wait` waited for ever.
+    func testAReplacedProgressEventNeverOvertakesTheEventsQueuedBeforeIt() async {
+        let subscription = EventSubscription(ids: [], minProgressStep: 1, minInterval: 0)
+        subscription.deliver(progress("a", 10, seq: 1))
+        subscription.deliver(state("b", .completed, seq: 2))
+        subscription.deliver(progress("a", 20, seq: 3))
+        subscription.deliver(state("a", .completed, seq: 4))
+        subscription.finish()
+        var seen: [DownloadEvent] = []
+        for await event in subscription { seen.append(event) }
+        XCTAssertEqual(seen.map(\.seq), [2, 3, 4])
+    }
+
+    /// Progress coming far faster than it is read keeps one event per download waiting, and
+    /// the replaced ones do not pile up behind it.
+    func testProgressFasterThanTheReaderKeepsOneEventAndABoundedQueue() async {
+        let subscription = EventSubscription(ids: [], minProgressStep: 1, minInterval: 0, maxBacklog: 8)
+        subscription.deliver(state("a", .downloading, seq: 1))
+        for seq in UInt64(2)...100_001 {
+            subscription.deliver(progress(seq % 2 == 0 ? "a" : "b", Int(seq % 100), seq: seq))
+        }
+        XCTAssertEqual(subscription.backlog, 3, "the state change and the latest progress of a and of b")
+        subscription.finish()
+        var seen: [DownloadEvent] = []
+        for await event in subscription { seen.append(event) }
+        XCTAssertEqual(seen.map(\.seq), [1, 100_000, 100_001])
     }
 
     func testASubscriberThatStopsReadingKeepsAtMostItsBacklogAndLearnsWhatItLost() async {
