@@ -184,14 +184,16 @@ final class FetchLoop {
     /// takes in what happened meanwhile.
     private func openedWhileRunning(_ transfer: Transfer, _ result: Result<PartFile, FetchFailure>) {
         transfer.fileOpening = false
+        // A cancel that waited for the open wins over whatever else happened meanwhile.
+        if transfer.stopRequested || stopping {
+            transfer.endedWhileOpening = nil
+            stop(transfer)
+            return
+        }
         if let code = transfer.endedWhileOpening, let easy = transfer.easy {
             transfer.endedWhileOpening = nil
             if case .failure(let failure) = result, transfer.abortFailure == nil { transfer.abortFailure = failure }
             attemptEnded(handle: easy.handle, code: code)
-            return
-        }
-        if transfer.stopRequested || stopping {
-            stop(transfer)
             return
         }
         if case .failure(let failure) = result {
