@@ -38,6 +38,12 @@ final class RegistryTests: XCTestCase {
             files: [DownloadFile(url: "https://example.com/\(id).mp4", path: "\(id).mp4")])
     }
 
+    /// A commit is on disk when `commit` returns: the log is synced at every commit (FULL), not
+    /// only at checkpoints (NORMAL, what GRDB's WAL set-up chooses).
+    func testEveryCommitSyncsTheLog() throws {
+        XCTAssertEqual(try openRegistry().synchronousLevel(), 2)
+    }
+
     func testEveryFieldRoundTripsWithNilAndNonNilValues() async throws {
         let registry = try openRegistry()
         let full = Download(
