@@ -157,7 +157,8 @@ package final class DaemonProcess: @unchecked Sendable {
         throw DaemonProcessError("no '\(name)' binary in the directories above \(executable); build it (swift build) or set STASH_BIN_DIR")
     }
 
-    /// A new directory under /tmp, mode 0700.
+    /// A new directory under /tmp, mode 0700, removed with what it holds when this process
+    /// exits (`TemporaryDirectories`).
     package static func makeTemporaryDirectory(prefix: String) throws -> String {
         // mkdtemp replaces the six trailing X of its template.
         let pattern = "/tmp/\(prefix)-" + String(repeating: "X", count: 6)
@@ -165,7 +166,9 @@ package final class DaemonProcess: @unchecked Sendable {
         guard let result = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw DaemonProcessError("mkdtemp(\(pattern)) failed: \(String(cString: strerror(errno)))")
         }
-        return String(cString: result)
+        let path = String(cString: result)
+        TemporaryDirectories.add(path)
+        return path
     }
 
     // MARK: - Private
