@@ -28,6 +28,15 @@ package struct PendingBatch<Item> {
         return items
     }
 
+    /// Ends the drain when nothing waits, so the next `add` wakes a consumer again: true then.
+    /// False when items wait, which the caller goes on to take. Saves a consumer that drains
+    /// in separate jobs the last job, which would only find the batch empty.
+    package mutating func finishIfEmpty() -> Bool {
+        guard items.isEmpty else { return false }
+        draining = false
+        return true
+    }
+
     /// For a consumer that arrives after items did: true when items wait and none drains,
     /// and then the caller drains.
     package mutating func claim() -> Bool {

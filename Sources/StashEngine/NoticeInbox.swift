@@ -38,6 +38,11 @@ final class NoticeInbox: Sendable {
         state.withLock { $0.pending.take() }
     }
 
+    /// True when nothing waits, and the drain under way ends; false when notices wait.
+    func finishIfEmpty() -> Bool {
+        state.withLock { $0.pending.finishIfEmpty() }
+    }
+
     /// Drops what is waiting and every later notice: the engine is shutting down.
     func close() {
         state.withLock { state in

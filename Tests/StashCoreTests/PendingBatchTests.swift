@@ -14,6 +14,17 @@ final class PendingBatchTests: XCTestCase {
         XCTAssertTrue(batch.add(4), "the next item wakes it again")
     }
 
+    func testAConsumerThatFindsNothingLeftEndsItsDrainWithoutAnotherTake() {
+        var batch = PendingBatch<Int>()
+        XCTAssertTrue(batch.add(1))
+        XCTAssertEqual(batch.take(), [1])
+        XCTAssertFalse(batch.add(2), "still draining")
+        XCTAssertFalse(batch.finishIfEmpty(), "an item waits: the drain goes on")
+        XCTAssertEqual(batch.take(), [2])
+        XCTAssertTrue(batch.finishIfEmpty(), "nothing waits: the drain ends")
+        XCTAssertTrue(batch.add(3), "so the next item wakes a consumer")
+    }
+
     func testALateConsumerClaimsWhatWaits() {
         var batch = PendingBatch<Int>()
         XCTAssertFalse(batch.claim(), "nothing waits")
@@ -39,7 +50,8 @@ final class PendingBatchTests: XCTestCase {
             } else if woken {
                 let items = batch.take()
                 taken += items
-                if items.isEmpty { woken = false }
+                // A consumer either takes until it finds nothing or ends once nothing is left.
+                if items.isEmpty || (Bool.random(using: &generator) && batch.finishIfEmpty()) { woken = false }
             }
             XCTAssertTrue(batch.isEmpty || woken, "items wait and no consumer knows")
         }
