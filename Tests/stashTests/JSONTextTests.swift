@@ -29,4 +29,20 @@ final class JSONTextTests: XCTestCase {
         XCTAssertEqual(json("\n\r\t\u{01}"), "\"\\n\\r\\t\\u0001\"")
         XCTAssertEqual(json("é\u{1F}"), "\"é\\u001f\"")
     }
+
+    /// Every type a record holds, whether taken by its metadata (String, Int, Int64, Bool,
+    /// NSNull, objects) or by a cast (the rest), is written as the JSON it stands for.
+    func testEveryValueTypeIsWrittenAsItsJSON() {
+        let record: [String: Any] = [
+            "s": "a\"b", "i": -3, "l": Int64.max, "u": UInt64.max, "h": Int32(7), "t": true, "f": false, "n": NSNull(),
+            "d": 1.5, "inf": Double.infinity, "o": ["k": 1, "a": "x"] as [String: Any],
+            "files": [["path": "p", "size": NSNull()] as [String: Any]], "list": [1, "two"] as [Any],
+        ]
+        var text = ""
+        JSONText.append(record, to: &text)
+        XCTAssertEqual(
+            text,
+            #"{"d":1.5,"f":false,"files":[{"path":"p","size":null}],"h":7,"i":-3,"inf":null,"l":9223372036854775807,"#
+                + #""list":[1,"two"],"n":null,"o":{"a":"x","k":1},"s":"a\"b","t":true,"u":18446744073709551615}"#)
+    }
 }
