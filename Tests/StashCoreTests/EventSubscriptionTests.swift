@@ -21,9 +21,7 @@ final class EventSubscriptionTests: XCTestCase {
         subscription.deliver(state("a", .downloading, seq: 1))
         for percent in 1...50 { subscription.deliver(progress("a", percent, seq: UInt64(1 + percent))) }
         subscription.deliver(state("a", .completed, seq: 100))
-        subscription.finish()
-        var seen: [DownloadEvent] = []
-        for await event in subscription { seen.append(event) }
+        let seen = await drained(subscription)
         XCTAssertEqual(seen.map(\.seq), [1, 51, 100], "50 progress events coalesce into the latest")
     }
 
@@ -39,9 +37,7 @@ final class EventSubscriptionTests: XCTestCase {
         subscription.deliver(export("/y.mp4", 7, seq: 50))
         subscription.deliver(export("/x.mkv", 100, seq: 51))
         subscription.deliver(export("/z.mp4", 1, seq: 52))
-        subscription.finish()
-        var seen: [DownloadEvent] = []
-        for await event in subscription { seen.append(event) }
+        let seen = await drained(subscription)
         XCTAssertEqual(seen.map(\.seq), [1, 50, 51, 52], "the latest of each file, in seq order")
     }
 
@@ -55,9 +51,7 @@ final class EventSubscriptionTests: XCTestCase {
         subscription.deliver(state("b", .completed, seq: 2))
         subscription.deliver(progress("a", 20, seq: 3))
         subscription.deliver(state("a", .completed, seq: 4))
-        subscription.finish()
-        var seen: [DownloadEvent] = []
-        for await event in subscription { seen.append(event) }
+        let seen = await drained(subscription)
         XCTAssertEqual(seen.map(\.seq), [2, 3, 4])
     }
 
@@ -70,9 +64,7 @@ final class EventSubscriptionTests: XCTestCase {
             subscription.deliver(progress(seq % 2 == 0 ? "a" : "b", Int(seq % 100), seq: seq))
         }
         XCTAssertEqual(subscription.backlog, 3, "the state change and the latest progress of a and of b")
-        subscription.finish()
-        var seen: [DownloadEvent] = []
-        for await event in subscription { seen.append(event) }
+        let seen = await drained(subscription)
         XCTAssertEqual(seen.map(\.seq), [1, 100_000, 100_001])
     }
 
@@ -82,9 +74,7 @@ final class EventSubscriptionTests: XCTestCase {
             subscription.deliver(state("d\(seq)", .queued, seq: seq))
             XCTAssertLessThanOrEqual(subscription.backlog, 4)
         }
-        subscription.finish()
-        var seen: [DownloadEvent] = []
-        for await event in subscription { seen.append(event) }
+        let seen = await drained(subscription)
         XCTAssertEqual(seen.count, 2)
         guard case .eventsLost(let lost) = seen.first?.kind else { return XCTFail("expected eventsLost first, got \(seen)") }
         XCTAssertEqual(lost, EventsLost(firstSeq: 1, lastSeq: 9, count: 9), "two overflows merge into one notice")
@@ -97,9 +87,7 @@ final class EventSubscriptionTests: XCTestCase {
         _ = await nextEvent(subscription)
         for seq in UInt64(2)...5 { subscription.deliver(state("b\(seq)", .queued, seq: seq)) }
         subscription.deliver(progress("a", 12, seq: 6))
-        subscription.finish()
-        var seqs: [UInt64] = []
-        for await event in subscription { seqs.append(event.seq) }
+        let seqs = await drained(subscription).map(\.seq)
         XCTAssertEqual(seqs.last, 6, "pacing restarts after a loss, so a 2 % step still shows")
     }
 
@@ -107,9 +95,7 @@ final class EventSubscriptionTests: XCTestCase {
         let subscription = EventSubscription(ids: ["b"], minProgressStep: 1, minInterval: 0)
         subscription.deliver(state("a", .queued, seq: 1))
         subscription.deliver(state("b", .queued, seq: 2))
-        subscription.finish()
-        var seen: [UInt64] = []
-        for await event in subscription { seen.append(event.seq) }
+        let seen = await drained(subscription).map(\.seq)
         XCTAssertEqual(seen, [2])
     }
 
@@ -146,5 +132,13 @@ final class EventSubscriptionTests: XCTestCase {
     private func nextEvent(_ subscription: EventSubscription) async -> DownloadEvent? {
         var iterator = subscription.makeAsyncIterator()
         return await iterator.next()
+    }
+
+    /// Ends `subscription` and reads what it still holds, in order.
+    private func drained(_ subscription: EventSubscription) async -> [DownloadEvent] {
+        subscription.finish()
+        var events: [DownloadEvent] = []
+        for await event in subscription { events.append(event) }
+        return events
     }
 }
