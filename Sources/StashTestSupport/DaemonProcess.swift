@@ -97,6 +97,17 @@ package final class DaemonProcess: @unchecked Sendable {
         (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
     }
 
+    /// The end of the log for a failure message, about `limit` characters. When stashd
+    /// crashed, the report from its first line: the runtime's backtrace ends in a list of
+    /// loaded images that would otherwise fill the message and hide why it crashed.
+    package func logTail(_ limit: Int = 3000) -> String {
+        let log = log()
+        let marks = ["Fatal error", "Program crashed"].compactMap { log.range(of: $0)?.lowerBound }
+        guard let crash = marks.min() else { return String(log.suffix(limit)) }
+        let start = log[..<crash].lastIndex(of: "\n").map { log.index(after: $0) } ?? log.startIndex
+        return String(log[start...].prefix(limit))
+    }
+
     /// Runs the `stash` CLI against this daemon (`--socket` is appended to `args`).
     package func runCLI(_ args: [String], environment extra: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
         try Self.run(executable: Self.executableURL(named: "stash"), arguments: args + ["--socket", socketPath], environment: extra)
@@ -157,8 +168,14 @@ package final class DaemonProcess: @unchecked Sendable {
         throw DaemonProcessError("no '\(name)' binary in the directories above \(executable); build it (swift build) or set STASH_BIN_DIR")
     }
 
+    /// Leaves `path`, made by `makeTemporaryDirectory`, in place when this process exits: the
+    /// data dir of a failed test, for a look.
+    package static func keepTemporaryDirectory(_ path: String) {
+        TemporaryDirectories.keep(path)
+    }
+
     /// A new directory under /tmp, mode 0700, removed with what it holds when this process
-    /// exits (`TemporaryDirectories`).
+    /// exits (`TemporaryDirectories`), unless kept.
     package static func makeTemporaryDirectory(prefix: String) throws -> String {
         // mkdtemp replaces the six trailing X of its template.
         let pattern = "/tmp/\(prefix)-" + String(repeating: "X", count: 6)

@@ -21,6 +21,10 @@ enum TemporaryDirectories {
         made.withLock { $0.append(path) }
     }
 
+    static func keep(_ path: String) {
+        made.withLock { $0.removeAll { $0 == path } }
+    }
+
     private static func removeAll() {
         let paths = made.withLock { made in
             defer { made.removeAll() }

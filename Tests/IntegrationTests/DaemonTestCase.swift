@@ -32,11 +32,15 @@ class DaemonTestCase: XCTestCase {
         await client?.close()
         if let daemon, daemon.isRunning {
             let status = daemon.terminate()
-            XCTAssertEqual(status, 0, "stashd exits 0 on SIGTERM; log:\n\(daemon.log().suffix(3000))")
+            XCTAssertEqual(status, 0, "stashd exits 0 on SIGTERM; log:\n\(daemon.logTail())")
         }
         // Keep the data dir of a failed test for a look; the others would fill /tmp over runs.
-        if let daemon, !daemon.isRunning, testRun?.hasSucceeded ?? false {
-            try? FileManager.default.removeItem(atPath: daemon.dataDir)
+        if let daemon, !daemon.isRunning {
+            if testRun?.hasSucceeded ?? false {
+                try? FileManager.default.removeItem(atPath: daemon.dataDir)
+            } else {
+                DaemonProcess.keepTemporaryDirectory(daemon.dataDir)
+            }
         }
         http?.stop()
     }
@@ -62,7 +66,7 @@ class DaemonTestCase: XCTestCase {
             }
             try await Task.sleep(nanoseconds: 20_000_000)
         }
-        XCTFail("\(id) still \(last?.state.name ?? "?") after \(timeout) s waiting for \(state.name); log:\n\(daemon.log().suffix(2000))", file: file, line: line)
+        XCTFail("\(id) still \(last?.state.name ?? "?") after \(timeout) s waiting for \(state.name); log:\n\(daemon.logTail(2000))", file: file, line: line)
         throw CancellationError()
     }
 
@@ -76,7 +80,7 @@ class DaemonTestCase: XCTestCase {
             last = download
             try await Task.sleep(nanoseconds: 20_000_000)
         }
-        XCTFail("condition on \(id) not met within \(timeout) s; it is \(last?.state.name ?? "?") (\(last?.stateReason ?? "")); log:\n\(daemon.log().suffix(2000))")
+        XCTFail("condition on \(id) not met within \(timeout) s; it is \(last?.state.name ?? "?") (\(last?.stateReason ?? "")); log:\n\(daemon.logTail(2000))")
         throw CancellationError()
     }
 

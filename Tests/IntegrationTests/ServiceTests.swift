@@ -31,6 +31,9 @@ final class ServiceTests: XCTestCase {
         http.serve(path: "/done", size: 5000)
         http.serve(path: "/slow", size: 1_500_000)
         http.update(path: "/slow") { $0.bytesPerSecond = 1_000_000 }
+        // Paused right after its add: at 100 bytes a second it cannot complete before that.
+        http.serve(path: "/held", size: 5000)
+        http.update(path: "/held") { $0.bytesPerSecond = 100 }
 
         let first = try ActivatedDaemon(socket: socket, dataDir: data, arguments: ["--exit-when-idle", "2"], log: directory + "/first.log")
         // Its connection is the one that starts stashd.
@@ -40,7 +43,7 @@ final class ServiceTests: XCTestCase {
         XCTAssertTrue(first.log.contains("passed_by_service_manager=true"), first.log)
         let client = try await StashClient.connect(socketPath: socket, clientName: name)
         _ = try await client.addDownload(AddDownloadRequest(id: "done", uri: http.url("/done")))
-        _ = try await client.addDownload(AddDownloadRequest(id: "held", uri: http.url("/done"), force: true))
+        _ = try await client.addDownload(AddDownloadRequest(id: "held", uri: http.url("/held")))
         _ = try await client.pause(id: "held")
         _ = try await client.addDownload(AddDownloadRequest(id: "slow", uri: http.url("/slow")))
         await client.close()

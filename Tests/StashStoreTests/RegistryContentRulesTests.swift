@@ -40,7 +40,7 @@ final class RegistryContentRulesTests: XCTestCase {
 
     /// The schema and a row as the first release wrote them: no rules, and nothing to complain of.
     func testAnOlderRegistryLoadsWithNoRules() async throws {
-        let queue = try DatabaseQueue(path: path)
+        let queue = try rawDatabase(path)
         try await queue.write { db in
             try db.execute(sql: """
                 CREATE TABLE download (
@@ -71,7 +71,7 @@ final class RegistryContentRulesTests: XCTestCase {
         try await open().save([Download(
             id: "d", uri: "http://h/a.jpg", assetPath: "assets/d/a.jpg", createdAt: Date(timeIntervalSince1970: 1),
             files: [DownloadFile(url: "http://h/a.jpg", path: "a.jpg", expect: "image")])])
-        let queue = try DatabaseQueue(path: path)
+        let queue = try rawDatabase(path)
         try await queue.write { db in
             try db.execute(sql: "UPDATE download SET expect = 'picture', min_size = -5")
             try db.execute(sql: "UPDATE download_file SET min_size = 9223372036854775807")

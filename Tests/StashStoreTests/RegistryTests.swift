@@ -25,7 +25,7 @@ final class RegistryTests: XCTestCase {
 
     /// Raw SQL on the same file, as another process or an older daemon would have written it.
     private func rawSQL(_ sql: String) throws {
-        let queue = try DatabaseQueue(path: databasePath)
+        let queue = try rawDatabase(databasePath)
         try queue.write { try $0.execute(sql: sql) }
     }
 
@@ -78,7 +78,7 @@ final class RegistryTests: XCTestCase {
         try await registry.save(downloads)
         XCTAssertEqual(try registry.loadAll().downloads.map(\.state), DownloadState.allCases)
 
-        let queue = try DatabaseQueue(path: databasePath)
+        let queue = try rawDatabase(databasePath)
         let names = try await queue.read { try String.fetchAll($0, sql: "SELECT state FROM download ORDER BY sequence") }
         XCTAssertEqual(names, DownloadState.allCases.map(\.name))
     }
@@ -145,7 +145,7 @@ final class RegistryTests: XCTestCase {
             XCTAssertEqual(try reopened.loadAll().downloads, downloads)
             XCTAssertEqual(try reopened.loadConfig()?.maxParallel, 9)
         }
-        let queue = try DatabaseQueue(path: databasePath)
+        let queue = try rawDatabase(databasePath)
         let migrations = try await queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
         XCTAssertEqual(migrations, ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v13"])
     }
@@ -240,7 +240,7 @@ final class RegistryTests: XCTestCase {
         XCTAssertEqual(loaded.downloads[1].state, .downloading)
         XCTAssertTrue(loaded.downloads[1].isBundle)
         try await registry.delete(ids: ["b"])
-        let queue = try DatabaseQueue(path: databasePath)
+        let queue = try rawDatabase(databasePath)
         let left = try await queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM download_file WHERE download_id = 'b'") }
         XCTAssertEqual(left, 0, "a deleted download's files go with it")
     }
@@ -457,9 +457,7 @@ final class RegistryTests: XCTestCase {
                 VALUES ('no-file-row', 'http://h/x.bin', 'QUEUED', 'assets/no-file-row/x.bin', 9, 1, 21);
             """)
         // The sqlite3 shell leaves foreign keys off: a file row can outlive its download.
-        var loose = Configuration()
-        loose.foreignKeysEnabled = false
-        try await DatabaseQueue(path: databasePath, configuration: loose).write {
+        try await rawDatabase(databasePath, foreignKeys: false).write {
             try $0.execute(sql: "INSERT INTO download_file (download_id, idx, url, path) VALUES ('nobody', 0, 'http://h/o', 'o')")
         }
 
@@ -588,7 +586,7 @@ final class RegistryTests: XCTestCase {
 
     func testDatabaseIsInWALMode() throws {
         _ = try openRegistry()
-        let queue = try DatabaseQueue(path: databasePath)
+        let queue = try rawDatabase(databasePath)
         let mode = try queue.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         XCTAssertEqual(mode, "wal")
     }
