@@ -37,7 +37,7 @@ let package = Package(
         // sd-bus (libsystemd): D-Bus for the desktop's facts (metered, battery, sleep, notifications).
         .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
-        .target(name: "StashCore"),
+        .target(name: "StashCore", dependencies: ["CLinux"]),
         // SHA-256, AES-GCM and random bytes from the system's libcrypto, for Fetch, Keys,
         // Engine and the test servers.
         .target(name: "StashCrypto", dependencies: ["CCrypto"]),

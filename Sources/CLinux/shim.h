@@ -14,6 +14,10 @@ int sync_file_range(int fd, int64_t offset, int64_t nbytes, unsigned int flags);
 #define SYNC_FILE_RANGE_WRITE 2
 #define SYNC_FILE_RANGE_WAIT_AFTER 4
 
+/* pthread_setname_np(3): the name of a thread of stashd's own, as top -H and perf show it. */
+#include <pthread.h>
+int pthread_setname_np(pthread_t thread, const char *name);
+
 /* pipe2(2): a pipe whose ends are close-on-exec and non-blocking from the start. */
 int pipe2(int pipefd[2], int flags);
 

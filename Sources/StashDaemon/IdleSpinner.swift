@@ -2,6 +2,7 @@ import CLinux
 import Dispatch
 import Foundation
 import Logging
+import StashCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -35,9 +36,7 @@ final class IdleSpinner: Sendable {
     init?(windowMicroseconds: Int, logger: Logger) {
         guard windowMicroseconds > 0 else { return nil }
         window = UInt64(windowMicroseconds) * 1000
-        let thread = Thread { [self] in run(logger: logger) }
-        thread.name = "stash.idle-spinner"
-        thread.start()
+        NamedThread.start("stash-spinner") { [self] in run(logger: logger) }
     }
 
     var isSpinning: Bool { state.load(ordering: .relaxed) == State.spinning }

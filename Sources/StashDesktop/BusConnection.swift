@@ -69,9 +69,7 @@ package final class BusConnection: Sendable {
         self.bus = Handle(pointer: pointer)
         self.wake = (ends[0], ends[1])
         self.logger = logger
-        let thread = Thread { [self] in loop() }
-        thread.name = "stash.\(kind.rawValue)-bus"
-        thread.start()
+        NamedThread.start("stash-\(kind.rawValue)bus") { [self] in loop() }
     }
 
     /// Called once, on the bus's thread, when the connection ends, with why (at once when it
@@ -166,6 +164,14 @@ package final class BusConnection: Sendable {
         state.withLock { $0.handlers.append(box) }
     }
 
+    /// The wake-up pipe closes here, not when the thread ends: a `run` that saw the connection
+    /// open may write its wake-up byte after the thread has gone, and a number the thread had
+    /// closed may by then be another file's (`DiskWatch` does the same).
+    deinit {
+        SystemCallError.close(wake.read)
+        SystemCallError.close(wake.write)
+    }
+
     /// Ends the connection; its thread closes the bus.
     package func close() {
         end("closed")
@@ -236,8 +242,6 @@ package final class BusConnection: Sendable {
         for job in jobs { job(bus) }
         sd_bus_flush_close_unref(bus)
         for handler in handlers { handler.release() }
-        SystemCallError.close(wake.read)
-        SystemCallError.close(wake.write)
         onEnd?(reason)
     }
 

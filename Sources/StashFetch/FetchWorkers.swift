@@ -22,9 +22,7 @@ package final class FetchWorkers: Sendable {
             // Handed to its thread, which alone touches it from then on: the loop's state is
             // the thread's, and everything else reaches it through the inbox.
             nonisolated(unsafe) let loop = try FetchLoop(inbox: inbox, monitor: networkMonitor, syncer: syncer, logger: logger)
-            let thread = Thread { loop.run() }
-            thread.name = "stash-fetch"
-            thread.start()
+            NamedThread.start("stash-fetch") { loop.run() }
         } catch {
             // Without libcurl nothing can be fetched; every start() then fails with this reason.
             logger.critical("fetch workers unavailable", metadata: ["error": "\(error)"])

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import StashDesktop
 import StashTestSupport
@@ -28,5 +29,29 @@ final class BusConnectionTests: XCTestCase {
         let owned = try await connection.hasOwner("org.freedesktop.NetworkManager")
         XCTAssertFalse(owned)
         XCTAssertTrue(connection.isOpen)
+    }
+
+    /// Closed and let go, a connection leaves no descriptor open: its socket closes on its
+    /// thread, its wake-up pipe when the last reference goes.
+    func testAClosedConnectionLeavesNoDescriptorOpen() async throws {
+        // Number and what it is ("pipe:[inode]"), so a number used again is told apart.
+        func openDescriptors() -> Set<String> {
+            let numbers = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            return Set(numbers.compactMap { number in
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + number)).map { number + " " + $0 }
+            })
+        }
+        let bus = try await PrivateBus.start()
+        let before = openDescriptors()
+        var connection: BusConnection? = try BusConnection(kind: .session, address: bus.address, logger: Logger(label: "test"))
+        let owned = try await connection?.hasOwner("org.example.Nobody")
+        XCTAssertEqual(owned, false)
+        let its = openDescriptors().subtracting(before).filter { $0.contains("pipe:") || $0.contains("socket:") }
+        XCTAssertGreaterThanOrEqual(its.count, 3, "its socket and both ends of its pipe: \(its)")
+        connection?.close()
+        connection = nil
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !its.isDisjoint(with: openDescriptors()), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        XCTAssertEqual(its.intersection(openDescriptors()), [])
     }
 }

@@ -60,9 +60,7 @@ final class DiskWatch: Sendable {
         self.settings = settings
         self.changed = changed
         self.logger = logger
-        let thread = Thread { [self] in run() }
-        thread.name = "stash.disk-watch"
-        thread.start()
+        NamedThread.start("stash-diskwatch") { [self] in run() }
     }
 
     /// Watches `folders` (absolute paths) for download `id`, replacing what was watched for it,
@@ -131,7 +129,16 @@ final class DiskWatch: Sendable {
     /// How many downloads are looked at by the stat pass rather than inotify.
     var unwatchedCount: Int { state.withLock { $0.unwatched.count } }
 
-    /// Stops the thread; the descriptors close with it.
+    /// Closed here, once the thread has ended and nothing can call `watch` any more, not when
+    /// the thread ends: a `watch` after `close` (a late look at a download) writes its wake-up
+    /// byte to the pipe, and a number the thread had closed may by then be another file's.
+    deinit {
+        SystemCallError.close(descriptor)
+        SystemCallError.close(wake.read)
+        SystemCallError.close(wake.write)
+    }
+
+    /// Stops the thread.
     func close() {
         let first = state.withLock { state -> Bool in
             defer { state.closed = true }
@@ -151,12 +158,7 @@ final class DiskWatch: Sendable {
         var fds = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
         // Aligned for inotify_event, and room for many events per read.
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: 64 * 1024, alignment: MemoryLayout<inotify_event>.alignment)
-        defer {
-            buffer.deallocate()
-            SystemCallError.close(descriptor)
-            SystemCallError.close(wake.read)
-            SystemCallError.close(wake.write)
-        }
+        defer { buffer.deallocate() }
         while true {
             let polling = state.withLock { !$0.unwatched.isEmpty }
             let timeout = polling ? Int32(min(max(settings.pollInterval, 0.01), 3600) * 1000) : -1

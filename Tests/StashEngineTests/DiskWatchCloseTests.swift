@@ -1,0 +1,65 @@
+import Foundation
+import Logging
+import XCTest
+
+@testable import StashEngine
+
+/// A `watch` can come after `close` (the engine's late look at a download at a stop). Its
+/// wake-up byte must go to the watch's own pipe, never to a file that took the number of a
+/// descriptor the watch's thread closed as it ended.
+final class DiskWatchCloseTests: XCTestCase {
+    private static let threadName = "stash-diskwatch"
+
+    private func watchThreads() -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.filter { task in
+            let name = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
+            return name.trimmingCharacters(in: .whitespacesAndNewlines) == Self.threadName
+        }.count
+    }
+
+    private func waitFor(_ condition: () -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { return false }
+            usleep(2_000)
+        }
+        return true
+    }
+
+    func testAWatchAfterCloseWritesToNoOtherFile() throws {
+        let before = watchThreads()
+        let watch = try DiskWatch(logger: Logger(label: "test.disk-watch")) { _ in }
+        XCTAssertTrue(waitFor { self.watchThreads() == before + 1 }, "the thread starts")
+        watch.close()
+        XCTAssertTrue(waitFor { self.watchThreads() == before }, "the thread ends at close")
+
+        // New files take the lowest free numbers: those the thread would have closed.
+        let folder = NSTemporaryDirectory() + "disk-watch-close-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let files = (0..<3).map { folder + "/f\($0)" }
+        let descriptors = files.map { open($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
+        defer { for descriptor in descriptors where descriptor >= 0 { Glibc.close(descriptor) } }
+        XCTAssertFalse(descriptors.contains(-1))
+
+        // A folder that is not there cannot be watched: the stat pass takes it, and the
+        // thread is woken to start it.
+        XCTAssertFalse(watch.watch(id: "late", folders: [folder + "/missing"]))
+        watch.unwatch(id: "late")
+        for file in files {
+            XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber, 0, file)
+        }
+    }
+
+    /// Its inotify descriptor and pipe close once the watch is closed and let go.
+    func testItsDescriptorsCloseWhenTheWatchIsGone() throws {
+        func openDescriptors() -> Int { ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).count }
+        let before = openDescriptors()
+        var watch: DiskWatch? = try DiskWatch(logger: Logger(label: "test.disk-watch")) { _ in }
+        XCTAssertEqual(openDescriptors(), before + 3)
+        watch?.close()
+        watch = nil
+        XCTAssertTrue(waitFor { openDescriptors() == before }, "\(openDescriptors()) open, \(before) before")
+    }
+}
