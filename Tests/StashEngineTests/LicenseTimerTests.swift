@@ -37,10 +37,14 @@ final class LicenseTimerTests: XCTestCase {
         return (harness, FakeLicenseServer(harness))
     }
 
-    /// Waits until no renewal is under way and the server has had `renewals` renewal requests.
+    /// Waits until the server has had `renewals` renewal requests and no renewal is under way.
+    /// In that order: a renewal is under way from before its request, so none under way after
+    /// the request was seen means it ended; looked at the other way round, "none under way"
+    /// could be seen just before the timer started the renewal that then made the request.
     private func renewalsEnd(_ harness: EngineHarness, _ server: FakeLicenseServer, count renewals: Int, line: UInt = #line) async throws {
         try await harness.eventually("\(renewals) renewal(s) ended", line: line) {
-            await harness.engine.renewals().isEmpty && server.requests("renew").count == renewals
+            guard server.requests("renew").count == renewals else { return false }
+            return await harness.engine.renewals().isEmpty
         }
     }
 
