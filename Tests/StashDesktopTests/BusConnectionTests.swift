@@ -1,4 +1,3 @@
-import Foundation
 import Logging
 import StashDesktop
 import StashTestSupport
@@ -34,24 +33,17 @@ final class BusConnectionTests: XCTestCase {
     /// Closed and let go, a connection leaves no descriptor open: its socket closes on its
     /// thread, its wake-up pipe when the last reference goes.
     func testAClosedConnectionLeavesNoDescriptorOpen() async throws {
-        // Number and what it is ("pipe:[inode]"), so a number used again is told apart.
-        func openDescriptors() -> Set<String> {
-            let numbers = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-            return Set(numbers.compactMap { number in
-                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + number)).map { number + " " + $0 }
-            })
-        }
         let bus = try await PrivateBus.start()
-        let before = openDescriptors()
+        let before = OpenDescriptors.now()
         var connection: BusConnection? = try BusConnection(kind: .session, address: bus.address, logger: Logger(label: "test"))
         let owned = try await connection?.hasOwner("org.example.Nobody")
         XCTAssertEqual(owned, false)
-        let its = openDescriptors().subtracting(before).filter { $0.contains("pipe:") || $0.contains("socket:") }
+        let its = OpenDescriptors.now().subtracting(before).filter { $0.contains("pipe:") || $0.contains("socket:") }
         XCTAssertGreaterThanOrEqual(its.count, 3, "its socket and both ends of its pipe: \(its)")
         connection?.close()
         connection = nil
         let deadline = ContinuousClock.now + .seconds(10)
-        while !its.isDisjoint(with: openDescriptors()), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        XCTAssertEqual(its.intersection(openDescriptors()), [])
+        while !its.isDisjoint(with: OpenDescriptors.now()), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        XCTAssertEqual(its.intersection(OpenDescriptors.now()), [])
     }
 }

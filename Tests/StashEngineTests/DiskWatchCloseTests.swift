@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import StashTestSupport
 import XCTest
 
 @testable import StashEngine
@@ -10,12 +11,13 @@ import XCTest
 final class DiskWatchCloseTests: XCTestCase {
     private static let threadName = "stash-diskwatch"
 
-    private func watchThreads() -> Int {
+    /// The ids of this process's threads that carry the disk watch's name.
+    private func watchThreads() -> Set<String> {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        return tasks.filter { task in
+        return Set(tasks.filter { task in
             let name = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
             return name.trimmingCharacters(in: .whitespacesAndNewlines) == Self.threadName
-        }.count
+        })
     }
 
     private func waitFor(_ condition: () -> Bool) -> Bool {
@@ -30,9 +32,10 @@ final class DiskWatchCloseTests: XCTestCase {
     func testAWatchAfterCloseWritesToNoOtherFile() throws {
         let before = watchThreads()
         let watch = try DiskWatch(logger: Logger(label: "test.disk-watch")) { _ in }
-        XCTAssertTrue(waitFor { self.watchThreads() == before + 1 }, "the thread starts")
+        var its = Set<String>()
+        XCTAssertTrue(waitFor { its = self.watchThreads().subtracting(before); return !its.isEmpty }, "the thread starts")
         watch.close()
-        XCTAssertTrue(waitFor { self.watchThreads() == before }, "the thread ends at close")
+        XCTAssertTrue(waitFor { its.isDisjoint(with: self.watchThreads()) }, "the thread ends at close")
 
         // New files take the lowest free numbers: those the thread would have closed.
         let folder = NSTemporaryDirectory() + "disk-watch-close-\(UUID().uuidString)"
@@ -54,12 +57,12 @@ final class DiskWatchCloseTests: XCTestCase {
 
     /// Its inotify descriptor and pipe close once the watch is closed and let go.
     func testItsDescriptorsCloseWhenTheWatchIsGone() throws {
-        func openDescriptors() -> Int { ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).count }
-        let before = openDescriptors()
+        let before = OpenDescriptors.now()
         var watch: DiskWatch? = try DiskWatch(logger: Logger(label: "test.disk-watch")) { _ in }
-        XCTAssertEqual(openDescriptors(), before + 3)
+        let its = OpenDescriptors.now().subtracting(before).filter { $0.contains("inotify") || $0.contains("pipe:") }
+        XCTAssertEqual(its.count, 3, "its inotify descriptor and both ends of its pipe: \(its)")
         watch?.close()
         watch = nil
-        XCTAssertTrue(waitFor { openDescriptors() == before }, "\(openDescriptors()) open, \(before) before")
+        XCTAssertTrue(waitFor { its.isDisjoint(with: OpenDescriptors.now()) }, "still open: \(its.intersection(OpenDescriptors.now()))")
     }
 }
