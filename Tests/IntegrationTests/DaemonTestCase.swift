@@ -35,8 +35,9 @@ class DaemonTestCase: XCTestCase {
             XCTAssertEqual(status, 0, "stashd exits 0 on SIGTERM; log:\n\(daemon.logTail())")
         }
         // Keep the data dir of a failed test for a look; the others would fill /tmp over runs.
+        // (Not `hasSucceeded`: it stays false until the run has stopped, after tearDown.)
         if let daemon, !daemon.isRunning {
-            if testRun?.hasSucceeded ?? false {
+            if let testRun, testRun.totalFailureCount == 0 {
                 try? FileManager.default.removeItem(atPath: daemon.dataDir)
             } else {
                 DaemonProcess.keepTemporaryDirectory(daemon.dataDir)
