@@ -92,7 +92,7 @@ package final class LicenseManager: Sendable {
         case .arm(let moment):
             arm(moment)
         case .renew(let id, let kids, let drm):
-            Task { _ = try? await self.renew(id, kids: kids, drm: drm, config: config, automatic: true) }
+            Task { _ = try? await self.renew(id, kids: kids, drm: drm, config: config, automatic: true, held: true) }
         case .keep(let release):
             outbox.keep(release)
             outbox.send(through: client(config))
@@ -153,7 +153,7 @@ package final class LicenseManager: Sendable {
             throw StashError(.failedPrecondition, "download '\(id)' holds no licence to renew; `stash license get \(id)` gets one")
         }
         _ = try await host().report(.renewing(id))
-        return try status(try await renew(id, kids: kids, drm: drm, config: config, automatic: false), id)
+        return try status(try await renew(id, kids: kids, drm: drm, config: config, automatic: false, held: download.license != nil), id)
     }
 
     /// Tells the server, then deletes the keys. A release the server does not acknowledge
@@ -168,10 +168,12 @@ package final class LicenseManager: Sendable {
         let (acknowledged, note) = await tell(release: terms, drm: drm, config: config)
         let record = try await inLane(id) { () -> Download? in
             let host = try self.host()
-            // Another release of the same licence may have finished while this one waited.
+            // Another release may have finished while this one waited: nothing is held then.
+            // A renewal may have ended meanwhile: the server was told of the release of the
+            // same keys, so the renewed terms are what is released.
             let current = try await host.licenseRecord(id)
-            guard current.license == terms else { return current }
-            for kid in terms.kids {
+            guard let held = current.license, Set(held.kids) == Set(terms.kids) else { return current }
+            for kid in held.kids {
                 do {
                     try self.keys.delete(asset: id, keyID: Download.licenseKeyStoreID(kid))
                 } catch {
@@ -182,7 +184,7 @@ package final class LicenseManager: Sendable {
                 self.outbox.keep(LicenseRelease(downloadID: id, drm: drm, kids: terms.kids, requestedAt: self.clock.now()))
             }
             self.logger.info("licence released", metadata: ["id": "\(id)", "acknowledged": "\(acknowledged)"])
-            return try await host.report(.released(id, terms, note: note))
+            return try await host.report(.released(id, held, note: note))
         }
         if !acknowledged { sendReleases(config) }
         return try status(record, id)
@@ -260,13 +262,24 @@ package final class LicenseManager: Sendable {
 
     // MARK: - Exchanges
 
-    /// One renewal, ended by exactly one report: granted, failed or ended.
-    private func renew(_ id: String, kids: [String], drm: DRMParams, config: DaemonConfig, automatic: Bool) async throws -> Download? {
+    /// One renewal, ended by exactly one report: granted, failed or ended. `held`: the
+    /// download held a licence when it started. If it holds none once the server has
+    /// answered, a release came meanwhile: the keys are not sealed (they would bring back a
+    /// licence the app gave up), and the server, which has just granted them, is told of the
+    /// release again through the outbox.
+    private func renew(_ id: String, kids: [String], drm: DRMParams, config: DaemonConfig, automatic: Bool, held: Bool) async throws -> Download? {
         let answer = try await exchange(id, .renew, kids: kids, drm: drm, config: config, automatic: automatic)
         do {
             return try await inLane(id) {
+                let host = try self.host()
+                if held, try await host.licenseRecord(id).license == nil {
+                    self.logger.info("licence renewal answered after a release; its keys are given back", metadata: ["id": "\(id)"])
+                    self.outbox.keep(LicenseRelease(downloadID: id, drm: drm, kids: kids, requestedAt: self.clock.now()))
+                    self.sendReleases(config)
+                    return try await host.report(.renewalEnded(id, automatic: automatic))
+                }
                 try self.seal(answer, id: id, config: config)
-                return try await self.host().report(.granted(id, LicenseGrant(action: .renew, answer: answer, kids: kids)))
+                return try await host.report(.granted(id, LicenseGrant(action: .renew, answer: answer, kids: kids)))
             }
         } catch {
             _ = try? await host().report(.renewalEnded(id, automatic: automatic))

@@ -28,7 +28,7 @@ final class FakeFetch: FetchService {
         var groupRateLimits: [String: Int64] = [:]
         /// In-memory fetches (playlists, keys, licence requests), by URL, in order.
         var bodyRequests: [String] = []
-        var answer: @Sendable (FetchRequest) throws -> FetchedBody = { request in
+        var answer: @Sendable (FetchRequest) async throws -> FetchedBody = { request in
             throw DownloadError(.network, "the fake fetch service has no answer for \(request.url)")
         }
     }
@@ -72,7 +72,7 @@ final class FakeFetch: FetchService {
     var bodyRequests: [String] { state.withLock { $0.bodyRequests } }
 
     /// How in-memory fetches are answered from now on (by default: the network is unreachable).
-    func answerBodies(_ answer: @escaping @Sendable (FetchRequest) throws -> FetchedBody) {
+    func answerBodies(_ answer: @escaping @Sendable (FetchRequest) async throws -> FetchedBody) {
         state.withLock { $0.answer = answer }
     }
 
@@ -81,7 +81,7 @@ final class FakeFetch: FetchService {
             state.bodyRequests.append(request.url)
             return state.answer
         }
-        return try answer(request)
+        return try await answer(request)
     }
 
     func setRateLimit(_ bytesPerSecond: Int64) {

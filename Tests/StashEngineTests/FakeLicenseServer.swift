@@ -29,6 +29,54 @@ final class FakeLicenseServer: Sendable {
     private struct State {
         var mode = Mode.unreachable
         var requests: [Request] = []
+        /// Requests of these actions wait, once they are counted, until their gate opens.
+        var gates: [String: Gate] = [:]
+    }
+
+    /// Holds the requests of one action: `arrived` returns once one has come, `open` lets
+    /// every held one (and every later one) be answered.
+    final class Gate: Sendable {
+        private struct State {
+            var arrived = false
+            var open = false
+            var waitingForArrival: [CheckedContinuation<Void, Never>] = []
+            var held: [CheckedContinuation<Void, Never>] = []
+        }
+
+        private let state = Mutex(State())
+
+        func arrived() async {
+            await withCheckedContinuation { continuation in
+                let now = state.withLock { state -> Bool in
+                    if state.arrived { return true }
+                    state.waitingForArrival.append(continuation)
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        }
+
+        func open() {
+            let held = state.withLock { state in
+                state.open = true
+                defer { state.held = [] }
+                return state.held
+            }
+            for request in held { request.resume() }
+        }
+
+        fileprivate func pass() async {
+            await withCheckedContinuation { continuation in
+                let (now, arrivals) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+                    state.arrived = true
+                    defer { state.waitingForArrival = [] }
+                    if !state.open { state.held.append(continuation) }
+                    return (state.open, state.waitingForArrival)
+                }
+                for arrival in arrivals { arrival.resume() }
+                if now { continuation.resume() }
+            }
+        }
     }
 
     private let state = Mutex(State())
@@ -42,8 +90,15 @@ final class FakeLicenseServer: Sendable {
         let start = clock.now
         harness.fetch.answerBodies { [self] request in
             guard request.url == Self.url else { return try otherwise(request) }
-            return try answer(request, at: clock.now.timeIntervalSince(start))
+            return try await answer(request, at: clock.now.timeIntervalSince(start))
         }
+    }
+
+    /// From now on, requests of `action` wait at the gate returned until it opens.
+    func hold(_ action: String) -> Gate {
+        let gate = Gate()
+        state.withLock { $0.gates[action] = gate }
+        return gate
     }
 
     func set(_ mode: Mode) {
@@ -56,15 +111,16 @@ final class FakeLicenseServer: Sendable {
         requests.filter { $0.action == action }.map(\.at)
     }
 
-    private func answer(_ request: FetchRequest, at moment: TimeInterval) throws -> FetchedBody {
+    private func answer(_ request: FetchRequest, at moment: TimeInterval) async throws -> FetchedBody {
         let object = try JSONSerialization.jsonObject(with: Data(request.postBody ?? [])) as? [String: Any] ?? [:]
         let action = object["action"] as? String ?? "?"
         let kids = object["kids"] as? [String] ?? []
-        let mode = state.withLock { state in
+        let gate = state.withLock { state in
             state.requests.append(Request(action: action, at: moment))
-            return state.mode
+            return state.gates[action]
         }
-        switch mode {
+        await gate?.pass()
+        switch state.withLock({ $0.mode }) {
         case .unreachable:
             throw DownloadError(.network, "licence.test cannot be reached")
         case .refuse:

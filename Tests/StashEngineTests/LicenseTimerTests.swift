@@ -286,4 +286,60 @@ final class LicenseTimerTests: XCTestCase {
         }
         return nil
     }
+
+    private func holdsKey(_ harness: EngineHarness, _ id: String) throws -> Bool {
+        try KeyStore(directory: harness.dataDir + "/keys").exists(asset: id, keyID: Download.licenseKeyStoreID(Self.kid))
+    }
+
+    /// A release while the timer's renewal waits for the server: the renewal's answer, coming
+    /// after, brings back neither the keys nor the licence, and the server is told of the
+    /// release again (it has just granted the keys). It used to seal them and make the
+    /// download COMPLETED again.
+    func testARenewalAnsweredAfterAReleaseBringsNothingBack() async throws {
+        let (harness, server) = try await start([Self.licensed("film", expiresIn: 1000)])
+        server.set(.grant(expiresIn: 1000, playbackDuration: nil))
+        let renewal = server.hold("renew")
+        try await timer(harness, in: 800)
+        harness.clock.advance(by: 800)
+        await renewal.arrived()
+
+        let released = try await harness.engine.licenses.release("film")
+        XCTAssertEqual(released.state, .licenseExpired)
+        XCTAssertFalse(try holdsKey(harness, "film"))
+        XCTAssertEqual(server.requests("release").count, 1)
+
+        renewal.open()
+        try await renewalsEnd(harness, server, count: 1)
+        let after = try await harness.record("film")
+        XCTAssertEqual(after.state, .licenseExpired)
+        XCTAssertNil(after.license)
+        XCTAssertFalse(try holdsKey(harness, "film"), "the renewal's keys are not sealed")
+        try await harness.eventually("the release is sent again") { server.requests("release").count == 2 }
+        await harness.stop()
+    }
+
+    /// A renewal that ends while a release waits for the server: the release gives up the
+    /// renewed licence (the same keys). It used to find other terms than it started with and
+    /// do nothing, leaving the keys and COMPLETED.
+    func testAReleaseOutlastingARenewalReleasesTheRenewedLicence() async throws {
+        let (harness, server) = try await start([Self.licensed("film", expiresIn: 1000)])
+        server.set(.grant(expiresIn: 1000, playbackDuration: nil))
+        let telling = server.hold("release")
+        let licenses = harness.engine.licenses
+        let release = Task { try await licenses.release("film") }
+        await telling.arrived()
+        try await timer(harness, in: 800)
+        harness.clock.advance(by: 800)
+        try await renewalsEnd(harness, server, count: 1)
+        let renewed = try await harness.record("film")
+        XCTAssertEqual(renewed.license?.acquiredAt, Self.start.addingTimeInterval(800), "renewed")
+
+        telling.open()
+        let released = try await release.value
+        XCTAssertEqual(released.state, .licenseExpired)
+        let after = try await harness.record("film")
+        XCTAssertNil(after.license)
+        XCTAssertFalse(try holdsKey(harness, "film"))
+        await harness.stop()
+    }
 }
