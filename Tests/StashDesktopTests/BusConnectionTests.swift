@@ -42,8 +42,6 @@ final class BusConnectionTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(its.count, 3, "its socket and both ends of its pipe: \(its)")
         connection?.close()
         connection = nil
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !its.isDisjoint(with: OpenDescriptors.now()), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        XCTAssertEqual(its.intersection(OpenDescriptors.now()), [])
+        try await eventually("its descriptors closed: \(its.intersection(OpenDescriptors.now()))") { its.isDisjoint(with: OpenDescriptors.now()) }
     }
 }

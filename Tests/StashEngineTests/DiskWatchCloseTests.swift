@@ -20,22 +20,13 @@ final class DiskWatchCloseTests: XCTestCase {
         })
     }
 
-    private func waitFor(_ condition: () -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { return false }
-            usleep(2_000)
-        }
-        return true
-    }
-
-    func testAWatchAfterCloseWritesToNoOtherFile() throws {
+    func testAWatchAfterCloseWritesToNoOtherFile() async throws {
         let before = watchThreads()
         let watch = try DiskWatch(logger: Logger(label: "test.disk-watch")) { _ in }
         var its = Set<String>()
-        XCTAssertTrue(waitFor { its = self.watchThreads().subtracting(before); return !its.isEmpty }, "the thread starts")
+        try await eventually("the thread starts") { its = self.watchThreads().subtracting(before); return !its.isEmpty }
         watch.close()
-        XCTAssertTrue(waitFor { its.isDisjoint(with: self.watchThreads()) }, "the thread ends at close")
+        try await eventually("the thread ends at close") { its.isDisjoint(with: self.watchThreads()) }
 
         // New files take the lowest free numbers: those the thread would have closed.
         let folder = NSTemporaryDirectory() + "disk-watch-close-\(UUID().uuidString)"
@@ -56,13 +47,13 @@ final class DiskWatchCloseTests: XCTestCase {
     }
 
     /// Its inotify descriptor and pipe close once the watch is closed and let go.
-    func testItsDescriptorsCloseWhenTheWatchIsGone() throws {
+    func testItsDescriptorsCloseWhenTheWatchIsGone() async throws {
         let before = OpenDescriptors.now()
         var watch: DiskWatch? = try DiskWatch(logger: Logger(label: "test.disk-watch")) { _ in }
         let its = OpenDescriptors.now().subtracting(before).filter { $0.contains("inotify") || $0.contains("pipe:") }
         XCTAssertEqual(its.count, 3, "its inotify descriptor and both ends of its pipe: \(its)")
         watch?.close()
         watch = nil
-        XCTAssertTrue(waitFor { its.isDisjoint(with: OpenDescriptors.now()) }, "still open: \(its.intersection(OpenDescriptors.now()))")
+        try await eventually("its descriptors closed: \(its.intersection(OpenDescriptors.now()))") { its.isDisjoint(with: OpenDescriptors.now()) }
     }
 }
