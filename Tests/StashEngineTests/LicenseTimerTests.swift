@@ -37,15 +37,17 @@ final class LicenseTimerTests: XCTestCase {
         return (harness, FakeLicenseServer(harness))
     }
 
-    /// Waits until the server has had `renewals` renewal requests and no renewal is under way.
-    /// In that order: a renewal is under way from before its request, so none under way after
-    /// the request was seen means it ended; looked at the other way round, "none under way"
-    /// could be seen just before the timer started the renewal that then made the request.
+    /// Waits until the server has had `renewals` renewal requests, no renewal is under way,
+    /// and what the last one changed is committed. In that order: a renewal is under way from
+    /// before its request, so none under way after the request was seen means it ended; and
+    /// the engine answers a record as committed (`Engine.get`), while the renewal's end is
+    /// decided at once and committed a moment later.
     private func renewalsEnd(_ harness: EngineHarness, _ server: FakeLicenseServer, count renewals: Int, line: UInt = #line) async throws {
         try await harness.eventually("\(renewals) renewal(s) ended", line: line) {
             guard server.requests("renew").count == renewals else { return false }
             return await harness.engine.renewals().isEmpty
         }
+        try await harness.settle()
     }
 
     /// Waits until the licence timer sleeps until `seconds` from now.
