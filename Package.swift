@@ -28,6 +28,8 @@ let package = Package(
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLinux"),
+        // SQLite's C API, for the registry's hot writes (RowStatement); GRDB holds the connection.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // FFmpeg's demuxers, muxers and subtitle codecs, for `stash export FILE` (StashRemux).
         .systemLibrary(
             name: "CAVFormat", pkgConfig: "libavformat",
@@ -47,7 +49,7 @@ let package = Package(
         .target(
             name: "StashStore",
             dependencies: [
-                "StashCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+                "StashCore", "CSQLite", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ]),
         .target(
             name: "StashFetch",

@@ -40,21 +40,40 @@ enum DownloadRow {
         FROM download ORDER BY sequence
         """
 
-    static func arguments(for download: Download) throws -> StatementArguments {
-        let values: [(any DatabaseValueConvertible)?] = [
-            download.id, download.uri, download.title, download.state.name,
-            download.downloadedBytes, download.totalBytes, download.quality,
-            download.hasSubtitles, download.hasDRM, download.assetPath,
-            download.error.map { $0.kind.rawValue }, download.error?.message, download.error?.httpStatus,
-            download.stateReason, milliseconds(download.createdAt),
-            download.completedAt.map(milliseconds), download.sha256,
-            try encodeHeaders(download.headers), download.isBundle, try encodeHLS(download),
-            try encodeDRM(download), download.appData.isEmpty ? nil : Data(download.appData), download.group,
-            try encodeTextTracks(download.textTracks), download.rateLimit, download.expect, download.minSize,
-            download.priority.rawValue, download.queuePosition,
-            download.network?.rawValue ?? "", download.onBattery?.rawValue ?? "",
-        ]
-        return StatementArguments(values)
+    /// Binds the parameters of `upsertSQL`, in its order, and writes the row.
+    static func write(_ download: Download, with upsert: inout RowStatement) throws {
+        upsert.add(download.id)
+        upsert.add(download.uri)
+        upsert.add(download.title)
+        upsert.add(download.state.name)
+        upsert.add(download.downloadedBytes)
+        upsert.add(download.totalBytes)
+        upsert.add(download.quality)
+        upsert.add(download.hasSubtitles)
+        upsert.add(download.hasDRM)
+        upsert.add(download.assetPath)
+        upsert.add(download.error.map { $0.kind.rawValue })
+        upsert.add(download.error?.message)
+        upsert.add(download.error?.httpStatus)
+        upsert.add(download.stateReason)
+        upsert.add(milliseconds(download.createdAt))
+        upsert.add(download.completedAt.map(milliseconds))
+        upsert.add(download.sha256)
+        upsert.add(try encodeHeaders(download.headers))
+        upsert.add(download.isBundle)
+        upsert.add(try encodeHLS(download))
+        upsert.add(try encodeDRM(download))
+        upsert.add(blob: download.appData)
+        upsert.add(download.group)
+        upsert.add(try encodeTextTracks(download.textTracks))
+        upsert.add(download.rateLimit)
+        upsert.add(download.expect)
+        upsert.add(download.minSize)
+        upsert.add(download.priority.rawValue)
+        upsert.add(download.queuePosition)
+        upsert.add(download.network?.rawValue ?? "")
+        upsert.add(download.onBattery?.rawValue ?? "")
+        try upsert.run()
     }
 
     /// Reads one row. A row that cannot be a download (a required field missing or unreadable)

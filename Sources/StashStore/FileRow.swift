@@ -23,8 +23,21 @@ enum FileRow {
         FROM download_file ORDER BY download_id, idx
         """
 
-    static func arguments(downloadID: String, index: Int, file: DownloadFile) -> StatementArguments {
-        [downloadID, index, file.url, file.path, file.size, file.sha256, file.etag, file.lastModified, file.rangeOffset, file.expect, file.minSize, file.newURL]
+    /// Binds the parameters of `upsertSQL`, in its order, and writes the row.
+    static func write(downloadID: String, index: Int, file: DownloadFile, with upsert: inout RowStatement) throws {
+        upsert.add(downloadID)
+        upsert.add(index)
+        upsert.add(file.url)
+        upsert.add(file.path)
+        upsert.add(file.size)
+        upsert.add(file.sha256)
+        upsert.add(file.etag)
+        upsert.add(file.lastModified)
+        upsert.add(file.rangeOffset)
+        upsert.add(file.expect)
+        upsert.add(file.minSize)
+        upsert.add(file.newURL)
+        try upsert.run()
     }
 
     /// One row, or nil with a problem when a required field is missing.

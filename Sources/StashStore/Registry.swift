@@ -244,25 +244,26 @@ package final class Registry: Sendable {
     private static func apply(_ db: Database, _ write: RegistryWrite) throws {
         switch write {
         case .batch(let batch):
-            let upsert = try db.cachedStatement(sql: DownloadRow.upsertSQL)
+            var upsert = try RowStatement(db, sql: DownloadRow.upsertSQL)
             if !batch.saves.isEmpty {
-                let clearFiles = try db.cachedStatement(sql: FileRow.deleteAllSQL)
-                let upsertFile = try db.cachedStatement(sql: FileRow.upsertSQL)
+                var clearFiles = try RowStatement(db, sql: FileRow.deleteAllSQL)
+                var upsertFile = try RowStatement(db, sql: FileRow.upsertSQL)
                 for download in batch.saves {
-                    try upsert.execute(arguments: DownloadRow.arguments(for: download))
-                    try clearFiles.execute(arguments: [download.id])
+                    try DownloadRow.write(download, with: &upsert)
+                    clearFiles.add(download.id)
+                    try clearFiles.run()
                     for (index, file) in download.files.enumerated() {
-                        try upsertFile.execute(arguments: FileRow.arguments(downloadID: download.id, index: index, file: file))
+                        try FileRow.write(downloadID: download.id, index: index, file: file, with: &upsertFile)
                     }
                 }
             }
             for download in batch.updates {
-                try upsert.execute(arguments: DownloadRow.arguments(for: download))
+                try DownloadRow.write(download, with: &upsert)
             }
             if !batch.fileUpdates.isEmpty {
-                let upsertFile = try db.cachedStatement(sql: FileRow.upsertSQL)
+                var upsertFile = try RowStatement(db, sql: FileRow.upsertSQL)
                 for update in batch.fileUpdates {
-                    try upsertFile.execute(arguments: FileRow.arguments(downloadID: update.downloadID, index: update.index, file: update.file))
+                    try FileRow.write(downloadID: update.downloadID, index: update.index, file: update.file, with: &upsertFile)
                 }
             }
             if !batch.deletes.isEmpty {

@@ -68,6 +68,29 @@ final class RegistryTests: XCTestCase {
         XCTAssertEqual(loaded.downloads, [full, minimal, noneError])
     }
 
+    /// Values are bound through SQLite's C API (`RowStatement`): an empty text is still text
+    /// (SQLite reads a null text pointer as NULL), a missing value NULL, a flag an integer, app
+    /// data a blob and none of it NULL, in the download row and the file row alike.
+    func testEachValueIsStoredWithItsSQLType() async throws {
+        let registry = try openRegistry()
+        var withData = Self.sample("d")
+        withData.appData = [0, 1, 2]
+        withData.files[0].etag = ""
+        try await registry.save([Self.sample("e"), withData])
+        let types = try await rawDatabase(databasePath).read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT d.id, typeof(d.title), typeof(d.total_bytes), typeof(d.has_drm), typeof(d.app_data), typeof(d.error_kind),
+                    typeof(d.created_at), typeof(f.etag), typeof(f.size), typeof(f.new_url), typeof(f.idx)
+                FROM download d JOIN download_file f ON f.download_id = d.id ORDER BY d.id
+                """).map { row in (0..<row.count).map { row[$0] as String } }
+        }
+        XCTAssertEqual(types, [
+            ["d", "text", "null", "integer", "blob", "null", "integer", "text", "null", "integer", "integer"],
+            ["e", "text", "null", "integer", "null", "null", "integer", "null", "null", "integer", "integer"],
+        ])
+        XCTAssertEqual(try registry.loadAll().downloads.first { $0.id == "d" }?.appData, [0, 1, 2])
+    }
+
     func testEveryStateRoundTripsByName() async throws {
         let registry = try openRegistry()
         let downloads = DownloadState.allCases.map { state -> Download in

@@ -1,0 +1,100 @@
+import CSQLite
+import GRDB
+
+/// One of the registry's write statements, run with each value bound straight through
+/// SQLite's C API. GRDB's `StatementArguments` box every value as an existential and convert it
+/// to a `DatabaseValue` before binding: with a record written about three times per download,
+/// that was a quarter of stashd's memory allocations over 2,000 single-file downloads (540 a
+/// download before, 417 after; bench/HISTORY.md, 2026-11-28). The statement stays GRDB's,
+/// prepared once, cached by the connection and finalized with it; GRDB documents
+/// `sqliteStatement` for the calls it does not wrap.
+///
+/// `add` binds the next parameter, in the statement's order; `run` executes the statement once
+/// and readies it for the next row. A failed bind is kept and thrown by `run`: the one place
+/// this type turns SQLite's codes into errors, GRDB's `DatabaseError`, which `Registry` names
+/// for its caller (a full disk among them) as it does GRDB's own.
+struct RowStatement {
+    private let statement: OpaquePointer
+    private let connection: OpaquePointer?
+    private var index: Int32 = 0
+    private var failure = SQLITE_OK
+
+    init(_ db: Database, sql: String) throws {
+        statement = try db.cachedStatement(sql: sql).sqliteStatement
+        connection = db.sqliteConnection
+        // GRDB leaves a statement it ran un-reset until its next run, and SQLite refuses a bind
+        // to it then (SQLITE_MISUSE): the delete of a download's files runs through both.
+        sqlite3_reset(statement)
+    }
+
+    mutating func add(_ value: String) {
+        index += 1
+        var text = value
+        let code = text.withUTF8 { bytes in
+            csqlite_bind_text_copy(
+                statement, index, bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, UInt64(bytes.count))
+        }
+        note(code)
+    }
+
+    mutating func add(_ value: String?) {
+        if let value { add(value) } else { addNull() }
+    }
+
+    mutating func add(_ value: Int64) {
+        index += 1
+        note(sqlite3_bind_int64(statement, index, value))
+    }
+
+    mutating func add(_ value: Int64?) {
+        if let value { add(value) } else { addNull() }
+    }
+
+    mutating func add(_ value: Int) {
+        add(Int64(value))
+    }
+
+    mutating func add(_ value: Int?) {
+        if let value { add(Int64(value)) } else { addNull() }
+    }
+
+    /// As GRDB stores a `Bool`: the integer 0 or 1.
+    mutating func add(_ value: Bool) {
+        add(value ? 1 as Int64 : 0)
+    }
+
+    /// A blob; no bytes are NULL, as the registry stores an empty value it does not keep.
+    mutating func add(blob bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return addNull() }
+        index += 1
+        let code = bytes.withUnsafeBytes { csqlite_bind_blob_copy(statement, index, $0.baseAddress, UInt64($0.count)) }
+        note(code)
+    }
+
+    mutating func addNull() {
+        index += 1
+        note(sqlite3_bind_null(statement, index))
+    }
+
+    /// Executes the statement with the values added since the last run.
+    mutating func run() throws {
+        defer {
+            index = 0
+            failure = SQLITE_OK
+        }
+        guard failure == SQLITE_OK else { throw error(failure) }
+        let code = sqlite3_step(statement)
+        // The message is the connection's last: read before the reset, which may set another.
+        let failed = code == SQLITE_DONE ? nil : error(code)
+        sqlite3_reset(statement)
+        if let failed { throw failed }
+    }
+
+    private mutating func note(_ code: Int32) {
+        if code != SQLITE_OK, failure == SQLITE_OK { failure = code }
+    }
+
+    private func error(_ code: Int32) -> DatabaseError {
+        DatabaseError(resultCode: ResultCode(rawValue: code), message: connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) })
+    }
+}
