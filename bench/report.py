@@ -5,7 +5,8 @@ TIMES_TSV lines: workload<TAB>tool<TAB>seconds<TAB>status ("ok" or why the run d
 CONTROL_TXT lines: `name value` as printed by stash-bench (may be missing or empty).
 START_TXT lines: `name value`, the details of the best daemon start (may be missing or empty).
 HLS_TXT lines: `name value` about the HLS stream (seconds, segments, bytes, subtitle_segments).
-CPU_TSV lines: workload<TAB>tool<TAB>command CPU seconds<TAB>stashd CPU seconds, of the fastest run.
+CPU_TSV lines: workload<TAB>tool<TAB>command CPU seconds<TAB>stashd CPU seconds, of the fastest run;
+the floors add <TAB>wall seconds.
 CLIENTS_TXT lines: `name value`, GetDownload through each client (swift_, c_, py_) and the
 socketpair floor of the same run (pingpong_).
 NOISY_TXT lines: `name value` of the noisy-neighbour part: noise_mb, files, and for each tool
@@ -60,6 +61,11 @@ def read_times(path):
     return rows
 
 
+# (workload, tool) -> seconds, for the floors, which are timed by themselves (cpu.tsv's fifth
+# column) rather than in the times table.
+WALLS = {}
+
+
 def read_cpu(path):
     """(workload, tool) -> (seconds of the command and its children, seconds of stashd)."""
     cpu = {}
@@ -67,8 +73,10 @@ def read_cpu(path):
         with open(path) as f:
             for line in f:
                 parts = line.rstrip("\n").split("\t")
-                if len(parts) == 4:
+                if len(parts) in (4, 5):
                     cpu[(parts[0], parts[1])] = (float(parts[2]), float(parts[3]))
+                if len(parts) == 5:
+                    WALLS[(parts[0], parts[1])] = float(parts[4])
     except FileNotFoundError:
         pass
     return cpu
@@ -245,6 +253,15 @@ def download_cost_section(out, rows, cpu):
                        f"fsync of the folder and assets/): {floor / SMALL_FILES * 1e6:.0f} us per file; "
                        f"stashd is {daemon / floor:.2f}x that floor, the floor "
                        + (f"{floor / wget2_cpu:.2f}x wget2's whole CPU" if wget2_cpu else "not compared with wget2"))
+        promise = cpu.get((workload, "download-floor"), (0, 0))[0]
+        promise_wall = WALLS.get((workload, "download-floor"))
+        if promise and promise_wall:
+            out.append(f"  {'':<15} the whole promise in plain C (bench/download_floor.c: the transfers by libcurl, the disk "
+                       f"work above, a registry row committed QUEUED, DOWNLOADING and COMPLETED; nothing told): "
+                       f"{promise / SMALL_FILES * 1e6:.0f} us per file, {promise_wall:.2f} s"
+                       + (f"; {promise / wget2_cpu:.2f}x wget2's CPU and {promise_wall / wget2:.2f}x its time" if wget2_cpu and wget2 else "")
+                       + (f"; stashd {daemon / promise:.2f}x its CPU" if daemon else "")
+                       + (f", stash {stash / promise_wall:.2f}x its time" if stash else ""))
         time_ratio = stash / wget2 if stash and wget2 else None
         cpu_ratio = daemon / wget2_cpu if daemon and wget2_cpu else None
         targets.append((f"{name}: stash time <= {time_limit}x wget2's", time_ratio, time_limit))
