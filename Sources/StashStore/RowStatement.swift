@@ -5,9 +5,9 @@ import GRDB
 /// SQLite's C API. GRDB's `StatementArguments` box every value as an existential and convert it
 /// to a `DatabaseValue` before binding: with a record written about three times per download,
 /// that was a quarter of stashd's memory allocations over 2,000 single-file downloads (540 a
-/// download before, 417 after; bench/HISTORY.md, 2026-11-28). The statement stays GRDB's,
-/// prepared once, cached by the connection and finalized with it; GRDB documents
-/// `sqliteStatement` for the calls it does not wrap.
+/// download before, 417 after; bench/HISTORY.md, "2026-11-27 09:00 session"). The statement
+/// stays GRDB's, prepared once, cached by the connection and finalized with it; GRDB
+/// documents `sqliteStatement` for the calls it does not wrap.
 ///
 /// `add` binds the next parameter, in the statement's order; `run` executes the statement once
 /// and readies it for the next row. A failed bind is kept and thrown by `run`: the one place
