@@ -3,8 +3,9 @@
 // in a SQLite registry (WAL, synchronous=FULL, group commits at least 3 ms apart, as stash's)
 // committed as QUEUED before its transfer starts, then DOWNLOADING at the first body bytes and
 // COMPLETED once the file is durable; the body fetched by libcurl's multi interface, 16 at once,
-// held in memory and written as durable_floor.c writes it (a folder, the part file written,
-// fdatasync'd and renamed, the folder and a shared fsync of assets/ synced) by THREADS threads.
+// held in memory and written as durable_floor.c writes it (durable_work.h: a folder, the part
+// file written, fdatasync'd and renamed, the folder and a shared fsync of assets/ synced) by
+// THREADS threads.
 // Nothing is told to anyone: no socket, no events, no progress. What stashd spends above this
 // is the cost of its engine, its protocol and its events.
 //
@@ -24,6 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "durable_work.h"
+
 enum { PARALLEL = 16, SPACING_NS = 3000000 };
 enum State { QUEUED, DOWNLOADING, COMPLETED };
 static const char *state_names[] = {"QUEUED", "DOWNLOADING", "COMPLETED"};
@@ -39,7 +42,7 @@ struct Download {
 };
 
 static struct Download *downloads;
-static int count, assets_fd;
+static int count;
 
 static void die(const char *what) {
     perror(what);
@@ -148,52 +151,17 @@ static void *committer(void *path) {
     return NULL;
 }
 
-// ---- durable files: as durable_floor.c, a shared fsync of assets/ numbered from one count ----
+// ---- durable files (durable_work.h), by THREADS threads ----
 
-static pthread_mutex_t sync_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t sync_done = PTHREAD_COND_INITIALIZER, sync_work = PTHREAD_COND_INITIALIZER;
-static unsigned long started, done;
-static int syncing, fetching_over;
+static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t queue_work = PTHREAD_COND_INITIALIZER;
+static int fetching_over;
 static struct Download *to_sync;
 
-static void sync_assets_after(unsigned long mark) {
-    pthread_mutex_lock(&sync_lock);
-    while (done <= mark) {
-        if (syncing) {
-            pthread_cond_wait(&sync_done, &sync_lock);
-            continue;
-        }
-        syncing = 1;
-        unsigned long number = ++started;
-        pthread_mutex_unlock(&sync_lock);
-        if (fsync(assets_fd) != 0) die("fsync assets");
-        pthread_mutex_lock(&sync_lock);
-        syncing = 0;
-        done = number;
-        pthread_cond_broadcast(&sync_done);
-    }
-    pthread_mutex_unlock(&sync_lock);
-}
-
 static void make_durable(struct Download *d) {
-    char part[48], final[48];
-    if (mkdirat(assets_fd, d->id, 0755) != 0) die("mkdir");
-    pthread_mutex_lock(&sync_lock);
-    unsigned long mark = started;
-    pthread_mutex_unlock(&sync_lock);
-    int folder = openat(assets_fd, d->id, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (folder < 0) die("open folder");
-    snprintf(part, sizeof part, "%s.bin.part", d->id);
-    snprintf(final, sizeof final, "%s.bin", d->id);
-    int fd = openat(folder, part, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) die("open part");
-    if (pwrite(fd, d->body, d->size, 0) != (ssize_t)d->size) die("pwrite");
-    if (fdatasync(fd) != 0) die("fdatasync");
-    if (renameat(folder, part, folder, final) != 0) die("rename");
-    if (fsync(folder) != 0) die("fsync folder");
-    sync_assets_after(mark);
-    close(fd);
-    close(folder);
+    char name[32];
+    snprintf(name, sizeof name, "%s.bin", d->id);
+    write_durable(d->id, name, d->body, d->size);
     free(d->body);
     d->body = NULL;
 }
@@ -201,15 +169,15 @@ static void make_durable(struct Download *d) {
 static void *syncer(void *unused) {
     (void)unused;
     for (;;) {
-        pthread_mutex_lock(&sync_lock);
-        while (!to_sync && !fetching_over) pthread_cond_wait(&sync_work, &sync_lock);
+        pthread_mutex_lock(&queue_lock);
+        while (!to_sync && !fetching_over) pthread_cond_wait(&queue_work, &queue_lock);
         struct Download *d = to_sync;
         if (!d) {
-            pthread_mutex_unlock(&sync_lock);
+            pthread_mutex_unlock(&queue_lock);
             return NULL;
         }
         to_sync = d->next_synced;
-        pthread_mutex_unlock(&sync_lock);
+        pthread_mutex_unlock(&queue_lock);
         make_durable(d);
         submit((int)(d - downloads), COMPLETED);
     }
@@ -295,11 +263,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < count; i++) pending_state[i] = -1;
 
     char path[4096];
-    if (mkdir(argv[1], 0755) != 0 && errno != EEXIST) die("mkdir DIR");
-    snprintf(path, sizeof path, "%s/assets", argv[1]);
-    if (mkdir(path, 0755) != 0) die("mkdir assets");
-    assets_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (assets_fd < 0) die("open assets");
+    open_assets(argv[1]);
     snprintf(path, sizeof path, "%s/registry.sqlite", argv[1]);
     curl_global_init(CURL_GLOBAL_DEFAULT);
 
@@ -349,20 +313,20 @@ int main(int argc, char **argv) {
             running--;
             finished++;
             if (!d->started) submit((int)(d - downloads), DOWNLOADING);
-            pthread_mutex_lock(&sync_lock);
+            pthread_mutex_lock(&queue_lock);
             d->next_synced = to_sync;
             to_sync = d;
-            pthread_cond_signal(&sync_work);
-            pthread_mutex_unlock(&sync_lock);
+            pthread_cond_signal(&queue_work);
+            pthread_mutex_unlock(&queue_lock);
         }
         // Freed slots are filled at once; the poll waits only for transfers under way.
         if (finished < count && !(running < PARALLEL && next < count)) curl_multi_poll(multi, NULL, 0, 1000, NULL);
     }
     curl_multi_cleanup(multi);
-    pthread_mutex_lock(&sync_lock);
+    pthread_mutex_lock(&queue_lock);
     fetching_over = 1;
-    pthread_cond_broadcast(&sync_work);
-    pthread_mutex_unlock(&sync_lock);
+    pthread_cond_broadcast(&queue_work);
+    pthread_mutex_unlock(&queue_lock);
     for (int i = 0; i < threads; i++) pthread_join(pool[i], NULL);
     pthread_mutex_lock(&commit_lock);
     closing = 1;

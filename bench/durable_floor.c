@@ -20,41 +20,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "durable_work.h"
+
 enum { FILE_SIZE = 64 << 10 };
 
 static char body[FILE_SIZE];
-static int files, assets_fd;
+static int files;
 static atomic_int next_file;
-
-// Shared fsyncs of assets/: `started` counts fsyncs begun, `done` the highest begun number
-// that has finished. A folder made when `started` was s is durable once done > s.
-static pthread_mutex_t sync_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t sync_done = PTHREAD_COND_INITIALIZER;
-static unsigned long started, done;
-static int syncing;
 
 static void die(const char *what) {
     perror(what);
     exit(1);
-}
-
-static void sync_assets_after(unsigned long mark) {
-    pthread_mutex_lock(&sync_lock);
-    while (done <= mark) {
-        if (syncing) {
-            pthread_cond_wait(&sync_done, &sync_lock);
-            continue;
-        }
-        syncing = 1;
-        unsigned long number = ++started;
-        pthread_mutex_unlock(&sync_lock);
-        if (fsync(assets_fd) != 0) die("fsync assets");
-        pthread_mutex_lock(&sync_lock);
-        syncing = 0;
-        done = number;
-        pthread_cond_broadcast(&sync_done);
-    }
-    pthread_mutex_unlock(&sync_lock);
 }
 
 static void *worker(void *unused) {
@@ -64,21 +40,7 @@ static void *worker(void *unused) {
         int n = atomic_fetch_add(&next_file, 1);
         if (n >= files) return NULL;
         snprintf(name, sizeof name, "%08d", n);
-        if (mkdirat(assets_fd, name, 0755) != 0) die("mkdir");
-        pthread_mutex_lock(&sync_lock);
-        unsigned long mark = started;
-        pthread_mutex_unlock(&sync_lock);
-        int folder = openat(assets_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (folder < 0) die("open folder");
-        int fd = openat(folder, "f.bin.part", O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-        if (fd < 0) die("open part");
-        if (pwrite(fd, body, FILE_SIZE, 0) != FILE_SIZE) die("pwrite");
-        if (fdatasync(fd) != 0) die("fdatasync");
-        if (renameat(folder, "f.bin.part", folder, "f.bin") != 0) die("rename");
-        if (fsync(folder) != 0) die("fsync folder");
-        sync_assets_after(mark);
-        close(fd);
-        close(folder);
+        write_durable(name, "f.bin", body, FILE_SIZE);
     }
 }
 
@@ -94,12 +56,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     memset(body, 0x5a, sizeof body);
-    char path[4096];
-    if (mkdir(argv[1], 0755) != 0 && errno != EEXIST) die("mkdir DIR");
-    snprintf(path, sizeof path, "%s/assets", argv[1]);
-    if (mkdir(path, 0755) != 0) die("mkdir assets");
-    assets_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (assets_fd < 0) die("open assets");
+    open_assets(argv[1]);
 
     struct timespec begin, end;
     clock_gettime(CLOCK_MONOTONIC, &begin);

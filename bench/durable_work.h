@@ -1,0 +1,71 @@
+// The disk work stash's promise needs for one single-file download, shared by durable_floor.c
+// and download_floor.c: the download's folder made in assets/, its part file created, written
+// in one pwrite, fdatasync'd and renamed to its final name, then an fsync of the folder and one
+// of assets/ that started after the folder was made (shared between files, as stash's
+// FolderSync shares it). The including program calls `open_assets` and defines `die`.
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int assets_fd;
+static void die(const char *what);
+
+// Makes DIR (if need be) and DIR/assets (new) and opens the latter as `assets_fd`.
+static void open_assets(const char *dir) {
+    char path[4096];
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST) die("mkdir DIR");
+    snprintf(path, sizeof path, "%s/assets", dir);
+    if (mkdir(path, 0755) != 0) die("mkdir assets");
+    assets_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (assets_fd < 0) die("open assets");
+}
+
+// Shared fsyncs of assets/: `started` counts fsyncs begun, `done` the highest begun number
+// that has finished. A folder made when `started` was s is durable once done > s.
+static pthread_mutex_t sync_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t sync_done = PTHREAD_COND_INITIALIZER;
+static unsigned long started, done;
+static int syncing;
+
+static void sync_assets_after(unsigned long mark) {
+    pthread_mutex_lock(&sync_lock);
+    while (done <= mark) {
+        if (syncing) {
+            pthread_cond_wait(&sync_done, &sync_lock);
+            continue;
+        }
+        syncing = 1;
+        unsigned long number = ++started;
+        pthread_mutex_unlock(&sync_lock);
+        if (fsync(assets_fd) != 0) die("fsync assets");
+        pthread_mutex_lock(&sync_lock);
+        syncing = 0;
+        done = number;
+        pthread_cond_broadcast(&sync_done);
+    }
+    pthread_mutex_unlock(&sync_lock);
+}
+
+// Writes `size` bytes as assets/<folder>/<name>, durable when it returns.
+static void write_durable(const char *folder_name, const char *name, const void *body, size_t size) {
+    char part[256];
+    if (mkdirat(assets_fd, folder_name, 0755) != 0) die("mkdir");
+    pthread_mutex_lock(&sync_lock);
+    unsigned long mark = started;
+    pthread_mutex_unlock(&sync_lock);
+    int folder = openat(assets_fd, folder_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (folder < 0) die("open folder");
+    snprintf(part, sizeof part, "%s.part", name);
+    int fd = openat(folder, part, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) die("open part");
+    if (pwrite(fd, body, size, 0) != (ssize_t)size) die("pwrite");
+    if (fdatasync(fd) != 0) die("fdatasync");
+    if (renameat(folder, part, folder, name) != 0) die("rename");
+    if (fsync(folder) != 0) die("fsync folder");
+    sync_assets_after(mark);
+    close(fd);
+    close(folder);
+}
