@@ -8,5 +8,5 @@ static inline int csqlite_bind_text_copy(sqlite3_stmt *statement, int index, con
 }
 
 static inline int csqlite_bind_blob_copy(sqlite3_stmt *statement, int index, const void *bytes, sqlite3_uint64 length) {
-    return bytes ? sqlite3_bind_blob64(statement, index, bytes, length, SQLITE_TRANSIENT) : sqlite3_bind_zeroblob(statement, index, 0);
+    return sqlite3_bind_blob64(statement, index, bytes, length, SQLITE_TRANSIENT);
 }
