@@ -91,6 +91,36 @@ final class RegistryTests: XCTestCase {
         XCTAssertEqual(try registry.loadAll().downloads.first { $0.id == "d" }?.appData, [0, 1, 2])
     }
 
+    /// Numbers bound through SQLite's C API keep their whole range: a hostile server's sizes and
+    /// a client's limits at the ends of Int64, 0 and -1, written and read back as they were.
+    func testInt64ExtremesRoundTrip() async throws {
+        let registry = try openRegistry()
+        var saved: [Download] = []
+        for (index, value) in [Int64.max, Int64.min, 0, -1].enumerated() {
+            var download = Self.sample("n\(index)")
+            download.downloadedBytes = value
+            download.totalBytes = value
+            download.rateLimit = value
+            download.minSize = value
+            download.files[0].size = value
+            download.files[0].rangeOffset = value
+            download.files[0].minSize = value
+            saved.append(download)
+        }
+        try await registry.save(saved)
+        let loaded = try registry.loadAll()
+        for download in saved {
+            let back = try XCTUnwrap(loaded.downloads.first { $0.id == download.id })
+            XCTAssertEqual(back.downloadedBytes, download.downloadedBytes)
+            XCTAssertEqual(back.totalBytes, download.totalBytes)
+            // A negative limit is no limit, read back as none and named (below).
+            XCTAssertEqual(back.rateLimit, max(0, download.rateLimit))
+            XCTAssertEqual(back.files[0].size, download.files[0].size)
+            XCTAssertEqual(back.files[0].rangeOffset, download.files[0].rangeOffset)
+        }
+        XCTAssertEqual(loaded.problems.filter { $0.contains("rate_limit") && $0.contains("negative") }.count, 2, "\(loaded.problems)")
+    }
+
     func testEveryStateRoundTripsByName() async throws {
         let registry = try openRegistry()
         let downloads = DownloadState.allCases.map { state -> Download in
