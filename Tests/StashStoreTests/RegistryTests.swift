@@ -121,6 +121,20 @@ final class RegistryTests: XCTestCase {
         XCTAssertEqual(loaded.problems.filter { $0.contains("rate_limit") && $0.contains("negative") }.count, 2, "\(loaded.problems)")
     }
 
+    /// A server's header value can hold a NUL (clients' strings cannot: the wire refuses them).
+    /// It is bound with its length, and the row still loads.
+    func testATextWithANULIsWrittenAndTheRowLoads() async throws {
+        let registry = try openRegistry()
+        var download = Self.sample("nul")
+        download.files[0].etag = "\"a\u{0}b\""
+        download.files[0].lastModified = "\u{0}"
+        try await registry.save([download])
+        let loaded = try registry.loadAll()
+        XCTAssertEqual(loaded.problems, [])
+        let back = try XCTUnwrap(loaded.downloads.first { $0.id == "nul" })
+        XCTAssertTrue(back.files[0].etag?.hasPrefix("\"a") == true, "\(String(describing: back.files[0].etag))")
+    }
+
     func testEveryStateRoundTripsByName() async throws {
         let registry = try openRegistry()
         let downloads = DownloadState.allCases.map { state -> Download in
