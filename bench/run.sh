@@ -527,10 +527,15 @@ verify_many() {
 # for the file system to settle. Without this, whoever runs after a 1 GiB
 # write pays for its writeback.
 # SOURCES are the files the current workload's server reads: read back into the page cache.
+# The kernel's slab caches are dropped too (3, not 1): left alone, ext4's cache of xattr
+# blocks still named the previous run's, and wget2, which labels each file it writes with
+# xattrs (`fsetxattr`, on by default), read those blocks back from disk in its next run: its
+# first of three runs took 100 us of CPU a file and the two after it 150-220 us, so which run
+# counted depended on what ran before it (bench/HISTORY.md, 2026-11-27 10:00 session).
 SOURCES=()
 settle() {
     sync
-    if [[ -w /proc/sys/vm/drop_caches ]]; then echo 1 >/proc/sys/vm/drop_caches; fi
+    if [[ -w /proc/sys/vm/drop_caches ]]; then echo 3 >/proc/sys/vm/drop_caches; fi
     ((${#SOURCES[@]} == 0)) || cat "${SOURCES[@]}" >/dev/null
     sleep 1
 }
