@@ -456,6 +456,9 @@ def classic(out, rows, control, start, cpu):
                    f"{start.get('verify_downloads_checked', 0):,.0f} downloads and "
                    f"{start.get('verify_files_checked', 0):,.0f} files checked, "
                    f"{start.get('verify_findings', 0):.0f} findings")
+        if "cold_start_s" in start:
+            out.append(f"  after a boot (inodes and folder entries dropped too): {start['cold_start_s']:.2f} s, "
+                       f"its lastVerify {start.get('cold_verify_ms', 0):,.0f} ms (best of {start.get('starts', 1):.0f})")
         out.append(f"  this part took {start.get('part_s', 0):.0f} s, {start.get('populate_s', 0):.0f} s of it "
                    f"adding and downloading the records")
     elif started:

@@ -715,8 +715,7 @@ bench_start() {
     fi
     for attempt in $(seq "$REPEAT"); do
         # A restart of the daemon on a running system: its files' inodes stay cached (after a
-        # boot they are not, and the fast verify's 100,000 stats read them from disk: 4.5 s
-        # on 2026-11-27 with `settle 3`).
+        # boot they are not: timed below).
         settle 1
         launch_stashd "$START_DATA"
         if ! "$BIN/stash-bench" --socket "$SOCKET" --wait-ready 120 >>"$OUT/stash-bench.log" 2>&1; then
@@ -745,7 +744,25 @@ bench_start() {
         fi
     done
     printf 'start100k\tstash\t%s\tok\n' "$best" >>"$TIMES"
+    # The same after a boot: the inodes and folder entries dropped too, so the fast verify's
+    # stats read them from disk.
+    local cold= cold_ms=
+    for attempt in $(seq "$REPEAT"); do
+        settle 3
+        launch_stashd "$START_DATA"
+        "$BIN/stash-bench" --socket "$SOCKET" --wait-ready 120 >>"$OUT/stash-bench.log" 2>&1 || break
+        seconds=$(python3 -c "print(f'{$(now) - $LAUNCHED:.3f}')")
+        read -r ms < <(info_values 'v["durationMs"]') || true
+        stop_stashd
+        log "start100k after a boot, run $attempt: ${seconds}s to ready, verify ${ms} ms"
+        if [[ -z $cold ]] || python3 -c "import sys; sys.exit(not $seconds < $cold)"; then
+            cold=$seconds
+            cold_ms=$ms
+        fi
+    done
+    stop_stashd
     {
+        [[ -n $cold ]] && printf 'cold_start_s %s\ncold_verify_ms %s\n' "$cold" "$cold_ms"
         echo "$best_verify"
         echo "records $RECORDS"
         echo "starts $REPEAT"
