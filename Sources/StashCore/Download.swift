@@ -80,6 +80,27 @@ public struct Download: Equatable, Sendable {
         lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
     }
 
+    /// Whether the two differ at most in what a change of state or progress moves: the
+    /// state, the byte counts and speed, the files done, the reason, the error, the time of
+    /// completion, and the file list (whose facts the registry keeps apart). The registry
+    /// then writes those columns alone (`DownloadRow.progressSQL`).
+    public func differsOnlyInProgress(from other: Download) -> Bool {
+        if storage === other.storage { return true }
+        var mine = storage.fields
+        let theirs = other.storage.fields
+        mine.state = theirs.state
+        mine.downloadedBytes = theirs.downloadedBytes
+        mine.totalBytes = theirs.totalBytes
+        mine.speed = theirs.speed
+        mine.filesDone = theirs.filesDone
+        mine.filesTotal = theirs.filesTotal
+        mine.files = theirs.files
+        mine.stateReason = theirs.stateReason
+        mine.error = theirs.error
+        mine.completedAt = theirs.completedAt
+        return mine == theirs
+    }
+
     /// Makes the storage this value's own before it changes.
     private mutating func unique() {
         if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }

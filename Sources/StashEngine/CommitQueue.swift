@@ -45,6 +45,11 @@ final class CommitQueue: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The record last written of each download queued or running whose row this queue wrote
+    /// whole in this run: the next change that moves only its state or progress writes those
+    /// columns alone. Only `drain` uses it, one batch at a time. Not kept for records loaded
+    /// at start, which a load may have repaired in memory only: their first write is whole.
+    private let written = Mutex<[String: Download]>([:])
 
     init(registry: Registry, bus: EventBus, cache: RecordCache? = nil) {
         self.registry = registry
@@ -222,13 +227,25 @@ final class CommitQueue: Sendable {
                 continue
             }
             if let download = entry.download {
-                if entry.withFiles { registryBatch.saves.append(download) } else { registryBatch.updates.append(download) }
+                if entry.withFiles {
+                    registryBatch.saves.append(download)
+                } else if let last = written.withLock({ $0[id] }), download.differsOnlyInProgress(from: last) {
+                    registryBatch.progressUpdates.append(download)
+                } else {
+                    registryBatch.updates.append(download)
+                }
             }
             for (index, file) in entry.files.sorted(by: { $0.key < $1.key }) {
                 registryBatch.fileUpdates.append(FileUpdate(downloadID: id, index: index, file: file))
             }
         }
         try await registry.commit(registryBatch)
+        written.withLock { written in
+            for id in registryBatch.deletes { written[id] = nil }
+            for downloads in [registryBatch.saves, registryBatch.updates, registryBatch.progressUpdates] {
+                for download in downloads { written[download.id] = download.state == .queued || download.state.isActive ? download : nil }
+            }
+        }
     }
 }
 

@@ -99,7 +99,7 @@ extension EngineState {
     /// A generated id no download has.
     private func freeID(using generator: inout some RandomNumberGenerator) -> String {
         while true {
-            let id = GeneratedID.make(using: &generator)
+            let id = GeneratedID.make(at: clock.now(), using: &generator)
             if entries[id] == nil { return id }
         }
     }

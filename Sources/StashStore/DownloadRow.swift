@@ -29,6 +29,14 @@ enum DownloadRow {
             network = excluded.network, on_battery = excluded.on_battery
         """
 
+    /// The columns a change of state or progress moves, alone: a download's every transition
+    /// was a write of all 31 columns, headers and choices encoded again each time.
+    static let progressSQL = """
+        UPDATE download SET state = ?, downloaded_bytes = ?, total_bytes = ?, error_kind = ?, error_message = ?,
+            error_http_status = ?, state_reason = ?, completed_at = ?
+        WHERE id = ?
+        """
+
     static let deleteSQL = "DELETE FROM download WHERE id = ?"
 
     /// Column order matches the indexes read in `decode`.
@@ -74,6 +82,21 @@ enum DownloadRow {
         upsert.add(download.network?.rawValue ?? "")
         upsert.add(download.onBattery?.rawValue ?? "")
         try upsert.run()
+    }
+
+    /// Binds the parameters of `progressSQL` and writes them; for a download whose other
+    /// columns are as last written (`Download.differsOnlyInProgress`).
+    static func writeProgress(_ download: Download, with update: inout RowStatement) throws {
+        update.add(download.state.name)
+        update.add(download.downloadedBytes)
+        update.add(download.totalBytes)
+        update.add(download.error.map { $0.kind.rawValue })
+        update.add(download.error?.message)
+        update.add(download.error?.httpStatus)
+        update.add(download.stateReason)
+        update.add(download.completedAt.map(milliseconds))
+        update.add(download.id)
+        try update.run()
     }
 
     /// Reads one row. A row that cannot be a download (a required field missing or unreadable)

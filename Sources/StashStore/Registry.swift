@@ -260,6 +260,10 @@ package final class Registry: Sendable {
             for download in batch.updates {
                 try DownloadRow.write(download, with: &upsert)
             }
+            if !batch.progressUpdates.isEmpty {
+                var update = try RowStatement(db, sql: DownloadRow.progressSQL)
+                for download in batch.progressUpdates { try DownloadRow.writeProgress(download, with: &update) }
+            }
             if !batch.fileUpdates.isEmpty {
                 var upsertFile = try RowStatement(db, sql: FileRow.upsertSQL)
                 for update in batch.fileUpdates {

@@ -20,8 +20,11 @@ enum RegistryWrite: Sendable {
 package struct RegistryBatch: Sendable {
     /// Downloads written with all their files (new downloads).
     package var saves: [Download] = []
-    /// Downloads whose record changed but not their file list (state, progress).
+    /// Downloads whose record changed but not their file list.
     package var updates: [Download] = []
+    /// Downloads whose state or progress alone changed since their row was last written
+    /// (`Download.differsOnlyInProgress`): those columns alone are written.
+    package var progressUpdates: [Download] = []
     /// Single files that learned something (size, validators).
     package var fileUpdates: [FileUpdate] = []
     package var deletes: [String] = []
@@ -30,10 +33,11 @@ package struct RegistryBatch: Sendable {
     package var releases: [LicenseRelease] = []
     package var releasesDone: [String] = []
 
-    package init(saves: [Download] = [], updates: [Download] = [], fileUpdates: [FileUpdate] = [], deletes: [String] = [],
-                releases: [LicenseRelease] = [], releasesDone: [String] = []) {
+    package init(saves: [Download] = [], updates: [Download] = [], progressUpdates: [Download] = [], fileUpdates: [FileUpdate] = [],
+                deletes: [String] = [], releases: [LicenseRelease] = [], releasesDone: [String] = []) {
         self.saves = saves
         self.updates = updates
+        self.progressUpdates = progressUpdates
         self.fileUpdates = fileUpdates
         self.deletes = deletes
         self.releases = releases
@@ -41,13 +45,13 @@ package struct RegistryBatch: Sendable {
     }
 
     package var isEmpty: Bool {
-        saves.isEmpty && updates.isEmpty && fileUpdates.isEmpty && deletes.isEmpty && releases.isEmpty && releasesDone.isEmpty
+        saves.isEmpty && updates.isEmpty && progressUpdates.isEmpty && fileUpdates.isEmpty && deletes.isEmpty && releases.isEmpty && releasesDone.isEmpty
     }
 
     var summary: String {
         var parts: [String] = []
         if !saves.isEmpty { parts.append("save of \(saves.count) download(s)") }
-        if !updates.isEmpty { parts.append("update of \(updates.count) download(s)") }
+        if !updates.isEmpty || !progressUpdates.isEmpty { parts.append("update of \(updates.count + progressUpdates.count) download(s)") }
         if !fileUpdates.isEmpty { parts.append("update of \(fileUpdates.count) file(s)") }
         if !deletes.isEmpty { parts.append("delete of \(deletes.count) download(s)") }
         if !releases.isEmpty { parts.append("outbox of \(releases.count) licence release(s)") }

@@ -91,23 +91,43 @@ final class AddDecisionTests: XCTestCase {
         XCTAssertNotEqual(download.id, "a")
     }
 
-    /// A generated id is 12 characters of [a-z0-9] from one random word, and never one a
-    /// download has.
+    /// A generated id is 12 characters of [a-z0-9], the time of the add on the engine's clock
+    /// and then one random word, and never one a download has.
     func testAGeneratedIDIsTwelveCharactersAndFree() throws {
+        // `makeState`'s clock: 2033-05-18T03:33:20Z.
+        let now = Date(timeIntervalSince1970: 2_000_000_000)
         var first = Words([0x1234_5678_9ABC_DEF0])
-        let taken = GeneratedID.make(using: &first)
+        let taken = GeneratedID.make(at: now, using: &first)
         XCTAssertEqual(taken.count, 12)
         XCTAssertTrue(taken.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) }, taken)
         var state = try state(with: [EngineStateTests.download(taken)])
         var words = Words([0x1234_5678_9ABC_DEF0, 42])
         let download = try XCTUnwrap(created(try state.decideAdd(AddRequest(uri: "http://h.test/new").validated(), using: &words)))
         var second = Words([42])
-        XCTAssertEqual(download.id, GeneratedID.make(using: &second))
+        XCTAssertEqual(download.id, GeneratedID.make(at: now, using: &second))
         XCTAssertNotEqual(download.id, taken)
+        XCTAssertEqual(download.id.prefix(8), taken.prefix(8), "the same millisecond, the same time part")
         _ = try state.on(.add(download))
         XCTAssertThrowsError(try state.on(.add(download)), "an id entered twice") { error in
             XCTAssertEqual((error as? StashError)?.code, .alreadyExists)
         }
+    }
+
+    /// Ids made later sort after those made earlier, whatever the random part: the adds of one
+    /// commit share the registry's rightmost b-tree leaves. A clock outside 2020-2109 gives an
+    /// id all the same.
+    func testGeneratedIDsSortByTheTimeTheyWereMade() {
+        var words = Words([UInt64(1) << 62, 0, 7, 1 << 40] + Array(repeating: 99, count: 6))
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let ids = [0, 0.001, 1, 86_400 * 365].map { GeneratedID.make(at: start.addingTimeInterval($0), using: &words) }
+        XCTAssertEqual(ids, ids.sorted(), "\(ids)")
+        XCTAssertEqual(Set(ids.map { $0.prefix(8) }).count, 4, "\(ids)")
+        for date in [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -1e12), Date(timeIntervalSince1970: 1e15), Date.distantFuture] {
+            let id = GeneratedID.make(at: date, using: &words)
+            XCTAssertEqual(id.count, 12, id)
+        }
+        XCTAssertEqual(GeneratedID.make(at: Date(timeIntervalSince1970: 0), using: &words).prefix(8), "00000000")
+        XCTAssertEqual(GeneratedID.make(at: Date(timeIntervalSince1970: 1e15), using: &words).prefix(8), "zzzzzzzz")
     }
 
     /// Each field's rule, first broken first, naming the field.

@@ -75,6 +75,57 @@ final class CommitQueueTests: XCTestCase {
         XCTAssertEqual(seen, ["a:QUEUED", "a:DOWNLOADING", "b:removed"])
     }
 
+    /// Whether a change moves only the state and progress or more, every change lands: a
+    /// title, a priority or a group changed along with a state (which the queue must write
+    /// whole) is on disk as surely as the state.
+    func testEveryColumnAChangeMovesLandsWhetherTheRowIsWrittenWholeOrNot() async throws {
+        let registry = try Registry(path: directory + "/stash.sqlite", logger: Logger(label: "test"))
+        let queue = CommitQueue(registry: registry, bus: EventBus())
+        var download = Download(
+            id: "d", uri: "https://h/d", assetPath: "assets/d/d", createdAt: Date(timeIntervalSince1970: 1), files: [DownloadFile(url: "https://h/d", path: "d")])
+        var commits = 0
+        func commit(_ change: (inout Download) -> Void, line: UInt = #line) async throws {
+            change(&download)
+            try await queue.submit(.save(download), event: nil).wait()
+            let stored = try XCTUnwrap(registry.loadAll().downloads.first, line: line)
+            let facts = { (d: Download) in "\(d.state.name) '\(d.title)' \(d.priority) '\(d.group)' \(d.downloadedBytes)/\(d.totalBytes ?? -1) '\(d.stateReason)'" }
+            XCTAssertEqual(stored, download, "stored \(facts(stored)), committed \(facts(download))", line: line)
+            commits += 1
+        }
+        try await queue.submit(.add(download), event: nil).wait()
+        try await commit { $0.state = .preparing }
+        try await commit {
+            $0.state = .downloading
+            $0.downloadedBytes = 10
+            $0.totalBytes = 100
+        }
+        try await commit {
+            $0.title = "a title"
+            $0.downloadedBytes = 20
+        }
+        try await commit {
+            $0.priority = .high
+            $0.stateReason = "moved up"
+        }
+        try await commit {
+            $0.group = "shows/one"
+            $0.state = .queued
+        }
+        try await commit {
+            $0.state = .failed
+            $0.error = DownloadError(.http, "server said 503", httpStatus: 503)
+            $0.completedAt = Date(timeIntervalSince1970: 5)
+        }
+        // At rest: the next change is written whole.
+        try await commit {
+            $0.title = "another title"
+            $0.state = .queued
+            $0.error = nil
+            $0.completedAt = nil
+        }
+        XCTAssertEqual(commits, 7)
+    }
+
     /// Readers (GetDownload, HasDownload) see a record once its transaction is durable, and
     /// before its event goes out.
     func testCommittedRecordsReachTheCacheBeforeTheirEvents() async throws {

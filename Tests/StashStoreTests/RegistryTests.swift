@@ -496,6 +496,35 @@ final class RegistryTests: XCTestCase {
         XCTAssertTrue(flood.last?.contains("\(10_000 - TextTrackRules.maxTracks) more bad text tracks") ?? false, "\(flood.last ?? "")")
     }
 
+    /// A progress update writes the columns a change of state or progress moves and leaves
+    /// every other as it is on disk (a title changed behind it stays); an update writes them all.
+    func testAProgressUpdateWritesItsColumnsAlone() async throws {
+        let registry = try openRegistry()
+        var download = Self.sample("p")
+        try await registry.save([download])
+        try rawSQL("UPDATE download SET title = 'on disk' WHERE id = 'p'")
+        download.state = .failed
+        download.downloadedBytes = 10
+        download.totalBytes = 100
+        download.error = DownloadError(.http, "server said 503", httpStatus: 503)
+        download.stateReason = "failed after 5 attempts"
+        download.completedAt = Self.date(ms: 1_700_000_000_500)
+        download.title = "in memory"
+        try await registry.commit(RegistryBatch(progressUpdates: [download]))
+        var stored = try XCTUnwrap(registry.loadAll().downloads.first)
+        XCTAssertEqual(stored.title, "on disk")
+        var expected = download
+        expected.title = "on disk"
+        XCTAssertEqual(stored, expected)
+
+        download.state = .queued
+        download.error = nil
+        download.completedAt = nil
+        try await registry.commit(RegistryBatch(updates: [download]))
+        stored = try XCTUnwrap(registry.loadAll().downloads.first)
+        XCTAssertEqual(stored, download)
+    }
+
     func testUnknownStateNameReadsAsPausedWithAProblem() async throws {
         let registry = try openRegistry()
         try await registry.save([Self.sample("good")])
