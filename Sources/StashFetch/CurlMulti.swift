@@ -39,7 +39,7 @@ final class CurlMulti {
     }
 
     /// What another thread uses to wake `poll`.
-    var wakeup: CurlWakeup { CurlWakeup(handle: handle) }
+    var wakeup: CurlWakeup { CurlWakeup(multi: self) }
 
     /// Finished transfers since the last call, as (easy handle, result).
     func completions() -> [(UnsafeMutableRawPointer, CURLcode)] {

@@ -26,11 +26,14 @@ final class FetchInbox: Sendable {
     /// found the inbox empty since it last took commands (`take`): until then it takes again
     /// before it sleeps.
     func post(_ command: FetchCommand) -> Bool {
-        state.withLock { state in
-            guard !state.closed else { return false }
-            if state.commands.add(command) { state.wake?() }
-            return true
+        // The wake-up is a system call (curl_multi_wakeup writes to a pipe): made after the
+        // lock, which the sync threads posting their results and the fetch thread all take.
+        let (posted, wake) = state.withLock { state -> (Bool, (@Sendable () -> Void)?) in
+            guard !state.closed else { return (false, nil) }
+            return (true, state.commands.add(command) ? state.wake : nil)
         }
+        wake?()
+        return posted
     }
 
     func makeID() -> TransferID {
@@ -48,11 +51,12 @@ final class FetchInbox: Sendable {
     var unfinishedCount: Int { state.withLock { $0.unfinished } }
 
     func setRateLimit(_ value: Int64) {
-        state.withLock { state in
+        let wake = state.withLock { state in
             state.rateLimit = max(0, value)
             state.rateLimitChanged = true
-            state.wake?()
+            return state.wake
         }
+        wake?()
     }
 
     /// Everything queued since the last call, and the rate limit if it changed. The thread

@@ -48,13 +48,25 @@ final class FileSyncer: Sendable {
                 file.closeFile()
                 return done(nil)
             }
-            // Its own folder holds the rename just made; those above it, the folders made
-            // when the file was opened, which a sync started since may have covered already.
-            let renamed = folders.now()
-            let counts = [renamed] + Array(repeating: file.foldersCount ?? renamed, count: max(0, file.enclosingFolders.count - 1))
-            folders.sync(file.enclosingFolders, after: counts, descriptor: (file.folderPath, file.folderDescriptor), here: true) { failure in
+            // The folders above its own hold the folders made when the file was opened, which
+            // a sync started since may have covered already: their syncs go on on the pool's
+            // threads while this one syncs its own.
+            let countdown = SyncCountdown(count: 2) { failure in
                 file.closeFile()
                 done(failure)
+            }
+            let above = Array(file.enclosingFolders.dropFirst())
+            let made = file.foldersCount ?? folders.now()
+            folders.sync(above, after: Array(repeating: made, count: above.count)) { countdown.finished($0) }
+            // Its own folder holds the rename just made, synced here through the descriptor
+            // the file was opened with: a single file's folder is its alone (but for its
+            // download's few text tracks, whose own fsync would cover it too), so sharing its
+            // fsync spared nothing, and cost the lock every sync thread takes (`FolderSync`).
+            do {
+                try SystemCallError.check("fsync", file.folderPath) { fsync(file.folderDescriptor) }
+                countdown.finished(nil)
+            } catch {
+                countdown.finished(error as? SystemCallError)
             }
         }
     }

@@ -14,11 +14,9 @@ import Synchronization
 final class FolderSync: Sendable {
     typealias Done = @Sendable (SystemCallError?) -> Void
 
-    /// `descriptor`: the caller's open descriptor on the folder, valid until `done` is called
-    /// (-1 for none: the sync opens the folder by its path). `after`: the count read after the
-    /// changes were made; an `fsync` numbered above it covers them.
+    /// `after`: the count read after the changes were made; an `fsync` numbered above it
+    /// covers them.
     private struct Waiter {
-        let descriptor: Int32
         let after: UInt64
         let done: Done
     }
@@ -29,11 +27,32 @@ final class FolderSync: Sendable {
         /// The number of the last `fsync` of the folder that succeeded: every change made
         /// before it started is durable.
         var durable: UInt64 = 0
+
+        /// Adds `waiter`; true when no `fsync` of the folder is under way, and the caller starts one.
+        mutating func wait(_ waiter: Waiter) -> Bool {
+            waiters.append(waiter)
+            defer { running = true }
+            return !running
+        }
+
+        /// The `fsync` numbered `number` returned: takes out the waiters it covers; `running`
+        /// stays true while others wait.
+        mutating func synced(_ number: UInt64, failed: Bool) -> [Waiter] {
+            if !failed { durable = max(durable, number) }
+            // Most often all of them: handed over whole, nothing allocated under the lock.
+            if waiters.allSatisfy({ $0.after < number }) {
+                defer { waiters = [] }
+                running = false
+                return waiters
+            }
+            let covered = waiters.filter { $0.after < number }
+            waiters.removeAll { $0.after < number }
+            running = !waiters.isEmpty
+            return covered
+        }
     }
 
     private struct State {
-        /// `fsync`s started so far, of every folder.
-        var started: UInt64 = 0
         var folders: [String: Folder] = [:]
     }
 
@@ -44,6 +63,9 @@ final class FolderSync: Sendable {
 
     private let pool: SyncPool
     private let state = Mutex(State())
+    /// `fsync`s started so far, of every folder; counted under `state`'s lock, read without it
+    /// (`now`, called for every file opened). Read stale, it only asks a later `fsync`.
+    private let started = Atomic<UInt64>(0)
 
     init(pool: SyncPool) {
         self.pool = pool
@@ -51,7 +73,7 @@ final class FolderSync: Sendable {
 
     /// The count to name changes just made by: see `sync(_:after:)`.
     func now() -> UInt64 {
-        state.withLock { $0.started }
+        started.load(ordering: .sequentiallyConsistent)
     }
 
     /// Calls `done` (on a sync thread) once an `fsync` of `path` that started after the count
@@ -59,17 +81,14 @@ final class FolderSync: Sendable {
     /// folder's open failed; at once when one already has. `here`: a caller on a sync thread
     /// runs the fsync itself when none of this folder is under way, rather than waking
     /// another thread for it.
-    func sync(_ path: String, after: UInt64? = nil, descriptor: Int32 = -1, here: Bool = false, done: @escaping Done) {
+    func sync(_ path: String, after: UInt64? = nil, here: Bool = false, done: @escaping Done) {
         enum Next { case covered, queued, start }
+        // Changed in place, as in `run`: a copy taken out and put back copied its waiters,
+        // allocating under a lock every sync thread takes.
         let next = state.withLock { state -> Next in
-            let after = after ?? state.started
-            var folder = state.folders[path] ?? Folder()
-            if folder.durable > after { return .covered }
-            folder.waiters.append(Waiter(descriptor: descriptor, after: after, done: done))
-            let start = !folder.running
-            folder.running = true
-            state.folders[path] = folder
-            return start ? .start : .queued
+            let after = after ?? started.load(ordering: .sequentiallyConsistent)
+            if let durable = state.folders[path]?.durable, durable > after { return .covered }
+            return state.folders[path, default: Folder()].wait(Waiter(after: after, done: done)) ? .start : .queued
         }
         switch next {
         case .covered: done(nil)
@@ -82,16 +101,14 @@ final class FolderSync: Sendable {
     /// on this thread (`here`); `done` once all are synced, with the first failure. `after`:
     /// the count for each folder, in order (nil for each: after this call).
     func sync(
-        _ paths: [String], after counts: [UInt64]? = nil, descriptor: (path: String, descriptor: Int32)? = nil, here: Bool = false,
-        done: @escaping Done
+        _ paths: [String], after counts: [UInt64]? = nil, here: Bool = false, done: @escaping Done
     ) {
         guard !paths.isEmpty else { return done(nil) }
         let countdown = SyncCountdown(count: paths.count, done: done)
         // The others first, so they are under way while this thread syncs the first.
         for (index, path) in paths.enumerated().reversed() {
-            let own = descriptor.flatMap { $0.path == path ? $0.descriptor : nil } ?? -1
             let after = counts.flatMap { index < $0.count ? $0[index] : nil }
-            sync(path, after: after, descriptor: own, here: here && index == 0) { countdown.finished($0) }
+            sync(path, after: after, here: here && index == 0) { countdown.finished($0) }
         }
     }
 
@@ -99,40 +116,27 @@ final class FolderSync: Sendable {
     /// cover wait.
     private func run(_ path: String) {
         // Numbered before it starts: every change made before this is covered by it.
-        let (number, descriptor) = state.withLock { state -> (UInt64, Int32) in
-            state.started += 1
-            let open = state.folders[path]?.waiters.first { $0.descriptor >= 0 }?.descriptor ?? -1
-            return (state.started, open)
-        }
+        let number = started.add(1, ordering: .sequentiallyConsistent).newValue
         var failure: SystemCallError?
         do {
-            if descriptor >= 0 {
-                try SystemCallError.check("fsync", path) { fsync(descriptor) }
-            } else {
-                // Symlinks followed: `assets/` may well be one (to another disk), and an fsync
-                // through a planted one writes nothing wrong, it only syncs another folder.
-                let opened = try SystemCallError.check("open folder", path) {
-                    open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-                }
-                defer { SystemCallError.close(opened) }
-                try SystemCallError.check("fsync", path) { fsync(opened) }
+            // Symlinks followed: `assets/` may well be one (to another disk), and an fsync
+            // through a planted one writes nothing wrong, it only syncs another folder.
+            let opened = try SystemCallError.check("open folder", path) {
+                open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             }
+            defer { SystemCallError.close(opened) }
+            try SystemCallError.check("fsync", path) { fsync(opened) }
         } catch {
             failure = error as? SystemCallError
         }
         let (covered, again) = state.withLock { state -> ([Waiter], Bool) in
-            guard var folder = state.folders[path] else { return ([], false) }
-            if failure == nil { folder.durable = max(folder.durable, number) }
-            // The waiters whose changes came before this fsync started: a descriptor of one
-            // still waiting stays open until its own `done`.
-            let covered = folder.waiters.filter { $0.after < number }
-            folder.waiters.removeAll { $0.after < number }
-            folder.running = !folder.waiters.isEmpty
-            state.folders[path] = folder
+            // The waiters whose changes came before this fsync started.
+            guard let covered = state.folders[path]?.synced(number, failed: failure != nil) else { return ([], false) }
+            let again = state.folders[path]?.running ?? false
             if state.folders.count > Self.remembered {
                 state.folders = state.folders.filter { $0.value.running }
             }
-            return (covered, folder.running)
+            return (covered, again)
         }
         for waiter in covered { waiter.done(failure) }
         if again { pool.run { self.run(path) } }
