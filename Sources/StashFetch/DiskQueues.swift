@@ -73,7 +73,7 @@ final class DiskQueues {
             if let failure {
                 _ = inbox.post(.committed(id, FetchFailure.thrown(failure).finalEvent))
             } else {
-                logger.debug("transfer completed", metadata: ["bytes": "\(bytes)"])
+                logger.debug("transfer completed", metadata: ["transfer": "\(id.rawValue)", "bytes": "\(bytes)"])
                 _ = inbox.post(.committed(id, .completed(bytes: bytes, sha256: digest)))
             }
         }

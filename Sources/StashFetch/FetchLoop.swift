@@ -99,7 +99,7 @@ final class FetchLoop {
             case .start(let id, let request, let events):
                 let transfer = Transfer(id: id, request: request, logger: logger, events: events)
                 transfers[id] = transfer
-                transfer.logger.debug("transfer starting", metadata: ["url": "\(transfer.request.url.withoutURLSecrets)"])
+                transfer.log(.debug, "transfer starting", ["url": "\(transfer.request.url.withoutURLSecrets)"])
                 if let limit = request.memoryLimit {
                     // Nothing to open on the disk.
                     transfer.body = MemoryBody(limit: limit, url: request.url)
@@ -270,7 +270,7 @@ final class FetchLoop {
     /// Takes the attempt's easy handle out of the multi handle.
     private func detach(_ transfer: Transfer) {
         guard let easy = transfer.easy else { return }
-        do { try multi.remove(easy) } catch { transfer.logger.error("cannot remove easy handle", metadata: ["error": "\(error)"]) }
+        do { try multi.remove(easy) } catch { transfer.log(.error, "cannot remove easy handle", ["error": "\(error)"]) }
         byHandle[easy.handle] = nil
         transfer.easy = nil
         applyRateShares()
@@ -311,7 +311,7 @@ final class FetchLoop {
         transfer.redirects += 1
         transfer.currentURL = location
         if !RedirectRule.keepsBody(status: status) { transfer.sendsBody = false }
-        transfer.logger.debug("following redirect", metadata: ["status": "\(status)"])
+        transfer.log(.debug, "following redirect", ["status": "\(status)"])
         startAttempt(transfer, counted: false)
     }
 
@@ -322,17 +322,17 @@ final class FetchLoop {
         }
         switch decision {
         case .giveUp(let event):
-            transfer.logger.info("transfer failed", metadata: metadata)
+            transfer.log(.info, "transfer failed", metadata)
             finish(transfer, event)
         case .waitForNetwork:
             // Offline is not the server's fault: this attempt does not count.
             transfer.attempts -= 1
-            transfer.logger.info("network down; waiting", metadata: metadata)
+            transfer.log(.info, "network down; waiting", metadata)
             transfer.phase = .waitingForNetwork(nextCheck: now() + 1_000_000_000)
             transfer.emit(.waitingForNetwork)
         case .retry(let delay):
             metadata["delayMs"] = "\(delay)"
-            transfer.logger.info("attempt failed; retrying", metadata: metadata)
+            transfer.log(.info, "attempt failed; retrying", metadata)
             transfer.phase = .waitingToRetry(until: now() + UInt64(max(0, delay)) * 1_000_000)
             transfer.emit(.retrying(attempt: transfer.attempts, delayMs: delay, error: failure.error))
         }
@@ -374,7 +374,7 @@ final class FetchLoop {
 
     private func stop(_ transfer: Transfer) {
         detach(transfer)
-        transfer.logger.debug("transfer stopped", metadata: ["bytes": "\(transfer.downloadedBytes)"])
+        transfer.log(.debug, "transfer stopped", ["bytes": "\(transfer.downloadedBytes)"])
         finish(transfer, .stopped)
     }
 
@@ -416,7 +416,7 @@ final class FetchLoop {
         for transfer in Array(transfers.values) {
             if let resumeAt = transfer.resumeAt, resumeAt <= current, let easy = transfer.easy {
                 transfer.resumeAt = nil
-                do { try easy.unpause() } catch { transfer.logger.error("cannot unpause", metadata: ["error": "\(error)"]) }
+                do { try easy.unpause() } catch { transfer.log(.error, "cannot unpause", ["error": "\(error)"]) }
             }
             switch transfer.phase {
             case .waitingToRetry(let until) where until <= current:
@@ -425,7 +425,7 @@ final class FetchLoop {
                 if monitor.isOnline(host: transfer.host) {
                     startAttempt(transfer, counted: true)
                 } else {
-                    transfer.logger.debug("network still down; checking again in 1 s")
+                    transfer.log(.debug, "network still down; checking again in 1 s")
                     transfer.phase = .waitingForNetwork(nextCheck: current + 1_000_000_000)
                 }
             default:
@@ -469,7 +469,7 @@ final class FetchLoop {
             do {
                 try transfer.setRateShare(share, now: current)
             } catch {
-                transfer.logger.error("cannot apply rate limit", metadata: ["error": "\(error)"])
+                transfer.log(.error, "cannot apply rate limit", ["error": "\(error)"])
             }
         }
     }

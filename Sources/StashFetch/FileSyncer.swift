@@ -92,12 +92,24 @@ final class FileSyncer: Sendable {
     /// `folder` itself) depends on: that folder, each one above it up to `folder`, and the
     /// folder holding `folder` (where the download's own folder was made). Nearest first.
     static func enclosingFolders(_ relativeFolder: some StringProtocol, in folder: String) -> [String] {
-        var folders = [folder, (folder as NSString).deletingLastPathComponent]
+        var folders = [folder, parent(of: folder)]
         var path = folder
         for component in relativeFolder.split(separator: "/") {
             path += "/" + component
             folders.insert(path, at: 0)
         }
         return folders
+    }
+
+    /// `folder` without its last component, as `NSString.deletingLastPathComponent` gives it
+    /// ("/" for a folder at the root, "" for a name alone), without bridging to NSString for
+    /// every file a transfer opens.
+    static func parent(of folder: String) -> String {
+        var path = folder.utf8[...]
+        while path.count > 1, path.last == UInt8(ascii: "/") { path = path.dropLast() }
+        guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+        var parent = path[..<slash]
+        while parent.count > 1, parent.last == UInt8(ascii: "/") { parent = parent.dropLast() }
+        return parent.isEmpty ? "/" : String(Substring(parent))
     }
 }

@@ -35,7 +35,8 @@ final class Transfer {
     /// URL up front cost more than the rest of setting up a small file's transfer.
     lazy var host: String = URLComponents(string: request.url)?.host ?? ""
     private let deliver: @Sendable (FetchEvent) -> Void
-    var logger: Logger
+    /// The fetch thread's logger, without the transfer's number: log through `log`.
+    let logger: Logger
 
     /// Sent with every request; made once, not at each attempt.
     static let userAgent = "stash/\(StashVersion.daemon)"
@@ -99,9 +100,14 @@ final class Transfer {
         self.partLastModified = request.lastModified
         self.currentURL = request.url
         self.probe = request.contentCheck.map(ContentProbe.init)
-        var logger = logger
-        logger[metadataKey: "transfer"] = "\(id.rawValue)"
         self.logger = logger
+    }
+
+    /// Logs with the transfer's number added, only when the level is on. The number is not
+    /// set on a logger of its own at init: setting metadata makes swift-log's stream handler
+    /// format all of it again, at every transfer's start, for messages mostly filtered out.
+    func log(_ level: Logger.Level, _ message: @autoclosure () -> Logger.Message, _ metadata: @autoclosure () -> Logger.Metadata = [:]) {
+        logger.log(level: level, message(), metadata: metadata().merging(["transfer": "\(id.rawValue)"]) { old, _ in old })
     }
 
     var downloadedBytes: Int64 { body?.size ?? 0 }
@@ -249,7 +255,7 @@ final class Transfer {
                 partLastModified = nil
                 totalBytes = nil
                 discardingBody = true
-                logger.info("resume refused; starting again from byte 0", metadata: ["why": "\(why)"])
+                log(.info, "resume refused; starting again from byte 0", ["why": "\(why)"])
                 abortFailure = FetchFailure(
                     error: DownloadError(.network, "\(why) (\(request.url)); starting again from byte 0"),
                     retryable: true, connectionClass: false)
@@ -270,7 +276,7 @@ final class Transfer {
             partLastModified = response.lastModified
         }
         let resumedFrom = plan == .append ? requestedFrom : 0
-        logger.debug("response accepted", metadata: ["status": "\(status)", "resumedFrom": "\(resumedFrom)"])
+        log(.debug, "response accepted", ["status": "\(status)", "resumedFrom": "\(resumedFrom)"])
         deliver(.started(FetchResponseInfo(
             httpStatus: status, resumedFrom: resumedFrom, totalBytes: totalBytes,
             etag: response.etag, lastModified: response.lastModified, contentType: response.contentType)))

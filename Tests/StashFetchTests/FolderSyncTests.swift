@@ -83,4 +83,16 @@ final class FolderSyncTests: XCTestCase {
                        ["/data/assets/x/pages/2", "/data/assets/x/pages", "/data/assets/x", "/data/assets"])
         XCTAssertEqual(FileSyncer.enclosingFolders("", in: "/data/assets/x"), ["/data/assets/x", "/data/assets"])
     }
+
+    /// A folder's parent, as `NSString.deletingLastPathComponent` gives it for the absolute
+    /// paths stash makes (which on Linux traps on a name without a slash).
+    func testTheParentOfAFolder() {
+        let parents = [
+            "/data/assets/x": "/data/assets", "/data/assets/x/": "/data/assets", "/data/assets//x": "/data/assets", "/x": "/", "/": "/",
+            "//": "/", "/a/b///": "/a", "/d/é/f": "/d/é", "x": "", "": "",
+        ]
+        for (path, parent) in parents {
+            XCTAssertEqual(FileSyncer.parent(of: path), parent, "'\(path)'")
+        }
+    }
 }
