@@ -239,6 +239,20 @@ package final class EventSubscription: AsyncSequence, Sendable {
         if let answer { continuation.resume(returning: answer) }
     }
 
+    /// The next event, waiting for one as the iterator does, with up to `limit - 1` more that
+    /// wait behind it; empty once the stream ended. A reader that sends what it reads (a
+    /// connection's subscription) encodes and writes a burst at once rather than one event a
+    /// wake-up.
+    package func nextBatch(limit: Int) async -> [DownloadEvent] {
+        guard let first = await next() else { return [] }
+        var batch = [first]
+        guard limit > 1 else { return batch }
+        state.withLock { state in
+            while batch.count < limit, let event = state.dequeue() { batch.append(event) }
+        }
+        return batch
+    }
+
     package struct AsyncIterator: AsyncIteratorProtocol {
         let subscription: EventSubscription
         package mutating func next() async -> DownloadEvent? { await subscription.next() }

@@ -281,6 +281,10 @@ final class ConnectionHandler: ChannelDuplexHandler {
         sendAndClose(error, context: context)
     }
 
+    /// Events sent in one write at most: 64 records of about 300 bytes, below the outbox's
+    /// limit of bytes in transit, so a batch does not go far past it.
+    private static let eventBatch = 64
+
     /// How long a refused peer has to read the answer and close before we close anyway.
     private static let closeGrace = TimeAmount.seconds(2)
 
@@ -328,6 +332,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         let outbox = self.outbox!
         let logger = self.logger
         let connection = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let batch = Self.eventBatch
         Task {
             let subscription: EventSubscription
             do {
@@ -343,10 +348,14 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 return
             }
             outbox.send(.response(Response(id: requestID, result: .success(.empty))))
-            for await event in subscription {
-                guard await outbox.waitUntilWritable() else { break }
-                // Flush only when nothing else is queued: a burst goes out in one write.
-                outbox.send(.event(event), flush: subscription.backlog == 0)
+            while true {
+                // What waits goes out together: one encoding pass, one hop onto the event loop
+                // and one write for a burst (a commit's events arrive together).
+                let events = await subscription.nextBatch(limit: batch)
+                if events.isEmpty { break }
+                let writable = await outbox.waitUntilWritable()
+                if !writable { break }
+                outbox.send(events.map { ServerMessage.event($0) }, flush: subscription.backlog == 0)
             }
             outbox.unregister(subscription)
             subscription.cancel()

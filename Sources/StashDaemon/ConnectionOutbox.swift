@@ -42,10 +42,18 @@ final class ConnectionOutbox: Sendable {
 
     /// Encodes and writes one frame; a closed connection drops it.
     func send(_ message: ServerMessage, flush: Bool = true) {
+        send(CollectionOfOne(message), flush: flush)
+    }
+
+    /// Encodes the frames into one buffer and writes it with one hop onto the event loop; a
+    /// closed connection drops them.
+    func send(_ messages: some Collection<ServerMessage>, flush: Bool = true) {
         // Skipping the write also keeps late tasks off an event loop that stop() shut down.
-        if isClosed { return }
-        var buffer = channel.allocator.buffer(capacity: 128)
-        WireCodec.encode(message, at: clock.now(), into: &buffer)
+        if isClosed || messages.isEmpty { return }
+        // A typical record fits, so the encoder rarely has to grow the buffer.
+        var buffer = channel.allocator.buffer(capacity: 512 * messages.count)
+        let now = clock.now()
+        for message in messages { WireCodec.encode(message, at: now, into: &buffer) }
         let frame = buffer
         let size = frame.readableBytes
         state.withLock { $0.inTransit += size }

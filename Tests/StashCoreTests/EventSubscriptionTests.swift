@@ -25,6 +25,31 @@ final class EventSubscriptionTests: XCTestCase {
         XCTAssertEqual(seen.map(\.seq), [1, 51, 100], "50 progress events coalesce into the latest")
     }
 
+    /// A batch is what waits, oldest first, up to its limit, coalesced as one by one; a
+    /// reader waits for the first; an ended stream gives an empty batch once the rest is read.
+    func testABatchTakesWhatWaitsInOrderUpToItsLimit() async {
+        let subscription = EventSubscription(ids: [], minProgressStep: 1, minInterval: 0)
+        subscription.deliver(state("a", .downloading, seq: 1))
+        for percent in 1...3 { subscription.deliver(progress("a", percent, seq: UInt64(1 + percent))) }
+        subscription.deliver(state("b", .queued, seq: 5))
+        subscription.deliver(state("a", .completed, seq: 6))
+        var batch = await subscription.nextBatch(limit: 3)
+        XCTAssertEqual(batch.map(\.seq), [1, 4, 5], "the three progress events coalesced into the latest")
+        XCTAssertEqual(subscription.backlog, 1)
+        batch = await subscription.nextBatch(limit: 3)
+        XCTAssertEqual(batch.map(\.seq), [6])
+        let waiting = Task { await subscription.nextBatch(limit: 3) }
+        subscription.deliver(state("c", .queued, seq: 7))
+        let woken = await waiting.value
+        XCTAssertEqual(woken.map(\.seq), [7])
+        subscription.deliver(state("c", .paused, seq: 8))
+        subscription.finish()
+        let last = await subscription.nextBatch(limit: 1)
+        XCTAssertEqual(last.map(\.seq), [8])
+        let ended = await subscription.nextBatch(limit: 3)
+        XCTAssertEqual(ended.map(\.seq), [])
+    }
+
     func testAnExportsProgressCoalescesPerFileAndLeavesTheDownloadsOwnAlone() async {
         let subscription = EventSubscription(ids: ["a"], minProgressStep: 50, minInterval: 3600)
         func export(_ file: String, _ percent: Int, seq: UInt64) -> DownloadEvent {

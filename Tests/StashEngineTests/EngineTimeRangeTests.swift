@@ -94,6 +94,8 @@ final class EngineTimeRangeTests: XCTestCase {
         try await harness.eventually("the window's segments are fetched") {
             Set(harness.fetch.runningURLs) == ["http://h.test/seg8.ts", "http://h.test/seg9.ts"]
         }
+        // The transfers start before the planned record is durable; the record answers once it is.
+        try await harness.eventually("the plan is committed") { try await harness.record("late").filesTotal > 0 }
         let planned = try await harness.record("late")
         XCTAssertEqual(planned.filesTotal, 2, "no subtitle segment")
         XCTAssertFalse(planned.hasSubtitles, "the package has none")
