@@ -24,6 +24,11 @@ final class ConnectionOutbox: Sendable {
         var inTransit = 0
         var writabilityWaiters: [CheckedContinuation<Void, Never>] = []
         var subscriptions: [ObjectIdentifier: EventSubscription] = [:]
+        /// Frames sent while a hop onto the event loop is on its way, written by that hop
+        /// (`writeWaiting`), with one flush if any asked for one.
+        var waiting: [ByteBuffer] = []
+        var waitingFlush = false
+        var hopScheduled = false
 
         var mayWrite: Bool { writable && inTransit < ConnectionOutbox.transitLimit }
 
@@ -55,18 +60,35 @@ final class ConnectionOutbox: Sendable {
         let now = clock.now()
         for message in messages { WireCodec.encode(message, at: now, into: &buffer) }
         let frame = buffer
-        let size = frame.readableBytes
-        state.withLock { $0.inTransit += size }
-        let channel = self.channel
-        channel.eventLoop.execute {
-            channel.write(frame, promise: nil)
-            if flush { channel.flush() }
-            self.arrived(size)
+        // Frames sent before the event loop took the last ones join them: the answers to a
+        // pipelined burst of requests, finished together by one commit, cost one hop and one
+        // write, not one each.
+        let hop = state.withLock { state in
+            state.inTransit += frame.readableBytes
+            state.waiting.append(frame)
+            state.waitingFlush = state.waitingFlush || flush
+            defer { state.hopScheduled = true }
+            return !state.hopScheduled
         }
+        if hop { channel.eventLoop.execute { self.writeWaiting() } }
     }
 
-    /// On the event loop: `size` bytes are now in NIO's buffer.
-    private func arrived(_ size: Int) {
+    /// On the event loop: writes the frames waiting; they are now in NIO's buffer.
+    private func writeWaiting() {
+        let (frames, flush) = state.withLock { state in
+            state.hopScheduled = false
+            defer {
+                state.waiting.removeAll(keepingCapacity: true)
+                state.waitingFlush = false
+            }
+            return (state.waiting, state.waitingFlush)
+        }
+        var size = 0
+        for frame in frames {
+            size += frame.readableBytes
+            channel.write(frame, promise: nil)
+        }
+        if flush { channel.flush() }
         let waiters = state.withLock { state in
             state.inTransit -= size
             return state.mayWrite ? state.takeWaiters() : []
