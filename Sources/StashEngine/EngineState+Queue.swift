@@ -196,11 +196,13 @@ extension EngineState {
     /// lower priority that would run last; that one goes back to the front of its priority's
     /// queue with its part files. Returns whether a slot was taken.
     mutating func preempt(into effects: inout [EngineEffect]) -> Bool {
-        guard config.preempt, queue.active.count >= queue.maxParallel, let first = peekQueued() else { return false }
-        // Asked at every scheduling while the queue waits: no list of candidates is built.
+        guard config.preempt, queue.active.count >= queue.maxParallel, let first = peekQueued(), first.key.priority > .low else { return false }
+        // Asked at every scheduling while the queue waits: no list of candidates is built, and
+        // only a download of lower priority is looked at whole.
         var victim: (key: QueueKey, id: String)?
         for id in queue.active {
-            guard let entry = entries[id], entry.download.priority < first.key.priority, entry.lifecycle.state.isActive,
+            guard let priority = entries.priority(id), priority < first.key.priority,
+                  let entry = entries[id], entry.lifecycle.state.isActive,
                   !entry.activity.isCompleting, let key = queueKey(id) else { continue }
             if victim.map({ $0.key < key }) ?? true { victim = (key, id) }
         }

@@ -40,6 +40,12 @@ struct EntryTable {
         }
     }
 
+    /// A download's priority, read in place: a look at every active download at every
+    /// scheduling (`EngineState.preempt`) copied each whole entry.
+    func priority(_ id: String) -> DownloadPriority? {
+        positions[id].flatMap { slots[$0]?.download.priority }
+    }
+
     private mutating func put(_ id: String, _ entry: DownloadEntry) {
         if let position = positions[id] {
             index.update(position, entry.download)
