@@ -100,26 +100,37 @@ final class CommitQueue: Sendable {
             if let event { bus.publish(event) }
             ticket.resolve(nil)
         case .queued(let startDrain):
-            if startDrain {
-                Task.detached { [self] in await drain() }
-            }
+            if startDrain { drainNext() }
         }
         return ticket
     }
 
-    private func drain() async {
+    /// Writes the next batch; once it is durable (on the registry's commit thread) shows and
+    /// announces it, and goes on with the batch queued meanwhile, until none is. The first
+    /// batch is handed over by the submitter; no task hops between the commits.
+    private func drainNext() {
         while let (batch, noted) = takeBatch() {
-            var failure: Error?
-            do {
-                try await write(batch, noted: noted)
-            } catch {
-                failure = error
+            let written = registryBatch(batch, noted: noted)
+            // Nothing to write (announcements, noted facts): done here, in a loop rather than
+            // a callback that calls this again.
+            if written.isEmpty {
+                finish(batch, failure: nil)
+                continue
             }
-            for item in batch {
-                if failure == nil { show(item.change) }
-                if failure == nil, let event = item.event { bus.publish(event) }
-                item.ticket?.resolve(failure)
+            registry.commit(written) { [self] failure in
+                if failure == nil { remember(written) }
+                finish(batch, failure: failure)
+                drainNext()
             }
+            return
+        }
+    }
+
+    private func finish(_ batch: [Item], failure: Error?) {
+        for item in batch {
+            if failure == nil { show(item.change) }
+            if failure == nil, let event = item.event { bus.publish(event) }
+            item.ticket?.resolve(failure)
         }
     }
 
@@ -172,7 +183,8 @@ final class CommitQueue: Sendable {
         }
     }
 
-    private func write(_ batch: [Item], noted: [String: [Int: DownloadFile]]) async throws {
+    /// What the items leave on disk: each download's last word, and its files'.
+    private func registryBatch(_ batch: [Item], noted: [String: [Int: DownloadFile]]) -> RegistryBatch {
         var net: [String: Net] = [:]
         var order: [String] = []
         var releases: [LicenseRelease] = []
@@ -239,10 +251,14 @@ final class CommitQueue: Sendable {
                 registryBatch.fileUpdates.append(FileUpdate(downloadID: id, index: index, file: file))
             }
         }
-        try await registry.commit(registryBatch)
+        return registryBatch
+    }
+
+    /// Keeps the records a committed batch wrote, for the next change's choice of columns.
+    private func remember(_ batch: RegistryBatch) {
         written.withLock { written in
-            for id in registryBatch.deletes { written[id] = nil }
-            for downloads in [registryBatch.saves, registryBatch.updates, registryBatch.progressUpdates] {
+            for id in batch.deletes { written[id] = nil }
+            for downloads in [batch.saves, batch.updates, batch.progressUpdates] {
                 for download in downloads { written[download.id] = download.state == .queued || download.state.isActive ? download : nil }
             }
         }

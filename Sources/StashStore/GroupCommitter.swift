@@ -5,7 +5,8 @@ import StashCore
 /// commit costs an fsync; while one commit is on disk the next callers queue up and share the
 /// following one, so the fsync rate stays bounded however many state changes arrive.
 final class GroupCommitter: Sendable {
-    private typealias Waiter = (write: RegistryWrite, continuation: CheckedContinuation<Void, Error>)
+    typealias Done = @Sendable (Error?) -> Void
+    private typealias Waiter = (write: RegistryWrite, done: Done)
 
     private let batches: BatchQueue<Waiter>
     /// The least time between two commits' starts. Under a stream of changes (2,000 small
@@ -24,8 +25,16 @@ final class GroupCommitter: Sendable {
     /// Returns once a transaction holding `write` has committed, or throws its error.
     func submit(_ write: RegistryWrite) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-            batches.submit((write, continuation))
+            submit(write) { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
         }
+    }
+
+    /// Calls `done` on the commit thread once a transaction holding `write` has committed,
+    /// with its error if it failed.
+    func submit(_ write: RegistryWrite, done: @escaping Done) {
+        batches.submit((write, done))
     }
 
     private static func commit(
@@ -35,10 +44,10 @@ final class GroupCommitter: Sendable {
             try pool.write { db in
                 for waiter in batch { try apply(db, waiter.write) }
             }
-            for waiter in batch { waiter.continuation.resume() }
+            for waiter in batch { waiter.done(nil) }
         } catch {
             guard batch.count > 1 else {
-                batch[0].continuation.resume(throwing: error)
+                batch[0].done(error)
                 return
             }
             // One bad write must not fail its neighbours: retry each alone so only the

@@ -177,6 +177,15 @@ package final class Registry: Sendable {
         try await submit(.batch(batch))
     }
 
+    /// Commits a batch as `commit(_:)` does and calls `done` on the commit thread once it is
+    /// durable, with the error if it failed: a caller with more to do right after (the engine's
+    /// journal, which announces each commit) goes on there, without a hop back to a task.
+    package func commit(_ batch: RegistryBatch, done: @escaping @Sendable (StashError?) -> Void) {
+        if batch.isEmpty { return done(nil) }
+        let (path, write) = (self.path, RegistryWrite.batch(batch))
+        committer.submit(write) { error in done(error.map { Self.registryError(path, write.summary, $0) }) }
+    }
+
     /// Removes downloads by id, group-committed in order with saves. Unknown ids are ignored.
     package func delete(ids: [String]) async throws {
         try await commit(RegistryBatch(deletes: ids))
