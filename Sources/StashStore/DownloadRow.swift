@@ -60,9 +60,7 @@ enum DownloadRow {
         upsert.add(download.hasSubtitles)
         upsert.add(download.hasDRM)
         upsert.add(download.assetPath)
-        upsert.add(download.error.map { $0.kind.rawValue })
-        upsert.add(download.error?.message)
-        upsert.add(download.error?.httpStatus)
+        addError(download.error, to: &upsert)
         upsert.add(download.stateReason)
         upsert.add(milliseconds(download.createdAt))
         upsert.add(download.completedAt.map(milliseconds))
@@ -90,13 +88,18 @@ enum DownloadRow {
         update.add(download.state.name)
         update.add(download.downloadedBytes)
         update.add(download.totalBytes)
-        update.add(download.error.map { $0.kind.rawValue })
-        update.add(download.error?.message)
-        update.add(download.error?.httpStatus)
+        addError(download.error, to: &update)
         update.add(download.stateReason)
         update.add(download.completedAt.map(milliseconds))
         update.add(download.id)
         try update.run()
+    }
+
+    /// The three error columns, in their order: kind, message, HTTP status.
+    private static func addError(_ error: DownloadError?, to statement: inout RowStatement) {
+        statement.add(error.map { $0.kind.rawValue })
+        statement.add(error?.message)
+        statement.add(error?.httpStatus)
     }
 
     /// Reads one row. A row that cannot be a download (a required field missing or unreadable)
