@@ -75,10 +75,12 @@ final class ConnectionOutbox: Sendable {
 
     /// On the event loop: writes the frames waiting; they are now in NIO's buffer.
     private func writeWaiting() {
+        // Handed over whole: emptying it in place while the returned copy shares its storage
+        // would allocate a new buffer of the same size.
         let (frames, flush) = state.withLock { state in
             state.hopScheduled = false
             defer {
-                state.waiting.removeAll(keepingCapacity: true)
+                state.waiting = []
                 state.waitingFlush = false
             }
             return (state.waiting, state.waitingFlush)
