@@ -23,6 +23,12 @@ package enum DownloadRequestRules {
 
     /// Only absolute http and https URLs with a host are accepted.
     package static func validateURI(_ uri: String) throws {
+        try validateURI(uri, parsed: nil)
+    }
+
+    /// As `validateURI(_:)`, with `parsed` the caller's `URLComponents(string: uri)` when it
+    /// parsed the URI already (an add asks several questions of it); parsed here when nil.
+    package static func validateURI(_ uri: String, parsed: URLComponents?) throws {
         guard !uri.isEmpty else { throw StashError.invalidArgument("uri is empty; give an http:// or https:// URL") }
         guard uri.utf8.count <= maxURILength else {
             throw StashError.invalidArgument("uri is \(uri.utf8.count) bytes; the limit is \(maxURILength)")
@@ -30,7 +36,7 @@ package enum DownloadRequestRules {
         guard !uri.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7f }) else {
             throw StashError.invalidArgument("uri '\(uri.prefix(200))' contains spaces or control characters; percent-encode them")
         }
-        guard let components = URLComponents(string: uri), let scheme = components.scheme?.lowercased() else {
+        guard let components = parsed ?? URLComponents(string: uri), let scheme = components.scheme?.lowercased() else {
             throw StashError.invalidArgument("uri '\(uri.prefix(200))' is not a valid URL")
         }
         guard scheme == "http" || scheme == "https" else {

@@ -14,7 +14,12 @@ package enum HLSRules {
     /// A URL whose path ends in `.m3u8` or `.m3u` (HLS) or `.mpd` (DASH) is a stream without
     /// being told so; which of the two it is, planning reads from what the server sends.
     package static func looksLikePlaylist(_ uri: String) -> Bool {
-        let path = (URLComponents(string: uri)?.path ?? "").lowercased()
+        looksLikePlaylist(path: URLComponents(string: uri)?.path ?? "")
+    }
+
+    /// As `looksLikePlaylist(_:)` for a URL's decoded path.
+    package static func looksLikePlaylist(path: String) -> Bool {
+        let path = path.lowercased()
         return path.hasSuffix(".m3u8") || path.hasSuffix(".m3u") || path.hasSuffix(".mpd")
     }
 

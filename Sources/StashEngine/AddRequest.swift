@@ -1,3 +1,4 @@
+import Foundation
 import StashCore
 
 /// An add as a client gave it (AddDownload, `Engine.add`): one file from `uri`, a bundle of
@@ -33,8 +34,11 @@ struct AddRequest {
     /// error, naming it.
     func validated() throws -> NewDownload {
         let isBundle = !files.isEmpty
+        // Parsed once for every question below (is it a playlist, is it valid, its file name):
+        // parsing a URL costs more than the rest of the checks together.
+        let parsed = isBundle ? nil : URLComponents(string: uri)
         // DRM parameters say the stream is HLS: only HLS keys come from a licence server.
-        let hls = self.hls ?? (isBundle || (drm == nil && !HLSRules.looksLikePlaylist(uri)) ? nil : HLSOptions())
+        let hls = self.hls ?? (isBundle || (drm == nil && !HLSRules.looksLikePlaylist(path: parsed?.path ?? "")) ? nil : HLSOptions())
         if let drm {
             guard hls != nil else { throw StashError.invalidArgument("drm applies to HLS streams, not to a bundle of files") }
             try DRMRules.validate(drm)
@@ -42,7 +46,7 @@ struct AddRequest {
         if let hls {
             guard !isBundle else { throw StashError.invalidArgument("give either hls options or files, not both") }
             guard sha256.isEmpty else { throw StashError.invalidArgument("sha256 applies to a single file, not to an HLS stream") }
-            try DownloadRequestRules.validateURI(uri)
+            try DownloadRequestRules.validateURI(uri, parsed: parsed)
             try HLSRules.validate(hls)
         } else if isBundle {
             guard uri.isEmpty else {
@@ -50,7 +54,7 @@ struct AddRequest {
             }
             guard sha256.isEmpty else { throw StashError.invalidArgument("sha256 applies to a single file; give each file of a bundle its own sha256") }
         } else {
-            try DownloadRequestRules.validateURI(uri)
+            try DownloadRequestRules.validateURI(uri, parsed: parsed)
         }
         try DownloadRequestRules.validateTitle(title)
         try DownloadRequestRules.validateHeaders(headers)
@@ -64,7 +68,7 @@ struct AddRequest {
         let contentFiles =
             hls != nil ? []
             : isBundle ? try BundleRules.files(from: files, fileName: AssetLayout.fileName(from:))
-            : [DownloadFile(url: uri, path: AssetLayout.fileName(from: uri), sha256: digest)]
+            : [DownloadFile(url: uri, path: AssetLayout.fileName(percentEncodedPath: parsed?.percentEncodedPath ?? ""), sha256: digest)]
         let checkedFiles = ContentRules.inheriting(contentFiles, expect: rules.expect, minSize: rules.minSize)
         let tracks = try TextTrackRules.added(textTracks, to: [], files: checkedFiles)
         if !id.isEmpty { try DownloadRequestRules.validateID(id) }

@@ -52,7 +52,11 @@ struct AssetLayout: Sendable {
     /// The last path component of the URL, reduced to a safe file name; `download` when the
     /// URL has none.
     static func fileName(from uri: String) -> String {
-        let path = URLComponents(string: uri)?.percentEncodedPath ?? ""
+        fileName(percentEncodedPath: URLComponents(string: uri)?.percentEncodedPath ?? "")
+    }
+
+    /// As `fileName(from:)` for a URL's path as it is written in the URL.
+    static func fileName(percentEncodedPath path: String) -> String {
         let last = path.split(separator: "/").last.map(String.init) ?? ""
         return safeFileName(last.removingPercentEncoding ?? last)
     }

@@ -1,3 +1,5 @@
+import StashCore
+
 /// Which queued downloads get one of the `max-parallel` download slots: the first by
 /// `QueueKey` (priority, then position, then list order). A value with no I/O: the engine asks
 /// `next(isCurrent:)` for the download to try while a slot is free and tells the queue what
@@ -17,6 +19,11 @@ struct DownloadQueue {
     private var heap: [(key: QueueKey, id: String)] = []
     private var held: [(key: QueueKey, id: String)] = []
     private(set) var active: Set<String> = []
+    /// The priority of each active download, and how many active downloads have each one:
+    /// a preemption looks for a running download of lower priority than the queue's head at
+    /// every scheduling, and these answer "is there one at all" without looking at each.
+    private var activePriorities: [String: DownloadPriority] = [:]
+    private var activeByPriority = [Int](repeating: 0, count: DownloadPriority.allCases.count)
 
     init(maxParallel: Int) {
         self.maxParallel = maxParallel
@@ -53,12 +60,26 @@ struct DownloadQueue {
         heap = heap.filter { isCurrent($0.id, $0.key) }.sorted { $0.key < $1.key }
     }
 
-    mutating func activate(_ id: String) {
+    mutating func activate(_ id: String, priority: DownloadPriority) {
         active.insert(id)
+        if let old = activePriorities.updateValue(priority, forKey: id) { activeByPriority[old.rawValue] -= 1 }
+        activeByPriority[priority.rawValue] += 1
     }
 
     mutating func deactivate(_ id: String) {
         active.remove(id)
+        if let old = activePriorities.removeValue(forKey: id) { activeByPriority[old.rawValue] -= 1 }
+    }
+
+    /// An active download was given another priority; nothing for one not active.
+    mutating func setPriority(_ id: String, _ priority: DownloadPriority) {
+        guard active.contains(id) else { return }
+        activate(id, priority: priority)
+    }
+
+    /// Whether a download of lower priority than `priority` is active.
+    func hasActive(below priority: DownloadPriority) -> Bool {
+        activeByPriority[..<priority.rawValue].contains { $0 > 0 }
     }
 
     /// Waits outside the queue (for disk space) until `releaseHeld`, keeping its key.

@@ -96,6 +96,7 @@ extension EngineState {
         if waiting { entry.download.queuePosition = takePosition() }
         entries[id] = entry
         slots.setPriority(id, priority)
+        queue.setPriority(id, priority)
         if waiting { requeueKey(id) }
         effects.append(.commit(.save(entry.download), then: .settingsChanged(entry.download, changed: ["priority"])))
         schedule(into: &effects)
@@ -156,6 +157,7 @@ extension EngineState {
         moved.download.queuePosition = position ?? takePosition()
         notePosition(moved.download.queuePosition)
         entries[id] = moved
+        queue.setPriority(id, priority)
         requeueKey(id)
         effects.append(.commit(.save(moved.download), then: nil))
         schedule(into: &effects)
@@ -196,7 +198,9 @@ extension EngineState {
     /// lower priority that would run last; that one goes back to the front of its priority's
     /// queue with its part files. Returns whether a slot was taken.
     mutating func preempt(into effects: inout [EngineEffect]) -> Bool {
-        guard config.preempt, queue.active.count >= queue.maxParallel, let first = peekQueued(), first.key.priority > .low else { return false }
+        guard config.preempt, queue.active.count >= queue.maxParallel, let first = peekQueued(), queue.hasActive(below: first.key.priority) else {
+            return false
+        }
         // Asked at every scheduling while the queue waits: no list of candidates is built, and
         // only a download of lower priority is looked at whole.
         var victim: (key: QueueKey, id: String)?

@@ -32,7 +32,7 @@ extension EngineState {
     /// The replace holds a slot from now on; noted in the flight log like a download's
     /// transfers, so a crash during it is put down to this download (`CrashGuard`).
     mutating func takeReplaceSlot(_ id: String, into effects: inout [EngineEffect]) {
-        queue.activate(id)
+        queue.activate(id, priority: entries.priority(id) ?? .normal)
         effects.append(.flightStarted(id))
     }
 

@@ -53,7 +53,7 @@ extension EngineState {
         // transaction fewer per download.
         entry.pace.lastSave = clock.now().timeIntervalSinceReferenceDate
         entry.pace.speed.reset()
-        queue.activate(entry.download.id)
+        queue.activate(entry.download.id, priority: entry.download.priority)
         slotsChanged = true
     }
 
@@ -62,7 +62,7 @@ extension EngineState {
     mutating func beginPlanning(_ entry: inout Entry, into effects: inout [EngineEffect]) {
         let generation = nextGeneration
         nextGeneration += 1
-        queue.activate(entry.download.id)
+        queue.activate(entry.download.id, priority: entry.download.priority)
         entry.pace.speed.reset()
         entry.activity = .planning(generation: generation)
         effects.append(.startPlanning(generation: generation, entry.download))

@@ -162,7 +162,10 @@ final class FetchLoop {
     private func startDeferred(_ transfer: Transfer) {
         let request = transfer.request
         do {
-            transfer.body = try PartFile(folder: request.folder, relativePath: request.relativePath, hashing: !request.expectedSHA256.isEmpty, deferred: true)
+            // A single file's transfer from byte 0 is most often its download's first: its folder is new.
+            transfer.body = try PartFile(
+                folder: request.folder, relativePath: request.relativePath, hashing: !request.expectedSHA256.isEmpty, deferred: true,
+                folderLikelyNew: request.durability == .alone)
         } catch {
             finish(transfer, FetchFailure.thrown(error).finalEvent)
             return

@@ -46,7 +46,7 @@ final class PartFile: TransferBody, @unchecked Sendable {
     private let finalName: String
 
     /// The folder given and the folders inside it up to the file's, until the file is opened.
-    private var unopened: (folder: String, inside: ArraySlice<String>)?
+    private var unopened: (folder: String, inside: ArraySlice<String>, likelyNew: Bool)?
 
     /// Opens (creating missing folders and the file) `<folder>/<relativePath>.part` without
     /// changing its content; with `deferred`, opens nothing yet. A deferred file is for a
@@ -54,7 +54,10 @@ final class PartFile: TransferBody, @unchecked Sendable {
     /// until it outgrows `head` or is committed, and its first open empties the part file.
     /// A small file then touches the disk once, on the thread that syncs it, rather than
     /// costing a disk queue's thread a wake-up to open it first.
-    init(folder: String, relativePath: String, hashing: Bool, deferred: Bool = false) throws {
+    ///
+    /// `folderLikelyNew` says the folder is most likely missing (a single-file download's own
+    /// folder at its first attempt): it is made before it is opened, not after an open fails.
+    init(folder: String, relativePath: String, hashing: Bool, deferred: Bool = false, folderLikelyNew: Bool = false) throws {
         let components = relativePath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         // The caller checked the path already; checked again here because this is the code that
         // would write outside the folder if it were wrong.
@@ -72,10 +75,10 @@ final class PartFile: TransferBody, @unchecked Sendable {
         size = 0
         if deferred {
             directory = -1
-            unopened = (folder, components.dropLast())
+            unopened = (folder, components.dropLast(), folderLikelyNew)
             return
         }
-        directory = try Self.openFolders(folder: folder, inside: components.dropLast())
+        directory = try Self.openFolders(folder: folder, inside: components.dropLast(), makeFirst: folderLikelyNew)
         // Everything is initialised from here on, so deinit closes the folder if this throws.
         try openFile()
     }
@@ -92,8 +95,8 @@ final class PartFile: TransferBody, @unchecked Sendable {
     /// the transfer's from byte 0); nothing for a file already open. On an error the file
     /// stays deferred, so a later call tries again.
     func openDeferred() throws {
-        guard let (folder, inside) = unopened else { return }
-        directory = try Self.openFolders(folder: folder, inside: inside)
+        guard let (folder, inside, likelyNew) = unopened else { return }
+        directory = try Self.openFolders(folder: folder, inside: inside, makeFirst: likelyNew)
         do {
             try openFile(truncating: true)
         } catch {
@@ -143,9 +146,11 @@ final class PartFile: TransferBody, @unchecked Sendable {
     /// Opens `folder`, creating it when missing, then each of `components` inside it,
     /// creating the missing ones; returns the last folder opened. Every open refuses a symlink.
     /// A folder is opened first and made only when missing: most files of a bundle go to
-    /// folders that an earlier file made.
-    private static func openFolders(folder: String, inside components: ArraySlice<String>) throws -> Int32 {
+    /// folders that an earlier file made. With `makeFirst`, `folder` is made first (one failed
+    /// open less where it is new; a failed mkdir where it is not).
+    private static func openFolders(folder: String, inside components: ArraySlice<String>, makeFirst: Bool) throws -> Int32 {
         let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+        if makeFirst { try makeFolders(folder) }
         var directory = try openFolder(folder, open: { open(folder, flags) }, make: { try makeFolders(folder) })
         var path = folder
         for name in components {

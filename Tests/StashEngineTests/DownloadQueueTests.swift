@@ -18,12 +18,34 @@ final class DownloadQueueTests: XCTestCase {
         var queue = DownloadQueue(maxParallel: 2)
         for (n, id) in ["a", "b", "c"].enumerated() { queue.enqueue(id, key: Self.key(n)) }
         XCTAssertEqual(queue.next(isCurrent: Self.always), "a")
-        queue.activate("a")
+        queue.activate("a", priority: .normal)
         XCTAssertEqual(queue.next(isCurrent: Self.always), "b")
-        queue.activate("b")
+        queue.activate("b", priority: .normal)
         XCTAssertNil(queue.next(isCurrent: Self.always), "both slots taken")
         queue.deactivate("a")
         XCTAssertEqual(queue.next(isCurrent: Self.always), "c")
+    }
+
+    func testItKnowsWhetherADownloadOfLowerPriorityRunsThroughActivationsAndPriorityChanges() {
+        var queue = DownloadQueue(maxParallel: 3)
+        XCTAssertFalse(queue.hasActive(below: .high), "nothing runs")
+        queue.activate("a", priority: .normal)
+        queue.activate("b", priority: .high)
+        XCTAssertTrue(queue.hasActive(below: .high))
+        XCTAssertFalse(queue.hasActive(below: .normal), "nothing below normal runs")
+        queue.setPriority("a", .high)
+        XCTAssertFalse(queue.hasActive(below: .high), "a now runs at high")
+        queue.setPriority("c", .low)
+        XCTAssertFalse(queue.hasActive(below: .normal), "a download not running changes nothing")
+        queue.setPriority("b", .low)
+        XCTAssertTrue(queue.hasActive(below: .normal))
+        queue.activate("b", priority: .low)
+        queue.deactivate("b")
+        XCTAssertFalse(queue.hasActive(below: .high), "b counted once and gone")
+        queue.deactivate("b")
+        queue.deactivate("a")
+        XCTAssertFalse(queue.hasActive(below: .high))
+        XCTAssertTrue(queue.active.isEmpty)
     }
 
     func testHeldDownloadsComeBackAtTheFront() {
@@ -44,7 +66,7 @@ final class DownloadQueueTests: XCTestCase {
         for id in ["a", "b", "c", "d"] {
             queue.enqueue(id, key: Self.key(seq[id] ?? 0))
             _ = queue.next(isCurrent: Self.always)
-            queue.activate(id)
+            queue.activate(id, priority: .normal)
         }
         queue.maxParallel = 2
         XCTAssertEqual(queue.excess { Self.key(seq[$0] ?? 0) }, ["d", "c"])
@@ -111,7 +133,7 @@ final class DownloadQueueTests: XCTestCase {
                         XCTAssertEqual(id, first?.key, "out of order")
                         XCTAssertFalse(given.contains(id), "\(id) given twice")
                         if Bool.random(using: &random) {
-                            queue.activate(id)
+                            queue.activate(id, priority: .normal)
                             given.insert(id)
                             current[id] = nil
                         } else {
