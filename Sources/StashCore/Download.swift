@@ -12,6 +12,8 @@ import Foundation
 public struct Download: Equatable, Sendable {
     /// Every field a download has, but the rare ones; in an order that packs them (the
     /// optionals and flags last).
+    /// A field added here is compared in `differsOnlyInProgress` unless a change of state or
+    /// progress moves it.
     private struct Fields: Equatable {
         var id: String
         var uri: String
@@ -84,21 +86,18 @@ public struct Download: Equatable, Sendable {
     /// state, the byte counts and speed, the files done, the reason, the error, the time of
     /// completion, and the file list (whose facts the registry keeps apart). The registry
     /// then writes those columns alone (`DownloadRow.progressSQL`).
+    ///
+    /// Field by field, in place: a copy of one side's fields to compare whole retained each of
+    /// its strings and arrays, and was the largest share of the registry thread's reference
+    /// counting. Every field of `Fields` outside that list is compared here.
     public func differsOnlyInProgress(from other: Download) -> Bool {
-        if storage === other.storage { return true }
-        var mine = storage.fields
-        let theirs = other.storage.fields
-        mine.state = theirs.state
-        mine.downloadedBytes = theirs.downloadedBytes
-        mine.totalBytes = theirs.totalBytes
-        mine.speed = theirs.speed
-        mine.filesDone = theirs.filesDone
-        mine.filesTotal = theirs.filesTotal
-        mine.files = theirs.files
-        mine.stateReason = theirs.stateReason
-        mine.error = theirs.error
-        mine.completedAt = theirs.completedAt
-        return mine == theirs
+        let (a, b) = (storage, other.storage)
+        if a === b { return true }
+        return a.fields.id == b.fields.id && a.fields.uri == b.fields.uri && a.fields.title == b.fields.title
+            && a.fields.assetPath == b.fields.assetPath && a.fields.sha256 == b.fields.sha256 && a.fields.group == b.fields.group
+            && a.fields.queuePosition == b.fields.queuePosition && a.fields.createdAt == b.fields.createdAt && a.fields.rare == b.fields.rare
+            && a.fields.priority == b.fields.priority && a.fields.hasSubtitles == b.fields.hasSubtitles && a.fields.hasDRM == b.fields.hasDRM
+            && a.fields.isBundle == b.fields.isBundle
     }
 
     /// Makes the storage this value's own before it changes.

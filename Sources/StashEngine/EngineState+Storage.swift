@@ -38,10 +38,9 @@ extension EngineState {
             return nil
         }
         var promised: Int64 = 0
-        for id in queue.active where id != download.id {
-            if let other = entries[id]?.download, let otherTotal = other.totalBytes {
-                promised = promised.addingSaturating(max(0, otherTotal.subtractingSaturating(other.downloadedBytes)))
-            }
+        let own = download.id
+        for id in queue.active where id != own {
+            if let needed = entries.bytesStillNeeded(id) { promised = promised.addingSaturating(needed) }
         }
         let available = free.subtractingSaturating(config.storageReserve).subtractingSaturating(promised)
         guard need > available else { return nil }

@@ -46,6 +46,14 @@ struct EntryTable {
         positions[id].flatMap { slots[$0]?.download.priority }
     }
 
+    /// The bytes a download still needs on disk (its size less what it holds), nil when its
+    /// size is not known; read in place, as `priority`: the storage check adds this up over
+    /// every active download each time one starts.
+    func bytesStillNeeded(_ id: String) -> Int64? {
+        guard let position = positions[id], let total = slots[position]?.download.totalBytes else { return nil }
+        return max(0, total.subtractingSaturating(slots[position]?.download.downloadedBytes ?? 0))
+    }
+
     private mutating func put(_ id: String, _ entry: DownloadEntry) {
         if let position = positions[id] {
             index.update(position, entry.download)

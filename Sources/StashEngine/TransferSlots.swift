@@ -103,26 +103,35 @@ struct TransferSlots {
     mutating func fill() -> [Action] {
         var actions: [Action] = []
         for id in order {
-            guard var download = downloads[id] else { continue }
-            let fileSlots = download.fileSlots > 0 ? download.fileSlots : caps.filesPerDownload
-            while download.running.count < fileSlots, connections < caps.maxConnections, download.head < download.waiting.count {
-                guard let slot = (download.head..<download.waiting.count).first(where: {
-                    connections(to: download.waiting[$0].host) < caps.maxConnectionsPerHost
-                }) else { break }
-                download.waiting.swapAt(slot, download.head)
-                let file = download.waiting[download.head]
-                download.head += 1
-                download.running[file.index] = file.host
-                connections += 1
-                hostConnections[file.host, default: 0] += 1
-                actions.append(.start(id: id, index: file.index))
-            }
-            if download.running.isEmpty, download.head >= download.waiting.count {
+            guard let index = downloads.index(forKey: id) else { continue }
+            // Looked at in place first: most active downloads have every file started, and
+            // copying each out and back at every scheduling cost more than the rest of it.
+            let started = downloads.values[index].head >= downloads.values[index].waiting.count
+            if !started, connections < caps.maxConnections { start(at: index, id: id, into: &actions) }
+            if downloads.values[index].running.isEmpty, downloads.values[index].head >= downloads.values[index].waiting.count {
                 actions.append(.idle(id: id))
             }
-            downloads[id] = download
         }
         return actions
+    }
+
+    /// Starts the waiting files of the download at `index` that the caps allow.
+    private mutating func start(at index: [String: Active].Index, id: String, into actions: inout [Action]) {
+        var download = downloads.values[index]
+        let fileSlots = download.fileSlots > 0 ? download.fileSlots : caps.filesPerDownload
+        while download.running.count < fileSlots, connections < caps.maxConnections, download.head < download.waiting.count {
+            guard let slot = (download.head..<download.waiting.count).first(where: {
+                connections(to: download.waiting[$0].host) < caps.maxConnectionsPerHost
+            }) else { break }
+            download.waiting.swapAt(slot, download.head)
+            let file = download.waiting[download.head]
+            download.head += 1
+            download.running[file.index] = file.host
+            connections += 1
+            hostConnections[file.host, default: 0] += 1
+            actions.append(.start(id: id, index: file.index))
+        }
+        downloads.values[index] = download
     }
 
     private mutating func release(_ host: String) {
