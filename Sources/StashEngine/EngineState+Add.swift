@@ -21,7 +21,11 @@ extension EngineState {
     /// when no id is given, and is ALREADY_EXISTS with one, unless `force`. The download found
     /// by id or content must hold the add's text tracks too: adding them to it is the client's
     /// call, not a side effect of an add.
-    func decideAdd(_ new: NewDownload, using generator: inout some RandomNumberGenerator) throws -> AddDecision {
+    ///
+    /// `mutating` though it changes nothing: called on the engine actor's state, a
+    /// non-mutating method got a copy of the whole state (every table retained and released)
+    /// at each add.
+    mutating func decideAdd(_ new: NewDownload, using generator: inout some RandomNumberGenerator) throws -> AddDecision {
         if new.replace, let target = try replaceTarget(new) { return .replace(target) }
         if !new.force, let holder = holder(ofContent: new.contentKey, hls: new.hls, drm: new.drm), holder.id != new.id,
             new.id.isEmpty || entries[new.id] == nil

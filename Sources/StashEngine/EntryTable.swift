@@ -23,38 +23,54 @@ struct EntryTable {
     subscript(id: String) -> DownloadEntry? {
         get { positions[id].flatMap { slots[$0] } }
         set {
-            if let entry = newValue {
-                put(id, entry)
-            } else if let position = positions.removeValue(forKey: id) {
-                index.remove(position)
-                slots[position] = nil
-                if index.needsCompaction { compact() }
+            // Bound once and handed over to the table at the end: a look through `newValue?`
+            // or a copy into the table retained the whole entry at each change.
+            guard let entry = consume newValue else {
+                if !licensed.isEmpty { licensed.remove(id) }
+                if let position = positions.removeValue(forKey: id) {
+                    index.remove(position)
+                    slots[position] = nil
+                    if index.needsCompaction { compact() }
+                }
+                return
             }
-            if newValue?.download.license != nil {
+            if entry.download.license != nil {
                 licensed.insert(id)
             } else if !licensed.isEmpty {
                 licensed.remove(id)
             }
             // Live counters are shown only for a running download: the others skip the lock.
-            if let download = newValue?.download, download.state.isActive { cache.progress(id, from: download) }
+            if entry.download.state.isActive { cache.progress(id, from: entry.download) }
+            put(id, entry)
         }
     }
 
     /// A download's priority, read in place: a look at every active download at every
     /// scheduling (`EngineState.preempt`) copied each whole entry.
     func priority(_ id: String) -> DownloadPriority? {
-        positions[id].flatMap { slots[$0]?.download.priority }
+        guard let position = positions[id] else { return nil }
+        return inPlace(position) { $0.priority }
+    }
+
+    /// Reads the record at `position` through the array's storage: `slots[position]?.download`
+    /// copies the whole entry out first (a retain of the record and of the activity's payload,
+    /// and their releases), which the engine's loops over active downloads paid at each step.
+    private func inPlace<T>(_ position: Int, _ read: (borrowing Download) -> T) -> T? {
+        slots.withUnsafeBufferPointer { slots in
+            guard slots[position] != nil else { return nil }
+            return read(slots[position].unsafelyUnwrapped.download)
+        }
     }
 
     /// The bytes a download still needs on disk (its size less what it holds), nil when its
     /// size is not known; read in place, as `priority`: the storage check adds this up over
     /// every active download each time one starts.
     func bytesStillNeeded(_ id: String) -> Int64? {
-        guard let position = positions[id], let total = slots[position]?.download.totalBytes else { return nil }
-        return max(0, total.subtractingSaturating(slots[position]?.download.downloadedBytes ?? 0))
+        guard let position = positions[id], let (total, downloaded) = inPlace(position, { ($0.totalBytes, $0.downloadedBytes) }), let total else { return nil }
+        return max(0, total.subtractingSaturating(downloaded))
     }
 
-    private mutating func put(_ id: String, _ entry: DownloadEntry) {
+    private mutating func put(_ id: String, _ entry: consuming DownloadEntry) {
         if let position = positions[id] {
             index.update(position, entry.download)
             slots[position] = entry

@@ -10,7 +10,8 @@ final class AddDecisionTests: XCTestCase {
     private var generator = SystemRandomNumberGenerator()
 
     private func decide(_ request: AddRequest, in state: EngineState) throws -> EngineState.AddDecision {
-        try state.decideAdd(request.validated(), using: &generator)
+        var state = state
+        return try state.decideAdd(request.validated(), using: &generator)
     }
 
     private func assertAlreadyExists(
