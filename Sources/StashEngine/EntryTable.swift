@@ -57,7 +57,7 @@ struct EntryTable {
     /// and their releases), which the engine's loops over active downloads paid at each step.
     private func inPlace<T>(_ position: Int, _ read: (borrowing Download) -> T) -> T? {
         slots.withUnsafeBufferPointer { slots in
-            guard slots[position] != nil else { return nil }
+            guard slots.indices.contains(position), slots[position] != nil else { return nil }
             return read(slots[position].unsafelyUnwrapped.download)
         }
     }
