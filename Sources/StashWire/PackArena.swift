@@ -66,18 +66,23 @@ final class PackArena {
     /// A NUL-terminated UTF-8 copy of `string`. protobuf-c measures strings with `strlen`, so a
     /// string with an embedded NUL is sent up to that NUL.
     func cString(_ string: String) -> UnsafeMutablePointer<CChar> {
-        var copy = string
-        return copy.withUTF8 { utf8 in
-            let raw = allocate(byteCount: utf8.count + 1, alignment: 1)
-            if let base = utf8.baseAddress {
-                raw.copyMemory(from: base, byteCount: utf8.count)
-            }
-            if findsNUL, utf8.contains(0) {
-                stringsWithNUL[UnsafeRawPointer(raw)] = string
-            }
-            raw.storeBytes(of: 0, toByteOffset: utf8.count, as: UInt8.self)
-            return raw.bindMemory(to: CChar.self, capacity: utf8.count + 1)
+        // Read in place where the string's bytes are contiguous (every native string): a
+        // mutable copy for `withUTF8` retained each string of every record encoded.
+        if let copied = string.utf8.withContiguousStorageIfAvailable({ copy($0, of: string) }) { return copied }
+        var contiguous = string
+        return contiguous.withUTF8 { copy($0, of: string) }
+    }
+
+    private func copy(_ utf8: UnsafeBufferPointer<UInt8>, of string: String) -> UnsafeMutablePointer<CChar> {
+        let raw = allocate(byteCount: utf8.count + 1, alignment: 1)
+        if let base = utf8.baseAddress {
+            raw.copyMemory(from: base, byteCount: utf8.count)
         }
+        if findsNUL, utf8.contains(0) {
+            stringsWithNUL[UnsafeRawPointer(raw)] = string
+        }
+        raw.storeBytes(of: 0, toByteOffset: utf8.count, as: UInt8.self)
+        return raw.bindMemory(to: CChar.self, capacity: utf8.count + 1)
     }
 
     /// A copy of `bytes` for a `bytes` field.
