@@ -1,4 +1,5 @@
 import Foundation
+import StashTestSupport
 import XCTest
 
 @testable import StashEngine
@@ -9,8 +10,7 @@ final class FileSizeProbeTests: XCTestCase {
     private var folder = ""
 
     override func setUpWithError() throws {
-        folder = NSTemporaryDirectory() + "stash-probe-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try DaemonProcess.makeTemporaryDirectory(prefix: "stash-probe")
     }
 
     override func tearDownWithError() throws {
