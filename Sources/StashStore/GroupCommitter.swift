@@ -41,8 +41,18 @@ final class GroupCommitter: Sendable {
         _ batch: [Waiter], pool: DatabasePool, apply: @Sendable (Database, RegistryWrite) throws -> Void
     ) {
         do {
-            try pool.write { db in
-                for waiter in batch { try apply(db, waiter.write) }
+            try pool.writeWithoutTransaction { db in
+                // Statements kept prepared: GRDB's `write` prepares its BEGIN and COMMIT anew for
+                // every transaction, two parses a commit (about 300 commits for 2,000 downloads).
+                try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
+                do {
+                    for waiter in batch { try apply(db, waiter.write) }
+                    try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+                } catch {
+                    // SQLite may have rolled back already (a full disk, an I/O error).
+                    if db.isInsideTransaction { try? db.cachedStatement(sql: "ROLLBACK TRANSACTION").execute() }
+                    throw error
+                }
             }
             for waiter in batch { waiter.done(nil) }
         } catch {
