@@ -93,11 +93,10 @@ extension EngineState {
     /// The journal's line for an add, once it is durable.
     func noteAdded(_ id: String, into effects: inout [EngineEffect]) {
         guard let download = entries[id]?.download else { return }
-        let metadata: Logger.Metadata = [
+        log(.info, "download added", [
             "id": "\(id)", "uri": "\(download.uri.withoutURLSecrets)", "files": "\(download.files.count)", "hls": "\(download.hls != nil)",
             "drm": "\(download.hasDRM)",
-        ]
-        effects.append(.log(.info, "download added", metadata))
+        ], into: &effects)
     }
 
     /// A generated id no download has.

@@ -20,7 +20,7 @@ extension EngineState {
     mutating func waitForDesktop(_ id: String, reason: String, into effects: inout [EngineEffect]) {
         guard (try? transition(id, .desktopWait, into: &effects, edit: { $0.stateReason = reason })) == true else { return }
         desktopWaiting.insert(id)
-        effects.append(.log(.info, "download waits for the desktop", ["id": "\(id)", "reason": "\(reason)"]))
+        log(.info, "download waits for the desktop", ["id": "\(id)", "reason": "\(reason)"], into: &effects)
     }
 
     /// Whether SetDownload may change the download's network and on-battery rules.

@@ -84,7 +84,7 @@ extension EngineState {
             }
         }
         guard let problem = lost else { return nil }
-        effects.append(.log(.warning, "files of a complete download are gone or changed", ["id": "\(id)", "problem": "\(problem)", "found": "\(how)"]))
+        log(.warning, "files of a complete download are gone or changed", ["id": "\(id)", "problem": "\(problem)", "found": "\(how)"], into: &effects)
         let changed = try? transition(id, .filesLost, into: &effects) { record in
             record.files = checked.files
             record.filesDone = checked.filesDone

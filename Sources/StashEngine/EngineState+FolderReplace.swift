@@ -30,7 +30,7 @@ extension EngineState {
         fillFolderCopy(id, into: &effects)
         entry.download.stateReason = Self.replacingReason
         entries[id] = entry
-        effects.append(.log(.info, "replace started", ["id": "\(id)", "files": "\(files.count)"]))
+        log(.info, "replace started", ["id": "\(id)", "files": "\(files.count)"], into: &effects)
         effects.append(.commit(.save(entry.download), then: .stateChanged(layout.eventView(entry.download), previous: .completed)))
     }
 
@@ -46,7 +46,7 @@ extension EngineState {
         holds[id] = Self.replaceHold
         entry.download.stateReason = Self.replacingReason
         entries[id] = entry
-        effects.append(.log(.info, "replace started", ["id": "\(id)", "uri": "\(entry.download.uri.withoutURLSecrets)", "hls": "true"]))
+        log(.info, "replace started", ["id": "\(id)", "uri": "\(entry.download.uri.withoutURLSecrets)", "hls": "true"], into: &effects)
         // Without the licence held, the new copy's keys are asked for as an add asks for them,
         // and sealed beside the old copy's, which keeps its licence until the exchange.
         var planned = entry.download
@@ -73,7 +73,7 @@ extension EngineState {
             copy.license = prepared.license
             replacement.folder = copy
             replacements[id] = replacement
-            effects.append(.log(.info, "replace planned", ["id": "\(id)", "files": "\(copy.files.count)", "keys": "\(copy.keyPaths.count)"]))
+            log(.info, "replace planned", ["id": "\(id)", "files": "\(copy.files.count)", "keys": "\(copy.keyPaths.count)"], into: &effects)
             if copy.isComplete {
                 markFolderCopy(id, into: &effects)
             } else {
@@ -133,8 +133,8 @@ extension EngineState {
             endReplacement(id, reason: "the replace failed and the old copy is kept: file '\(path)': \(error.message)", discard: true, into: &effects)
             return true
         case .retrying(let attempt, let delayMs, let error):
-            effects.append(.log(.notice, "replace will retry", [
-                "id": "\(id)", "file": "\(path)", "attempt": "\(attempt)", "delay_ms": "\(delayMs)", "error": "\(error.message.withoutURLSecrets)"]))
+            log(.notice, "replace will retry", [
+                "id": "\(id)", "file": "\(path)", "attempt": "\(attempt)", "delay_ms": "\(delayMs)", "error": "\(error.message.withoutURLSecrets)"], into: &effects)
         case .progress, .waitingForNetwork, .stopped, .received:
             break
         }
@@ -225,7 +225,7 @@ extension EngineState {
         guard let entry = endSwappedReplacement(id, into: &effects) else { return }
         effects.append(.watch(entry.download))
         if let old = replacement.oldRecord { replacedLicense(of: old, by: entry.download, into: &effects) }
-        effects.append(.log(.info, "replace done", ["id": "\(id)", "bytes": "\(entry.download.downloadedBytes)", "files": "\(entry.download.files.count)"]))
+        log(.info, "replace done", ["id": "\(id)", "bytes": "\(entry.download.downloadedBytes)", "files": "\(entry.download.files.count)"], into: &effects)
         effects.append(.commit(.save(entry.download), then: .stateChanged(layout.eventView(entry.download), previous: .completed)))
     }
 }

@@ -34,8 +34,8 @@ extension EngineState {
                 }
             }
         case .failed(let id, let action, let failure, let automatic):
-            effects.append(.log(.warning, "licence request failed", [
-                "id": "\(id)", "action": "\(action.rawValue)", "error": "\(failure.message.withoutURLSecrets)"]))
+            log(.warning, "licence request failed", [
+                "id": "\(id)", "action": "\(action.rawValue)", "error": "\(failure.message.withoutURLSecrets)"], into: &effects)
             effects.append(.commit(nil, then: .license(LicenseEvent(id: id, kind: .error, message: failure.message))))
             guard action == .renew else { break }
             if case .refused = failure { try refuseRenewal(id, failure, at: now, into: &effects) }
@@ -60,7 +60,7 @@ extension EngineState {
     func releaseOnCancel(_ id: String, into effects: inout [EngineEffect]) {
         guard let download = entries[id]?.download, download.state != .removing, let terms = download.license,
               let drm = download.drm else { return }
-        effects.append(.log(.info, "licence release queued by the cancel", ["id": "\(id)"]))
+        log(.info, "licence release queued by the cancel", ["id": "\(id)"], into: &effects)
         effects.append(.license(.keep(LicenseRelease(downloadID: id, drm: drm, kids: terms.kids, requestedAt: clock.now()))))
     }
 
@@ -111,7 +111,7 @@ extension EngineState {
             }
             let reason = check.reason(for: id)
             guard (try? transition(id, input, into: &effects, edit: { $0.stateReason = reason })) == true else { continue }
-            effects.append(.log(.info, "licence ran out", ["id": "\(id)", "verdict": "\(check.verdict.rawValue)"]))
+            log(.info, "licence ran out", ["id": "\(id)", "verdict": "\(check.verdict.rawValue)"], into: &effects)
             effects.append(.commit(nil, then: .license(LicenseEvent(
                 id: id, kind: .expired, message: reason, status: entries[id].map { LicenseStatus($0.download, at: now) }))))
         }
@@ -156,7 +156,7 @@ extension EngineState {
     mutating func renewAfterRefusal(_ id: String, into effects: inout [EngineEffect]) {
         guard let download = entries[id]?.download, let terms = download.license, terms.refusedAt != nil, !terms.kids.isEmpty,
               let drm = download.drm, !licenseSchedule.renewing.contains(id) else { return }
-        effects.append(.log(.info, "licence renewal asked again with new licence headers", ["id": "\(id)"]))
+        log(.info, "licence renewal asked again with new licence headers", ["id": "\(id)"], into: &effects)
         licenseSchedule.started(id)
         effects.append(.license(.renew(id, kids: terms.kids, drm: drm)))
     }

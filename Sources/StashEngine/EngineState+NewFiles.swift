@@ -39,7 +39,7 @@ extension EngineState {
         let files = current.hls != nil && current.files.isEmpty ? [] : tracks.map(\.file)
         try layout.checkPathLengths(files, id: id) { _ in "text_tracks" }
         let names = tracks.map(\.stem).joined(separator: ",")
-        effects.append(.log(.info, "text tracks added", ["id": "\(id)", "tracks": "\(names)"]))
+        log(.info, "text tracks added", ["id": "\(id)", "tracks": "\(names)"], into: &effects)
         try takeNewFiles(id, files, reason: "fetching text tracks \(names)", into: &effects) { record in
             record.textTracks += tracks
             record.hasSubtitles = true
@@ -89,7 +89,7 @@ extension EngineState {
         guard let updated = entries[id]?.download else { throw StashError.notFound(id: id) }
         effects.append(.commit(.add(updated), then: changed ? nil : .progress(ProgressUpdate(updated))))
         schedule(into: &effects)
-        effects.append(.log(.info, "files added to a download", ["id": "\(id)", "files": "\(added.count)", "state": "\(updated.state.name)"]))
+        log(.info, "files added to a download", ["id": "\(id)", "files": "\(added.count)", "state": "\(updated.state.name)"], into: &effects)
     }
 
     /// A completed HLS download keeps more subtitle languages: its package is planned again

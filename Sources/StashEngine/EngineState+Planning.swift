@@ -11,7 +11,7 @@ extension EngineState {
         guard var entry = entries[id] else { return }
         let partPath = layout.filePath(id: id, entry.download.files[0]) + ".part"
         stopFiles(&entry, into: &effects)
-        effects.append(.log(.info, "the server sent a playlist or an MPD: downloading it as a stream", ["id": "\(id)"]))
+        log(.info, "the server sent a playlist or an MPD: downloading it as a stream", ["id": "\(id)"], into: &effects)
         unindexContent(entry.download)
         entry.download.hls = HLSOptions()
         entry.download.forgetPackagePlan()
@@ -60,17 +60,17 @@ extension EngineState {
                 "id": "\(id)", "files": "\(prepared.files.count)", "quality": "\(prepared.quality)", "keys": "\(prepared.keyPaths.count)",
             ]
             if let window = prepared.window { planned["range"] = "\(HLSRules.seconds(window.start))-\(HLSRules.seconds(window.end)) s" }
-            effects.append(.log(.info, "HLS package planned", planned))
+            log(.info, "HLS package planned", planned, into: &effects)
             if !prepared.warnings.isEmpty {
                 // The plan shows these before an add; a download added without a plan says them here.
-                effects.append(.log(.notice, "HLS playlists read leniently", [
+                log(.notice, "HLS playlists read leniently", [
                     "id": "\(id)", "warnings": "\(prepared.warnings.map(\.withoutURLSecrets).joined(separator: "; "))",
-                ]))
+                ], into: &effects)
             }
             if !prepared.windowNotes.isEmpty {
-                effects.append(.log(.notice, "HLS time range", [
+                log(.notice, "HLS time range", [
                     "id": "\(id)", "notes": "\(prepared.windowNotes.joined(separator: "; "))",
-                ]))
+                ], into: &effects)
             }
             // The file list is committed before any segment lands, so a restart resumes it.
             effects.append(.commit(.add(entry.download), then: .progress(ProgressUpdate(entry.download))))

@@ -32,7 +32,7 @@ extension EngineState {
         rateTimer.next = rateTimer.schedule.nextChange(after: now, in: zone, otherwise: config.rateLimit)
         rateTimer.generation += 1
         if limit != rateTimer.inForce {
-            effects.append(.log(.info, "global rate limit changes", ["limit": "\(limit)", "schedule": "\(config.rateSchedule)"]))
+            log(.info, "global rate limit changes", ["limit": "\(limit)", "schedule": "\(config.rateSchedule)"], into: &effects)
         }
         rateTimer.inForce = limit
         effects.append(.setRateLimit(limit))

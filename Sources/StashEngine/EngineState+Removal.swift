@@ -18,6 +18,6 @@ extension EngineState {
         unindexContent(entry.download)
         entries[id] = nil
         effects.append(.commit(.delete(id), then: .removed(id: id)))
-        effects.append(.log(.info, "download removed", ["id": "\(id)"]))
+        log(.info, "download removed", ["id": "\(id)"], into: &effects)
     }
 }

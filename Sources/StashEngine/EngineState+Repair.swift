@@ -85,7 +85,7 @@ extension EngineState {
             record.completedAt = nil
         }
         guard repair.repair else {
-            effects.append(.log(.warning, "verify found files of a complete download gone or damaged", ["id": "\(id)", "problem": "\(repair.problem)"]))
+            log(.warning, "verify found files of a complete download gone or damaged", ["id": "\(id)", "problem": "\(repair.problem)"], into: &effects)
             _ = try? transition(id, .filesLost, into: &effects) { record in
                 refetch(&record)
                 record.error = DownloadError(.storage, repair.problem)

@@ -83,7 +83,7 @@ extension EngineState {
         holds[id] = Self.replaceHold
         entry.download.stateReason = Self.replacingReason
         entries[id] = entry
-        effects.append(.log(.info, "replace started", ["id": "\(id)", "uri": "\(file.url.withoutURLSecrets)"]))
+        log(.info, "replace started", ["id": "\(id)", "uri": "\(file.url.withoutURLSecrets)"], into: &effects)
         effects.append(.startTransfer(id: id, index: 0, generation: generation, request))
         effects.append(.commit(.save(entry.download), then: .stateChanged(layout.eventView(entry.download), previous: .completed)))
     }
@@ -117,8 +117,8 @@ extension EngineState {
         case .failed(let error), .noSpace(let error):
             endReplacement(id, reason: "the replace failed and the old copy is kept: \(error.message)", discard: true, into: &effects)
         case .retrying(let attempt, let delayMs, let error):
-            effects.append(.log(.notice, "replace will retry", [
-                "id": "\(id)", "attempt": "\(attempt)", "delay_ms": "\(delayMs)", "error": "\(error.message.withoutURLSecrets)"]))
+            log(.notice, "replace will retry", [
+                "id": "\(id)", "attempt": "\(attempt)", "delay_ms": "\(delayMs)", "error": "\(error.message.withoutURLSecrets)"], into: &effects)
         case .progress(let bytes, _):
             guard let total = replacement.size, total > 0, var entry = entries[id], entry.download.state == .completed else { break }
             let percent = Int(Double(min(max(bytes, 0), total)) / Double(total) * 100)
@@ -155,7 +155,7 @@ extension EngineState {
             return
         }
         guard let entry = endSwappedReplacement(id, into: &effects) else { return }
-        effects.append(.log(.info, "replace done", ["id": "\(id)", "bytes": "\(entry.download.downloadedBytes)"]))
+        log(.info, "replace done", ["id": "\(id)", "bytes": "\(entry.download.downloadedBytes)"], into: &effects)
         effects.append(.commit(.save(entry.download), then: .stateChanged(layout.eventView(entry.download), previous: .completed)))
     }
 
@@ -211,7 +211,7 @@ extension EngineState {
         guard var entry = entries[id], entry.download.state == .completed else { return }
         entry.download.stateReason = reason
         entries[id] = entry
-        effects.append(.log(.warning, "replace ended", ["id": "\(id)", "reason": "\(reason.withoutURLSecrets)"]))
+        log(.warning, "replace ended", ["id": "\(id)", "reason": "\(reason.withoutURLSecrets)"], into: &effects)
         effects.append(.commit(.save(entry.download), then: .stateChanged(layout.eventView(entry.download), previous: .completed)))
     }
 

@@ -11,7 +11,7 @@ extension EngineState {
         guard new.drm != nil else { return }
         let id = new.id
         if let terms = old.license, let drm = old.drm, terms != new.license {
-            effects.append(.log(.info, "licence of the replaced copy released", ["id": "\(id)", "keys": "\(terms.kids.count)"]))
+            log(.info, "licence of the replaced copy released", ["id": "\(id)", "keys": "\(terms.kids.count)"], into: &effects)
             effects.append(.license(.keep(LicenseRelease(downloadID: id, drm: drm, kids: terms.kids, requestedAt: clock.now()))))
         }
         if let license = new.license, license != old.license {

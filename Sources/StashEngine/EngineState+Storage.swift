@@ -34,7 +34,7 @@ extension EngineState {
             free = try disk.freeBytes()
         } catch {
             // Not a reason to hold it back: its transfer meets the same failure and reports it.
-            effects.append(.log(.warning, "cannot read the free space for a download", ["id": "\(download.id)", "error": "\(error)"]))
+            log(.warning, "cannot read the free space for a download", ["id": "\(download.id)", "error": "\(error)"], into: &effects)
             return nil
         }
         var promised: Int64 = 0
@@ -58,7 +58,7 @@ extension EngineState {
     mutating func holdOrFail(_ id: String, for shortfall: StorageShortfall, into effects: inout [EngineEffect]) {
         switch shortfall {
         case .never(let error):
-            effects.append(.log(.notice, "download can never fit", ["id": "\(id)", "error": "\(error.message)"]))
+            log(.notice, "download can never fit", ["id": "\(id)", "error": "\(error.message)"], into: &effects)
             _ = try? transition(id, .transferFailed, into: &effects) { record in
                 record.error = error
                 record.stateReason = ""

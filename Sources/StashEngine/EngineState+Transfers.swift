@@ -39,9 +39,9 @@ extension EngineState {
             }
 
         case .retrying(let attempt, let delayMs, let error):
-            effects.append(.log(.notice, "transfer will retry", [
+            log(.notice, "transfer will retry", [
                 "id": "\(id)", "file": "\(entry.download.files[index].path)", "attempt": "\(attempt)", "delay_ms": "\(delayMs)",
-                "error": "\(error.message.withoutURLSecrets)"]))
+                "error": "\(error.message.withoutURLSecrets)"], into: &effects)
             entry.download.stateReason = "retrying in \(delayMs) ms after attempt \(attempt): \(fileLabel(entry.download, index, message: error.message))\(error.message)"
             entries[id] = entry
 
@@ -83,7 +83,7 @@ extension EngineState {
 
         case .noSpace(let error):
             entries[id] = entry
-            effects.append(.log(.warning, "download paused: disk full", ["id": "\(id)", "error": "\(error.message.withoutURLSecrets)"]))
+            log(.warning, "download paused: disk full", ["id": "\(id)", "error": "\(error.message.withoutURLSecrets)"], into: &effects)
             var failure = error
             failure.message = fileLabel(entry.download, index, message: error.message) + error.message
             _ = try? transition(id, .pause, into: &effects) { record in
@@ -140,7 +140,7 @@ extension EngineState {
             let what = entry.download.isFolder || index > 0 ? "file '\(file.path)'" : "the file"
             let reason = !newURI ? "the server did not resume \(what) (it ignored the range, or the file changed): starting over from byte 0"
                 : what == "the file" ? "the new URL's content differs; started again" : "\(what): its new URL serves other content; it started again"
-            if newURI { effects.append(.log(.notice, "a new URL started a file again", ["id": "\(id)", "file": "\(file.path)", "reason": "\(reason)"])) }
+            if newURI { log(.notice, "a new URL started a file again", ["id": "\(id)", "file": "\(file.path)", "reason": "\(reason)"], into: &effects) }
             _ = try? transition(id, .restart, into: &effects) { $0.stateReason = reason }
         } else if entry.lifecycle.state != .downloading {
             _ = try? transition(id, .transferStarted, into: &effects)

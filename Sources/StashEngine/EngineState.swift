@@ -58,6 +58,8 @@ struct EngineState {
     var desktop = DesktopConditions()
     var desktopWaiting: Set<String> = []
     private(set) var shuttingDown = false
+    /// The daemon logger's level: a line below it is not built (`log(_:_:_:into:)`).
+    var logLevel = Logger.Level.trace
 
     /// Progress of one download is announced when it moved by this many percent …
     static let progressStep = 1
@@ -91,7 +93,7 @@ struct EngineState {
             if download.state == .queued { enqueue(download.id) }
         case .crashed(let id, let exits):
             let reason = CrashGuard.reason(exits: exits)
-            effects.append(.log(.error, "download failed by the crash guard", ["id": "\(id)", "exits": "\(exits)"]))
+            log(.error, "download failed by the crash guard", ["id": "\(id)", "exits": "\(exits)"], into: &effects)
             try transition(id, .crashed, into: &effects) { record in
                 record.error = DownloadError(.internal, reason)
                 record.stateReason = ""
@@ -261,23 +263,34 @@ struct EngineState {
         return true
     }
 
+    /// A line for the daemon's log, as an effect, when the logger keeps its level: the
+    /// metadata of a download's start and completion (strings and a dictionary, built for
+    /// every download) was otherwise built only to be dropped at the default `warning`.
+    func log(
+        _ level: Logger.Level, _ message: @autoclosure () -> Logger.Message, _ metadata: @autoclosure () -> Logger.Metadata,
+        into effects: inout [EngineEffect]
+    ) {
+        guard level >= logLevel else { return }
+        effects.append(.log(level, message(), metadata()))
+    }
+
     /// The journal's line for each start, completion and failure: one per event, with the id,
     /// whichever path (a transfer, a playlist, a licence) led to it.
     private func logTransition(_ download: Download, from previous: DownloadState, action: DownloadLifecycle.Action, into effects: inout [EngineEffect]) {
         let id = download.id
         if action == .startTransfer {
-            effects.append(.log(.info, "download started", ["id": "\(id)", "from": "\(previous.name)"]))
+            log(.info, "download started", ["id": "\(id)", "from": "\(previous.name)"], into: &effects)
         }
         guard download.state != previous else { return }
         switch download.state {
         case .completed:
-            effects.append(.log(.info, "download completed", [
-                "id": "\(id)", "bytes": "\(download.downloadedBytes)", "files": "\(download.files.count)"]))
+            log(.info, "download completed", [
+                "id": "\(id)", "bytes": "\(download.downloadedBytes)", "files": "\(download.files.count)"], into: &effects)
         case .failed:
             // A warning (journal priority 4) so `journalctl -p warning` lists failures.
-            effects.append(.log(.warning, "download failed", [
+            log(.warning, "download failed", [
                 "id": "\(id)", "kind": "\(download.error?.kind.name ?? "none")",
-                "error": "\((download.error?.message ?? download.stateReason).withoutURLSecrets)"]))
+                "error": "\((download.error?.message ?? download.stateReason).withoutURLSecrets)"], into: &effects)
         default:
             break
         }
