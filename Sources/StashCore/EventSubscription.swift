@@ -17,6 +17,10 @@ package final class EventSubscription: AsyncSequence, Sendable {
     package let minInterval: TimeInterval
     /// Events kept for a subscriber that does not read, before they are dropped.
     package let maxBacklog: Int
+    /// The events an in-process reader wants, nil for all: the others are dropped at delivery,
+    /// so the reader is not woken for them (the desktop notices read completions and failures
+    /// alone, where every download also brings its add, start and progress).
+    package let accepts: (@Sendable (DownloadEvent) -> Bool)?
 
     private struct State {
         /// Waiting events in seq order; nil is a progress event a later one of the same
@@ -143,9 +147,10 @@ package final class EventSubscription: AsyncSequence, Sendable {
 
     package init(
         ids: Set<String>, minProgressStep: Int, minInterval: TimeInterval, maxBacklog: Int = EventSubscription.defaultMaxBacklog,
-        onCancel: @escaping @Sendable () -> Void = {}
+        accepts: (@Sendable (DownloadEvent) -> Bool)? = nil, onCancel: @escaping @Sendable () -> Void = {}
     ) {
         self.ids = ids
+        self.accepts = accepts
         self.maxBacklog = Swift.max(1, maxBacklog)
         self.minProgressStep = Swift.max(1, minProgressStep)
         self.minInterval = Swift.max(0, minInterval)
@@ -155,6 +160,7 @@ package final class EventSubscription: AsyncSequence, Sendable {
     /// Called by the engine for every event; returns at once.
     package func deliver(_ event: DownloadEvent) {
         if !ids.isEmpty && !ids.contains(event.downloadID) { return }
+        if let accepts, !accepts(event) { return }
         let reader: CheckedContinuation<DownloadEvent?, Never>? = state.withLock { state in
             if state.finished { return nil }
             if case .progress(let update) = event.kind {

@@ -27,10 +27,11 @@ extension Engine {
         return state.list(states: request.states, size: request.size, after: request.after, group: request.group)
     }
 
-    package func subscribe(ids: [String], minProgressStep: Int, minIntervalMs: Int, replayFrom: UInt64) -> EventSubscription {
+    /// `accepts`: for a reader in the daemon, the events it wants (`EventSubscription.accepts`).
+    package func subscribe(ids: [String], minProgressStep: Int, minIntervalMs: Int, replayFrom: UInt64, accepts: (@Sendable (DownloadEvent) -> Bool)? = nil) -> EventSubscription {
         bus.subscribe(
             ids: Set(ids), minProgressStep: minProgressStep == 0 ? EngineState.progressStep : minProgressStep,
-            minInterval: minIntervalMs == 0 ? EngineState.progressInterval : Double(minIntervalMs) / 1000, replayFrom: replayFrom)
+            minInterval: minIntervalMs == 0 ? EngineState.progressInterval : Double(minIntervalMs) / 1000, replayFrom: replayFrom, accepts: accepts)
     }
 
     package func stats() -> DownloadStats {

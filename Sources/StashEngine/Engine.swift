@@ -75,8 +75,7 @@ package actor Engine {
         self.layout = AssetLayout(dataDir: dataDir)
         self.registry = registry
         self.fetch = fetch
-        self.state = EngineState(config: config, layout: layout, clock: clock, disk: disk, network: network)
-        state.logLevel = logger.logLevel
+        self.state = EngineState(config: config, layout: layout, clock: clock, disk: disk, network: network, logLevel: logger.logLevel)
         self.logger = logger
         self.records = state.entries.cache
         self.commits = CommitQueue(registry: registry, bus: bus, cache: state.entries.cache)

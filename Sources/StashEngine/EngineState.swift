@@ -59,7 +59,7 @@ struct EngineState {
     var desktopWaiting: Set<String> = []
     private(set) var shuttingDown = false
     /// The daemon logger's level: a line below it is not built (`log(_:_:_:into:)`).
-    var logLevel = Logger.Level.trace
+    let logLevel: Logger.Level
 
     /// Progress of one download is announced when it moved by this many percent …
     static let progressStep = 1
@@ -69,8 +69,12 @@ struct EngineState {
     /// after a crash is close to the truth (the part file is the real measure on resume).
     static let progressSaveInterval: TimeInterval = 2
 
-    init(config: DaemonConfig, layout: AssetLayout, clock: WallClock, disk: DiskGauge, network: NetworkMonitor = .system) {
+    init(
+        config: DaemonConfig, layout: AssetLayout, clock: WallClock, disk: DiskGauge, network: NetworkMonitor = .system,
+        logLevel: Logger.Level = .trace
+    ) {
         self.config = config
+        self.logLevel = logLevel
         self.layout = layout
         self.clock = clock
         self.disk = disk

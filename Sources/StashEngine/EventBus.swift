@@ -43,7 +43,9 @@ final class EventBus: Sendable {
 
     /// Registers a subscriber and first hands it the buffered events with seq >= `replayFrom`
     /// (0: none), so an event published meanwhile is neither lost nor doubled.
-    func subscribe(ids: Set<String>, minProgressStep: Int, minInterval: TimeInterval, replayFrom: UInt64) -> EventSubscription {
+    func subscribe(
+        ids: Set<String>, minProgressStep: Int, minInterval: TimeInterval, replayFrom: UInt64, accepts: (@Sendable (DownloadEvent) -> Bool)? = nil
+    ) -> EventSubscription {
         // A replay is handed over before the subscriber can read, so its backlog must hold the
         // whole replay on top of the usual bound, or the replay itself would overflow.
         let maxBacklog = EventSubscription.defaultMaxBacklog + (replayFrom > 0 ? Self.replayCapacity : 0)
@@ -53,7 +55,7 @@ final class EventBus: Sendable {
         }
         // Weak: the bus holds its subscriptions, so a subscription must not hold the bus.
         let subscription = EventSubscription(
-            ids: ids, minProgressStep: minProgressStep, minInterval: minInterval, maxBacklog: maxBacklog
+            ids: ids, minProgressStep: minProgressStep, minInterval: minInterval, maxBacklog: maxBacklog, accepts: accepts
         ) { [weak self] in
             self?.state.withLock { _ = $0.subscribers.removeValue(forKey: key) }
         }

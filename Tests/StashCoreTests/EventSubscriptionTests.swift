@@ -50,6 +50,23 @@ final class EventSubscriptionTests: XCTestCase {
         XCTAssertEqual(ended.map(\.seq), [])
     }
 
+    /// An in-process reader that wants a few kinds of event (the desktop notices) is handed
+    /// those alone: the others are not queued, so they do not wake it.
+    func testASubscriptionThatAcceptsSomeEventsQueuesThoseAlone() async {
+        let subscription = EventSubscription(ids: [], minProgressStep: 1, minInterval: 0, accepts: { event in
+            guard case .stateChanged(let download, _) = event.kind else { return false }
+            return download.state == .completed
+        })
+        subscription.deliver(state("a", .downloading, seq: 1))
+        subscription.deliver(progress("a", 40, seq: 2))
+        subscription.deliver(state("a", .completed, seq: 3))
+        subscription.deliver(state("b", .queued, seq: 4))
+        XCTAssertEqual(subscription.backlog, 1, "the start, the progress and the other add are not queued")
+        subscription.deliver(state("b", .completed, seq: 5))
+        let seen = await drained(subscription)
+        XCTAssertEqual(seen.map(\.seq), [3, 5])
+    }
+
     func testAnExportsProgressCoalescesPerFileAndLeavesTheDownloadsOwnAlone() async {
         let subscription = EventSubscription(ids: ["a"], minProgressStep: 50, minInterval: 3600)
         func export(_ file: String, _ percent: Int, seq: UInt64) -> DownloadEvent {
