@@ -41,6 +41,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
     private var blocked: Request?
     /// Heavy requests waiting for the heavy slot, oldest first.
     private var parked = CircularBuffer<Request>()
+    /// AddDownloads started during one read (or one `carryOn`), answered by one task (`startAdds`).
+    private var adds: [(id: UInt64, request: AddDownloadRequest)] = []
     /// Set while `startWaiting` runs: a write inside it may report a writability change,
     /// which must not start requests out of order.
     private var starting = false
@@ -89,6 +91,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
+        // The adds of the whole read, not of one frame (each frame is a channelRead).
+        startAdds(context: context)
         writeReplies(context: context)
         context.fireChannelReadComplete()
     }
@@ -119,6 +123,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// answered at once, and reads again when nothing waits.
     private func carryOn(context: ChannelHandlerContext) {
         startWaiting(context: context)
+        startAdds(context: context)
         writeReplies(context: context)
         guard readHeld, mayRead(context) else { return }
         readHeld = false
@@ -175,6 +180,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     private func start(_ request: Request, context: ChannelHandlerContext) {
         let op = request.op
+        // The adds gathered so far start before any other request, in the order they came.
+        if Self.burstAdd(op) == nil { startAdds(context: context) }
         switch session.onRequest(op) {
         case .ignore:
             return
@@ -190,25 +197,21 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 return
             }
             guard let outbox = self.outbox else { return }
+            let heavy = RequestAdmission.isHeavy(op)
+            admission.taskStarted(heavy: heavy)
+            if let add = Self.burstAdd(op) {
+                adds.append((request.id, add))
+                return
+            }
             let handler = self.handler
             let peer = self.peer
             let id = request.id
-            let heavy = RequestAdmission.isHeavy(op)
-            admission.taskStarted(heavy: heavy)
             if heavy { costMemory = true }
             let done = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             Task {
                 let result = await handler.handle(op, peer: peer)
                 outbox.send(.response(Response(id: id, result: result)))
-                done.eventLoop.execute {
-                    let (connection, context) = done.value
-                    connection.admission.taskFinished(heavy: heavy)
-                    if connection.closed {
-                        connection.returnMemoryOnceIdle()
-                    } else {
-                        connection.carryOn(context: context)
-                    }
-                }
+                done.eventLoop.execute { done.value.0.finished(1, heavy: heavy, context: done.value.1) }
             }
         case .subscribe(let subscribeRequest):
             guard admission.maySubscribe else {
@@ -224,8 +227,43 @@ final class ConnectionHandler: ChannelDuplexHandler {
         }
     }
 
+    /// An AddDownload answered together with those next to it (`startAdds`); an append is not.
+    private static func burstAdd(_ op: Operation) -> AddDownloadRequest? {
+        if case .addDownload(let add) = op, !add.append { return add }
+        return nil
+    }
+
+    /// Starts the AddDownloads gathered by `start` as one task: one turn on the engine and one
+    /// write for all their answers (`RequestHandler.handleAdds`), where a task each cost a
+    /// thread hop, a turn on the engine and a wake-up after each commit.
+    private func startAdds(context: ChannelHandlerContext) {
+        guard !adds.isEmpty, let outbox else { return }
+        let batch = adds
+        adds = []
+        let handler = self.handler
+        let peer = self.peer
+        let done = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        Task {
+            let results = await handler.handleAdds(batch.map(\.request), peer: peer)
+            outbox.send(zip(batch, results).map { add, result in .response(Response(id: add.id, result: result)) })
+            done.eventLoop.execute { done.value.0.finished(batch.count, heavy: false, context: done.value.1) }
+        }
+    }
+
+    /// On the loop, once `count` requests' task has sent their answers: what waits may start.
+    private func finished(_ count: Int, heavy: Bool, context: ChannelHandlerContext) {
+        for _ in 0..<count { admission.taskFinished(heavy: heavy) }
+        if closed {
+            returnMemoryOnceIdle()
+        } else {
+            carryOn(context: context)
+        }
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         logger.debug("connection closed")
+        // Started before the close, as every request the connection read: their answers go nowhere.
+        startAdds(context: context)
         closed = true
         outbox?.close()
         dropWaiting()

@@ -32,12 +32,16 @@ package struct RequestDispatcher: RequestHandler {
     package func handle(_ op: Operation, peer: PeerCredentials) async -> Result<ResponseResult, StashError> {
         do {
             return .success(try await answer(op))
-        } catch let error as StashError {
-            return .failure(error)
         } catch {
-            logger.error("request failed", metadata: ["op": "\(op.name)", "error": "\("\(error)".withoutURLSecrets)"])
-            return .failure(StashError(.internal, "\(op.name) failed: \(error)"))
+            return .failure(stashError(error, op: op.name))
         }
+    }
+
+    /// An error as the client gets it: a StashError as it is, any other internal (and logged).
+    private func stashError(_ error: Error, op: String) -> StashError {
+        if let error = error as? StashError { return error }
+        logger.error("request failed", metadata: ["op": "\(op)", "error": "\("\(error)".withoutURLSecrets)"])
+        return StashError(.internal, "\(op) failed: \(error)")
     }
 
     /// GetDownload (but a bundle's) and HasDownload are answered on the event loop from the
@@ -107,6 +111,22 @@ package struct RequestDispatcher: RequestHandler {
         return try await engine.set(request)
     }
 
+    /// AddDownloads pipelined on one connection (not appends), added in one turn on the engine
+    /// (`AddBurst`); the answers are in their order.
+    package func handleAdds(_ requests: [AddDownloadRequest], peer: PeerCredentials) async -> [Result<ResponseResult, StashError>] {
+        await engine.add(requests.map(Self.engineRequest)).map { added in
+            added.map { .download($0.download, created: $0.created) }.mapError { stashError($0, op: "AddDownload") }
+        }
+    }
+
+    private static func engineRequest(_ request: AddDownloadRequest) -> AddRequest {
+        AddRequest(
+            id: request.id, uri: request.uri, files: request.files, title: request.title, sha256: request.sha256, headers: request.headers,
+            hls: request.hls, drm: request.drm, force: request.force, appData: request.appData, group: request.group,
+            textTracks: request.textTracks, rateLimit: request.rateLimit, expect: request.expect, minSize: request.minSize,
+            priority: request.priority, replace: request.replace, network: request.network, onBattery: request.onBattery)
+    }
+
     /// include_failed chooses which downloads ResumeGroup takes; sent with another group
     /// operation it is refused rather than ignored, as the client meant something by it.
     static func refuseIncludeFailed(_ request: GroupRequest, in operation: String) throws {
@@ -123,11 +143,7 @@ package struct RequestDispatcher: RequestHandler {
             try Self.checkAppend(request)
             return .download(try await engine.maintenance.append(id: request.id, files: request.files), created: false)
         case .addDownload(let request):
-            let added = try await engine.add(
-                id: request.id, uri: request.uri, files: request.files, title: request.title, sha256: request.sha256, headers: request.headers,
-                hls: request.hls, drm: request.drm, force: request.force, appData: request.appData, group: request.group,
-                textTracks: request.textTracks, rateLimit: request.rateLimit, expect: request.expect, minSize: request.minSize,
-                priority: request.priority, replace: request.replace, network: request.network, onBattery: request.onBattery)
+            let added = try await engine.add(Self.engineRequest(request))
             return .download(added.download, created: added.created)
         case .getDownload(let id):
             return .download(try await engine.get(id: id), created: false)

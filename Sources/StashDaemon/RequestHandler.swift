@@ -6,6 +6,9 @@ import StashWire
 package protocol RequestHandler: Sendable {
     /// Answers one request; errors are in the Result (never throws).
     func handle(_ op: Operation, peer: PeerCredentials) async -> Result<ResponseResult, StashError>
+    /// Answers AddDownloads (not appends) that came one after another, in one go: the
+    /// answers are in their order, errors in the Results.
+    func handleAdds(_ requests: [AddDownloadRequest], peer: PeerCredentials) async -> [Result<ResponseResult, StashError>]
     /// Opens the event stream of a Subscribe request.
     func subscribe(_ request: SubscribeRequest) async throws -> EventSubscription
     /// Answers a request right away, on the connection's event loop, when that needs no

@@ -6,7 +6,7 @@ import StashCore
 /// checks it field by field, in the order a client reads the errors, and makes it a
 /// `NewDownload`; whether it is new, already there or held by another download is
 /// `EngineState.decideAdd`'s.
-struct AddRequest {
+package struct AddRequest: Sendable {
     var id = ""
     var uri = ""
     var files: [BundleFileSpec] = []
@@ -29,6 +29,33 @@ struct AddRequest {
     var expect = ""
     var minSize: Int64 = 0
     var priority = DownloadPriority.normal
+
+    package init(
+        id: String = "", uri: String = "", files: [BundleFileSpec] = [], title: String = "", sha256: String = "", headers: [HTTPHeader] = [],
+        hls: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false, appData: [UInt8] = [], group: String = "",
+        textTracks: [TextTrack] = [], rateLimit: Int64 = 0, expect: String = "", minSize: Int64 = 0,
+        priority: DownloadPriority = .normal, replace: Bool = false, network: NetworkRequirement? = nil, onBattery: BatteryPolicy? = nil
+    ) {
+        self.id = id
+        self.uri = uri
+        self.files = files
+        self.title = title
+        self.sha256 = sha256
+        self.headers = headers
+        self.hls = hls
+        self.drm = drm
+        self.force = force
+        self.appData = appData
+        self.group = group
+        self.textTracks = textTracks
+        self.rateLimit = rateLimit
+        self.expect = expect
+        self.minSize = minSize
+        self.priority = priority
+        self.replace = replace
+        self.network = network
+        self.onBattery = onBattery
+    }
 
     /// The request checked, with its files made: the first field that breaks a rule is the
     /// error, naming it.

@@ -4,7 +4,7 @@ import StashCore
 /// size of a file (the bytes a part file holds, whether a complete file is whole). Reading
 /// changes nothing, so, like the clock, it is injected rather than ordered as an effect; a
 /// test gives answers of its own.
-struct DiskGauge: Sendable {
+package struct DiskGauge: Sendable {
     /// Free bytes for an unprivileged user; throws when the file system cannot be asked.
     let freeBytes: @Sendable () throws -> Int64
     /// The whole file system's bytes, nil when it cannot be asked: a download larger than

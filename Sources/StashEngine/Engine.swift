@@ -53,29 +53,20 @@ package actor Engine {
     /// The downloads, for the requests that read one (export).
     var entries: EntryTable { state.entries }
 
-    /// `clock` and `network` are what the engine's timers and licence renewals read: the
-    /// system's unless a test gives its own.
+    /// `clock` and `network` are what the engine's timers and licence renewals read, `disk` its
+    /// free space and file sizes: the system's unless a test gives its own.
     package init(
         dataDir: String, socketPath: String, registry: Registry, fetch: any FetchService, keys: KeyStore, config: DaemonConfig, logger: Logger,
-        clock: WallClock = .system, network: NetworkMonitor = .system, diskWatch: DiskWatchSettings = DiskWatchSettings()
-    ) {
-        self.init(
-            dataDir: dataDir, socketPath: socketPath, registry: registry, fetch: fetch, keys: keys, config: config, logger: logger,
-            clock: clock, network: network, diskWatch: diskWatch, disk: .system(assetsDir: AssetLayout(dataDir: dataDir).assetsDir))
-    }
-
-    /// With the disk's gauges a test gives (free space, file sizes).
-    init(
-        dataDir: String, socketPath: String, registry: Registry, fetch: any FetchService, keys: KeyStore, config: DaemonConfig, logger: Logger,
-        clock: WallClock, network: NetworkMonitor, diskWatch: DiskWatchSettings, disk: DiskGauge
+        clock: WallClock = .system, network: NetworkMonitor = .system, diskWatch: DiskWatchSettings = DiskWatchSettings(), disk: DiskGauge? = nil
     ) {
         self.clock = clock
         self.bus = EventBus(clock: clock)
         self.keys = keys
-        self.layout = AssetLayout(dataDir: dataDir)
+        let layout = AssetLayout(dataDir: dataDir)
+        self.layout = layout
         self.registry = registry
         self.fetch = fetch
-        self.state = EngineState(config: config, layout: layout, clock: clock, disk: disk, network: network, logLevel: logger.logLevel)
+        self.state = EngineState(config: config, layout: layout, clock: clock, disk: disk ?? .system(assetsDir: layout.assetsDir), network: network, logLevel: logger.logLevel)
         self.logger = logger
         self.records = state.entries.cache
         self.commits = CommitQueue(registry: registry, bus: bus, cache: state.entries.cache)
@@ -156,28 +147,42 @@ package actor Engine {
     /// given, or a `uri` whose path ends in .m3u8); checked by `AddRequest`, decided by
     /// `EngineState.decideAdd` (an id or content already there: `created` false). `textTracks`
     /// are side-loaded subtitle files fetched with it (`TextTrackRules`).
-    package func add(
-        id requestedID: String, uri: String, files specs: [BundleFileSpec] = [], title: String, sha256: String, headers: [HTTPHeader],
-        hls requestedHLS: HLSOptions? = nil, drm: DRMParams? = nil, force: Bool = false, appData: [UInt8] = [], group: String = "",
-        textTracks trackSpecs: [TextTrack] = [], rateLimit: Int64 = 0, expect: String = "", minSize: Int64 = 0,
-        priority: DownloadPriority = .normal, replace: Bool = false, network: NetworkRequirement? = nil, onBattery: BatteryPolicy? = nil
-    ) async throws -> (download: Download, created: Bool) {
-        var request = AddRequest(
-            id: requestedID, uri: uri, files: specs, title: title, sha256: sha256, headers: headers, hls: requestedHLS, drm: drm, force: force,
-            appData: appData, group: group, textTracks: trackSpecs, expect: expect, minSize: minSize)
-        request.rateLimit = rateLimit
-        request.priority = priority
-        request.replace = replace
-        request.network = network
-        request.onBattery = onBattery
-        return try await add(request.validated())
+    package func add(_ request: AddRequest) async throws -> (download: Download, created: Bool) {
+        try await add([Result { try request.validated() }])[0].get()
     }
 
-    private func add(_ new: NewDownload) async throws -> (download: Download, created: Bool) {
+    /// Adds a burst of requests (`AddBurst`); the answers are in their order.
+    package func add(_ requests: [AddRequest]) async -> [Result<(download: Download, created: Bool), Error>] {
+        await add(requests.map { request in Result { try request.validated() } })
+    }
+
+    private func add(_ adds: [Result<NewDownload, Error>]) async -> [AddBurst.Answer] {
+        var generator = SystemRandomNumberGenerator()
+        var burst = state.decideAdds(adds, using: &generator)
+        let tickets = burst.created.map { perform($0.effects) }
+        for ((index, download, _), ticket) in zip(burst.created, tickets) {
+            do {
+                // Queued only once on disk: a download the registry refused (a full disk) must
+                // not leave a transfer and a folder behind.
+                try await ticket?.wait()
+                run(.added(download.id))
+                // The record as committed: later states reach the client as events once they are.
+                burst.answers[index] = .success((publicView(download), true))
+            } catch {
+                run(.addRefused(download))
+                burst.answers[index] = .failure(error)
+            }
+        }
+        for (index, new) in burst.alone {
+            do { burst.answers[index] = .success(try await addAlone(new)) } catch { burst.answers[index] = .failure(error) }
+        }
+        return burst.finished
+    }
+
+    /// A replace, or an add of content another download holds.
+    private func addAlone(_ new: NewDownload) async throws -> (download: Download, created: Bool) {
         var generator = SystemRandomNumberGenerator()
         switch try state.decideAdd(new, using: &generator) {
-        case .existing(let download):
-            return (publicView(download), false)
         case .replace(let id):
             // Answered with the record that says a replace is under way, once it is durable.
             return (publicView(try await answer(.replace(id, sha256: new.sha256, files: new.files), id: id)), false)
@@ -185,16 +190,12 @@ package actor Engine {
             // Answered once the holder's own add is durable (it may be in the same list, a
             // moment earlier): commit before tell.
             try await flush()
-            guard let current = state.heldContent(holder) else { return try await add(new) }
-            return (publicView(current), false)
-        case .create(let download):
-            // Queued only once on disk: a download the registry refused (a full disk) must not
-            // leave a transfer and a folder behind.
-            try await insert(download)
-            run(.added(download.id))
-            // The record as committed: later states reach the client as events once they are.
-            return (publicView(download), true)
+            if let current = state.heldContent(holder) { return (publicView(current), false) }
+        case .existing, .create:
+            break
         }
+        // Moved on meanwhile (the holder is gone): an add as any other.
+        return try await add([.success(new)])[0].get()
     }
 
     /// Enters a new download (AddDownload, Adopt) and returns once its record is committed.

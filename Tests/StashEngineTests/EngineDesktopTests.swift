@@ -134,7 +134,7 @@ final class EngineDesktopRuleTests: XCTestCase {
         config.network = .unmetered
         let harness = try await EngineHarness(config: config)
         await harness.engine.desktopChanged(DesktopConditions(metered: true))
-        _ = try await harness.engine.add(id: "this-one", uri: EngineHarness.url("this-one"), title: "", sha256: "", headers: [], network: .any)
+        _ = try await harness.engine.add(AddRequest(id: "this-one", uri: EngineHarness.url("this-one"), network: .any))
         try await harness.add("other")
         try await harness.settle()
         XCTAssertEqual(harness.fetch.runningURLs, [EngineHarness.url("this-one")])

@@ -22,7 +22,7 @@ final class EngineFolderReplaceTests: XCTestCase {
     }
 
     private func replace(_ harness: EngineHarness) async throws -> Download {
-        let added = try await harness.engine.add(id: "b", uri: "", files: specs, title: "", sha256: "", headers: [], replace: true)
+        let added = try await harness.engine.add(AddRequest(id: "b", uri: "", files: specs, replace: true))
         try await harness.settle()
         XCTAssertFalse(added.created)
         return added.download
@@ -198,12 +198,12 @@ final class EngineFolderReplaceTests: XCTestCase {
         let harness = try await EngineHarness()
         let url = EngineHarness.url("v")
         let track = TextTrack(uri: "http://h.test/fr.vtt", language: "fr")
-        _ = try await harness.engine.add(id: "v", uri: url, title: "", sha256: "", headers: [], textTracks: [track])
+        _ = try await harness.engine.add(AddRequest(id: "v", uri: url, textTracks: [track]))
         try await harness.settle()
         try await harness.complete(url)
         try await harness.complete("http://h.test/fr.vtt", bytes: 10)
         try await harness.eventually("COMPLETED") { try await harness.stateOf("v") == .completed }
-        let added = try await harness.engine.add(id: "v", uri: url, title: "", sha256: "", headers: [], textTracks: [track], replace: true)
+        let added = try await harness.engine.add(AddRequest(id: "v", uri: url, textTracks: [track], replace: true))
         XCTAssertEqual(added.download.stateReason, EngineState.replacingReason)
         let sibling = harness.dataDir + "/assets/.replacing-v"
         XCTAssertTrue(try XCTUnwrap(harness.fetch.transfer(url)).request.folder == sibling)

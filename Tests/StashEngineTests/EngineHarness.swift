@@ -79,7 +79,7 @@ final class EngineHarness {
     /// A single-file download of `url` (default: one of its own per id).
     @discardableResult
     func add(_ id: String, url: String? = nil) async throws -> Download {
-        let added = try await engine.add(id: id, uri: url ?? Self.url(id), title: "", sha256: "", headers: [])
+        let added = try await engine.add(AddRequest(id: id, uri: url ?? Self.url(id)))
         try await settle()
         return added.download
     }
@@ -87,7 +87,7 @@ final class EngineHarness {
     @discardableResult
     func addBundle(_ id: String, urls: [String]) async throws -> Download {
         let specs = urls.enumerated().map { BundleFileSpec(url: $0.element, path: "f\($0.offset).bin") }
-        let added = try await engine.add(id: id, uri: "", files: specs, title: "", sha256: "", headers: [])
+        let added = try await engine.add(AddRequest(id: id, uri: "", files: specs))
         try await settle()
         return added.download
     }

@@ -13,8 +13,8 @@ final class EngineHeadersTests: XCTestCase {
     func testNewHeadersReplaceThoseOfTheirNameRestartARunningDownloadOnThemAndAreKept() async throws {
         let harness = try await EngineHarness()
         let url = EngineHarness.url("a")
-        _ = try await harness.engine.add(
-            id: "a", uri: url, title: "", sha256: "", headers: [Self.header("Authorization", "Bearer old"), Self.header("X-App", "7")])
+        _ = try await harness.engine.add(AddRequest(
+            id: "a", uri: url, title: "", sha256: "", headers: [Self.header("Authorization", "Bearer old"), Self.header("X-App", "7")]))
         try await harness.settle()
         harness.fetch.respond(url, total: 1000)
         harness.fetch.progress(url, bytes: 400)

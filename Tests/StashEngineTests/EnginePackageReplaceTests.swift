@@ -43,15 +43,15 @@ final class EnginePackageReplaceTests: XCTestCase {
 
     private func completedFilm(_ harness: EngineHarness, _ server: Server) async throws {
         server.state.withLock { $0 = (3, oldKey) }
-        _ = try await harness.engine.add(id: "film", uri: "http://h.test/film.m3u8", title: "", sha256: "", headers: [], hls: HLSOptions())
+        _ = try await harness.engine.add(AddRequest(id: "film", uri: "http://h.test/film.m3u8", hls: HLSOptions()))
         try await harness.eventually("the segments are fetched") { Set(harness.fetch.runningURLs) == Set(self.segmentURLs(3)) }
         for url in segmentURLs(3) { try await harness.complete(url) }
         try await harness.eventually("COMPLETED") { try await harness.stateOf("film") == .completed }
     }
 
     private func replace(_ harness: EngineHarness) async throws {
-        let added = try await harness.engine.add(
-            id: "film", uri: "http://h.test/film.m3u8", title: "", sha256: "", headers: [], hls: HLSOptions(), replace: true)
+        let added = try await harness.engine.add(AddRequest(
+            id: "film", uri: "http://h.test/film.m3u8", hls: HLSOptions(), replace: true))
         XCTAssertFalse(added.created)
         XCTAssertEqual(added.download.stateReason, EngineState.replacingReason)
     }

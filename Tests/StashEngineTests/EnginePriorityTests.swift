@@ -16,7 +16,7 @@ final class EnginePriorityTests: XCTestCase {
     }
 
     private func add(_ harness: EngineHarness, _ id: String, _ priority: DownloadPriority = .normal) async throws {
-        _ = try await harness.engine.add(id: id, uri: EngineHarness.url(id), title: "", sha256: "", headers: [], priority: priority)
+        _ = try await harness.engine.add(AddRequest(id: id, uri: EngineHarness.url(id), priority: priority))
         try await harness.settle()
     }
 

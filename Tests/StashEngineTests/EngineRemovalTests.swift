@@ -59,7 +59,7 @@ final class EngineRemovalTests: XCTestCase {
                     for round in 0..<1500 {
                         do {
                             switch (lane / ids.count + round) % 6 {
-                            case 0: _ = try await engine.add(id: id, uri: "", files: specs, title: "", sha256: "", headers: [], force: true)
+                            case 0: _ = try await engine.add(AddRequest(id: id, uri: "", files: specs, force: true))
                             case 1, 3: _ = try await engine.pause(id: id)
                             case 2, 4: _ = try await engine.resume(id: id)
                             default: try await engine.cancel(id: id)

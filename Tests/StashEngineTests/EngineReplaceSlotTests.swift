@@ -14,7 +14,7 @@ final class EngineReplaceSlotTests: XCTestCase {
     }
 
     private func replace(_ harness: EngineHarness, _ id: String) async throws -> Download {
-        let added = try await harness.engine.add(id: id, uri: EngineHarness.url(id), title: "", sha256: "", headers: [], replace: true)
+        let added = try await harness.engine.add(AddRequest(id: id, uri: EngineHarness.url(id), replace: true))
         try await harness.settle()
         return added.download
     }

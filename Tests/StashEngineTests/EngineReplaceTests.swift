@@ -16,8 +16,8 @@ final class EngineReplaceTests: XCTestCase {
     }
 
     private func replace(_ harness: EngineHarness, _ id: String, url: String? = nil) async throws -> Download {
-        let added = try await harness.engine.add(
-            id: url == nil ? id : "", uri: url ?? EngineHarness.url(id), title: "", sha256: "", headers: [], replace: true)
+        let added = try await harness.engine.add(AddRequest(
+            id: url == nil ? id : "", uri: url ?? EngineHarness.url(id), replace: true))
         try await harness.settle()
         XCTAssertFalse(added.created)
         return added.download
@@ -184,7 +184,7 @@ final class EngineReplaceTests: XCTestCase {
             XCTAssertTrue(error.message.contains("not COMPLETED"), error.message)
         }
         do {
-            _ = try await harness.engine.add(id: "q", uri: "http://h.test/other.bin", title: "", sha256: "", headers: [], replace: true)
+            _ = try await harness.engine.add(AddRequest(id: "q", uri: "http://h.test/other.bin", replace: true))
             XCTFail("a replace with another uri")
         } catch let error as StashError {
             XCTAssertEqual(error.code, .alreadyExists)

@@ -68,7 +68,7 @@ final class EngineTests: XCTestCase {
         for index in 0..<3 { http.serve(path: "/p\(index).bin", size: 20_000 + index, seed: UInt64(index + 1)) }
         let events = await engine.subscribe(ids: ["b"], minProgressStep: 0, minIntervalMs: 0, replayFrom: 0)
         let specs = (0..<3).map { BundleFileSpec(url: http.url("/p\($0).bin"), path: "pages/\($0).bin") }
-        let (added, created) = try await engine.add(id: "b", uri: "", files: specs, title: "chapter", sha256: "", headers: [])
+        let (added, created) = try await engine.add(AddRequest(id: "b", uri: "", files: specs, title: "chapter", sha256: "", headers: []))
         XCTAssertTrue(created)
         XCTAssertEqual(added.state, .queued)
         let seen = await states(of: "b", until: .completed, in: events)
@@ -89,7 +89,7 @@ final class EngineTests: XCTestCase {
         var route = TestRoute(body: .pattern(size: 50_000, seed: 1))
         route.bytesPerSecond = 200_000
         http.serve(path: "/f.bin", route: route)
-        _ = try await engine.pause(id: try await engine.add(id: "f", uri: http.url("/f.bin"), title: "", sha256: "", headers: []).download.id)
+        _ = try await engine.pause(id: try await engine.add(AddRequest(id: "f", uri: http.url("/f.bin"))).download.id)
         await engine.shutdown()
         engine = try await makeEngine()
         let restored = try await engine.get(id: "f")
@@ -108,7 +108,7 @@ final class EngineTests: XCTestCase {
         await engine.shutdown()
         engine = try await makeEngine(diskWatch: DiskWatchSettings(limit: 0, pollInterval: 0.1))
         http.serve(path: "/w.bin", size: 5000, seed: 4)
-        _ = try await engine.add(id: "w", uri: http.url("/w.bin"), files: [], title: "", sha256: "", headers: [])
+        _ = try await engine.add(AddRequest(id: "w", uri: http.url("/w.bin"), files: []))
         try await eventually("w completes") { try await self.engine.get(id: "w").state == .completed }
         let info = try await engine.maintenance.systemInfo()
         XCTAssertTrue(info.warnings.contains { $0.contains("1 complete download(s) could not be watched") }, "\(info.warnings)")
@@ -125,7 +125,7 @@ final class EngineTests: XCTestCase {
         engine = try await makeEngine(clock: manual.clock)
         http.serve(path: "/t.bin", size: 1000, seed: 9)
         let events = await engine.subscribe(ids: ["t"], minProgressStep: 0, minIntervalMs: 0, replayFrom: 0)
-        _ = try await engine.add(id: "t", uri: http.url("/t.bin"), files: [], title: "", sha256: "", headers: [])
+        _ = try await engine.add(AddRequest(id: "t", uri: http.url("/t.bin"), files: []))
         for await event in events {
             XCTAssertEqual(event.time, manual.now, "\(event.kind)")
             if case .stateChanged(let download, _) = event.kind, download.state == .completed { break }
@@ -151,8 +151,8 @@ final class EngineTests: XCTestCase {
         http.serveDirectory(stream.directory, at: "/skd")
 
         let events = await engine.subscribe(ids: ["lic"], minProgressStep: 0, minIntervalMs: 0, replayFrom: 0)
-        _ = try await engine.add(id: "lic", uri: http.url("/skd/" + stream.masterPath), title: "", sha256: "", headers: [],
-                                 drm: DRMParams(licenseServer: licenses.licenseURL))
+        _ = try await engine.add(AddRequest(id: "lic", uri: http.url("/skd/" + stream.masterPath),
+                                 drm: DRMParams(licenseServer: licenses.licenseURL)))
         let seen = await states(of: "lic", until: .completed, in: events)
         XCTAssertEqual(seen.last, .completed)
         XCTAssertEqual(licenses.requests(action: "renew").count, 0)
@@ -182,7 +182,7 @@ final class EngineTests: XCTestCase {
         config.storageReserve = 1 << 50
         engine = try await makeEngine(clock: manual.clock, config: config)
         http.serve(path: "/held.bin", size: 10_000)
-        _ = try await engine.add(id: "held", uri: http.url("/held.bin"), title: "", sha256: "", headers: [])
+        _ = try await engine.add(AddRequest(id: "held", uri: http.url("/held.bin")))
         try await eventually("held for space") {
             try await engine.get(id: "held").stateReason.contains("insufficient storage")
         }

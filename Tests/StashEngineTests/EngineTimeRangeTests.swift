@@ -23,9 +23,9 @@ final class EngineTimeRangeTests: XCTestCase {
     }
 
     func add(_ harness: EngineHarness, start: Double?, end: Double?) async throws -> Download {
-        try await harness.engine.add(
-            id: "film", uri: "http://h.test/film.m3u8", title: "", sha256: "", headers: [],
-            hls: HLSOptions(start: start, end: end)).download
+        try await harness.engine.add(AddRequest(
+            id: "film", uri: "http://h.test/film.m3u8",
+            hls: HLSOptions(start: start, end: end))).download
     }
 
     func testOnlyTheWindowIsFetchedAndAnEndPastTheStreamIsClampedInTheRecord() async throws {
@@ -89,8 +89,8 @@ final class EngineTimeRangeTests: XCTestCase {
             guard let body = bodies[request.url] else { throw DownloadError(.network, "\(request.url) cannot be reached") }
             return FetchedBody(bytes: Array(body.utf8), effectiveURL: request.url, contentType: "application/vnd.apple.mpegurl")
         }
-        _ = try await harness.engine.add(
-            id: "late", uri: "http://h.test/show.m3u8", title: "", sha256: "", headers: [], hls: HLSOptions(subtitles: ["en"], start: 16))
+        _ = try await harness.engine.add(AddRequest(
+            id: "late", uri: "http://h.test/show.m3u8", hls: HLSOptions(subtitles: ["en"], start: 16)))
         try await harness.eventually("the window's segments are fetched") {
             Set(harness.fetch.runningURLs) == ["http://h.test/seg8.ts", "http://h.test/seg9.ts"]
         }

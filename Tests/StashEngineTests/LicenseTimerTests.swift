@@ -221,9 +221,9 @@ final class LicenseTimerTests: XCTestCase {
             return FetchedBody(bytes: Array(playlist.utf8), effectiveURL: request.url, contentType: "application/vnd.apple.mpegurl")
         }
         server.set(.grant(expiresIn: 100, playbackDuration: nil))
-        _ = try await harness.engine.add(
-            id: "film", uri: "http://h.test/film.m3u8", title: "", sha256: "", headers: [], hls: HLSOptions(),
-            drm: DRMParams(licenseServer: FakeLicenseServer.url))
+        _ = try await harness.engine.add(AddRequest(
+            id: "film", uri: "http://h.test/film.m3u8", hls: HLSOptions(),
+            drm: DRMParams(licenseServer: FakeLicenseServer.url)))
         let segments = ["http://h.test/seg0.ts", "http://h.test/seg1.ts"]
         try await harness.eventually("the segments are fetched") { Set(harness.fetch.runningURLs) == Set(segments) }
         XCTAssertEqual(server.requests("acquire"), [0])

@@ -30,11 +30,11 @@ final class PlannerTests: XCTestCase {
             guard request.url.hasPrefix("http://h.test/film") else { throw DownloadError(.validation, "\(request.url) is not a playlist") }
             return Self.answer(request)
         }
-        _ = try await harness.engine.add(id: "film", uri: "http://h.test/film.m3u8", title: "", sha256: "", headers: [])
+        _ = try await harness.engine.add(AddRequest(id: "film", uri: "http://h.test/film.m3u8"))
         try await harness.eventually("the segments are fetched") {
             Set(harness.fetch.runningURLs) == ["http://h.test/seg0.ts", "http://h.test/seg1.ts"]
         }
-        _ = try await harness.engine.add(id: "bad", uri: "http://h.test/bad.m3u8", title: "", sha256: "", headers: [])
+        _ = try await harness.engine.add(AddRequest(id: "bad", uri: "http://h.test/bad.m3u8"))
         try await harness.eventually("FAILED") { try await harness.stateOf("bad") == .failed }
         let failed = try await harness.record("bad")
         XCTAssertTrue(failed.error?.message.contains("is not a playlist") == true, "\(String(describing: failed.error))")
@@ -52,7 +52,7 @@ final class PlannerTests: XCTestCase {
             return Self.answer(request)
         }
         let engine = harness.engine!
-        _ = try await engine.add(id: "film", uri: "http://h.test/film.m3u8", title: "", sha256: "", headers: [])
+        _ = try await engine.add(AddRequest(id: "film", uri: "http://h.test/film.m3u8"))
         try await poll("the playlist is asked for") { harness.fetch.bodyRequests.count == 1 }
         let cancel = Task { try await engine.cancel(id: "film") }
         try await poll("REMOVING is committed") { engine.has(id: "film").state == .removing }

@@ -103,7 +103,7 @@ final class RateScheduleEngineTests: XCTestCase {
 
     func testADownloadsLimitGoesWithEachOfItsTransfers() async throws {
         let harness = try await makeHarness()
-        let added = try await harness.engine.add(id: "slow", uri: EngineHarness.url("slow"), title: "", sha256: "", headers: [], rateLimit: 1)
+        let added = try await harness.engine.add(AddRequest(id: "slow", uri: EngineHarness.url("slow"), rateLimit: 1))
         try await harness.settle()
         XCTAssertEqual(added.download.rateLimit, 1)
         let transfer = try XCTUnwrap(harness.fetch.running.first)
@@ -113,7 +113,7 @@ final class RateScheduleEngineTests: XCTestCase {
         let record = try await harness.record("slow")
         XCTAssertEqual(record.rateLimit, 1, "kept in the registry")
         do {
-            _ = try await harness.engine.add(id: "bad", uri: EngineHarness.url("bad"), title: "", sha256: "", headers: [], rateLimit: -1)
+            _ = try await harness.engine.add(AddRequest(id: "bad", uri: EngineHarness.url("bad"), rateLimit: -1))
             XCTFail("a negative rate is refused")
         } catch let error as StashError {
             XCTAssertTrue(error.message.contains("rate_limit") && error.message.contains("-1"), error.message)
