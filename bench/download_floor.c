@@ -1,6 +1,6 @@
 // download_floor DIR LIST THREADS: stash's promise for single-file downloads kept as plainly as
 // C allows, for `make bench` to weigh stashd against. For each URL of LIST (one a line): a row
-// in a SQLite registry (WAL, synchronous=FULL, group commits at least 3 ms apart, as stash's)
+// in a SQLite registry (WAL, synchronous=FULL, group commits at least 6 ms apart, as stash's)
 // committed as QUEUED before its transfer starts, then DOWNLOADING at the first body bytes and
 // COMPLETED once the file is durable; the body fetched by libcurl's multi interface, 16 at once,
 // held in memory and written as durable_floor.c writes it (durable_work.h: a folder, the part
@@ -27,7 +27,7 @@
 
 #include "durable_work.h"
 
-enum { PARALLEL = 16, SPACING_NS = 3000000 };
+enum { PARALLEL = 16, SPACING_NS = 6000000 };
 enum State { QUEUED, DOWNLOADING, COMPLETED };
 static const char *state_names[] = {"QUEUED", "DOWNLOADING", "COMPLETED"};
 

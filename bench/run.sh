@@ -383,7 +383,7 @@ bench_floor() {
 # bench_download_floor WORKLOAD LIST: stash's promise for the same files kept in plain C
 # (bench/download_floor.c: the transfers by libcurl's multi interface, 16 at once; the disk work
 # of durable_floor.c; a SQLite row per download committed QUEUED, DOWNLOADING and COMPLETED in
-# group commits 3 ms apart; nothing told to anyone), timed like a tool. Its fastest run's CPU
+# group commits 6 ms apart; nothing told to anyone), timed like a tool. Its fastest run's CPU
 # and time go to cpu.tsv as the tool "download-floor": what stashd spends above it is the cost
 # of its engine, protocol and events, and what it costs against wget2 is the promise's own.
 bench_download_floor() {
