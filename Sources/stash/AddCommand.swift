@@ -7,7 +7,8 @@ struct AddCommand: AsyncParsableCommand {
         commandName: "add",
         abstract: "Add a download (or one per line of a file), or a bundle of many files.",
         discussion: """
-            Prints the added download (text, or its JSON record with --json). Adding an id \
+            Prints the added download (text, or its JSON record with --json; nothing but \
+            errors with --quiet). Adding an id \
             that already exists with the same URL (or, for a bundle, the same files) is not an \
             error: the existing download is printed. With --wait, follows the downloads until \
             each has COMPLETED (exit 0) or FAILED (exit 1), drawing progress bars on a terminal \
@@ -85,6 +86,9 @@ struct AddCommand: AsyncParsableCommand {
 
     @Flag(help: "Wait until the downloads complete or fail, showing progress.")
     var wait = false
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors: with --wait the exit status says whether every download completed, as `wget -q` or `curl -s` would.")
+    var quiet = false
 
     @Flag(help: "Add even when a download already holds the URL (or the bundle's files); without it that download is shown.")
     var force = false
@@ -193,6 +197,7 @@ struct AddCommand: AsyncParsableCommand {
             ids.append(download.id)
             records.append(download)
             if isNew { created.insert(download.id) }
+            if quiet { continue }
             if global.json {
                 if events == nil { Output.json(download.publicRecord) }
             } else {
@@ -205,11 +210,11 @@ struct AddCommand: AsyncParsableCommand {
             // A replace is followed to its end; an add with replace that found nothing to
             // replace (created) is a new download, followed as one.
             if replace, let renewed = records.first(where: { !created.contains($0.id) }) {
-                let done = try await ReplaceWaiter.wait(for: renewed, client: client, events: events, json: global.json)
+                let done = try await ReplaceWaiter.wait(for: renewed, client: client, events: events, json: global.json, quiet: quiet)
                 if !done { throw ExitCode(ExitStatus.failure) }
                 return
             }
-            let completed = try await DownloadWaiter.wait(for: ids, known: records, client: client, events: events, json: global.json)
+            let completed = try await DownloadWaiter.wait(for: ids, known: records, client: client, events: events, json: global.json, quiet: quiet)
             if !completed { throw ExitCode(ExitStatus.failure) }
         }
     }
@@ -229,15 +234,15 @@ struct AddCommand: AsyncParsableCommand {
         // Only for the count shown: the answer is the record after the append.
         let before = try? await client.getDownload(id: id)
         let (download, _) = try await client.addDownload(AddDownloadRequest(id: id, uri: "", files: files, append: true))
-        if global.json {
+        if global.json, !quiet {
             if events == nil { Output.json(download.publicRecord) }
-        } else {
+        } else if !quiet {
             let added = before.map { max(0, download.filesTotal - $0.filesTotal) }
             let what = added.map { $0 == 0 ? "nothing new (it holds these files)" : "\($0) new file(s)" } ?? "the files"
             Output.line("appended \(what) to \(id) (\(download.state.name)): bundle of \(download.filesTotal) files")
         }
         if let events {
-            let completed = try await DownloadWaiter.wait(for: [id], client: client, events: events, json: global.json)
+            let completed = try await DownloadWaiter.wait(for: [id], client: client, events: events, json: global.json, quiet: quiet)
             if !completed { throw ExitCode(ExitStatus.failure) }
         }
     }

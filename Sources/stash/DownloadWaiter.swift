@@ -7,9 +7,10 @@ enum DownloadWaiter {
     /// happens in between is still seen. `known`: records of some of `ids` read after `events`
     /// was opened (the answers of the adds just made), which need no GetDownload: for 2,000
     /// downloads that was 2,000 round trips one after the other. Returns true when every
-    /// download completed; the others are reported on stderr.
+    /// download completed; the others are reported on stderr. `quiet`: nothing else is printed.
     static func wait(
-        for ids: [String], known: [Download] = [], client: StashClient, events: AsyncThrowingStream<DownloadEvent, Error>, json: Bool
+        for ids: [String], known: [Download] = [], client: StashClient, events: AsyncThrowingStream<DownloadEvent, Error>, json: Bool,
+        quiet: Bool = false
     ) async throws -> Bool {
         var wanted: [String] = []
         var seen: Set<String> = []
@@ -17,7 +18,7 @@ enum DownloadWaiter {
         let interrupt = InterruptNotice(ids: wanted)
         defer { interrupt.cancel() }
         var tracker = DownloadTracker()
-        let reporter = ProgressReporter(json: json)
+        let reporter = ProgressReporter(json: json, quiet: quiet)
         var read: [String: Download] = [:]
         for download in known { read[download.id] = download }
         for id in wanted {

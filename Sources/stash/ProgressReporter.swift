@@ -12,16 +12,20 @@ final class ProgressReporter {
     static let redrawInterval = Duration.milliseconds(100)
 
     private let bars: Bool
+    /// Nothing is shown (`--quiet`).
+    private let quiet: Bool
     private var order: [String] = []
     private var downloads: [String: Download] = [:]
     private var drawnLines = 0
     private var lastDraw: ContinuousClock.Instant?
 
-    init(json: Bool) {
-        bars = !json && Output.isTerminal
+    init(json: Bool, quiet: Bool = false) {
+        self.quiet = quiet
+        bars = !quiet && !json && Output.isTerminal
     }
 
     func show(_ download: Download) {
+        if quiet { return }
         guard bars else {
             Output.json(download.publicRecord)
             return

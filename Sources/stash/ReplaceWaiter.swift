@@ -10,12 +10,14 @@ enum ReplaceWaiter {
     static let keptPrefixes = ["the replace failed", "the replace was cancelled", "a replace was under way when stashd stopped"]
 
     /// `events` must have been opened before the add that `answer` answers. Returns true when
-    /// the new copy is in place; says why not on stderr otherwise.
-    static func wait(for answer: Download, client: StashClient, events: AsyncThrowingStream<DownloadEvent, Error>, json: Bool) async throws -> Bool {
+    /// the new copy is in place; says why not on stderr otherwise. `quiet`: nothing else is printed.
+    static func wait(
+        for answer: Download, client: StashClient, events: AsyncThrowingStream<DownloadEvent, Error>, json: Bool, quiet: Bool = false
+    ) async throws -> Bool {
         let id = answer.id
         let interrupt = InterruptNotice(ids: [id])
         defer { interrupt.cancel() }
-        if !json { Output.line("waiting for the replace of \(id); the old copy stays until the new one is complete") }
+        if !json && !quiet { Output.line("waiting for the replace of \(id); the old copy stays until the new one is complete") }
         for try await event in events {
             var record: Download
             switch event.kind {
@@ -35,9 +37,9 @@ enum ReplaceWaiter {
             let now = try await client.getDownload(id: id)
             guard ended(now) else { continue }
             record = now
-            if json { Output.json(record.publicRecord) }
+            if json && !quiet { Output.json(record.publicRecord) }
             if record.state == .completed && record.stateReason == replaced {
-                if !json { Output.line("replaced: \(id) (\(record.state.name))") }
+                if !json && !quiet { Output.line("replaced: \(id) (\(record.state.name))") }
                 return true
             }
             let reason = record.error.map { $0.description } ?? record.stateReason

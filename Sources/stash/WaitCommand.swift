@@ -9,14 +9,17 @@ struct WaitCommand: AsyncParsableCommand {
             Follows each download until it is COMPLETED or FAILED (or LICENSE_EXPIRED, \
             DRM_EXPIRED, or cancelled). On a terminal draws a progress bar per download; \
             otherwise (or with --json) prints a JSON record per download at start and per \
-            change. Exit 0 when all completed, 1 otherwise. Ctrl-C stops only the waiting \
-            (exit 130): stashd goes on with the downloads.
+            change; with --quiet nothing but the errors. Exit 0 when all completed, 1 otherwise. \
+            Ctrl-C stops only the waiting (exit 130): stashd goes on with the downloads.
             """)
 
     @OptionGroup var global: GlobalOptions
 
     @Argument(help: ArgumentHelp("The downloads' ids.", valueName: "id"))
     var ids: [String]
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors: the exit status says whether every download completed.")
+    var quiet = false
 
     func validate() throws {
         if ids.isEmpty { throw ValidationError("give at least one download id") }
@@ -25,7 +28,7 @@ struct WaitCommand: AsyncParsableCommand {
     func run() async throws {
         let client = try await global.connect()
         let events = try await client.events(ids: ids)
-        let completed = try await DownloadWaiter.wait(for: ids, client: client, events: events, json: global.json)
+        let completed = try await DownloadWaiter.wait(for: ids, client: client, events: events, json: global.json, quiet: quiet)
         if !completed { throw ExitCode(ExitStatus.failure) }
     }
 }

@@ -26,4 +26,29 @@ final class CLIAddWaitTests: DaemonTestCase {
         XCTAssertEqual(log.components(separatedBy: "AddDownload").count - 1, 5, "the log names each request's op")
         XCTAssertEqual(log.components(separatedBy: "GetDownload").count - 1, 0, "add --wait read a record it had from its add")
     }
+
+    /// `--quiet` prints nothing but errors: the exit status says whether all completed, and a
+    /// failed download is named on stderr.
+    func testQuietAddWaitPrintsNothingButAFailure() async throws {
+        http.serve(path: "/quiet0", size: 10_000, seed: 3)
+        http.serve(path: "/quiet1", size: 12_000, seed: 4)
+        let list = daemon.dataDir + "/quiet.txt"
+        try [http.url("/quiet0"), http.url("/quiet1")].joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
+        let quiet = try daemon.runCLI(["add", "--from-file", list, "--wait", "--quiet"])
+        XCTAssertEqual(quiet.status, 0, quiet.stderr)
+        XCTAssertEqual(quiet.stdout, "")
+        XCTAssertEqual(quiet.stderr, "")
+        let loud = try daemon.runCLI(["add", http.url("/quiet0"), "--force", "--id", "again", "--wait"])
+        XCTAssertEqual(loud.status, 0, loud.stderr)
+        XCTAssertFalse(loud.stdout.isEmpty, "without --quiet the add and its changes are printed")
+
+        let failed = try daemon.runCLI(["add", http.url("/missing"), "--id", "gone", "--wait", "-q"])
+        XCTAssertEqual(failed.status, 1)
+        XCTAssertEqual(failed.stdout, "")
+        XCTAssertTrue(failed.stderr.contains("download gone ended FAILED"), failed.stderr)
+        let waited = try daemon.runCLI(["wait", "gone", "again", "-q"])
+        XCTAssertEqual(waited.status, 1)
+        XCTAssertEqual(waited.stdout, "")
+        XCTAssertTrue(waited.stderr.contains("download gone ended FAILED"), waited.stderr)
+    }
 }
