@@ -21,8 +21,16 @@ struct AddBurst {
 
     /// Every answer; one left out is an error of stash's own, not a trap.
     var finished: [Answer] {
-        answers.map { $0 ?? .failure(StashError(.internal, "an add of a burst went unanswered")) }
+        answers.map { $0 ?? .failure(Self.unanswered) }
     }
+
+    /// The answer of a burst of one add.
+    static func only(_ answers: [Answer]) throws -> (download: Download, created: Bool) {
+        guard let answer = answers.first else { throw unanswered }
+        return try answer.get()
+    }
+
+    private static let unanswered = StashError(.internal, "an add of a burst went unanswered")
 }
 
 extension EngineState {

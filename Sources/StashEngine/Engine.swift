@@ -148,7 +148,7 @@ package actor Engine {
     /// `EngineState.decideAdd` (an id or content already there: `created` false). `textTracks`
     /// are side-loaded subtitle files fetched with it (`TextTrackRules`).
     package func add(_ request: AddRequest) async throws -> (download: Download, created: Bool) {
-        try await add([Result { try request.validated() }])[0].get()
+        try AddBurst.only(await add([Result { try request.validated() }]))
     }
 
     /// Adds a burst of requests (`AddBurst`); the answers are in their order.
@@ -195,7 +195,7 @@ package actor Engine {
             break
         }
         // Moved on meanwhile (the holder is gone): an add as any other.
-        return try await add([.success(new)])[0].get()
+        return try AddBurst.only(await add([.success(new)]))
     }
 
     /// Enters a new download (AddDownload, Adopt) and returns once its record is committed.
