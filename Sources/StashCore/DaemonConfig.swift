@@ -78,7 +78,7 @@ public struct DaemonConfig: Equatable, Sendable, Codable {
         Key(name: "max-connections", range: 1...1024, help: "transfers at once over all downloads", keyPath: \.maxConnections64),
         Key(name: "max-connections-per-host", range: 1...1024, help: "transfers at once to one host", keyPath: \.maxConnectionsPerHost64),
         Key(name: "storage-reserve", range: 0...(1 << 50), help: "bytes of free disk space downloads leave untouched", keyPath: \.storageReserve),
-        Key(name: "retry-max-attempts", range: 1...100, help: "attempts per transfer before it fails", keyPath: \.retryMaxAttempts64),
+        Key(name: "retry-max-attempts", range: 1...100, help: "attempts per file before it fails", keyPath: \.retryMaxAttempts64),
         Key(name: "retry-base-delay-ms", range: 10...600_000, help: "first retry delay, doubled each attempt", keyPath: \.retryBaseDelayMs64),
         Key(name: "retry-max-delay-ms", range: 10...3_600_000, help: "longest retry delay", keyPath: \.retryMaxDelayMs64),
         Key(name: "rate-limit", range: 0...(1 << 40), help: "bytes per second over all transfers, 0 = unlimited", keyPath: \.rateLimit),

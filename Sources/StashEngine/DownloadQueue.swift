@@ -1,3 +1,4 @@
+import Foundation
 import StashCore
 
 /// Which queued downloads get one of the `max-parallel` download slots: the first by
@@ -18,6 +19,9 @@ struct DownloadQueue {
     var maxParallel: Int
     private var heap: [(key: QueueKey, id: String)] = []
     private var held: [(key: QueueKey, id: String)] = []
+    /// Queued downloads that may not start before a time (a retry's backoff,
+    /// `EngineState+Retry`): passed over until `undefer` enters them again.
+    private var deferred: [String: Date] = [:]
     private(set) var active: Set<String> = []
     /// The priority of each active download, and how many active downloads have each one:
     /// a preemption looks for a running download of lower priority than the queue's head at
@@ -47,7 +51,7 @@ struct DownloadQueue {
     /// The first waiting id and its key, left in the queue; stale entries above it go.
     mutating func peek(isCurrent: Current) -> (key: QueueKey, id: String)? {
         while let top = heap.first {
-            if isCurrent(top.id, top.key), !isHeld(top.id) { return top }
+            if isCurrent(top.id, top.key), !isHeld(top.id), deferred[top.id] == nil { return top }
             popFirst()
         }
         return nil
@@ -92,6 +96,21 @@ struct DownloadQueue {
     /// A held download left the queue (paused, cancelled) or changed its key.
     mutating func unhold(_ id: String) {
         held.removeAll { $0.id == id }
+    }
+
+    /// `id` waits in the queue, but does not start before `time`.
+    mutating func deferStart(_ id: String, until time: Date) {
+        deferred[id] = time
+    }
+
+    /// The time a deferred download may start at; nil when it is not deferred.
+    func deferral(of id: String) -> Date? { deferred[id] }
+
+    /// A deferred download's time came: it waits under `key` again. Without a key (it left
+    /// the queue), it is only forgotten.
+    mutating func undefer(_ id: String, key: QueueKey?) {
+        guard deferred.removeValue(forKey: id) != nil, let key else { return }
+        enqueue(id, key: key)
     }
 
     var hasHeld: Bool { !held.isEmpty }

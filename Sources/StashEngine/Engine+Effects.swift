@@ -74,16 +74,14 @@ extension Engine {
             maintenance.diskWatch.unwatch(id)
         case .license(let order):
             licenses.perform(order, config: config)
-        case .armStorageRecheck:
-            arm(after: EngineState.storageRecheckInterval, .storageRecheckDue)
+        case .arm(let seconds, let input):
+            arm(after: seconds, input)
         case .forgetStorageInfo:
             maintenance.storage.forget()
         case .setRateLimit(let bytesPerSecond):
             fetch.setRateLimit(bytesPerSecond)
         case .setGroupRateLimit(let group, let bytesPerSecond):
             fetch.setGroupRateLimit(group, bytesPerSecond)
-        case .armRateChange(let seconds, let generation):
-            arm(after: seconds, .rateChangeDue(generation: generation))
         case .log(let level, let message, let metadata):
             logger.log(level: level, message, metadata: metadata)
         case .swapReplacement, .markReplacementFolder, .swapReplacementFolder, .discardReplacementKeys, .discardReplacement:

@@ -32,8 +32,9 @@ enum EngineEffect {
     case unwatch(String)
     /// An order to the licence manager: arm its timer, renew a licence, keep a release.
     case license(LicenseOrder)
-    /// Send `.storageRecheckDue` after `EngineState.storageRecheckInterval`.
-    case armStorageRecheck
+    /// Take `input` in (a timer's: `.storageRecheckDue`, `.rateChangeDue`, `.retryDue`) once
+    /// `after` seconds have passed on the engine's clock.
+    case arm(after: TimeInterval, EngineInput)
     /// Storage figures (GetSystemInfo) made before this change are stale.
     case forgetStorageInfo
     /// The global rate limit in force (the schedule's or `rate-limit`).
@@ -41,8 +42,6 @@ enum EngineEffect {
     /// A download's own limit (SetDownload): its running transfers, the rate group named by
     /// its id, take it at once.
     case setGroupRateLimit(String, Int64)
-    /// Send `.rateChangeDue(generation)` after `after` seconds: the schedule's next change.
-    case armRateChange(after: TimeInterval, generation: UInt64)
     case log(Logger.Level, Logger.Message, Logger.Metadata)
     /// Rename a replacement's complete new copy over the old one (`ReplacementSwap`);
     /// `.replacementSwapped` follows.

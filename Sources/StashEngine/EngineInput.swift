@@ -62,6 +62,9 @@ enum EngineInput {
     case storageRecheckDue
     /// The rate schedule's timer armed with `generation` fired (`EngineState+RateSchedule`).
     case rateChangeDue(generation: UInt64)
+    /// The retry of a download waiting in the queue for its backoff may be due
+    /// (`EngineState+Retry`).
+    case retryDue(String)
     /// The licence manager's result or timer (`EngineState+License`).
     case license(LicenseReport)
     /// What the desktop says changed: a metered network, battery power (`EngineState+Desktop`).

@@ -126,7 +126,8 @@ extension EngineState {
             copy.files[index].downloadedBytes = bytes
             copy.files[index].done = true
             copy.filesDone += 1
-        case .failed(let error), .noSpace(let error):
+        // A replace's transfers retry inside the fetch service: `.retryLater` is not asked for.
+        case .failed(let error), .noSpace(let error), .retryLater(_, _, let error):
             copy.running[index] = nil
             replacement.folder = copy
             replacements[id] = replacement

@@ -38,7 +38,7 @@ extension EngineState {
         effects.append(.setRateLimit(limit))
         effects.append(.forgetStorageInfo)
         if let next = rateTimer.next {
-            effects.append(.armRateChange(after: max(0, next.at.timeIntervalSince(now)), generation: rateTimer.generation))
+            effects.append(.arm(after: max(0, next.at.timeIntervalSince(now)), .rateChangeDue(generation: rateTimer.generation)))
         }
     }
 }

@@ -114,7 +114,8 @@ extension EngineState {
             effects.append(.commit(.saveFile(id: id, index: 0, file: entry.download.files[0]), then: nil))
             effects.append(.commit(.save(entry.download), then: nil))
             effects.append(.swapReplacement(id: id, folder: layout.assetFolder(id: id), temporary: replacement.temporaryName, final: replacement.finalName))
-        case .failed(let error), .noSpace(let error):
+        // A replace's transfers retry inside the fetch service: `.retryLater` is not asked for.
+        case .failed(let error), .noSpace(let error), .retryLater(_, _, let error):
             endReplacement(id, reason: "the replace failed and the old copy is kept: \(error.message)", discard: true, into: &effects)
         case .retrying(let attempt, let delayMs, let error):
             log(.notice, "replace will retry", [

@@ -106,6 +106,12 @@ extension EngineState {
         request.resumeOnSize = file.newURL
         request.rateGroup = download.id
         request.groupRateLimit = download.rateLimit
+        request.retriesOutside = true
+        if let retry = retries[download.id]?[index] {
+            request.attemptsBefore = retry.attempts
+            // Whole milliseconds left of the backoff; at most a day, so the conversion holds.
+            request.delayMs = Int(min(max(0, retry.notBefore.timeIntervalSince(clock.now())), 86_400) * 1000)
+        }
         entry.activity.started(index, generation: generation)
         effects.append(.startTransfer(id: download.id, index: index, generation: generation, request))
     }

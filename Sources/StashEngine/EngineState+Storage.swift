@@ -83,7 +83,7 @@ extension EngineState {
         if let key = queueKey(id) { queue.hold(id, key: key) }
         guard !storageRecheckArmed else { return }
         storageRecheckArmed = true
-        effects.append(.armStorageRecheck)
+        effects.append(.arm(after: Self.storageRecheckInterval, .storageRecheckDue))
     }
 
     /// Held downloads go back to the front of the queue (they are the oldest) and the

@@ -38,12 +38,9 @@ extension EngineState {
                 _ = try? transition(id, .transferStarted, into: &effects) { $0.stateReason = "" }
             }
 
-        case .retrying(let attempt, let delayMs, let error):
-            log(.notice, "transfer will retry", [
-                "id": "\(id)", "file": "\(entry.download.files[index].path)", "attempt": "\(attempt)", "delay_ms": "\(delayMs)",
-                "error": "\(error.message.withoutURLSecrets)"], into: &effects)
-            entry.download.stateReason = "retrying in \(delayMs) ms after attempt \(attempt): \(fileLabel(entry.download, index, message: error.message))\(error.message)"
+        case .retryLater(let attempt, let delayMs, let error):
             entries[id] = entry
+            retryLater(id, index: index, attempt: attempt, delayMs: delayMs, error: error, into: &effects)
 
         case .waitingForNetwork:
             entries[id] = entry
@@ -57,6 +54,7 @@ extension EngineState {
             file.size = bytes
             file.done = true
             entry.download.files[index] = file
+            if !retries.isEmpty { retries[id]?[index] = nil }
             entry.download.filesDone += 1
             if sizeChanged {
                 entry.download.totalBytes = SizeEstimate.total(of: entry.download, planned: entry.planEstimate)
@@ -91,8 +89,9 @@ extension EngineState {
                 record.stateReason = "insufficient storage: the disk filled up; free space, then resume"
             }
 
-        case .stopped, .received:
-            // File transfers never end with `.received`; that is for in-memory fetches.
+        case .stopped, .received, .retrying:
+            // File transfers never end with `.received`, that is for in-memory fetches, and
+            // retry outside the fetch service (`.retryLater`), never inside it (`.retrying`).
             entries[id] = entry
         }
     }
@@ -212,7 +211,7 @@ extension EngineState {
     /// URL only when that message does not name it already (a storage error names the path).
     /// A single file's URL is already in its messages; the files after a single file's own
     /// are its text tracks'.
-    private func fileLabel(_ download: Download, _ index: Int, message: String) -> String {
+    func fileLabel(_ download: Download, _ index: Int, message: String) -> String {
         guard download.isFolder || index > 0 else { return "" }
         let file = download.files[index]
         return message.contains(file.url) ? "file '\(file.path)': " : "file '\(file.path)' (\(file.url)): "

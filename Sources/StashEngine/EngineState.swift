@@ -54,6 +54,11 @@ struct EngineState {
     var replacements: [String: Replacement] = [:]
     /// Replaces waiting for a download slot, in the order asked (`EngineState+ReplaceSlots`).
     var replaceQueue: [String] = []
+    /// Files whose last transfer ended to be retried (`EngineState+Retry`), by download and
+    /// file index: kept while the download is active or queued, so the attempts add up across
+    /// transfers and the next one waits out the backoff. Here rather than in `DownloadEntry`,
+    /// where 100,000 downloads at rest would each carry it.
+    var retries: [String: [Int: FileRetry]] = [:]
     /// What the desktop says (`EngineState+Desktop`), and the downloads waiting for it to change.
     var desktop = DesktopConditions()
     var desktopWaiting: Set<String> = []
@@ -198,6 +203,8 @@ struct EngineState {
             recheckStorage(into: &effects)
         case .rateChangeDue(let generation):
             rateChangeDue(generation: generation, into: &effects)
+        case .retryDue(let id):
+            retryDue(id, into: &effects)
         case .license(let report):
             try on(license: report, into: &effects)
         case .desktop(let conditions):
@@ -232,7 +239,12 @@ struct EngineState {
         if action == .none { return false }
         entry.download.state = entry.lifecycle.state
         edit(&entry.download)
-        if previous == .queued, entry.download.state != .queued { queue.unhold(id) }
+        if previous == .queued, entry.download.state != .queued {
+            queue.unhold(id)
+            queue.undefer(id, key: nil)
+        }
+        // Paused, stopped, failed, done: a later start begins its attempts afresh.
+        if !entry.download.state.isActive, entry.download.state != .queued, !retries.isEmpty { retries[id] = nil }
         if previous != .queued, entry.download.state == .queued { placeInQueue(&entry.download, after: input) }
         if action == .startTransfer {
             // Noted before any byte of it is fetched or parsed: if that takes stashd down, the

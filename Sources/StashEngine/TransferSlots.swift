@@ -91,6 +91,17 @@ struct TransferSlots {
         release(host)
     }
 
+    /// A file of an active download whose transfer ended to be retried waits for a slot
+    /// again, after the files already waiting.
+    mutating func waitAgain(_ id: String, index: Int, host: String) {
+        downloads[id]?.waiting.append((index, host))
+    }
+
+    /// Whether a file of the download waits for a transfer slot.
+    func hasWaiting(_ id: String) -> Bool {
+        downloads[id].map { $0.head < $0.waiting.count } ?? false
+    }
+
     func isActive(_ id: String) -> Bool { downloads[id] != nil }
 
     func runningCount(_ id: String) -> Int { downloads[id]?.running.count ?? 0 }

@@ -1,7 +1,7 @@
 import StashCore
 
 /// What a transfer reports, in order, on the fetch thread. Exactly one of `completed`,
-/// `received`, `failed`, `stopped` and `noSpace` ends a transfer.
+/// `received`, `failed`, `stopped`, `noSpace` and `retryLater` ends a transfer.
 package enum FetchEvent: Sendable, Equatable {
     /// Response headers of a successful (2xx) response arrived; again after every retry.
     case started(FetchResponseInfo)
@@ -10,6 +10,9 @@ package enum FetchEvent: Sendable, Equatable {
     case progress(downloadedBytes: Int64, totalBytes: Int64?)
     /// Attempt `attempt` (1-based) failed with `error`; the next one starts after `delayMs`.
     case retrying(attempt: Int, delayMs: Int, error: DownloadError)
+    /// Final, for a request with `retriesOutside`: attempt `attempt` failed and the next one
+    /// may start after `delayMs`, in a new transfer the caller starts when it chooses.
+    case retryLater(attempt: Int, delayMs: Int, error: DownloadError)
     /// The network is down; the transfer waits and resumes by itself without using up attempts.
     case waitingForNetwork
     /// The final file is in place with this size, and its digest when one was expected (else "").
@@ -27,7 +30,7 @@ package enum FetchEvent: Sendable, Equatable {
     /// Whether this event ends the transfer.
     package var isFinal: Bool {
         switch self {
-        case .completed, .received, .failed, .stopped, .noSpace: return true
+        case .completed, .received, .failed, .stopped, .noSpace, .retryLater: return true
         case .started, .progress, .retrying, .waitingForNetwork: return false
         }
     }

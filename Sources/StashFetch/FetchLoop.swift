@@ -98,6 +98,8 @@ final class FetchLoop {
             switch command {
             case .start(let id, let request, let events):
                 let transfer = Transfer(id: id, request: request, logger: logger, events: events)
+                // At most a day: the caller's number, kept from overflowing the nanoseconds.
+                if request.delayMs > 0 { transfer.firstAttemptAt = now() + UInt64(min(request.delayMs, 86_400_000)) * 1_000_000 }
                 transfers[id] = transfer
                 transfer.log(.debug, "transfer starting", ["url": "\(transfer.request.url.withoutURLSecrets)"])
                 if let limit = request.memoryLimit {
@@ -243,6 +245,15 @@ final class FetchLoop {
     }
 
     private func startAttempt(_ transfer: Transfer, counted: Bool) {
+        if let at = transfer.firstAttemptAt {
+            // The backoff an earlier transfer of the file began is not over: wait it out here,
+            // its part file open (the timers start this attempt again).
+            transfer.firstAttemptAt = nil
+            if at > now() {
+                transfer.phase = .waitingToRetry(until: at)
+                return
+            }
+        }
         if counted {
             // A new attempt follows the redirects from the start, as the server may now
             // send it elsewhere.
@@ -333,6 +344,12 @@ final class FetchLoop {
             transfer.log(.info, "network down; waiting", metadata)
             transfer.phase = .waitingForNetwork(nextCheck: now() + 1_000_000_000)
             transfer.emit(.waitingForNetwork)
+        case .retry(let delay) where transfer.request.retriesOutside && !transfer.freshConnection:
+            // A failure on a pooled connection is retried here, on a new connection
+            // (`freshConnection`): the host did answer, so there is no host to wait out.
+            metadata["delayMs"] = "\(delay)"
+            transfer.log(.info, "attempt failed; the caller retries", metadata)
+            finish(transfer, .retryLater(attempt: transfer.attempts, delayMs: delay, error: failure.error))
         case .retry(let delay):
             metadata["delayMs"] = "\(delay)"
             transfer.log(.info, "attempt failed; retrying", metadata)

@@ -46,6 +46,16 @@ package struct FetchRequest: Sendable {
     /// What the body must be and how small it may be; a body that fails is refused as soon as
     /// its first bytes (or its announced size) tell, and nothing of it is kept.
     package var contentCheck: ContentCheck?
+    /// A failed attempt that would be retried ends the transfer with `.retryLater` instead of
+    /// waiting inside it: the caller waits out the backoff holding no transfer slot, and
+    /// another download may use the slot meanwhile.
+    package var retriesOutside = false
+    /// Attempts earlier transfers of the same file made (retried outside): they count
+    /// against `retry.maxAttempts` as this transfer's own do.
+    package var attemptsBefore = 0
+    /// The first attempt waits this long: what is left of the backoff of the attempt an
+    /// earlier transfer of the file ended with.
+    package var delayMs = 0
 
     package init(
         url: String, headers: [HTTPHeader] = [], folder: String, relativePath: String,

@@ -16,8 +16,10 @@ extension Transfer {
             var failure = FetchFailure.curl(code, errorText: easy.errorText, url: request.url)
             // A pooled connection can carry what the previous response left behind (a body
             // longer than its Content-Length): whatever failed there is retried once on a new
-            // connection, and the message says which connection it was.
-            if (try? easy.info(long: CURLINFO_NUM_CONNECTS)) == 0, !retriedOnFreshConnection {
+            // connection, and the message says which connection it was. No connection made is
+            // not a pooled one either when making it failed (refused, not resolved).
+            let connecting = code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST || code == CURLE_COULDNT_RESOLVE_PROXY
+            if !connecting, (try? easy.info(long: CURLINFO_NUM_CONNECTS)) == 0, !retriedOnFreshConnection {
                 retriedOnFreshConnection = true
                 freshConnection = true
                 failure = .curl(code, errorText: easy.errorText, url: request.url, reusedConnection: true)

@@ -52,8 +52,12 @@ final class Transfer {
     /// Whether the request body goes along: dropped by a redirect that turns a POST into a GET.
     var sendsBody = true
     var easy: CurlEasy?
-    /// Attempts started and counted against `request.retry.maxAttempts`.
-    var attempts = 0
+    /// Attempts started and counted against `request.retry.maxAttempts`, with those of the
+    /// file's earlier transfers.
+    var attempts: Int
+    /// The monotonic time (ns) before which the first attempt must not start
+    /// (`FetchRequest.delayMs`); nil once it has started or when there is none.
+    var firstAttemptAt: UInt64?
     /// Validators of the bytes in the part file; they make the next Range request safe.
     var partETag: String?
     var partLastModified: String?
@@ -101,6 +105,7 @@ final class Transfer {
         self.currentURL = request.url
         self.probe = request.contentCheck.map(ContentProbe.init)
         self.logger = logger
+        self.attempts = max(0, request.attemptsBefore)
     }
 
     /// Logs with the transfer's number added, only when the level is on. The number is not

@@ -57,7 +57,15 @@ final class EventBacklogTests: DaemonTestCase {
         // ~1.2 KB per event: the socket buffers and NIO's 64 KiB hold a few hundred, the
         // subscription 1,024 more, so 1,600 QUEUED events overflow it.
         let title = String(repeating: "t", count: 1000)
-        _ = try await client.setConfig([(key: "max-parallel", value: "1")])
+        // A head download holds the one slot, stalled: the others stay QUEUED and send no
+        // more events (a download retrying a refused connection would give the slot up).
+        var stalled = TestRoute(body: .pattern(size: 100_000, seed: 1))
+        stalled.stallAfterBytes = 1000
+        stalled.stallTimes = 1
+        http.serve(path: "/head", route: stalled)
+        _ = try await client.setConfig([(key: "max-parallel", value: "1"), (key: "low-speed-time", value: "600")])
+        _ = try await client.addDownload(AddDownloadRequest(id: "head", uri: http.url("/head")))
+        _ = try await waitFor("head", .downloading)
         for index in 0..<1600 {
             _ = try await client.addDownload(AddDownloadRequest(id: "slow\(index)", uri: "http://127.0.0.1:9/x", title: title, force: true))
         }

@@ -72,15 +72,20 @@ final class EngineSchedulingTests: XCTestCase {
         let url = EngineHarness.url("r")
         try await harness.add("r")
         harness.fetch.respond(url, total: 5000)
-        harness.fetch.send(url, .retrying(attempt: 1, delayMs: 500, error: DownloadError(.network, "connection reset")))
+        harness.fetch.send(url, .retryLater(attempt: 1, delayMs: 500, error: DownloadError(.network, "connection reset")))
         try await harness.settle()
-        // In the engine's record; the registry's gets it with the next save.
-        let live = await harness.engine.live("r")
-        let retrying = try XCTUnwrap(live)
-        XCTAssertEqual(retrying.state, .downloading)
+        let retrying = try await harness.record("r")
+        XCTAssertEqual(retrying.state, .queued, "it waits for its retry without a slot")
         XCTAssertEqual(retrying.stateReason, "retrying in 500 ms after attempt 1: connection reset")
+        XCTAssertEqual(harness.fetch.started, [url], "not before its backoff is over")
 
-        let old = try XCTUnwrap(harness.fetch.transfer(url))
+        harness.clock.advance(by: 0.5)
+        try await harness.eventually("the retry starts once 500 ms passed") { harness.fetch.started == [url, url] }
+        let again = try XCTUnwrap(harness.fetch.transfer(url))
+        XCTAssertEqual(again.request.attemptsBefore, 1, "the attempts add up across transfers")
+        XCTAssertEqual(again.request.delayMs, 0)
+        XCTAssertTrue(again.request.retriesOutside)
+
         harness.fetch.fail(url, "HTTP 503 after 3 attempts")
         try await harness.settle()
         let failed = try await harness.record("r")
@@ -89,11 +94,80 @@ final class EngineSchedulingTests: XCTestCase {
 
         _ = try await harness.engine.resume(id: "r")
         try await harness.settle()
-        XCTAssertEqual(harness.fetch.started, [url, url], "a resume starts the transfer again")
-        old.events(.completed(bytes: 5000, sha256: ""))
+        XCTAssertEqual(harness.fetch.started, [url, url, url], "a resume starts the transfer again")
+        XCTAssertEqual(harness.fetch.transfer(url)?.request.attemptsBefore, 0, "a resume begins the attempts afresh")
+        again.events(.completed(bytes: 5000, sha256: ""))
         try await harness.settle()
         let stillRunning = try await harness.record("r")
-        XCTAssertEqual(stillRunning.state, .preparing, "the first transfer's late completion is not this transfer's")
+        XCTAssertEqual(stillRunning.state, .preparing, "the earlier transfer's late completion is not this transfer's")
+        await harness.stop()
+    }
+
+    /// A download retrying a host that is down gives its slot to the next in the queue for its
+    /// backoff, and gets the next free slot once the backoff is over, before those added after it.
+    func testADownloadWaitingToRetryHoldsNoSlot() async throws {
+        let harness = try await EngineHarness(config: config { $0.maxParallel = 1 })
+        for id in ["dead", "b", "c"] { try await harness.add(id) }
+        let dead = EngineHarness.url("dead")
+        harness.fetch.send(dead, .retryLater(attempt: 1, delayMs: 7000, error: DownloadError(.network, "connection refused")))
+        try await harness.settle()
+        XCTAssertEqual(harness.fetch.runningURLs, [EngineHarness.url("b")], "the next download runs during the backoff")
+        try await harness.complete(EngineHarness.url("b"))
+        XCTAssertEqual(harness.fetch.runningURLs, [EngineHarness.url("c")], "and the one after it")
+        let waiting = try await harness.record("dead")
+        XCTAssertEqual(waiting.state, .queued)
+
+        harness.clock.advance(by: 7)
+        try await harness.settle()
+        try await harness.complete(EngineHarness.url("c"))
+        XCTAssertEqual(harness.fetch.runningURLs, [dead], "its backoff over, it runs again")
+        XCTAssertEqual(harness.fetch.transfer(dead)?.request.attemptsBefore, 1)
+        try await harness.complete(dead)
+        let states = try await ["dead", "b", "c"].asyncMap { try await harness.stateOf($0) }
+        XCTAssertEqual(states, [.completed, .completed, .completed])
+        await harness.stop()
+    }
+
+    /// A paused download waiting for its retry does not start when the backoff ends; resumed,
+    /// it starts at once.
+    func testAPausedRetryDoesNotStartAtItsTime() async throws {
+        let harness = try await EngineHarness()
+        let url = EngineHarness.url("p")
+        try await harness.add("p")
+        harness.fetch.send(url, .retryLater(attempt: 2, delayMs: 1000, error: DownloadError(.network, "timed out")))
+        try await harness.settle()
+        _ = try await harness.engine.pause(id: "p")
+        harness.clock.advance(by: 1)
+        try await harness.settle()
+        let paused = try await harness.record("p")
+        XCTAssertEqual(paused.state, .paused)
+        XCTAssertEqual(harness.fetch.started, [url])
+        _ = try await harness.engine.resume(id: "p")
+        try await harness.settle()
+        XCTAssertEqual(harness.fetch.started, [url, url])
+        XCTAssertEqual(harness.fetch.transfer(url)?.request.attemptsBefore, 0)
+        await harness.stop()
+    }
+
+    /// A bundle file's retry while its other files transfer: the download keeps its slot, the
+    /// file waits for a transfer slot again and its next transfer waits out the backoff.
+    func testABundleFileRetriesWhileTheOthersTransfer() async throws {
+        let harness = try await EngineHarness(config: config { $0.filesPerDownload = 2 })
+        let urls = (0..<3).map { EngineHarness.url("page\($0)") }
+        try await harness.addBundle("book", urls: urls)
+        XCTAssertEqual(harness.fetch.runningURLs, Array(urls[0..<2]))
+        harness.fetch.send(urls[0], .retryLater(attempt: 1, delayMs: 2000, error: DownloadError(.http, "HTTP 503")))
+        try await harness.settle()
+        XCTAssertEqual(harness.fetch.runningURLs, [urls[1], urls[2]], "the waiting file goes first, the retried one after it")
+        let book = try await harness.record("book")
+        XCTAssertEqual(book.state, .preparing)
+        try await harness.complete(urls[1])
+        let retried = try XCTUnwrap(harness.fetch.transfer(urls[0]))
+        XCTAssertEqual(retried.request.attemptsBefore, 1)
+        XCTAssertEqual(retried.request.delayMs, 2000, "the fake clock stood still: all of the backoff is left")
+        try await harness.complete(urls[0])
+        try await harness.complete(urls[2])
+        try await harness.eventually("the bundle completes") { try await harness.stateOf("book") == .completed }
         await harness.stop()
     }
 

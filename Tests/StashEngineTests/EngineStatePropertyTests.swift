@@ -18,6 +18,8 @@ final class EngineStatePropertyTests: XCTestCase {
         var stale: [(id: String, index: Int, generation: UInt64)] = []
         var pendingStops: [String] = []
         var pendingSyncs: [(id: String, synced: Int)] = []
+        /// Downloads a retry timer was armed for (`.retryDue` fires it).
+        var pendingRetries: [String] = []
         var added: [String] = []
         /// Adds whose durable step (`.added`) came.
         var durable: Set<String> = []
@@ -110,6 +112,9 @@ final class EngineStatePropertyTests: XCTestCase {
             let sync = world.pendingSyncs.removeFirst()
             let failure = Int.random(in: 0..<10, using: &random) == 0 ? DownloadError(.storage, "sync failed") : nil
             return (.foldersSynced(sync.id, failure: failure, synced: sync.synced), "synced \(sync.id)")
+        case 48..<51 where !world.pendingRetries.isEmpty && Bool.random(using: &random):
+            let id = world.pendingRetries.removeFirst()
+            return (.retryDue(id), "retry due \(id)")
         case 48..<51:
             free.bytes.withLock { $0 = Bool.random(using: &random) ? 1 << 40 : Int64.random(in: 0...20_000, using: &random) }
             return (.storageRecheckDue, "recheck")
@@ -131,7 +136,8 @@ final class EngineStatePropertyTests: XCTestCase {
             case 4, 5, 6: event = .completed(bytes: bytes + Int64.random(in: 1...3000, using: &random), sha256: "")
             case 7: event = .failed(DownloadError(.http, "HTTP 500"))
             case 8: event = Bool.random(using: &random) ? .waitingForNetwork : .noSpace(DownloadError(.storage, "ENOSPC"))
-            default: event = .retrying(attempt: 1, delayMs: 100, error: DownloadError(.network, "reset"))
+            // No delay: the state's clock stands still, and the timer is due when it fires.
+            default: event = .retryLater(attempt: 1, delayMs: 0, error: DownloadError(.network, "reset"))
             }
             if event.isFinal { world.running[generation] = nil }
             return (.transfer(FetchNotice(id: transfer.id, index: transfer.index, generation: generation, event: event)), "\(event) of \(transfer.id)#\(transfer.index)")
@@ -167,6 +173,8 @@ final class EngineStatePropertyTests: XCTestCase {
                 XCTFail("\(download.id) has no playlist to plan: \(context)")
             case .syncFolders(let id, _, let synced):
                 world.pendingSyncs.append((id, synced))
+            case .arm(_, .retryDue(let id)):
+                world.pendingRetries.append(id)
             case .commit(let change, .stateChanged(let announced, _)?):
                 // Commit before publish: the announced state is the one this commit writes.
                 switch change {
@@ -201,6 +209,14 @@ final class EngineStatePropertyTests: XCTestCase {
             XCTAssertEqual(download.filesDone, download.files.filter(\.done).count, "\(id)'s files done: \(context)")
             let running = Set(world.running.filter { $0.value.id == id }.map(\.key))
             XCTAssertEqual(Set(entry.activity.transfers.values), running, "\(id)'s transfers: \(context)")
+            if state.queue.deferral(of: id) != nil {
+                XCTAssertEqual(download.state, .queued, "\(id) waits for its retry's time in \(download.state.name): \(context)")
+                XCTAssertTrue(world.pendingRetries.contains(id), "\(id) waits for a retry no timer will fire: \(context)")
+            }
+        }
+        for id in state.retries.keys {
+            let waits = state.entries[id].map { $0.lifecycle.state.isActive || $0.lifecycle.state == .queued } ?? false
+            XCTAssertTrue(waits, "\(id)'s retry attempts outlive its run: \(context)")
         }
         XCTAssertGreaterThanOrEqual(state.sessionBytes, 0, context)
     }

@@ -90,4 +90,61 @@ final class FetchRetryTests: FetchTestCase {
         XCTAssertTrue(error.message.contains("after 2 attempts"), error.message)
         XCTAssertEqual(recorder.retries.count, 1)
     }
+
+    /// Retried outside (the engine's file transfers): a failed attempt ends the transfer with
+    /// its backoff; the next transfer counts the earlier attempts and waits out what is left
+    /// of the backoff.
+    func testRetriedOutsideTheTransferEndsAndTheNextCountsOnAndWaits() async throws {
+        server.serve(path: "/cut", route: TestRoute(body: body))
+        server.update(path: "/cut") {
+            $0.failStatus = 503
+            $0.failTimes = 2
+        }
+        var first = request("/cut", sha256: body.sha256Hex)
+        first.retriesOutside = true
+        first.retry = RetryPolicy(maxAttempts: 3, baseDelayMs: 300, maxDelayMs: 1000)
+
+        let ended = await fetch(first)
+
+        guard case .retryLater(let attempt, let delayMs, let error)? = ended.finalEvent else { return XCTFail("got \(ended.events)") }
+        XCTAssertEqual([attempt, delayMs], [1, 300])
+        XCTAssertEqual(error.httpStatus, 503)
+        XCTAssertTrue(ended.retries.isEmpty, "no retry inside the transfer")
+        XCTAssertEqual(server.requests(for: "/cut").count, 1)
+
+        var second = first
+        second.attemptsBefore = attempt
+        second.delayMs = 400
+        let began = ContinuousClock.now
+        let again = await fetch(second)
+        guard case .retryLater(let secondAttempt, _, _)? = again.finalEvent else { return XCTFail("got \(again.events)") }
+        XCTAssertEqual(secondAttempt, 2, "the attempts add up across transfers")
+        XCTAssertGreaterThanOrEqual(ContinuousClock.now - began, .milliseconds(390), "the first attempt waited out the backoff")
+
+        var third = first
+        third.attemptsBefore = secondAttempt
+        let last = await fetch(third)
+        XCTAssertEqual(last.finalEvent, .completed(bytes: 50_000, sha256: body.sha256Hex))
+        XCTAssertEqual(server.requests(for: "/cut").count, 3)
+    }
+
+    /// The attempts of earlier transfers use up the policy's: the last one gives up and says
+    /// how many there were in all.
+    func testRetriedOutsideGivesUpAtTheAttemptsOfAllTransfers() async throws {
+        server.serve(path: "/down", route: TestRoute(body: body))
+        server.update(path: "/down") {
+            $0.failStatus = 503
+            $0.failTimes = 100
+        }
+        var request = request("/down")
+        request.retriesOutside = true
+        request.retry = RetryPolicy(maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 100)
+        request.attemptsBefore = 2
+
+        let recorder = await fetch(request)
+
+        guard case .failed(let error)? = recorder.finalEvent else { return XCTFail("got \(recorder.events)") }
+        XCTAssertTrue(error.message.contains("after 3 attempts"), error.message)
+        XCTAssertEqual(server.requests(for: "/down").count, 1)
+    }
 }

@@ -1,0 +1,30 @@
+import Foundation
+import StashClient
+import StashCore
+import StashTestSupport
+import XCTest
+
+/// A download retrying a host that is down gives up its slot for its backoff: the others in
+/// the queue go on meanwhile. Through a real stashd, a refused connection and a real server.
+final class RetrySlotTests: DaemonTestCase {
+    /// One slot, a long backoff: the healthy download added after the dead one completes while
+    /// the dead one waits for its retry, QUEUED with the reason.
+    override var fixtureConfig: [(key: String, value: String)] {
+        [(key: "max-parallel", value: "1"), (key: "retry-base-delay-ms", value: "60000"), (key: "retry-max-delay-ms", value: "60000")]
+    }
+
+    func testAHostThatIsDownHoldsUpNoOtherDownload() async throws {
+        http.serve(path: "/ok.bin", size: 65_536)
+        _ = try await client.addDownload(AddDownloadRequest(id: "dead", uri: "http://127.0.0.1:1/gone.bin"))
+        let waiting = try await waitUntil("dead") { $0.stateReason.hasPrefix("retrying in 60000 ms after attempt 1") }
+        XCTAssertEqual(waiting.state, .queued, "it waits for its retry without a slot: \(waiting.stateReason)")
+
+        _ = try await client.addDownload(AddDownloadRequest(id: "ok", uri: http.url("/ok.bin")))
+        let done = try await waitFor("ok", .completed)
+        XCTAssertEqual(done.downloadedBytes, 65_536)
+        let dead = try await client.getDownload(id: "dead")
+        XCTAssertEqual(dead.state, .queued, "still waiting out its minute: \(dead.stateReason)")
+        XCTAssertTrue(dead.stateReason.contains("127.0.0.1:1"), dead.stateReason)
+        try await client.cancel(id: "dead")
+    }
+}
