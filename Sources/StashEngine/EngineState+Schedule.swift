@@ -47,6 +47,7 @@ extension EngineState {
             files: files.indices.filter { !files[$0].done }.map { ($0, files[$0].host) },
             fileSlots: entry.download.hls?.segmentConcurrency)
         entry.activity = .transferring([:])
+        endRetryWaits(entry.download.id)
         entry.pace.lastEvent = (-1, 0)
         // Progress is saved once the files have been transferring for `progressSaveInterval`,
         // not at their first bytes: a small file's record is saved when it completes, one
@@ -73,6 +74,7 @@ extension EngineState {
     mutating func fillTransferSlots(into effects: inout [EngineEffect]) {
         slotsChanged = false
         var finished: [String] = []
+        var deferred: [String] = []
         for action in slots.fill() {
             switch action {
             case .start(let id, let index):
@@ -80,13 +82,20 @@ extension EngineState {
                 startFile(&entry, index: index, into: &effects)
                 entries[id] = entry
             case .idle(let id):
-                // Every file was already on disk (a resume after the last one landed).
-                guard let entry = entries[id], entry.lifecycle.state.isActive, !entry.activity.isCompleting, !entry.activity.isPlanning,
-                      entry.download.filesDone == entry.download.filesTotal else { continue }
-                finished.append(id)
+                // Every file was already on disk (a resume after the last one landed), or
+                // the files left wait to retry.
+                guard let entry = entries[id], entry.lifecycle.state.isActive, !entry.activity.isCompleting, !entry.activity.isPlanning else { continue }
+                if entry.download.filesDone == entry.download.filesTotal {
+                    finished.append(id)
+                } else if waitsToRetry(id) {
+                    deferred.append(id)
+                }
             }
         }
         for id in finished { complete(id, into: &effects) }
+        for id in deferred { deferRetry(id, into: &effects) }
+        // Their download slots are free.
+        if !deferred.isEmpty { schedule(into: &effects) }
     }
 
     private mutating func startFile(_ entry: inout Entry, index: Int, into effects: inout [EngineEffect]) {

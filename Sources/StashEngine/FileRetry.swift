@@ -1,8 +1,11 @@
 import Foundation
 
-/// A file's retry in waiting (`EngineState+Retry`): how many attempts its transfers made, and
-/// when the next may start.
+/// A file's retry (`EngineState+Retry`): how many attempts its transfers made, when the next
+/// may start, and whether the file is out of the transfer slots until then.
 struct FileRetry: Equatable {
     var attempts: Int
     var notBefore: Date
+    /// Out of the slots until `notBefore` (`.retryDue` gives it back); false once the file
+    /// waits for a transfer slot again or its download starts over.
+    var waiting = true
 }

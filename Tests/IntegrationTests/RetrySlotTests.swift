@@ -27,4 +27,27 @@ final class RetrySlotTests: DaemonTestCase {
         XCTAssertTrue(dead.stateReason.contains("127.0.0.1:1"), dead.stateReason)
         try await client.cancel(id: "dead")
     }
+
+    /// A bundle whose server answers 503 to every file: once all its files wait to retry it
+    /// gives up its slot, and the healthy download behind it completes meanwhile.
+    func testABundleFromAFailingServerHoldsUpNoOtherDownload() async throws {
+        for page in 0..<3 {
+            http.serve(path: "/c/\(page).jpg", size: 1000)
+            http.update(path: "/c/\(page).jpg") {
+                $0.failStatus = 503
+                $0.failTimes = 100
+            }
+        }
+        http.serve(path: "/ok.bin", size: 65_536)
+        _ = try await client.addDownload(AddDownloadRequest(
+            id: "chapter", uri: "", files: (0..<3).map { BundleFileSpec(url: http.url("/c/\($0).jpg"), path: "\($0).jpg") }))
+        _ = try await client.addDownload(AddDownloadRequest(id: "ok", uri: http.url("/ok.bin")))
+        let done = try await waitFor("ok", .completed)
+        XCTAssertEqual(done.downloadedBytes, 65_536)
+        let chapter = try await client.getDownload(id: "chapter")
+        XCTAssertEqual(chapter.state, .queued, chapter.stateReason)
+        XCTAssertTrue(chapter.stateReason.hasPrefix("retrying in 60000 ms after attempt 1: file '"), chapter.stateReason)
+        XCTAssertTrue(chapter.stateReason.contains("HTTP 503"), chapter.stateReason)
+        try await client.cancel(id: "chapter")
+    }
 }

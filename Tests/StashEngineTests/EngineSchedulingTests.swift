@@ -149,25 +149,66 @@ final class EngineSchedulingTests: XCTestCase {
         await harness.stop()
     }
 
-    /// A bundle file's retry while its other files transfer: the download keeps its slot, the
-    /// file waits for a transfer slot again and its next transfer waits out the backoff.
-    func testABundleFileRetriesWhileTheOthersTransfer() async throws {
-        let harness = try await EngineHarness(config: config { $0.filesPerDownload = 2 })
+    /// A bundle's file waiting to retry leaves the transfer slots to the download's other files
+    /// until its time; once nothing else of the bundle transfers, the bundle gives up its
+    /// download slot to the next download until its earliest retry is due.
+    func testABundlesFilesWaitingToRetryHoldNoSlot() async throws {
+        let harness = try await EngineHarness(config: config {
+            $0.maxParallel = 1
+            $0.filesPerDownload = 2
+        })
         let urls = (0..<3).map { EngineHarness.url("page\($0)") }
         try await harness.addBundle("book", urls: urls)
+        try await harness.add("next")
         XCTAssertEqual(harness.fetch.runningURLs, Array(urls[0..<2]))
         harness.fetch.send(urls[0], .retryLater(attempt: 1, delayMs: 2000, error: DownloadError(.http, "HTTP 503")))
         try await harness.settle()
-        XCTAssertEqual(harness.fetch.runningURLs, [urls[1], urls[2]], "the waiting file goes first, the retried one after it")
-        let book = try await harness.record("book")
-        XCTAssertEqual(book.state, .preparing)
+        XCTAssertEqual(harness.fetch.runningURLs, [urls[1], urls[2]], "the next file takes the slot of the one waiting to retry")
+
+        harness.clock.advance(by: 2)
+        try await harness.settle()
+        XCTAssertEqual(harness.fetch.runningURLs, [urls[1], urls[2]], "its time come, it waits for a transfer slot again")
         try await harness.complete(urls[1])
         let retried = try XCTUnwrap(harness.fetch.transfer(urls[0]))
         XCTAssertEqual(retried.request.attemptsBefore, 1)
-        XCTAssertEqual(retried.request.delayMs, 2000, "the fake clock stood still: all of the backoff is left")
+        XCTAssertEqual(retried.request.delayMs, 0)
+
+        harness.fetch.send(urls[2], .retryLater(attempt: 1, delayMs: 5000, error: DownloadError(.http, "HTTP 503")))
+        harness.fetch.send(urls[0], .retryLater(attempt: 2, delayMs: 4000, error: DownloadError(.http, "HTTP 503")))
+        try await harness.settle()
+        let waiting = try await harness.record("book")
+        XCTAssertEqual(waiting.state, .queued, "nothing of it transfers: its slot goes to the next download")
+        XCTAssertEqual(harness.fetch.runningURLs, [EngineHarness.url("next")])
+
+        harness.clock.advance(by: 4)
+        try await harness.complete(EngineHarness.url("next"))
+        XCTAssertEqual(Set(harness.fetch.runningURLs), [urls[0], urls[2]], "at its earliest retry's time it runs again, with both files")
+        XCTAssertEqual(harness.fetch.transfer(urls[0])?.request.attemptsBefore, 2)
+        XCTAssertEqual(harness.fetch.transfer(urls[2])?.request.delayMs, 1000, "the later one waits out the rest of its backoff")
         try await harness.complete(urls[0])
         try await harness.complete(urls[2])
         try await harness.eventually("the bundle completes") { try await harness.stateOf("book") == .completed }
+        await harness.stop()
+    }
+
+    /// The last file still transferring completes while another waits to retry: the bundle
+    /// gives up its slot then, not only when a failure leaves nothing running.
+    func testABundleWhoseLastTransferCompletesGivesUpItsSlotWhileAFileWaitsToRetry() async throws {
+        let harness = try await EngineHarness(config: config {
+            $0.maxParallel = 1
+            $0.filesPerDownload = 2
+        })
+        let urls = (0..<2).map { EngineHarness.url("part\($0)") }
+        try await harness.addBundle("pair", urls: urls)
+        try await harness.add("next")
+        harness.fetch.send(urls[0], .retryLater(attempt: 1, delayMs: 3000, error: DownloadError(.network, "connection reset")))
+        try await harness.settle()
+        let running = try await harness.record("pair")
+        XCTAssertTrue(running.state.isActive, "its other file still transfers")
+        try await harness.complete(urls[1])
+        let waiting = try await harness.record("pair")
+        XCTAssertEqual(waiting.state, .queued)
+        XCTAssertEqual(harness.fetch.runningURLs, [EngineHarness.url("next")])
         await harness.stop()
     }
 

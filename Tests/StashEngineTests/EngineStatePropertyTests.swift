@@ -209,6 +209,9 @@ final class EngineStatePropertyTests: XCTestCase {
             XCTAssertEqual(download.filesDone, download.files.filter(\.done).count, "\(id)'s files done: \(context)")
             let running = Set(world.running.filter { $0.value.id == id }.map(\.key))
             XCTAssertEqual(Set(entry.activity.transfers.values), running, "\(id)'s transfers: \(context)")
+            if entry.lifecycle.state.isActive, entry.activity.transfers.isEmpty, !entry.activity.isCompleting, !state.slots.hasWaiting(id) {
+                XCTAssertFalse(state.waitsToRetry(id), "\(id) holds its slot with only files waiting to retry: \(context)")
+            }
             if state.queue.deferral(of: id) != nil {
                 XCTAssertEqual(download.state, .queued, "\(id) waits for its retry's time in \(download.state.name): \(context)")
                 XCTAssertTrue(world.pendingRetries.contains(id), "\(id) waits for a retry no timer will fire: \(context)")
