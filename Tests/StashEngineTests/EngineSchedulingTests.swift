@@ -118,9 +118,9 @@ final class EngineSchedulingTests: XCTestCase {
         XCTAssertEqual(waiting.state, .queued)
 
         harness.clock.advance(by: 7)
-        try await harness.settle()
         try await harness.complete(EngineHarness.url("c"))
-        XCTAssertEqual(harness.fetch.runningURLs, [dead], "its backoff over, it runs again")
+        // The timer's wake-up runs on a task of its own: waited for, not assumed.
+        try await harness.eventually("its backoff over, it runs again") { harness.fetch.runningURLs == [dead] }
         XCTAssertEqual(harness.fetch.transfer(dead)?.request.attemptsBefore, 1)
         try await harness.complete(dead)
         let states = try await ["dead", "b", "c"].asyncMap { try await harness.stateOf($0) }
@@ -165,10 +165,10 @@ final class EngineSchedulingTests: XCTestCase {
         try await harness.settle()
         XCTAssertEqual(harness.fetch.runningURLs, [urls[1], urls[2]], "the next file takes the slot of the one waiting to retry")
 
-        harness.clock.advance(by: 2)
-        try await harness.settle()
-        XCTAssertEqual(harness.fetch.runningURLs, [urls[1], urls[2]], "its time come, it waits for a transfer slot again")
         try await harness.complete(urls[1])
+        XCTAssertEqual(harness.fetch.runningURLs, [urls[2]], "not before its time, though a transfer slot is free")
+        harness.clock.advance(by: 2)
+        try await harness.eventually("its time come, it takes the free transfer slot") { harness.fetch.transfer(urls[0]) != nil }
         let retried = try XCTUnwrap(harness.fetch.transfer(urls[0]))
         XCTAssertEqual(retried.request.attemptsBefore, 1)
         XCTAssertEqual(retried.request.delayMs, 0)
@@ -182,7 +182,9 @@ final class EngineSchedulingTests: XCTestCase {
 
         harness.clock.advance(by: 4)
         try await harness.complete(EngineHarness.url("next"))
-        XCTAssertEqual(Set(harness.fetch.runningURLs), [urls[0], urls[2]], "at its earliest retry's time it runs again, with both files")
+        try await harness.eventually("at its earliest retry's time it runs again, with both files") {
+            Set(harness.fetch.runningURLs) == [urls[0], urls[2]]
+        }
         XCTAssertEqual(harness.fetch.transfer(urls[0])?.request.attemptsBefore, 2)
         XCTAssertEqual(harness.fetch.transfer(urls[2])?.request.delayMs, 1000, "the later one waits out the rest of its backoff")
         try await harness.complete(urls[0])
