@@ -62,8 +62,8 @@ enum EngineInput {
     case storageRecheckDue
     /// The rate schedule's timer armed with `generation` fired (`EngineState+RateSchedule`).
     case rateChangeDue(generation: UInt64)
-    /// The retry of a download waiting in the queue for its backoff may be due
-    /// (`EngineState+Retry`).
+    /// A retry's backoff of the download may be over: the download's, waiting in the queue,
+    /// or one of its files' (`EngineState+Retry`).
     case retryDue(String)
     /// The licence manager's result or timer (`EngineState+License`).
     case license(LicenseReport)

@@ -11,16 +11,21 @@ extension EngineState {
     /// Attempt `attempt` of file `index` failed; the next may start `delayMs` from now.
     mutating func retryLater(_ id: String, index: Int, attempt: Int, delayMs: Int, error: DownloadError, into effects: inout [EngineEffect]) {
         guard var entry = entries[id], entry.download.files.indices.contains(index) else { return }
-        log(.notice, "transfer will retry", [
-            "id": "\(id)", "file": "\(entry.download.files[index].path)", "attempt": "\(attempt)", "delay_ms": "\(delayMs)",
-            "error": "\(error.message.withoutURLSecrets)"], into: &effects)
+        noteRetry(&entry, index: index, attempt: attempt, delayMs: delayMs, error: error, into: &effects)
+        entries[id] = entry
         // At most a day: the fetch service's number, kept from overflowing the date.
         let seconds = TimeInterval(min(max(0, delayMs), 86_400_000)) / 1000
         retries[id, default: [:]][index] = FileRetry(attempts: attempt, notBefore: clock.now().addingTimeInterval(seconds))
-        entry.download.stateReason = "retrying in \(delayMs) ms after attempt \(attempt): \(fileLabel(entry.download, index, message: error.message))\(error.message)"
-        entries[id] = entry
         effects.append(.arm(after: seconds, .retryDue(id)))
         if entry.activity.transfers.isEmpty, !slots.hasWaiting(id) { deferRetry(id, into: &effects) }
+    }
+
+    /// The journal's line and the record's reason for a retry of file `index`.
+    func noteRetry(_ entry: inout Entry, index: Int, attempt: Int, delayMs: Int, error: DownloadError, into effects: inout [EngineEffect]) {
+        log(.notice, "transfer will retry", [
+            "id": "\(entry.download.id)", "file": "\(entry.download.files[index].path)", "attempt": "\(attempt)", "delay_ms": "\(delayMs)",
+            "error": "\(error.message.withoutURLSecrets)"], into: &effects)
+        entry.download.stateReason = "retrying in \(delayMs) ms after attempt \(attempt): \(fileLabel(entry.download, index, message: error.message))\(error.message)"
     }
 
     /// Whether files of the download wait out a retry's backoff outside the transfer slots.

@@ -38,6 +38,12 @@ extension EngineState {
                 _ = try? transition(id, .transferStarted, into: &effects) { $0.stateReason = "" }
             }
 
+        case .retrying(let attempt, let delayMs, let error):
+            // Only a failure on a pooled connection is retried inside the transfer (on a new
+            // connection); every other retry ends it (`.retryLater`).
+            noteRetry(&entry, index: index, attempt: attempt, delayMs: delayMs, error: error, into: &effects)
+            entries[id] = entry
+
         case .retryLater(let attempt, let delayMs, let error):
             entries[id] = entry
             retryLater(id, index: index, attempt: attempt, delayMs: delayMs, error: error, into: &effects)
@@ -89,9 +95,8 @@ extension EngineState {
                 record.stateReason = "insufficient storage: the disk filled up; free space, then resume"
             }
 
-        case .stopped, .received, .retrying:
-            // File transfers never end with `.received`, that is for in-memory fetches, and
-            // retry outside the fetch service (`.retryLater`), never inside it (`.retrying`).
+        case .stopped, .received:
+            // File transfers never end with `.received`; that is for in-memory fetches.
             entries[id] = entry
         }
     }
