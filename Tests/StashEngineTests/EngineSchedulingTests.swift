@@ -138,7 +138,7 @@ final class EngineSchedulingTests: XCTestCase {
         try await harness.settle()
         _ = try await harness.engine.pause(id: "p")
         harness.clock.advance(by: 1)
-        try await harness.settle()
+        try await harness.eventually("the retry's timer woke") { harness.clock.sleeperCount == 0 }
         let paused = try await harness.record("p")
         XCTAssertEqual(paused.state, .paused)
         XCTAssertEqual(harness.fetch.started, [url])
