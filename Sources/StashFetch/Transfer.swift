@@ -105,7 +105,8 @@ final class Transfer {
         self.currentURL = request.url
         self.probe = request.contentCheck.map(ContentProbe.init)
         self.logger = logger
-        self.attempts = max(0, request.attemptsBefore)
+        // Within the policy: a count past it gives up at the next failure, and `+= 1` cannot overflow.
+        self.attempts = min(max(0, request.attemptsBefore), max(0, request.retry.maxAttempts - 1))
     }
 
     /// Logs with the transfer's number added, only when the level is on. The number is not

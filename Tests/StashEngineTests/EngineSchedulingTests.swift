@@ -214,6 +214,27 @@ final class EngineSchedulingTests: XCTestCase {
         await harness.stop()
     }
 
+    /// A retry's numbers at their extremes: the delay is held to a day, a negative one is
+    /// none, and the next request carries counts the fetch service can take.
+    func testARetrysExtremeNumbersAreHeldInRange() async throws {
+        let harness = try await EngineHarness(config: config { $0.maxParallel = 4 })
+        for (id, attempt, delay) in [("max", Int.max, Int.max), ("min", Int.min, Int.min), ("neg", -1, -1), ("zero", 0, 0)] {
+            try await harness.add(id)
+            harness.fetch.send(EngineHarness.url(id), .retryLater(attempt: attempt, delayMs: delay, error: DownloadError(.network, "reset")))
+            try await harness.settle()
+        }
+        let longest = try await harness.record("max")
+        XCTAssertEqual(longest.state, .queued)
+        XCTAssertTrue(longest.stateReason.hasPrefix("retrying in \(Int.max) ms"), longest.stateReason)
+        try await harness.eventually("no delay is none") { harness.fetch.running.count == 3 }
+        harness.clock.advance(by: 86_400)
+        try await harness.eventually("every one runs again") { harness.fetch.running.count == 4 }
+        for transfer in harness.fetch.running {
+            XCTAssertTrue((0...86_400_000).contains(transfer.request.delayMs), "\(transfer.request.url): \(transfer.request.delayMs)")
+        }
+        await harness.stop()
+    }
+
     /// Two unclean exits in a row while `a` transferred: FAILED at the start, not started. `b`
     /// was transferring only during the last one: started again, its count carried into the
     /// new flight log. A QUEUED record with a start line (the crash came before PREPARING was

@@ -147,4 +147,31 @@ final class FetchRetryTests: FetchTestCase {
         XCTAssertTrue(error.message.contains("after 3 attempts"), error.message)
         XCTAssertEqual(server.requests(for: "/down").count, 1)
     }
+
+    /// The counts a caller hands on, at their extremes: a count of `Int.max` gives up at the
+    /// first failure, a negative delay starts at once; nothing traps.
+    func testRetriedOutsideTakesExtremeCountsAndDelays() async throws {
+        server.serve(path: "/down", route: TestRoute(body: body))
+        server.update(path: "/down") {
+            $0.failStatus = 503
+            $0.failTimes = 100
+        }
+        for (attempts, delay) in [(Int.max, -1), (-1, Int.min), (Int.min, 0)] {
+            var request = request("/down")
+            request.retriesOutside = true
+            request.retry = RetryPolicy(maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 100)
+            request.attemptsBefore = attempts
+            request.delayMs = delay
+            let recorder = await fetch(request)
+            switch recorder.finalEvent {
+            case .failed(let error)? where attempts == Int.max:
+                XCTAssertTrue(error.message.contains("after 3 attempts"), error.message)
+            case .retryLater(let attempt, _, _)? where attempts != Int.max:
+                XCTAssertEqual(attempt, 1, "a negative count counts as none")
+            default:
+                XCTFail("attempts \(attempts), delay \(delay): \(recorder.events)")
+            }
+        }
+        XCTAssertEqual(server.requests(for: "/down").count, 3)
+    }
 }
