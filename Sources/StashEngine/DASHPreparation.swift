@@ -136,8 +136,7 @@ struct DASHPreparation: Sendable {
             guard range.length <= UInt64(Self.maxIndexBytes) else {
                 throw DownloadError(.validation, "the index range of representation \(representation.id) is \(range.length) bytes; the limit is \(Self.maxIndexBytes)")
             }
-            var request = FetchRequest.inMemory(url: url, headers: headers, limit: Self.maxIndexBytes, retry: hls.retry,
-                                                lowSpeedLimit: hls.lowSpeedLimit, lowSpeedTime: hls.lowSpeedTime)
+            var request = hls.request(url, headers: headers, limit: Self.maxIndexBytes)
             request.range = FetchRange(offset: Int64(clamping: range.offset), length: Int64(clamping: range.length))
             indexes[key] = try await hls.fetch.fetchBody(request, waitingForNetwork: hls.waitingForNetwork).bytes
         }

@@ -51,10 +51,9 @@ extension Engine {
             }
         case .stopTransfers(let id, let generations):
             stopTransfers(id, generations: generations)
-        case .startPlanning(let generation, let download):
-            planner.start(download, generation: generation, folder: layout.assetFolder(id: download.id), preparation: hlsPreparation) { input in
-                await self.run(input)
-            }
+        case .startPlanning(let generation, let download, let attempts):
+            let folder = layout.assetFolder(id: download.id)
+            planner.start(download, generation: generation, folder: folder, preparation: hlsPreparation, attemptsBefore: attempts) { await self.run($0) }
         case .stopPlanning(let id, let generation):
             if let planning = planner.stop(generation) { teardowns.chain(id) { await planning.value } }
         case .removeAfterStop(let id, let path):

@@ -17,8 +17,9 @@ enum EngineEffect {
     /// Stop these transfers of download `id`; `.transfersStopped(id)` follows once every one
     /// is torn down and its file closed.
     case stopTransfers(id: String, generations: [UInt64])
-    /// Read an HLS download's playlists; the result comes back as `.planned`.
-    case startPlanning(generation: UInt64, Download)
+    /// Read an HLS download's playlists, the planning's earlier failed attempts
+    /// `attemptsBefore` (`EngineState+Retry`); the result comes back as `.planned`.
+    case startPlanning(generation: UInt64, Download, attemptsBefore: Int)
     case stopPlanning(id: String, generation: UInt64)
     /// Delete `path` once the transfers of `id` being stopped have closed their files.
     case removeAfterStop(id: String, path: String)

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import StashCore
+import StashFetch
 
 /// HLS planning: a download whose playlists are read before it has files.
 extension EngineState {
@@ -39,6 +40,7 @@ extension EngineState {
         entry.activity = .idle
         switch result {
         case .success(let prepared):
+            if !retries.isEmpty { retries[id]?[FileRetry.planning] = nil }
             entry.download.files = prepared.files + textTrackFiles(entry.download)
             entry.download.filesTotal = entry.download.files.count
             entry.download.filesDone = entry.download.files.reduce(0) { $0 + ($1.done ? 1 : 0) }
@@ -85,6 +87,9 @@ extension EngineState {
             if let shortfall = storageShortfall(entry.download, into: &effects) {
                 holdOrFail(id, for: shortfall, into: &effects)
             }
+        case .failure(let later as FetchRetryLater):
+            entries[id] = entry
+            retryLater(id, index: FileRetry.planning, attempt: later.attempt, delayMs: later.delayMs, error: later.error, into: &effects)
         case .failure(let error):
             entries[id] = entry
             if let licensing = error as? LicenseFailure {

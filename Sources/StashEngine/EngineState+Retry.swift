@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import StashCore
 import StashFetch
 
@@ -8,9 +9,10 @@ import StashFetch
 /// meanwhile gives up its download slot. A download retrying a host that is down holds no slot
 /// the others could use.
 extension EngineState {
-    /// Attempt `attempt` of file `index` failed; the next may start `delayMs` from now.
+    /// Attempt `attempt` of file `index` (or of the planning, `FileRetry.planning`) failed; the
+    /// next may start `delayMs` from now.
     mutating func retryLater(_ id: String, index: Int, attempt: Int, delayMs: Int, error: DownloadError, into effects: inout [EngineEffect]) {
-        guard var entry = entries[id], entry.download.files.indices.contains(index) else { return }
+        guard var entry = entries[id], index == FileRetry.planning || entry.download.files.indices.contains(index) else { return }
         noteRetry(&entry, index: index, attempt: attempt, delayMs: delayMs, error: error, into: &effects)
         entries[id] = entry
         // At most a day: the fetch service's number, kept from overflowing the date.
@@ -20,12 +22,15 @@ extension EngineState {
         if entry.activity.transfers.isEmpty, !slots.hasWaiting(id) { deferRetry(id, into: &effects) }
     }
 
-    /// The journal's line and the record's reason for a retry of file `index`.
+    /// The journal's line and the record's reason for a retry of file `index` (or the planning).
     func noteRetry(_ entry: inout Entry, index: Int, attempt: Int, delayMs: Int, error: DownloadError, into effects: inout [EngineEffect]) {
-        log(.notice, "transfer will retry", [
-            "id": "\(entry.download.id)", "file": "\(entry.download.files[index].path)", "attempt": "\(attempt)", "delay_ms": "\(delayMs)",
-            "error": "\(error.message.withoutURLSecrets)"], into: &effects)
-        entry.download.stateReason = "retrying in \(delayMs) ms after attempt \(attempt): \(fileLabel(entry.download, index, message: error.message))\(error.message)"
+        let planning = index == FileRetry.planning
+        var metadata: Logger.Metadata = [
+            "id": "\(entry.download.id)", "attempt": "\(attempt)", "delay_ms": "\(delayMs)", "error": "\(error.message.withoutURLSecrets)"]
+        if !planning { metadata["file"] = "\(entry.download.files[index].path)" }
+        log(.notice, planning ? "reading the playlists will retry" : "transfer will retry", metadata, into: &effects)
+        let label = planning ? "" : fileLabel(entry.download, index, message: error.message)
+        entry.download.stateReason = "retrying in \(delayMs) ms after attempt \(attempt): \(label)\(error.message)"
     }
 
     /// Whether files of the download wait out a retry's backoff outside the transfer slots.

@@ -66,7 +66,9 @@ extension EngineState {
         queue.activate(entry.download.id, priority: entry.download.priority)
         entry.pace.speed.reset()
         entry.activity = .planning(generation: generation)
-        effects.append(.startPlanning(generation: generation, entry.download))
+        let attempts = retries[entry.download.id]?[FileRetry.planning]?.attempts ?? 0
+        if attempts > 0 { retries[entry.download.id]?[FileRetry.planning]?.waiting = false }
+        effects.append(.startPlanning(generation: generation, entry.download, attemptsBefore: attempts))
     }
 
     /// Starts the transfers `TransferSlots` gives room to and completes the downloads that

@@ -8,4 +8,8 @@ struct FileRetry: Equatable {
     /// Out of the slots until `notBefore` (`.retryDue` gives it back); false once the file
     /// waits for a transfer slot again or its download starts over.
     var waiting = true
+
+    /// The key of a download's planning (reading its playlists or MPD, which are none of its
+    /// files) among its retries.
+    static let planning = -1
 }

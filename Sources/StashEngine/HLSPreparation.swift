@@ -19,6 +19,12 @@ struct HLSPreparation: Sendable {
     let clock: WallClock
     /// Told when a playlist or key request waits for the network (the engine shows it).
     var waitingForNetwork: (@Sendable () -> Void)?
+    /// Set for a download's planning, which holds a download slot: a request whose attempt
+    /// failed and may be tried again ends the planning with `FetchRetryLater`, and the engine
+    /// waits out the backoff with the slot given up. Its attempts count on from
+    /// `attemptsBefore`, the planning's earlier ones. A plan (`stash plan`) retries inside.
+    var retriesOutside = false
+    var attemptsBefore = 0
 
     /// A key file is 16 bytes; anything much larger is not a key and is not held.
     static let maxKeyBytes = 4096
@@ -275,15 +281,23 @@ struct HLSPreparation: Sendable {
         return result
     }
 
+    /// The request for a playlist, a key or an index of at most `limit` bytes.
+    func request(_ url: String, headers: [HTTPHeader], limit: Int) -> FetchRequest {
+        var request = FetchRequest.inMemory(
+            url: url, headers: headers, limit: limit, retry: retry, lowSpeedLimit: lowSpeedLimit, lowSpeedTime: lowSpeedTime)
+        request.retriesOutside = retriesOutside
+        request.attemptsBefore = attemptsBefore
+        return request
+    }
+
     private func playlist(_ uri: String, headers: [HTTPHeader], what: String) async throws -> Playlist {
         try await readPlaylist(uri, headers: headers, what: what).playlist
     }
 
     /// The parsed playlist and its size in bytes.
     private func readPlaylist(_ uri: String, headers: [HTTPHeader], what: String) async throws -> (playlist: Playlist, bytes: Int) {
-        let body = try await fetch.fetchBody(.inMemory(
-            url: uri, headers: headers, limit: max(HLSError.maxPlaylistBytes, DASHError.maxMPDBytes), retry: retry,
-            lowSpeedLimit: lowSpeedLimit, lowSpeedTime: lowSpeedTime), waitingForNetwork: waitingForNetwork)
+        let limit = max(HLSError.maxPlaylistBytes, DASHError.maxMPDBytes)
+        let body = try await fetch.fetchBody(request(uri, headers: headers, limit: limit), waitingForNetwork: waitingForNetwork)
         // The download's own URL may name an MPD (by its Content-Type or its first element).
         if what == "playlist", DASHPreparation.looksLikeMPD(body) { throw FoundMPD(body: body) }
         do {
@@ -328,9 +342,7 @@ struct HLSPreparation: Sendable {
             if let known = fetched[key.uri] {
                 bytes = known
             } else {
-                let body = try await fetch.fetchBody(.inMemory(
-                    url: key.uri, headers: headers, limit: Self.maxKeyBytes, retry: retry,
-                    lowSpeedLimit: lowSpeedLimit, lowSpeedTime: lowSpeedTime), waitingForNetwork: waitingForNetwork)
+                let body = try await fetch.fetchBody(request(key.uri, headers: headers, limit: Self.maxKeyBytes), waitingForNetwork: waitingForNetwork)
                 guard body.bytes.count == SegmentCipher.blockSize else {
                     throw DownloadError(.validation, "the AES-128 key at \(key.uri) is \(body.bytes.count) bytes; an AES-128 key is exactly 16")
                 }

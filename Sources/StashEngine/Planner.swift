@@ -9,13 +9,19 @@ final class Planner: Sendable {
     private let plannings = Mutex<[UInt64: Task<Void, Never>]>([:])
 
     /// Reads `download`'s playlists into `folder` with `preparation`, and reports to `engine`;
-    /// the keys are sealed under their ids with `keyPrefix` before them.
+    /// the keys are sealed under their ids with `keyPrefix` before them. With `attemptsBefore`,
+    /// a failed request that may be tried again ends the planning (`FetchRetryLater`), its
+    /// attempts counting on from there; without, it is retried inside.
     func start(
         _ download: Download, generation: UInt64, folder: String, preparation: HLSPreparation, keyPrefix: String = "",
-        report engine: @escaping @Sendable (EngineInput) async -> Void
+        attemptsBefore: Int? = nil, report engine: @escaping @Sendable (EngineInput) async -> Void
     ) {
         let id = download.id
         var reading = preparation
+        if let attemptsBefore {
+            reading.retriesOutside = true
+            reading.attemptsBefore = attemptsBefore
+        }
         reading.waitingForNetwork = { Task { await engine(.planningWaitsForNetwork(id, generation: generation)) } }
         let preparation = reading
         let options = download.hls ?? HLSOptions()

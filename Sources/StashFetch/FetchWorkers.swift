@@ -46,13 +46,16 @@ package final class FetchWorkers: Sendable {
     }
 
     /// Fetches a small resource into memory (`request.memoryLimit` must be set), with the same
-    /// redirects, retries and network waits as files. Throws the final `DownloadError`, or
-    /// `CancellationError` when the task is cancelled (the transfer is stopped).
+    /// redirects, retries and network waits as files. Throws the final `DownloadError`,
+    /// `FetchRetryLater` for a request with `retriesOutside` whose attempt failed and may be
+    /// tried again, or `CancellationError` when the task is cancelled (the transfer is stopped).
     ///
     /// - Parameter waitingForNetwork: called (on the fetch thread) each time the transfer
     ///   starts to wait for the network, so the caller can say so.
     package func fetchBody(_ request: FetchRequest, waitingForNetwork: (@Sendable () -> Void)? = nil) async throws -> FetchedBody {
-        precondition(request.memoryLimit != nil, "fetchBody needs a request with memoryLimit")
+        guard request.memoryLimit != nil else {
+            throw DownloadError(.internal, "a fetch into memory of \(request.url.withoutURLSecrets) was asked without a memory limit")
+        }
         let outcome = FetchOutcome()
         let id: TransferID = start(request) { event in
             if event == .waitingForNetwork { waitingForNetwork?() }
@@ -67,6 +70,7 @@ package final class FetchWorkers: Sendable {
         switch event {
         case .received(let body): return body
         case .failed(let error), .noSpace(let error): throw error
+        case .retryLater(let attempt, let delayMs, let error): throw FetchRetryLater(attempt: attempt, delayMs: delayMs, error: error)
         default: throw CancellationError()
         }
     }

@@ -28,6 +28,32 @@ final class RetrySlotTests: DaemonTestCase {
         try await client.cancel(id: "dead")
     }
 
+    /// A stream whose playlist server answers 503 gives up its slot while reading the playlist
+    /// waits to retry (it is QUEUED, not PREPARING); the healthy download behind it completes.
+    /// The same for an MPD.
+    func testAStreamWhosePlaylistServerFailsHoldsUpNoOtherDownload() async throws {
+        for path in ["/live/master.m3u8", "/live/film.mpd"] {
+            http.serve(path: path, size: 100)
+            http.update(path: path) {
+                $0.failStatus = 503
+                $0.failTimes = 100
+            }
+        }
+        http.serve(path: "/ok.bin", size: 65_536)
+        _ = try await client.addDownload(AddDownloadRequest(id: "film", uri: http.url("/live/master.m3u8")))
+        _ = try await client.addDownload(AddDownloadRequest(id: "dash", uri: http.url("/live/film.mpd")))
+        _ = try await client.addDownload(AddDownloadRequest(id: "ok", uri: http.url("/ok.bin")))
+        let done = try await waitFor("ok", .completed)
+        XCTAssertEqual(done.downloadedBytes, 65_536)
+        for id in ["film", "dash"] {
+            let stream = try await client.getDownload(id: id)
+            XCTAssertEqual(stream.state, .queued, "\(id): \(stream.stateReason)")
+            XCTAssertTrue(stream.stateReason.hasPrefix("retrying in 60000 ms after attempt 1: "), stream.stateReason)
+            XCTAssertTrue(stream.stateReason.contains("HTTP 503"), stream.stateReason)
+            try await client.cancel(id: id)
+        }
+    }
+
     /// A bundle whose server answers 503 to every file: once all its files wait to retry it
     /// gives up its slot, and the healthy download behind it completes meanwhile.
     func testABundleFromAFailingServerHoldsUpNoOtherDownload() async throws {

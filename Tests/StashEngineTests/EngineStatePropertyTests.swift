@@ -169,7 +169,7 @@ final class EngineStatePropertyTests: XCTestCase {
                 world.pendingStops.append(id)
             case .flightStarted(let id):
                 XCTAssertFalse(world.cancelled.contains(id), "a cancelled download starts again: \(context)")
-            case .startPlanning(_, let download):
+            case .startPlanning(_, let download, _):
                 XCTFail("\(download.id) has no playlist to plan: \(context)")
             case .syncFolders(let id, _, let synced):
                 world.pendingSyncs.append((id, synced))

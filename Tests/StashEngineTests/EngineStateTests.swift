@@ -47,7 +47,7 @@ final class EngineStateTests: XCTestCase {
                 }
             case .startTransfer(let id, let index, _, _): return "start \(id)#\(index)"
             case .stopTransfers(let id, let generations): return "stop \(id) (\(generations.count))"
-            case .startPlanning(_, let download): return "plan \(download.id)"
+            case .startPlanning(_, let download, _): return "plan \(download.id)"
             case .stopPlanning(let id, _): return "stop planning \(id)"
             case .removeAfterStop(let id, _): return "remove part of \(id)"
             case .syncFolders(let id, _, _): return "sync \(id)"

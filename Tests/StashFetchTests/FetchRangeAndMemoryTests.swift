@@ -98,6 +98,39 @@ final class FetchRangeAndMemoryTests: FetchTestCase {
         }
     }
 
+    /// A body retried outside (a download's planning) ends its fetch at the first failure that
+    /// may be tried again, saying which attempt it was and how long to wait.
+    func testABodyRetriedOutsideThrowsRetryLater() async throws {
+        server.serve(path: "/busy.m3u8", route: TestRoute(body: .bytes(Array("#EXTM3U\n".utf8))))
+        server.update(path: "/busy.m3u8") {
+            $0.failStatus = 503
+            $0.failTimes = 100
+        }
+        var request = FetchRequest.inMemory(url: server.url("/busy.m3u8"), limit: 1024, retry: quickRetry)
+        request.retriesOutside = true
+        request.attemptsBefore = 1
+        do {
+            _ = try await workers.fetchBody(request)
+            XCTFail("a 503 is not a body")
+        } catch let later as FetchRetryLater {
+            XCTAssertEqual(later.attempt, 2, "counted on from the attempts before")
+            XCTAssertEqual(later.error.httpStatus, 503, later.error.message)
+            XCTAssertGreaterThan(later.delayMs, 0)
+        }
+        XCTAssertEqual(server.requests(for: "/busy.m3u8").count, 1, "not retried inside")
+    }
+
+    /// A fetch into memory without a limit is a programming error answered as one, not a trap.
+    func testABodyWithoutALimitIsRefused() async throws {
+        do {
+            _ = try await workers.fetchBody(request("/any.m3u8"))
+            XCTFail("no memory limit, no fetch")
+        } catch let error as DownloadError {
+            XCTAssertEqual(error.kind, .internal)
+            XCTAssertTrue(error.message.contains("without a memory limit"), error.message)
+        }
+    }
+
     func testCancellingTheTaskStopsAMemoryFetch() async throws {
         var route = TestRoute(body: .pattern(size: 1000, seed: 15))
         route.stallAfterBytes = 10

@@ -1,0 +1,75 @@
+import Foundation
+import StashCore
+import StashFetch
+import Synchronization
+import XCTest
+
+@testable import StashEngine
+
+/// A stream whose playlist cannot be read yet waits out the retry's backoff without its
+/// download slot, as a file does (`EngineState+Retry`): the planning ends with
+/// `FetchRetryLater`, the download goes back to the queue, the next one runs, and the planning
+/// starts again at its time with its attempts counted on.
+final class EnginePlanningRetryTests: XCTestCase {
+    static let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\nseg0.ts\n#EXTINF:2.0,\nseg1.ts\n#EXT-X-ENDLIST\n"
+
+    /// The playlist server: down (each planning's request ends in a retry later, 7 s) until
+    /// `up`; what each request asked is kept.
+    final class Server: Sendable {
+        let up = Mutex(false)
+        let asked = Mutex<[(retriesOutside: Bool, attemptsBefore: Int)]>([])
+
+        func answer(_ request: FetchRequest) throws -> FetchedBody {
+            asked.withLock { $0.append((request.retriesOutside, request.attemptsBefore)) }
+            guard up.withLock({ $0 }) else {
+                throw FetchRetryLater(attempt: request.attemptsBefore + 1, delayMs: 7000, error: DownloadError(.http, "HTTP 503 from \(request.url)"))
+            }
+            return FetchedBody(bytes: Array(EnginePlanningRetryTests.playlist.utf8), effectiveURL: request.url, contentType: "application/vnd.apple.mpegurl")
+        }
+    }
+
+    func testAPlanningWaitingToRetryHoldsNoSlot() async throws {
+        var config = DaemonConfig()
+        config.maxParallel = 1
+        let harness = try await EngineHarness(config: config)
+        let server = Server()
+        harness.fetch.answerBodies { try server.answer($0) }
+        _ = try await harness.engine.add(AddRequest(id: "film", uri: "http://h.test/film.m3u8", hls: HLSOptions()))
+        try await harness.add("b")
+        try await harness.eventually("the next download runs while the playlist waits to retry") {
+            harness.fetch.runningURLs == [EngineHarness.url("b")]
+        }
+        let waiting = try await harness.record("film")
+        XCTAssertEqual(waiting.state, .queued, "not PREPARING: it holds no slot")
+        XCTAssertEqual(waiting.stateReason, "retrying in 7000 ms after attempt 1: HTTP 503 from http://h.test/film.m3u8")
+
+        // Its time has not come when the slot frees: nothing starts.
+        try await harness.complete(EngineHarness.url("b"))
+        XCTAssertEqual(harness.fetch.bodyRequests.count, 1)
+        let stillWaiting = try await harness.stateOf("film")
+        XCTAssertEqual(stillWaiting, .queued)
+
+        server.up.withLock { $0 = true }
+        harness.clock.advance(by: 7)
+        try await harness.eventually("planned at its time, its segments fetched") {
+            Set(harness.fetch.runningURLs) == ["http://h.test/seg0.ts", "http://h.test/seg1.ts"]
+        }
+        let asked = server.asked.withLock { $0 }
+        XCTAssertEqual(asked.map(\.retriesOutside), [true, true], "a planning retries outside the fetch service")
+        XCTAssertEqual(asked.map(\.attemptsBefore), [0, 1], "the second planning counts on from the first's attempt")
+        for url in ["http://h.test/seg0.ts", "http://h.test/seg1.ts"] { try await harness.complete(url) }
+        try await harness.eventually("COMPLETED") { try await harness.stateOf("film") == .completed }
+        await harness.stop()
+    }
+
+    /// A plan (`stash plan`) holds no slot, so its requests retry inside the fetch service.
+    func testAPlanRetriesInside() async throws {
+        let harness = try await EngineHarness()
+        let server = Server()
+        server.up.withLock { $0 = true }
+        harness.fetch.answerBodies { try server.answer($0) }
+        _ = try await harness.engine.manifestInfo(uri: "http://h.test/film.m3u8", headers: [])
+        XCTAssertEqual(server.asked.withLock { $0.map(\.retriesOutside) }, [false])
+        await harness.stop()
+    }
+}
