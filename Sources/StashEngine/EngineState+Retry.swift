@@ -13,24 +13,27 @@ extension EngineState {
     /// next may start `delayMs` from now.
     mutating func retryLater(_ id: String, index: Int, attempt: Int, delayMs: Int, error: DownloadError, into effects: inout [EngineEffect]) {
         guard var entry = entries[id], index == FileRetry.planning || entry.download.files.indices.contains(index) else { return }
-        noteRetry(&entry, index: index, attempt: attempt, delayMs: delayMs, error: error, into: &effects)
+        let failure = noteRetry(&entry, index: index, attempt: attempt, delayMs: delayMs, error: error, into: &effects)
         entries[id] = entry
         // At most a day: the fetch service's number, kept from overflowing the date.
         let seconds = TimeInterval(min(max(0, delayMs), 86_400_000)) / 1000
-        retries[id, default: [:]][index] = FileRetry(attempts: attempt, notBefore: clock.now().addingTimeInterval(seconds))
+        retries[id, default: [:]][index] = FileRetry(attempts: attempt, notBefore: clock.now().addingTimeInterval(seconds), failure: failure)
         effects.append(.arm(after: seconds, .retryDue(id)))
         if entry.activity.transfers.isEmpty, !slots.hasWaiting(id) { deferRetry(id, into: &effects) }
     }
 
-    /// The journal's line and the record's reason for a retry of file `index` (or the planning).
-    func noteRetry(_ entry: inout Entry, index: Int, attempt: Int, delayMs: Int, error: DownloadError, into effects: inout [EngineEffect]) {
+    /// The journal's line and the record's reason for a retry of file `index` (or the planning);
+    /// returns what failed, as the reason says it.
+    @discardableResult
+    func noteRetry(_ entry: inout Entry, index: Int, attempt: Int, delayMs: Int, error: DownloadError, into effects: inout [EngineEffect]) -> String {
         let planning = index == FileRetry.planning
         var metadata: Logger.Metadata = [
             "id": "\(entry.download.id)", "attempt": "\(attempt)", "delay_ms": "\(delayMs)", "error": "\(error.message.withoutURLSecrets)"]
         if !planning { metadata["file"] = "\(entry.download.files[index].path)" }
         log(.notice, planning ? "reading the playlists will retry" : "transfer will retry", metadata, into: &effects)
-        let label = planning ? "" : fileLabel(entry.download, index, message: error.message)
-        entry.download.stateReason = "retrying in \(delayMs) ms after attempt \(attempt): \(label)\(error.message)"
+        let failure = (planning ? "" : fileLabel(entry.download, index, message: error.message)) + error.message
+        entry.download.stateReason = "retrying in \(delayMs) ms after attempt \(attempt): \(failure)"
+        return failure
     }
 
     /// Whether files of the download wait out a retry's backoff outside the transfer slots.
@@ -67,6 +70,12 @@ extension EngineState {
             }
             queue.undefer(id, key: queueKey(id))
             schedule(into: &effects)
+            // Its time came with every slot taken: the reason's countdown would be stale.
+            if var entry = entries[id], entry.lifecycle.state == .queued, let retry = retries[id]?.values.min(by: { $0.notBefore < $1.notBefore }) {
+                entry.download.stateReason = "retrying after attempt \(retry.attempts) once a slot frees: \(retry.failure)"
+                entries[id] = entry
+                effects.append(.commit(.save(entry.download), then: nil))
+            }
             return
         }
         guard var files = retries[id], slots.isActive(id), let download = entries[id]?.download else { return }

@@ -5,6 +5,8 @@ import Foundation
 struct FileRetry: Equatable {
     var attempts: Int
     var notBefore: Date
+    /// What failed, as the download's `state_reason` says it after "attempt N: ".
+    var failure = ""
     /// Out of the slots until `notBefore` (`.retryDue` gives it back); false once the file
     /// waits for a transfer slot again or its download starts over.
     var waiting = true

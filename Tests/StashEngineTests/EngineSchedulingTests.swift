@@ -118,8 +118,13 @@ final class EngineSchedulingTests: XCTestCase {
         XCTAssertEqual(waiting.state, .queued)
 
         harness.clock.advance(by: 7)
+        // The timer's wake-up runs on a task of its own: waited for, not assumed. Its time
+        // came with the slot taken: the reason no longer counts down.
+        try await harness.eventually("its reason says it waits for a slot") {
+            try await harness.record("dead").stateReason == "retrying after attempt 1 once a slot frees: connection refused"
+        }
+        XCTAssertEqual(harness.fetch.runningURLs, [EngineHarness.url("c")])
         try await harness.complete(EngineHarness.url("c"))
-        // The timer's wake-up runs on a task of its own: waited for, not assumed.
         try await harness.eventually("its backoff over, it runs again") { harness.fetch.runningURLs == [dead] }
         XCTAssertEqual(harness.fetch.transfer(dead)?.request.attemptsBefore, 1)
         try await harness.complete(dead)
