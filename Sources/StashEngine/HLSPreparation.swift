@@ -188,7 +188,10 @@ struct HLSPreparation: Sendable {
            names.allSatisfy({ keys.exists(asset: asset, keyID: Download.licenseKeyStoreID($0)) }) {
             return nil
         }
-        let answer = try await licenses.keys(.acquire, kids: kids, drm: drm, waitingForNetwork: waitingForNetwork)
+        var licensing = licenses
+        licensing.retriesOutside = retriesOutside
+        licensing.attemptsBefore = attemptsBefore
+        let answer = try await licensing.keys(.acquire, kids: kids, drm: drm, waitingForNetwork: waitingForNetwork)
         try sealLicenseKeys(answer, asset: asset, keyPrefix: keyPrefix)
         return LicenseTerms(acquiredAt: clock.now(), expiresIn: answer.expiresIn, playbackDuration: answer.playbackDuration.map(TimeInterval.init),
                             kids: names)

@@ -15,6 +15,10 @@ struct LicenseClient: Sendable {
     let lowSpeedTime: Int
     /// Certificates are checked against its time, the engine's.
     let clock: WallClock
+    /// For a download's planning (`HLSPreparation.retriesOutside`): a request that failed and
+    /// may be tried again ends in `FetchRetryLater`, its attempts counting on from `attemptsBefore`.
+    var retriesOutside = false
+    var attemptsBefore = 0
 
     /// A licence answer is a few keys of JSON; anything larger is not one.
     static let maxAnswerBytes = 1 << 20
@@ -40,18 +44,26 @@ struct LicenseClient: Sendable {
 
     private func post(_ action: LicenseAction, kids: [[UInt8]], drm: DRMParams, retry: RetryPolicy,
                       waitingForNetwork: (@Sendable () -> Void)? = nil) async throws -> [UInt8] {
-        let certificate = try await certificates.certificate(drm, fetch: fetch, retry: retry, at: clock.now())
-        let request = LicenseRequest(
+        let certificate = try await certificates.certificate(drm, fetch: fetch, at: clock.now()) { url in
+            self.request(url, headers: drm.headers, limit: Self.maxCertificateBytes, retry: retry)
+        }
+        let license = LicenseRequest(
             kids: kids, action: action, contentID: drm.contentID.isEmpty ? nil : drm.contentID,
             certificateSHA256: certificate?.sha256)
         do {
-            return try await fetch.fetchBody(.inMemory(
-                url: drm.licenseServer, headers: drm.headers, limit: Self.maxAnswerBytes, retry: retry,
-                lowSpeedLimit: lowSpeedLimit, lowSpeedTime: lowSpeedTime, postBody: request.body()),
-                waitingForNetwork: waitingForNetwork).bytes
+            let request = request(drm.licenseServer, headers: drm.headers, limit: Self.maxAnswerBytes, retry: retry, postBody: license.body())
+            return try await fetch.fetchBody(request, waitingForNetwork: waitingForNetwork).bytes
         } catch let error as DownloadError {
             throw Self.failure(error, what: "the \(action.rawValue) request to the licence server", url: drm.licenseServer)
         }
+    }
+
+    private func request(_ url: String, headers: [HTTPHeader], limit: Int, retry: RetryPolicy, postBody: [UInt8]? = nil) -> FetchRequest {
+        var request = FetchRequest.inMemory(
+            url: url, headers: headers, limit: limit, retry: retry, lowSpeedLimit: lowSpeedLimit, lowSpeedTime: lowSpeedTime, postBody: postBody)
+        request.retriesOutside = retriesOutside
+        request.attemptsBefore = attemptsBefore
+        return request
     }
 
     /// A 4xx is the server's answer; anything else did not reach one. The message names `url`
@@ -71,7 +83,10 @@ struct LicenseClient: Sendable {
 final class CertificateCache: Sendable {
     private let known = Mutex<[String: ServiceCertificate]>([:])
 
-    func certificate(_ drm: DRMParams, fetch: any FetchService, retry: RetryPolicy, at now: Date) async throws -> ServiceCertificate? {
+    /// `request` makes the fetch of the certificate at a URL.
+    func certificate(
+        _ drm: DRMParams, fetch: any FetchService, at now: Date, request: (String) -> FetchRequest
+    ) async throws -> ServiceCertificate? {
         let url = drm.certificateURL
         guard !url.isEmpty else { return nil }
         if let cached = known.withLock({ $0[url] }) {
@@ -82,8 +97,7 @@ final class CertificateCache: Sendable {
         }
         let bytes: [UInt8]
         do {
-            bytes = try await fetch.fetchBody(.inMemory(
-                url: url, headers: drm.headers, limit: LicenseClient.maxCertificateBytes, retry: retry)).bytes
+            bytes = try await fetch.fetchBody(request(url)).bytes
         } catch let error as DownloadError {
             throw LicenseClient.failure(error, what: "fetching the service certificate", url: url)
         }

@@ -62,6 +62,39 @@ final class EnginePlanningRetryTests: XCTestCase {
         await harness.stop()
     }
 
+    /// A licence server that fails while the keys are asked for: the same hand-back, its
+    /// request counted as the planning's.
+    func testALicenceRequestWaitingToRetryHoldsNoSlot() async throws {
+        var config = DaemonConfig()
+        config.maxParallel = 1
+        let harness = try await EngineHarness(config: config)
+        let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=AES-128,URI=\"skd://000102030405060708090a0b0c0d0e0f\"\n"
+            + "#EXTINF:2.0,\nseg0.ts\n#EXT-X-ENDLIST\n"
+        let licence = Mutex<[(retriesOutside: Bool, attemptsBefore: Int)]>([])
+        harness.fetch.answerBodies { request in
+            guard request.postBody != nil else {
+                return FetchedBody(bytes: Array(playlist.utf8), effectiveURL: request.url, contentType: "application/vnd.apple.mpegurl")
+            }
+            licence.withLock { $0.append((request.retriesOutside, request.attemptsBefore)) }
+            throw FetchRetryLater(attempt: request.attemptsBefore + 1, delayMs: 5000, error: DownloadError(.http, "HTTP 503 from \(request.url)"))
+        }
+        _ = try await harness.engine.add(AddRequest(
+            id: "film", uri: "http://h.test/film.m3u8", hls: HLSOptions(), drm: DRMParams(licenseServer: "http://licence.test/acquire")))
+        try await harness.add("b")
+        try await harness.eventually("the next download runs while the licence waits to retry") {
+            harness.fetch.runningURLs == [EngineHarness.url("b")]
+        }
+        let waiting = try await harness.record("film")
+        XCTAssertEqual(waiting.state, .queued)
+        XCTAssertEqual(waiting.stateReason, "retrying in 5000 ms after attempt 1: HTTP 503 from http://licence.test/acquire")
+        try await harness.complete(EngineHarness.url("b"))
+        harness.clock.advance(by: 5)
+        try await harness.eventually("the licence is asked for again") { licence.withLock { $0.count } == 2 }
+        XCTAssertEqual(licence.withLock { $0.map(\.retriesOutside) }, [true, true])
+        XCTAssertEqual(licence.withLock { $0.map(\.attemptsBefore) }, [0, 1])
+        await harness.stop()
+    }
+
     /// A plan (`stash plan`) holds no slot, so its requests retry inside the fetch service.
     func testAPlanRetriesInside() async throws {
         let harness = try await EngineHarness()
