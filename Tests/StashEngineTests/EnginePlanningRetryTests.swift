@@ -95,6 +95,33 @@ final class EnginePlanningRetryTests: XCTestCase {
         await harness.stop()
     }
 
+    /// A planning's retry with its numbers at their extremes: every stream waits (at most a
+    /// day), is planned again, and the engine goes on.
+    func testAPlanningRetrysExtremeNumbersAreHeldInRange() async throws {
+        var config = DaemonConfig()
+        config.maxParallel = 4
+        let harness = try await EngineHarness(config: config)
+        let extremes = ["max": (Int.max, Int.max), "min": (Int.min, Int.min), "neg": (-1, -1), "zero": (0, 0)]
+        let failed = Mutex<Set<String>>([])
+        harness.fetch.answerBodies { request in
+            let id = String(request.url.dropFirst("http://h.test/".count).prefix { $0 != "." })
+            if let (attempt, delay) = extremes[id], failed.withLock({ $0.insert(id).inserted }) {
+                throw FetchRetryLater(attempt: attempt, delayMs: delay, error: DownloadError(.network, "reset"))
+            }
+            return FetchedBody(bytes: Array(Self.playlist.utf8), effectiveURL: request.url, contentType: "application/vnd.apple.mpegurl")
+        }
+        for id in extremes.keys.sorted() {
+            _ = try await harness.engine.add(AddRequest(id: id, uri: "http://h.test/\(id).m3u8", hls: HLSOptions()))
+        }
+        try await harness.eventually("each planning failed once") { failed.withLock { $0.count } == 4 }
+        harness.clock.advance(by: 86_400)
+        for id in extremes.keys.sorted() {
+            try await harness.eventually("\(id) is planned again") { try await harness.record(id).filesTotal == 2 }
+        }
+        XCTAssertEqual(harness.fetch.bodyRequests.count, 8, "each stream's playlist asked for twice")
+        await harness.stop()
+    }
+
     /// A plan (`stash plan`) holds no slot, so its requests retry inside the fetch service.
     func testAPlanRetriesInside() async throws {
         let harness = try await EngineHarness()
