@@ -57,19 +57,32 @@ struct AssetLayout: Sendable {
 
     /// As `fileName(from:)` for a URL's path as it is written in the URL.
     static func fileName(percentEncodedPath path: String) -> String {
-        let last = path.split(separator: "/").last.map(String.init) ?? ""
+        // The last segment that is not empty (`/a/b/` names `b`), found from the end: every
+        // add names its file here, and splitting the whole path built an array to keep one.
+        let slash = UInt8(ascii: "/")
+        let utf8 = path.utf8
+        guard let lastByte = utf8.lastIndex(where: { $0 != slash }) else { return safeFileName("") }
+        let end = utf8.index(after: lastByte)
+        let start = utf8[..<end].lastIndex(of: slash).map { utf8.index(after: $0) } ?? utf8.startIndex
+        let last = String(path[start..<end])
         return safeFileName(last.removingPercentEncoding ?? last)
     }
 
     /// A name reduced to `A-Z a-z 0-9 . _ - +`, at most 200 characters, not hidden and not
     /// ending in `.part`; `download` when nothing is left.
     static func safeFileName(_ decoded: String) -> String {
-        // By character, as a reader counts them: a multi-byte letter becomes one `_`.
+        // By character, as a reader counts them: a multi-byte letter becomes one `_`. A name
+        // of ASCII but for CR (CR LF is one character of two bytes) has a character a byte,
+        // and is walked by byte: the walk by character cost 1 % of stashd's CPU per download.
         var bytes: [UInt8] = []
         bytes.reserveCapacity(min(decoded.utf8.count, 200))
-        for character in decoded.prefix(200) {
-            let byte = character.utf8.count == 1 ? character.utf8.first ?? 0 : 0
-            bytes.append(Self.allowedInFileName(byte) ? byte : UInt8(ascii: "_"))
+        if decoded.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\r") }) {
+            for byte in decoded.utf8.prefix(200) { bytes.append(Self.allowedInFileName(byte) ? byte : UInt8(ascii: "_")) }
+        } else {
+            for character in decoded.prefix(200) {
+                let byte = character.utf8.count == 1 ? character.utf8.first ?? 0 : 0
+                bytes.append(Self.allowedInFileName(byte) ? byte : UInt8(ascii: "_"))
+            }
         }
         var name = String(decoding: bytes.drop { $0 == UInt8(ascii: ".") }, as: UTF8.self)
         if name.hasSuffix(".part") { name += "_" }

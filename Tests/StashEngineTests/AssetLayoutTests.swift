@@ -18,6 +18,26 @@ final class AssetLayoutTests: XCTestCase {
         XCTAssertEqual(AssetLayout.fileName(from: "http://h/x.part"), "x.part_")
     }
 
+    func testFileNameIsTheLastSegmentThatIsNotEmpty() {
+        XCTAssertEqual(AssetLayout.fileName(percentEncodedPath: "/a/dir/"), "dir")
+        XCTAssertEqual(AssetLayout.fileName(percentEncodedPath: "/a//b.bin//"), "b.bin")
+        XCTAssertEqual(AssetLayout.fileName(percentEncodedPath: "name.bin"), "name.bin")
+        XCTAssertEqual(AssetLayout.fileName(percentEncodedPath: "///"), "download")
+        XCTAssertEqual(AssetLayout.fileName(percentEncodedPath: ""), "download")
+    }
+
+    /// A character is one `_` whatever its bytes, CR LF (one character of two ASCII bytes)
+    /// too, and the 200 kept are characters, on the ASCII path and the other alike.
+    func testFileNamesAreCountedByCharacter() {
+        XCTAssertEqual(AssetLayout.safeFileName("a\r\nb"), "a_b")
+        XCTAssertEqual(AssetLayout.safeFileName("a\rb\nc"), "a_b_c")
+        XCTAssertEqual(AssetLayout.safeFileName("caf\u{e9}.bin"), "caf_.bin")
+        XCTAssertEqual(AssetLayout.safeFileName("e\u{301}x"), "_x")
+        XCTAssertEqual(AssetLayout.safeFileName(String(repeating: "a", count: 250)), String(repeating: "a", count: 200))
+        XCTAssertEqual(AssetLayout.safeFileName(String(repeating: "\u{e9}", count: 250)), String(repeating: "_", count: 200))
+        XCTAssertEqual(AssetLayout.safeFileName("..a b"), "a_b")
+    }
+
     func testPathsAreRelativeToTheDataDir() {
         let layout = AssetLayout(dataDir: "/d")
         let relative = layout.relativeFilePath(id: "abc", uri: "https://h/f.bin")
