@@ -10,7 +10,9 @@
 // is the cost of its engine, its protocol and its events.
 //
 // Prints one line: "<CPU seconds, user + system> <wall seconds>", from the first commit to the
-// last. Exits 1 if a transfer fails or a file's size differs from its Content-Length.
+// last. With FLOOR_THREADS set, also writes to that file the CPU seconds of each kind of thread,
+// one "<kind> <seconds>" a line: the transfer thread (main), the sync threads, the commit thread.
+// Exits 1 if a transfer fails or a file's size differs from its Content-Length.
 #define _GNU_SOURCE
 #include <curl/curl.h>
 #include <errno.h>
@@ -28,6 +30,23 @@
 #include "durable_work.h"
 
 enum { PARALLEL = 16, SPACING_NS = 6000000 };
+
+// CPU seconds of each kind of thread, each added by its thread when it ends.
+static pthread_mutex_t thread_cpu_lock = PTHREAD_MUTEX_INITIALIZER;
+static double syncers_cpu, committer_cpu;
+
+static double thread_cpu_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static void add_thread_cpu(double *kind) {
+    double seconds = thread_cpu_seconds();
+    pthread_mutex_lock(&thread_cpu_lock);
+    *kind += seconds;
+    pthread_mutex_unlock(&thread_cpu_lock);
+}
 enum State { QUEUED, DOWNLOADING, COMPLETED };
 static const char *state_names[] = {"QUEUED", "DOWNLOADING", "COMPLETED"};
 
@@ -148,6 +167,7 @@ static void *committer(void *path) {
     sqlite3_close(db);
     free(batch);
     free(states);
+    add_thread_cpu(&committer_cpu);
     return NULL;
 }
 
@@ -174,6 +194,7 @@ static void *syncer(void *unused) {
         struct Download *d = to_sync;
         if (!d) {
             pthread_mutex_unlock(&queue_lock);
+            add_thread_cpu(&syncers_cpu);
             return NULL;
         }
         to_sync = d->next_synced;
@@ -272,6 +293,7 @@ int main(int argc, char **argv) {
     curl_global_init(CURL_GLOBAL_DEFAULT);
 
     double begin = now_seconds();
+    double main_before = thread_cpu_seconds();
     struct rusage before;
     getrusage(RUSAGE_SELF, &before);
     pthread_t commit_thread, pool[256];
@@ -344,6 +366,13 @@ int main(int argc, char **argv) {
     double cpu = (usage.ru_utime.tv_sec - before.ru_utime.tv_sec) + (usage.ru_utime.tv_usec - before.ru_utime.tv_usec) / 1e6 +
                  (usage.ru_stime.tv_sec - before.ru_stime.tv_sec) + (usage.ru_stime.tv_usec - before.ru_stime.tv_usec) / 1e6;
     printf("%.3f %.3f\n", cpu, end - begin);
+    const char *threads_path = getenv("FLOOR_THREADS");
+    if (threads_path) {
+        FILE *f = fopen(threads_path, "w");
+        if (!f) die("open FLOOR_THREADS");
+        fprintf(f, "main %.3f\nsyncers %.3f\ncommitter %.3f\n", thread_cpu_seconds() - main_before, syncers_cpu, committer_cpu);
+        fclose(f);
+    }
     if (failures) fprintf(stderr, "%d of %d transfers failed\n", failures, count);
     return failures ? 1 : 0;
 }

@@ -82,6 +82,21 @@ def read_cpu(path):
     return cpu
 
 
+def read_threads(path):
+    """(workload, tool) -> CPU seconds of each kind of thread (threads.tsv: stashd's by
+    bench/thread_cpu.py's KINDS, the promise in C's as main, syncers, committer)."""
+    threads = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                parts = line.rstrip("\n").split("\t")
+                if len(parts) > 2 and parts[2]:
+                    threads[(parts[0], parts[1])] = [float(x) for x in parts[2:]]
+    except (FileNotFoundError, ValueError):
+        pass
+    return threads
+
+
 def read_values(path):
     values = {}
     try:
@@ -110,6 +125,7 @@ def main():
     noisy = read_values(sys.argv[8]) if len(sys.argv) > 8 else {}
     registry = read_values(sys.argv[9]) if len(sys.argv) > 9 else {}
     dash = read_values(sys.argv[10]) if len(sys.argv) > 10 else {}
+    threads = read_threads(sys.argv[11]) if len(sys.argv) > 11 else {}
     out = []
     files_ran = any(r[0] in WORKLOADS for r in rows) or bool(control)
     start_ran = any(r[0] == START_WORKLOAD for r in rows)
@@ -117,7 +133,7 @@ def main():
     if files_ran or start_ran:
         classic(out, rows, control, start, cpu)
     if any(r[0] in COST_WORKLOADS for r in rows):
-        download_cost_section(out, rows, cpu)
+        download_cost_section(out, rows, cpu, threads)
     if any(r[0] == REGISTRY_WORKLOAD for r in rows):
         registry_section(out, rows, registry)
     if hls_ran:
@@ -229,7 +245,7 @@ def clients_section(out, values):
     out.append("")
 
 
-def download_cost_section(out, rows, cpu):
+def download_cost_section(out, rows, cpu, threads):
     """stash against wget2 on 2,000 single-file downloads: time and stashd's CPU per file, as ratios."""
     def ok_seconds(workload, tool):
         return next((r[2] for r in rows if r[0] == workload and r[1] == tool and r[3] == "ok"), None)
@@ -262,6 +278,16 @@ def download_cost_section(out, rows, cpu):
                        + (f"; {promise / wget2_cpu:.2f}x wget2's CPU and {promise_wall / wget2:.2f}x its time" if wget2_cpu and wget2 else "")
                        + (f"; stashd {daemon / promise:.2f}x its CPU" if daemon else "")
                        + (f", stash {stash / promise_wall:.2f}x its time" if stash else ""))
+        split, floor_split = threads.get((workload, "stash")), threads.get((workload, "download-floor"))
+        if split and len(split) == 5:
+            us = [x / SMALL_FILES * 1e6 for x in split]
+            out.append(f"  {'':<15} stashd's CPU per file by thread: the fetch thread {us[0]:.0f} us, Swift's pool (the engine, "
+                       f"requests, events) {us[1]:.0f}, Dispatch's (file syncs and opens, registry commits) {us[2]:.0f}, "
+                       f"NIO {us[3]:.0f}, the rest {us[4]:.0f} (their run time, {sum(us):.0f} us in all)")
+        if floor_split and len(floor_split) == 3:
+            us = [x / SMALL_FILES * 1e6 for x in floor_split]
+            out.append(f"  {'':<15} the promise in C's: its transfer thread {us[0]:.0f} us, its sync threads {us[1]:.0f}, "
+                       f"its commit thread {us[2]:.0f}")
         time_ratio = stash / wget2 if stash and wget2 else None
         cpu_ratio = daemon / wget2_cpu if daemon and wget2_cpu else None
         targets.append((f"{name}: stash time <= {time_limit}x wget2's", time_ratio, time_limit))
