@@ -67,10 +67,14 @@ extension EngineState {
     }
 
     /// Applies one of `damageRepairs`' decisions, unless the download moved on meanwhile, and
-    /// ends its hold.
+    /// ends its hold. A complete download the disk watch failed meanwhile, having seen the
+    /// same files go, has not moved on: `--repair` takes a FAILED download too, and skipping
+    /// it answered "not repaired" for a loss verify had found first.
     mutating func repairDamage(_ repair: DamageRepair, into effects: inout [EngineEffect]) {
         if holds[repair.id] == Self.repairHold { holds[repair.id] = nil }
-        guard let entry = entries[repair.id], entry.download.state == repair.state else { return }
+        guard let entry = entries[repair.id] else { return }
+        let failedSince = repair.repair && entry.download.state == .failed && repair.state != .failed
+        guard entry.download.state == repair.state || failedSince else { return }
         let id = repair.id
         func refetch(_ record: inout Download) {
             for index in repair.files where record.files.indices.contains(index) {

@@ -131,6 +131,30 @@ final class MaintenanceStateTests: XCTestCase {
         XCTAssertEqual(state.entries["a"]?.download.state, .removing)
     }
 
+    /// The disk watch sees the file verify found missing and fails the download before the
+    /// repair decided for it is applied: the repair goes on from FAILED, as `--repair` would
+    /// have decided for a FAILED download. Without `--repair` the failure stands as it is.
+    func testARepairGoesOnForADownloadTheDiskWatchFailedMeanwhile() throws {
+        for state in [DownloadState.completed, .licenseExpired] {
+            var engine = makeState()
+            _ = try engine.on(.load(complete("a", files: 2, state: state)))
+            disk["a/1.bin"] = nil
+            let findings = [VerifyFinding(kind: .missingFile, id: "a", path: "/data/assets/a/1.bin", detail: "file missing on disk")]
+            let repair = engine.decideRepairs(findings, repair: true)
+            let report = engine.damageRepairs(findings, repair: false)
+            XCTAssertEqual(describe(try engine.on(.maintenance(.diskChanged(["a"])))), [
+                "unwatch a", "commit save a FAILED, then publish a FAILED",
+            ])
+            XCTAssertTrue(try engine.on(.maintenance(.repairDamage(report[0]))).isEmpty, "\(state): verify without repair changes nothing more")
+            XCTAssertEqual(describe(try engine.on(.maintenance(.repairDamage(repair[0])))), [
+                "commit save a QUEUED, then publish a QUEUED",
+                "flight start a", "commit save a PREPARING, then publish a PREPARING", "start a#1",
+            ], "\(state)")
+            XCTAssertEqual(engine.entries["a"]?.download.files.map(\.done), [true, false], "\(state): only the lost file is fetched again")
+            disk["a/1.bin"] = 100
+        }
+    }
+
     /// A package whose licence has run out is restored only when its media files are
     /// damaged: a lost playlist or key would read the licence again.
     func testAnExpiredPackageWithALostPlaylistIsNotRepaired() throws {
