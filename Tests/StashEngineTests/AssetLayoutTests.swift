@@ -38,6 +38,15 @@ final class AssetLayoutTests: XCTestCase {
         XCTAssertEqual(AssetLayout.safeFileName("..a b"), "a_b")
     }
 
+    /// A NUL decoded from the URL, bytes that are not UTF-8 and a path inside the data dir
+    /// all end as one plain name in the download's own folder.
+    func testHostileURLPathsNameAPlainFile() {
+        XCTAssertEqual(AssetLayout.fileName(from: "http://h/a%00b.bin"), "a_b.bin")
+        XCTAssertEqual(AssetLayout.fileName(from: "http://h/%FF%FE.bin"), "_FF_FE.bin", "not UTF-8: the name as written, its % replaced")
+        XCTAssertEqual(AssetLayout.fileName(from: "http://h/x/..%2Fstash.sqlite"), "_stash.sqlite")
+        XCTAssertEqual(AssetLayout.fileName(from: "http://h/%2Fdata%2Fassets%2F"), "_data_assets_")
+    }
+
     func testPathsAreRelativeToTheDataDir() {
         let layout = AssetLayout(dataDir: "/d")
         let relative = layout.relativeFilePath(id: "abc", uri: "https://h/f.bin")
