@@ -25,16 +25,17 @@ package struct SystemCallError: Error, Equatable, Sendable, CustomStringConverti
 
     /// The one place C return codes are checked: runs `body`, again while it is interrupted by a
     /// signal (EINTR), and throws with the call's name, its path and errno when the result is
-    /// negative. Returns the (non-negative) result.
+    /// negative. Returns the (non-negative) result. `call` and `path` are built only for an
+    /// error: some callers put a path together for the message, an allocation on every success.
     @discardableResult
-    package static func check<T: BinaryInteger>(_ call: String, _ path: String, _ body: () -> T) throws -> T {
+    package static func check<T: BinaryInteger>(_ call: @autoclosure () -> String, _ path: @autoclosure () -> String, _ body: () -> T) throws -> T {
         while true {
             let result = body()
             if result >= 0 { return result }
             // Read before anything else can overwrite it.
             let code = errno
             if code == EINTR { continue }
-            throw SystemCallError(call: call, path: path, errnoCode: code)
+            throw SystemCallError(call: call(), path: path(), errnoCode: code)
         }
     }
 
@@ -55,9 +56,9 @@ package struct SystemCallError: Error, Equatable, Sendable, CustomStringConverti
 
     /// Like `check`, for a call on a non-blocking descriptor: nil when it would block (EAGAIN),
     /// which for a drained pipe or inotify queue means "nothing more for now".
-    package static func checkNonBlocking<T: BinaryInteger>(_ call: String, _ path: String, _ body: () -> T) throws -> T? {
+    package static func checkNonBlocking<T: BinaryInteger>(_ call: @autoclosure () -> String, _ path: @autoclosure () -> String, _ body: () -> T) throws -> T? {
         do {
-            return try check(call, path, body)
+            return try check(call(), path(), body)
         } catch let error as SystemCallError where error.errnoCode == EAGAIN || error.errnoCode == EWOULDBLOCK {
             return nil
         }

@@ -5,8 +5,13 @@ import StashCore
 /// a data dir that is moved or restored from a backup still resolves.
 struct AssetLayout: Sendable {
     let dataDir: String
+    /// Kept rather than put together at each use: every download's paths start with it.
+    let assetsDir: String
 
-    var assetsDir: String { dataDir + "/assets" }
+    init(dataDir: String) {
+        self.dataDir = dataDir
+        assetsDir = dataDir + "/assets"
+    }
 
     /// The relative path of a single-file download: `assets/<id>/<name from the URL>`.
     func relativeFilePath(id: String, uri: String) -> String {

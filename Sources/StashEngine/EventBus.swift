@@ -13,7 +13,13 @@ final class EventBus: Sendable {
         var recent: [DownloadEvent] = []
         var recentStart = 0
         var nextSubscriber = 0
-        var subscribers: [Int: EventSubscription] = [:]
+        var subscribers: [Int: EventSubscription] = [:] {
+            didSet { targets = Array(subscribers.values) }
+        }
+        /// The subscribers as an array, rebuilt when one comes or goes: each publish hands out
+        /// this one (a retain) rather than copying the dictionary's values (an allocation per
+        /// event, 4 events a download).
+        private(set) var targets: [EventSubscription] = []
     }
 
     private let state = Mutex(State())
@@ -36,7 +42,7 @@ final class EventBus: Sendable {
                 state.recent[state.recentStart] = event
                 state.recentStart = (state.recentStart + 1) % Self.replayCapacity
             }
-            return (event, Array(state.subscribers.values))
+            return (event, state.targets)
         }
         for subscription in targets { subscription.deliver(event) }
     }
