@@ -268,7 +268,13 @@ struct AddCommand: AsyncParsableCommand {
                 if next < requests.count { launch() }
             }
         }
-        return answers.map { $0! }
+        // The group answers every index or throws; a hole would be a bug here, said as such
+        // rather than trapped on.
+        let answered = answers.compactMap { $0 }
+        guard answered.count == requests.count else {
+            throw StashError(.internal, "\(requests.count - answered.count) of \(requests.count) adds got no answer")
+        }
+        return answered
     }
 
     /// The URLs of a list file, in order.
