@@ -133,14 +133,9 @@ struct Stashd: AsyncParsableCommand {
     func run() async throws {
         HeapArenas.limit()
         let level = Logger.Level(rawValue: logLevel) ?? .info
-        let journal = JournalLogHandler.stderrIsJournal()
+        let style: DaemonLogHandler.Style = DaemonLogHandler.stderrIsJournal() ? .journal : .plain
         LoggingSystem.bootstrap { label in
-            if journal {
-                var handler = JournalLogHandler(label: label)
-                handler.logLevel = level
-                return handler
-            }
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = DaemonLogHandler(label: label, style: style)
             handler.logLevel = level
             return handler
         }

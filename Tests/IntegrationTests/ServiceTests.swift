@@ -224,6 +224,27 @@ final class ServiceTests: XCTestCase {
         XCTAssertFalse(lines.contains { $0.contains("secret") }, "a URL's query is left out of the log")
         XCTAssertTrue(lines.allSatisfy { $0.hasPrefix("<") }, "every line has a priority:\n\(lines.joined(separator: "\n"))")
     }
+
+    /// Elsewhere each line is swift-log's stream handler's: the local time to the second with
+    /// its offset, the level, the label, the metadata by key, the module and the message.
+    func testPlainLinesCarryTheLocalTimeAndEachDownloadStep() async throws {
+        http.serve(path: "/f", size: 1000)
+        // An empty JOURNAL_STREAM names no file: plain lines even under a journal.
+        let daemon = try await DaemonProcess.start(dataDir: directory + "/data", environment: ["JOURNAL_STREAM": ""])
+        let client = try await StashClient.connect(socketPath: daemon.socketPath, clientName: name)
+        _ = try await client.addDownload(AddDownloadRequest(id: "f", uri: http.url("/f")))
+        for _ in 0..<500 where try await client.getDownload(id: "f").state != .completed { try await Task.sleep(nanoseconds: 20_000_000) }
+        await client.close()
+        XCTAssertEqual(daemon.terminate(), 0)
+        let lines = daemon.log().split(separator: "\n").map(String.init)
+        let line = try Regex(#"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{4} (info|notice|warning|error|critical|debug|trace) stashd:( \S+=.*)? \[\w+\] .+$"#)
+        for text in lines {
+            XCTAssertNotNil(text.wholeMatch(of: line), "not a plain log line: '\(text)'")
+        }
+        for step in ["download added", "download started", "download completed"] {
+            XCTAssertTrue(lines.contains { $0.contains(" info stashd: ") && $0.contains("id=f") && $0.hasSuffix("[StashEngine] " + step) }, "no '\(step)' line:\n\(lines.joined(separator: "\n"))")
+        }
+    }
 }
 
 /// stashd behind `systemd-socket-activate -l SOCKET`, which binds the socket, waits for the

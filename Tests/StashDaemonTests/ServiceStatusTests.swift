@@ -16,17 +16,37 @@ final class ServiceStatusTests: XCTestCase {
     }
 
     func testJournalPrioritiesAreSyslogs() {
-        XCTAssertEqual(Logger.Level.allCases.map(JournalLogHandler.priority), [7, 7, 6, 5, 4, 3, 2])
+        XCTAssertEqual(Logger.Level.allCases.map(DaemonLogHandler.priority), [7, 7, 6, 5, 4, 3, 2])
+    }
+
+    /// The timestamp made once a second is the one `localtime` and `strftime` give for it.
+    func testPlainTimestampIsTheLocalTimeOfTheSecond() {
+        let stamp = LogTimestamp()
+        for _ in 0..<3 {
+            let before = Self.localTime(time(nil))
+            let made = stamp.now()
+            let after = Self.localTime(time(nil))
+            XCTAssertTrue(made == before || made == after, "\(made) is neither \(before) nor \(after)")
+            XCTAssertNotNil(made.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{4}/), made)
+        }
+    }
+
+    private static func localTime(_ second: time_t) -> String {
+        var second = second
+        var local = tm()
+        var buffer = [CChar](repeating: 0, count: 64)
+        guard localtime_r(&second, &local) != nil, strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S%z", &local) > 0 else { return "" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     func testJournalStreamMustNameStderr() {
-        XCTAssertFalse(JournalLogHandler.stderrIsJournal(environment: [:]))
-        XCTAssertFalse(JournalLogHandler.stderrIsJournal(environment: ["JOURNAL_STREAM": "x:y"]))
-        XCTAssertFalse(JournalLogHandler.stderrIsJournal(environment: ["JOURNAL_STREAM": "1:2:3"]))
+        XCTAssertFalse(DaemonLogHandler.stderrIsJournal(environment: [:]))
+        XCTAssertFalse(DaemonLogHandler.stderrIsJournal(environment: ["JOURNAL_STREAM": "x:y"]))
+        XCTAssertFalse(DaemonLogHandler.stderrIsJournal(environment: ["JOURNAL_STREAM": "1:2:3"]))
         var info = stat()
         XCTAssertEqual(fstat(STDERR_FILENO, &info), 0)
-        XCTAssertTrue(JournalLogHandler.stderrIsJournal(environment: ["JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino)"]))
-        XCTAssertFalse(JournalLogHandler.stderrIsJournal(environment: ["JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino &+ 1)"]))
+        XCTAssertTrue(DaemonLogHandler.stderrIsJournal(environment: ["JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino)"]))
+        XCTAssertFalse(DaemonLogHandler.stderrIsJournal(environment: ["JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino &+ 1)"]))
     }
 
     /// A notify socket stashd cannot use turns notifying off instead of failing the start.
