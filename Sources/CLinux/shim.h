@@ -18,6 +18,12 @@ int sync_file_range(int fd, int64_t offset, int64_t nbytes, unsigned int flags);
 #include <pthread.h>
 int pthread_setname_np(pthread_t thread, const char *name);
 
+/* sched(7)'s SCHED_BATCH: a thread that waits for the disk does not preempt the running
+   thread when it wakes (DiskWaitPolicy). */
+#ifndef SCHED_BATCH
+#define SCHED_BATCH 3
+#endif
+
 /* pipe2(2): a pipe whose ends are close-on-exec and non-blocking from the start. */
 int pipe2(int pipefd[2], int flags);
 

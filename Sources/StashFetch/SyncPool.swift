@@ -1,4 +1,5 @@
 import Dispatch
+import StashCore
 import Synchronization
 
 /// A few threads that run blocking syncs (`fdatasync`, `fsync`) in arrival order, each thread
@@ -53,13 +54,18 @@ final class SyncPool: Sendable {
         if let lane { lanes[lane].async { self.drain(lane) } }
     }
 
+    /// Takes jobs until none is left. As SCHED_BATCH (`DiskWaitPolicy`): each job sleeps on
+    /// the disk several times, and its wake-ups must not preempt the fetch thread and the
+    /// engine for work that can wait for their slice to end.
     private func drain(_ lane: Int) {
-        while let job = state.withLock({ state -> Job? in
-            if let job = state.take() { return job }
-            state.idle.append(lane)
-            return nil
-        }) {
-            job()
+        DiskWaitPolicy.run {
+            while let job = state.withLock({ state -> Job? in
+                if let job = state.take() { return job }
+                state.idle.append(lane)
+                return nil
+            }) {
+                job()
+            }
         }
     }
 }
