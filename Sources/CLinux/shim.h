@@ -19,7 +19,7 @@ int sync_file_range(int fd, int64_t offset, int64_t nbytes, unsigned int flags);
 int pthread_setname_np(pthread_t thread, const char *name);
 
 /* sched(7)'s SCHED_BATCH: a thread that waits for the disk does not preempt the running
-   thread when it wakes (DiskWaitPolicy). */
+   thread when it wakes (DiskThreadPolicy). */
 #ifndef SCHED_BATCH
 #define SCHED_BATCH 3
 #endif

@@ -27,7 +27,13 @@ package final class BatchQueue<Item: Sendable>: Sendable {
 
     /// Queues `item`; it is in the next batch `work` gets.
     package func submit(_ item: Item) {
-        if pending.withLock({ $0.add(item) }) { queue.async { self.drain() } }
+        if pending.withLock({ $0.add(item) }) {
+            queue.async {
+                // `work` waits for the disk (the registry's commits): see `DiskThreadPolicy`.
+                DiskThreadPolicy.adopt()
+                self.drain()
+            }
+        }
     }
 
     private func drain() {

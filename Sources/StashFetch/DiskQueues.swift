@@ -1,4 +1,5 @@
 import Dispatch
+import StashCore
 
 /// The fetch thread's disk work, done elsewhere: part files opened on serial disk queues,
 /// committed on `FileSyncer`'s threads, each result posted back through the inbox.
@@ -28,6 +29,7 @@ final class DiskQueues {
         work.enter()
         queue(for: first.0).async { [work] in
             defer { work.leave() }
+            DiskThreadPolicy.adopt()
             for (id, request) in files {
                 let result: Result<PartFile, FetchFailure>
                 do {
@@ -50,6 +52,7 @@ final class DiskQueues {
         work.enter()
         queue(for: id).async { [work] in
             defer { work.leave() }
+            DiskThreadPolicy.adopt()
             let result: Result<PartFile, FetchFailure>
             do {
                 try file.openDeferred()

@@ -83,7 +83,10 @@ final class FileSyncer: Sendable {
         let folders = self.folders
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
             folders.sync(paths) { failure in
-                if let failure { continuation.resume(throwing: failure) } else { continuation.resume() }
+                // On a sync thread: the task goes on as SCHED_OTHER (`DiskThreadPolicy`).
+                DiskThreadPolicy.handingOff {
+                    if let failure { continuation.resume(throwing: failure) } else { continuation.resume() }
+                }
             }
         }
     }

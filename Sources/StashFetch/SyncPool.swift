@@ -54,18 +54,17 @@ final class SyncPool: Sendable {
         if let lane { lanes[lane].async { self.drain(lane) } }
     }
 
-    /// Takes jobs until none is left. As SCHED_BATCH (`DiskWaitPolicy`): each job sleeps on
-    /// the disk several times, and its wake-ups must not preempt the fetch thread and the
-    /// engine for work that can wait for their slice to end.
+    /// Takes jobs until none is left, on a disk thread (`DiskThreadPolicy`): each job sleeps
+    /// on the disk several times, and neither its wake-ups nor the one that starts the lane
+    /// preempt the fetch thread and the engine.
     private func drain(_ lane: Int) {
-        DiskWaitPolicy.run {
-            while let job = state.withLock({ state -> Job? in
-                if let job = state.take() { return job }
-                state.idle.append(lane)
-                return nil
-            }) {
-                job()
-            }
+        DiskThreadPolicy.adopt()
+        while let job = state.withLock({ state -> Job? in
+            if let job = state.take() { return job }
+            state.idle.append(lane)
+            return nil
+        }) {
+            job()
         }
     }
 }

@@ -49,6 +49,9 @@ final class WriteBehind: Sendable {
         }
         let path = self.path
         Self.queue.async { [self] in
+            // A disk thread (`DiskThreadPolicy`): the wait wakes again and again as the pages
+            // land, and none of those wake-ups may preempt the fetch thread writing the file.
+            DiskThreadPolicy.adopt()
             var error: SystemCallError?
             do {
                 // Writes back and waits for the file's dirty pages, but unlike fdatasync asks

@@ -57,10 +57,13 @@ final class GroupCommitter: Sendable {
                     throw error
                 }
             }
-            for waiter in batch { waiter.done(nil) }
+            // The callers' tasks go on from here: not as SCHED_BATCH (`DiskThreadPolicy`).
+            DiskThreadPolicy.handingOff {
+                for waiter in batch { waiter.done(nil) }
+            }
         } catch {
             guard batch.count > 1 else {
-                batch[0].done(error)
+                DiskThreadPolicy.handingOff { batch[0].done(error) }
                 return
             }
             // One bad write must not fail its neighbours: retry each alone so only the
