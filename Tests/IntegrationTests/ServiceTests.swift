@@ -211,8 +211,10 @@ final class ServiceTests: XCTestCase {
         http.serve(path: "/f", size: 1000)
         let daemon = try await DaemonProcess.start(dataDir: data, environment: ["JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino)"])
         let client = try await StashClient.connect(socketPath: daemon.socketPath, clientName: name)
+        let events = try await client.events(ids: ["f"])
         _ = try await client.addDownload(AddDownloadRequest(id: "f", uri: http.url("/f") + "?token=secret"))
-        for _ in 0..<500 where try await client.getDownload(id: "f").state != .completed { try await Task.sleep(nanoseconds: 20_000_000) }
+        let final = try await Self.finalState(of: "f", in: events)
+        XCTAssertEqual(final, .completed)
         try await client.cancel(id: "f")
         await client.close()
         XCTAssertEqual(daemon.terminate(), 0)
@@ -225,6 +227,14 @@ final class ServiceTests: XCTestCase {
         XCTAssertTrue(lines.allSatisfy { $0.hasPrefix("<") }, "every line has a priority:\n\(lines.joined(separator: "\n"))")
     }
 
+    /// The state `id` ends in (COMPLETED, FAILED, ...), as its events tell: no polling.
+    private static func finalState(of id: String, in events: AsyncThrowingStream<DownloadEvent, Error>) async throws -> DownloadState? {
+        for try await event in events {
+            if case .stateChanged(let download, _) = event.kind, download.id == id, download.state.isTerminal { return download.state }
+        }
+        return nil
+    }
+
     /// Elsewhere each line is swift-log's stream handler's: the local time to the second with
     /// its offset, the level, the label, the metadata by key, the module and the message.
     func testPlainLinesCarryTheLocalTimeAndEachDownloadStep() async throws {
@@ -232,8 +242,10 @@ final class ServiceTests: XCTestCase {
         // An empty JOURNAL_STREAM names no file: plain lines even under a journal.
         let daemon = try await DaemonProcess.start(dataDir: directory + "/data", environment: ["JOURNAL_STREAM": ""])
         let client = try await StashClient.connect(socketPath: daemon.socketPath, clientName: name)
+        let events = try await client.events(ids: ["f"])
         _ = try await client.addDownload(AddDownloadRequest(id: "f", uri: http.url("/f")))
-        for _ in 0..<500 where try await client.getDownload(id: "f").state != .completed { try await Task.sleep(nanoseconds: 20_000_000) }
+        let final = try await Self.finalState(of: "f", in: events)
+        XCTAssertEqual(final, .completed)
         await client.close()
         XCTAssertEqual(daemon.terminate(), 0)
         let lines = daemon.log().split(separator: "\n").map(String.init)
