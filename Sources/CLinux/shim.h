@@ -23,6 +23,13 @@ int pthread_setname_np(pthread_t thread, const char *name);
 #ifndef SCHED_BATCH
 #define SCHED_BATCH 3
 #endif
+/* What DiskThreadPolicy knows of the calling thread (0: nothing yet), so a job on a disk
+   thread costs no sched_getscheduler(2) call. Only DiskThreadPolicy.swift uses it, so the one
+   copy a `static inline` function gets per file that calls it is the only copy. */
+static inline int *stash_disk_thread_state(void) {
+    static __thread int state;
+    return &state;
+}
 
 /* pipe2(2): a pipe whose ends are close-on-exec and non-blocking from the start. */
 int pipe2(int pipefd[2], int flags);

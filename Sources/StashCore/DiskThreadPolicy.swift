@@ -28,16 +28,45 @@ import Glibc
 package enum DiskThreadPolicy {
     /// Makes the calling thread, a disk thread, SCHED_BATCH when it is SCHED_OTHER.
     package static func adopt() {
-        guard processPolicy == SCHED_OTHER, sched_getscheduler(0) == SCHED_OTHER else { return }
-        _ = set(SCHED_BATCH)
+        guard state == .unknown else { return }
+        switch sched_getscheduler(0) {
+        case SCHED_OTHER where processPolicy == SCHED_OTHER:
+            state = set(SCHED_BATCH) ? .batch : .leftAlone
+        case SCHED_BATCH where processPolicy == SCHED_OTHER:
+            // Inherited from the disk thread that started it.
+            state = .batch
+        default:
+            state = .leftAlone
+        }
     }
 
     /// Runs `body`, which hands work to a task or another queue, as SCHED_OTHER when the
     /// thread is SCHED_BATCH, then makes the thread SCHED_BATCH again.
     package static func handingOff<T>(_ body: () throws -> T) rethrows -> T {
-        guard processPolicy == SCHED_OTHER, sched_getscheduler(0) == SCHED_BATCH, set(SCHED_OTHER) else { return try body() }
+        let batch: Bool
+        switch state {
+        case .batch: batch = true
+        case .leftAlone: batch = false
+        // Not a thread that adopted: asked each time, and not remembered.
+        case .unknown: batch = processPolicy == SCHED_OTHER && sched_getscheduler(0) == SCHED_BATCH
+        }
+        guard batch, set(SCHED_OTHER) else { return try body() }
         defer { _ = set(SCHED_BATCH) }
         return try body()
+    }
+
+    /// What the calling thread is: a disk thread's policy changes only here, so it is asked
+    /// of the kernel once a thread and remembered (a call a job was 1.8 calls a download).
+    private enum ThreadState: Int32 {
+        case unknown = 0
+        case batch = 1
+        /// Another policy, or one that could not be changed.
+        case leftAlone = 2
+    }
+
+    private static var state: ThreadState {
+        get { ThreadState(rawValue: stash_disk_thread_state().pointee) ?? .unknown }
+        set { stash_disk_thread_state().pointee = newValue.rawValue }
     }
 
     /// The policy of the process's first thread, which none of this changes.

@@ -113,6 +113,8 @@ package actor Engine {
             orphans: await orphanScan.value)
         try licenses.loadOutbox(from: registry)
         notices.attach { [weak self] in self?.handleNoticesLater() }
+        let notices = self.notices
+        fetch.observePasses(FetchPasses(began: { notices.hold() }, ended: { notices.release() }))
         // Right after the start, not in it: the socket opens without waiting for the list of
         // folders to watch.
         Task { await maintenance.startDiskWatch() }

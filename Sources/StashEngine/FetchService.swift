@@ -20,6 +20,9 @@ package protocol FetchService: Sendable {
     func syncFolders(_ folders: [String], in folder: String) async throws
     /// Stops every transfer and returns once they are all stopped.
     func shutdown() async
+    /// Tells `passes` when the events of one go of the service begin and end, so they can be
+    /// handed on together (a service without such goes calls neither).
+    func observePasses(_ passes: FetchPasses)
 }
 
 extension FetchService {

@@ -4,12 +4,17 @@ import Synchronization
 
 /// Fetch events on their way from the fetch thread to the engine. The engine takes every
 /// event waiting at once, so a busy moment costs one hop onto the actor for many events
-/// instead of one hop (and a thread wake-up) for each.
+/// instead of one hop (and a thread wake-up) for each; and while the fetch thread is in a
+/// pass of its loop (`hold` to `release`), the drain its first event would start waits for
+/// the pass to end, so the events of a pass go together.
 final class NoticeInbox: Sendable {
     private struct State {
         var pending = PendingBatch<FetchNotice>()
         var closed = false
         var drain: (@Sendable () -> Void)?
+        var holding = false
+        /// A drain was claimed while holding: `release` starts it.
+        var drainDue = false
     }
 
     private let state = Mutex(State())
@@ -27,8 +32,28 @@ final class NoticeInbox: Sendable {
 
     func post(_ notice: FetchNotice) {
         let drain = state.withLock { state -> (@Sendable () -> Void)? in
-            guard !state.closed else { return nil }
-            return state.pending.add(notice) ? state.drain : nil
+            guard !state.closed, state.pending.add(notice) else { return nil }
+            if state.holding {
+                state.drainDue = true
+                return nil
+            }
+            return state.drain
+        }
+        drain?()
+    }
+
+    /// The fetch thread began a pass: a drain its events claim waits for `release`.
+    func hold() {
+        state.withLock { $0.holding = true }
+    }
+
+    /// The pass ended: the drain claimed in it, if any, starts.
+    func release() {
+        let drain = state.withLock { state -> (@Sendable () -> Void)? in
+            state.holding = false
+            guard state.drainDue, !state.closed else { return nil }
+            state.drainDue = false
+            return state.drain
         }
         drain?()
     }

@@ -9,6 +9,8 @@ enum FetchCommand {
     case shutdown(CheckedContinuation<Void, Never>?)
     /// A rate group's new limit, for its transfers already started.
     case groupRateLimit(String, Int64)
+    /// Called when each pass of the loop begins and before it sleeps (`FetchWorkers.observePasses`).
+    case observePasses(FetchPasses)
     /// The disk queue opened (and, for a resume, hashed) a transfer's part file.
     case opened(TransferID, Result<PartFile, FetchFailure>)
     /// The sync thread made a finished transfer's file durable under its final name (or

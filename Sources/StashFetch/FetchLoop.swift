@@ -21,6 +21,7 @@ final class FetchLoop {
     /// Running transfers paused until their deferred part file is open (`Transfer.receive`).
     private var opensWanted: [Transfer] = []
     private var stopping = false
+    private var passes: FetchPasses?
     /// Opens and commits part files off this thread (`DiskQueues`).
     private let disk: DiskQueues
 
@@ -41,6 +42,9 @@ final class FetchLoop {
 
     func run() {
         while !stopping {
+            passes?.began()
+            // Every pass ends here, whichever way it ends, before the thread sleeps.
+            defer { passes?.ended() }
             applyCommands()
             if stopping { break }
             fireTimers()
@@ -48,6 +52,7 @@ final class FetchLoop {
                 try multi.perform()
                 for (handle, code) in multi.completions() { attemptEnded(handle: handle, code: code) }
                 openWantedFiles()
+                passes?.ended()
                 try multi.poll(timeoutMs: nextTimeoutMs())
             } catch {
                 logger.critical("fetch loop failed; stopping every transfer", metadata: ["error": "\(error)"])
@@ -73,7 +78,7 @@ final class FetchLoop {
         case .cancel(_, let stopped): stopped()
         case .shutdown(let waiter): waiter.map { shutdownWaiters.append($0) }
         case .opened, .committed: applyDiskResult(command)
-        case .groupRateLimit: break
+        case .groupRateLimit, .observePasses: break
         }
     }
 
@@ -137,6 +142,8 @@ final class FetchLoop {
             case .groupRateLimit(let group, let limit):
                 for transfer in transfers.values where transfer.request.rateGroup == group { transfer.request.groupRateLimit = limit }
                 applyRateShares()
+            case .observePasses(let observer):
+                passes = observer
             case .opened, .committed:
                 applyDiskResult(command)
             }

@@ -103,6 +103,13 @@ package final class FetchWorkers: Sendable {
         _ = inbox.post(.groupRateLimit(group, max(0, bytesPerSecond)))
     }
 
+    /// Has `passes` told, on the fetch thread, when each pass of its loop begins and when it
+    /// ends (before it waits for the network), from the next pass on: the events of a pass
+    /// can then be handed on together.
+    package func observePasses(_ passes: FetchPasses) {
+        _ = inbox.post(.observePasses(passes))
+    }
+
     /// Makes the renames in these folders of the asset folder `folder` durable, and the
     /// entries of the folders holding them up to the one holding `folder`: what a caller of
     /// `FileDurability.grouped` transfers does once the last of its files landed. One `fsync`

@@ -29,6 +29,20 @@ final class DiskThreadPolicyTests: XCTestCase {
         XCTAssertEqual(seen, [SCHED_OTHER, 3, 3])
     }
 
+    /// A disk thread's policy is asked of the kernel once: set back to SCHED_OTHER behind
+    /// `adopt`'s back, the thread stays so, because `adopt` remembers it made it SCHED_BATCH.
+    func testAThreadIsAskedOnce() throws {
+        let seen = try XCTUnwrap(onNewThread { () -> [Int32] in
+            DiskThreadPolicy.adopt()
+            let adopted = sched_getscheduler(0)
+            var parameters = sched_param(sched_priority: 0)
+            _ = sched_setscheduler(0, SCHED_OTHER, &parameters)
+            DiskThreadPolicy.adopt()
+            return [adopted, sched_getscheduler(0)]
+        })
+        XCTAssertEqual(seen, [3, SCHED_OTHER])
+    }
+
     /// A thread started by a disk thread would inherit SCHED_BATCH (pthread_create's default,
     /// as Dispatch's threads do); one started while handing off is SCHED_OTHER, and the disk
     /// thread is SCHED_BATCH again after.

@@ -94,6 +94,9 @@ final class FakeFetch: FetchService {
 
     func syncFolders(_ folders: [String], in folder: String) async throws {}
 
+    /// The fake's events come one at a time, when a test says so: there are no passes to tell.
+    func observePasses(_ passes: FetchPasses) {}
+
     func shutdown() async {
         let all = state.withLock { state in
             defer { state.running = [:] }

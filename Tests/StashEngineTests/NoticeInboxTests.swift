@@ -65,6 +65,51 @@ final class NoticeInboxTests: XCTestCase {
         }
     }
 
+    /// While the fetch thread is in a pass, the drain its first notice claims waits for the
+    /// pass to end, and takes the whole pass's notices; outside a pass a notice starts one at
+    /// once, and a pass without notices starts none.
+    func testAPassesNoticesGoInOneDrainWhenThePassEnds() {
+        let inbox = NoticeInbox()
+        let drains = Counter()
+        inbox.attach { drains.add() }
+
+        inbox.hold()
+        inbox.post(Self.notice(0))
+        inbox.post(Self.notice(1))
+        XCTAssertEqual(drains.value, 0, "no drain while the pass goes on")
+        inbox.release()
+        XCTAssertEqual(drains.value, 1)
+        inbox.release()
+        XCTAssertEqual(drains.value, 1, "a second end of the same pass starts nothing")
+        XCTAssertEqual(inbox.take().map(\.index), [0, 1])
+        XCTAssertEqual(inbox.take().map(\.index), [])
+
+        inbox.hold()
+        inbox.release()
+        XCTAssertEqual(drains.value, 1, "a pass without notices starts no drain")
+
+        inbox.post(Self.notice(2))
+        XCTAssertEqual(drains.value, 2, "outside a pass a notice starts its drain at once")
+        inbox.hold()
+        inbox.post(Self.notice(3))
+        inbox.release()
+        XCTAssertEqual(drains.value, 2, "the drain under way takes it")
+        XCTAssertEqual(inbox.take().map(\.index), [2, 3])
+    }
+
+    /// A pass that ends after the inbox closed starts no drain.
+    func testAPassEndingAfterCloseStartsNoDrain() {
+        let inbox = NoticeInbox()
+        let drains = Counter()
+        inbox.attach { drains.add() }
+        inbox.hold()
+        inbox.post(Self.notice(0))
+        inbox.close()
+        inbox.release()
+        XCTAssertEqual(drains.value, 0)
+        XCTAssertEqual(inbox.take().map(\.index), [])
+    }
+
     func testNothingArrivesAfterClose() {
         let inbox = NoticeInbox()
         let drains = Counter()
