@@ -159,44 +159,65 @@ package final class EventSubscription: AsyncSequence, Sendable {
 
     /// Called by the engine for every event; returns at once.
     package func deliver(_ event: DownloadEvent) {
-        if !ids.isEmpty && !ids.contains(event.downloadID) { return }
-        if let accepts, !accepts(event) { return }
-        let reader: CheckedContinuation<DownloadEvent?, Never>? = state.withLock { state in
-            if state.finished { return nil }
-            if case .progress(let update) = event.kind {
-                if let last = state.lastSent[update.id],
-                   update.progressPercent - last.percent < minProgressStep,
-                   event.time.timeIntervalSince(last.time) < minInterval {
-                    return nil
-                }
-                if state.pendingProgress[.download(update.id)] != nil {
-                    state.appendReplacing(.download(update.id), event)
-                    return nil
-                }
-                state.pendingProgress[.download(update.id)] = state.queue.count
+        deliver(CollectionOfOne(event))
+    }
+
+    /// Called by the engine for the events of one commit, in order; returns at once. A
+    /// parked reader is woken once for all of them, not once an event: it takes the first and
+    /// finds the rest queued behind it.
+    package func deliver(_ events: some Sequence<DownloadEvent>) {
+        let reader = state.withLock { state -> (CheckedContinuation<DownloadEvent?, Never>, DownloadEvent)? in
+            var reader: (CheckedContinuation<DownloadEvent?, Never>, DownloadEvent)?
+            for event in events where wants(event) {
+                guard let waiter = admit(event, into: &state) else { continue }
+                reader = (waiter, event)
             }
-            // An export's progress is paced by the export itself (each whole percent); one
-            // still waiting is replaced by the newer.
-            if case .exportProgress(let progress) = event.kind {
-                if state.pendingProgress[.export(progress.file)] != nil {
-                    state.appendReplacing(.export(progress.file), event)
-                    return nil
-                }
-                state.pendingProgress[.export(progress.file)] = state.queue.count
-            }
-            if let waiter = state.waiter {
-                state.waiter = nil
-                state.take(event)
-                return waiter
-            }
-            if state.waiting >= maxBacklog {
-                state.dropBacklog(through: event)
-            } else {
-                state.queue.append(event)
-            }
-            return nil
+            return reader
         }
-        reader?.resume(returning: event)
+        reader.map { $0.0.resume(returning: $0.1) }
+    }
+
+    private func wants(_ event: DownloadEvent) -> Bool {
+        if !ids.isEmpty && !ids.contains(event.downloadID) { return false }
+        return accepts?(event) ?? true
+    }
+
+    /// Queues `event` (or hands it to the parked reader, whose continuation it returns),
+    /// unless it is progress too close to the last shown, or replaces a waiting one.
+    private func admit(_ event: DownloadEvent, into state: inout State) -> CheckedContinuation<DownloadEvent?, Never>? {
+        if state.finished { return nil }
+        if case .progress(let update) = event.kind {
+            if let last = state.lastSent[update.id],
+               update.progressPercent - last.percent < minProgressStep,
+               event.time.timeIntervalSince(last.time) < minInterval {
+                return nil
+            }
+            if state.pendingProgress[.download(update.id)] != nil {
+                state.appendReplacing(.download(update.id), event)
+                return nil
+            }
+            state.pendingProgress[.download(update.id)] = state.queue.count
+        }
+        // An export's progress is paced by the export itself (each whole percent); one
+        // still waiting is replaced by the newer.
+        if case .exportProgress(let progress) = event.kind {
+            if state.pendingProgress[.export(progress.file)] != nil {
+                state.appendReplacing(.export(progress.file), event)
+                return nil
+            }
+            state.pendingProgress[.export(progress.file)] = state.queue.count
+        }
+        if let waiter = state.waiter {
+            state.waiter = nil
+            state.take(event)
+            return waiter
+        }
+        if state.waiting >= maxBacklog {
+            state.dropBacklog(through: event)
+        } else {
+            state.queue.append(event)
+        }
+        return nil
     }
 
     /// Ends the stream; events already queued are still read.
@@ -225,6 +246,11 @@ package final class EventSubscription: AsyncSequence, Sendable {
     /// Events waiting to be read; a measure of how far behind the subscriber is.
     package var backlog: Int {
         state.withLock { $0.waiting }
+    }
+
+    /// Whether a reader is parked waiting for the next event (what a test waits for).
+    package var hasParkedReader: Bool {
+        state.withLock { $0.waiter != nil }
     }
 
     private func next() async -> DownloadEvent? {

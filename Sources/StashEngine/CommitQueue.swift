@@ -126,12 +126,14 @@ final class CommitQueue: Sendable {
         }
     }
 
+    /// Each change shows in the cache and each event is published before any ticket of the
+    /// batch resolves, so whoever waits on one finds the registry's state and its event out.
     private func finish(_ batch: [Item], failure: Error?) {
-        for item in batch {
-            if failure == nil { show(item.change) }
-            if failure == nil, let event = item.event { bus.publish(event) }
-            item.ticket?.resolve(failure)
+        if failure == nil {
+            for item in batch { show(item.change) }
+            bus.publish(batch.compactMap(\.event))
         }
+        for item in batch { item.ticket?.resolve(failure) }
     }
 
     private func show(_ change: Change?) {

@@ -30,21 +30,33 @@ final class EventBus: Sendable {
         self.clock = clock
     }
 
-    /// Events are published from one thread at a time (the commit queue's), so delivering
-    /// outside the lock keeps every subscriber's events in seq order.
     func publish(_ kind: DownloadEvent.Kind) {
-        let (event, targets) = state.withLock { state in
-            let event = DownloadEvent(seq: state.nextSeq, time: clock.now(), kind: kind)
-            state.nextSeq += 1
-            if state.recent.count < Self.replayCapacity {
-                state.recent.append(event)
-            } else {
-                state.recent[state.recentStart] = event
-                state.recentStart = (state.recentStart + 1) % Self.replayCapacity
+        publish(CollectionOfOne(kind))
+    }
+
+    /// Events are published from one thread at a time (the commit queue's), so delivering
+    /// outside the lock keeps every subscriber's events in seq order. The events of one call
+    /// (a commit's) reach each subscriber together: a parked reader wakes once for them.
+    func publish(_ kinds: some Collection<DownloadEvent.Kind>) {
+        guard !kinds.isEmpty else { return }
+        let (events, targets) = state.withLock { state in
+            let time = clock.now()
+            var events: [DownloadEvent] = []
+            events.reserveCapacity(kinds.count)
+            for kind in kinds {
+                let event = DownloadEvent(seq: state.nextSeq, time: time, kind: kind)
+                state.nextSeq += 1
+                if state.recent.count < Self.replayCapacity {
+                    state.recent.append(event)
+                } else {
+                    state.recent[state.recentStart] = event
+                    state.recentStart = (state.recentStart + 1) % Self.replayCapacity
+                }
+                events.append(event)
             }
-            return (event, state.targets)
+            return (events, state.targets)
         }
-        for subscription in targets { subscription.deliver(event) }
+        for subscription in targets { subscription.deliver(events) }
     }
 
     /// Registers a subscriber and first hands it the buffered events with seq >= `replayFrom`

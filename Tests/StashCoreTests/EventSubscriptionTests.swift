@@ -25,6 +25,23 @@ final class EventSubscriptionTests: XCTestCase {
         XCTAssertEqual(seen.map(\.seq), [1, 51, 100], "50 progress events coalesce into the latest")
     }
 
+    /// The events of one delivery (a commit's) wake a parked reader once, for all of them: its
+    /// batch holds them all, filtered and coalesced as one by one.
+    func testADeliveryOfManyWakesTheReaderOnceForAll() async throws {
+        let subscription = EventSubscription(ids: ["a", "b"], minProgressStep: 1, minInterval: 0)
+        let reading = Task { await subscription.nextBatch(limit: 10) }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !subscription.hasParkedReader, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        XCTAssertTrue(subscription.hasParkedReader)
+        subscription.deliver([
+            state("a", .downloading, seq: 10), progress("a", 5, seq: 11), state("c", .queued, seq: 12),
+            progress("a", 6, seq: 13), state("b", .queued, seq: 14),
+        ])
+        let batch = await reading.value
+        XCTAssertEqual(batch.map(\.seq), [10, 13, 14], "c is not subscribed to; a's progress coalesced into the latest")
+        XCTAssertEqual(subscription.backlog, 0)
+    }
+
     /// A batch is what waits, oldest first, up to its limit, coalesced as one by one; a
     /// reader waits for the first; an ended stream gives an empty batch once the rest is read.
     func testABatchTakesWhatWaitsInOrderUpToItsLimit() async {

@@ -37,4 +37,20 @@ final class EventBusTests: XCTestCase {
         XCTAssertEqual(staying.backlog, 0)
         XCTAssertEqual(late.backlog, 0)
     }
+
+    /// The events of one publish (a commit's) get consecutive seqs in their order, are kept
+    /// for replay, and reach a subscriber together.
+    func testOnePublishOfManyNumbersThemInOrder() async {
+        let bus = EventBus()
+        bus.publish(.removed(id: "x"))
+        let subscriber = bus.subscribe(ids: [], minProgressStep: 1, minInterval: 0, replayFrom: 0)
+        bus.publish([.removed(id: "a"), .removed(id: "b"), .removed(id: "c")])
+        bus.publish([DownloadEvent.Kind]())
+        let batch = await subscriber.nextBatch(limit: 10)
+        XCTAssertEqual(batch.map(\.downloadID), ["a", "b", "c"])
+        XCTAssertEqual(batch.map(\.seq), [2, 3, 4])
+        let replayed = bus.subscribe(ids: [], minProgressStep: 1, minInterval: 0, replayFrom: 3)
+        let replay = await replayed.nextBatch(limit: 10)
+        XCTAssertEqual(replay.map(\.downloadID), ["b", "c"])
+    }
 }
