@@ -279,7 +279,7 @@ struct AddCommand: AsyncParsableCommand {
 
     /// The URLs of a list file, in order.
     static func readList(_ path: String) throws -> [String] {
-        let urls = try listLines(path).map { $0.text.trimmingCharacters(in: .whitespaces) }
+        let urls = try listLines(path).map { $0.text.trimmingBlanks() }
         guard !urls.isEmpty else { throw ValidationError("--from-file \(path) has no URLs") }
         return urls
     }
@@ -300,7 +300,7 @@ struct AddCommand: AsyncParsableCommand {
                 return value
             }
             return BundleFileSpec(
-                url: columns[0].trimmingCharacters(in: .whitespaces), path: columns.count > 1 ? columns[1] : "",
+                url: columns[0].trimmingBlanks(), path: columns.count > 1 ? columns[1] : "",
                 size: try byteCount(2, "size"), sha256: columns.count > 3 ? columns[3] : "",
                 expect: columns.count > 4 ? columns[4] : "", minSize: try byteCount(5, "min-size"))
         }
@@ -318,7 +318,7 @@ struct AddCommand: AsyncParsableCommand {
         }
         return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, raw in
             let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : String(raw)
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingBlanks()
             return trimmed.isEmpty || trimmed.hasPrefix("#") ? nil : (index + 1, line)
         }
     }

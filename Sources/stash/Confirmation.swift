@@ -20,6 +20,6 @@ enum Confirmation {
     }
 
     static func isYes(_ line: String) -> Bool {
-        ["y", "yes"].contains(line.trimmingCharacters(in: .whitespaces).lowercased())
+        ["y", "yes"].contains(line.trimmingBlanks().lowercased())
     }
 }

@@ -57,6 +57,6 @@ struct HLSChoiceOptions: ParsableArguments {
     }
 
     private static func languages(_ list: String?) -> [String] {
-        (list ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        (list ?? "").split(separator: ",").map { $0.trimmingBlanks() }.filter { !$0.isEmpty }
     }
 }

@@ -130,7 +130,7 @@ struct SubtitlesRemoveCommand: AsyncParsableCommand {
     }
 
     static func split(_ list: String) throws -> [String] {
-        let languages = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let languages = list.split(separator: ",").map { $0.trimmingBlanks() }.filter { !$0.isEmpty }
         guard !languages.isEmpty else { throw ValidationError("give one or more languages, e.g. en or en,es") }
         return languages
     }
