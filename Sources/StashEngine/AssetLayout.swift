@@ -70,6 +70,8 @@ struct AssetLayout: Sendable {
         let end = utf8.index(after: lastByte)
         let start = utf8[..<end].lastIndex(of: slash).map { utf8.index(after: $0) } ?? utf8.startIndex
         let last = String(path[start..<end])
+        // Foundation's decoding goes through an NSString; a name without `%` has nothing to decode.
+        guard utf8[start..<end].contains(UInt8(ascii: "%")) else { return safeFileName(last) }
         return safeFileName(last.removingPercentEncoding ?? last)
     }
 
