@@ -43,8 +43,6 @@ final class FetchLoop {
     func run() {
         while !stopping {
             passes?.began()
-            // Every pass ends here, whichever way it ends, before the thread sleeps.
-            defer { passes?.ended() }
             applyCommands()
             if stopping { break }
             fireTimers()
@@ -59,6 +57,7 @@ final class FetchLoop {
                 stopping = true
             }
         }
+        passes?.ended()
         // Files in the disk queue's hands are finished first, so none is closed under it.
         disk.waitForAll()
         for command in inbox.take().commands { answerAtShutdown(command) }
@@ -142,10 +141,8 @@ final class FetchLoop {
             case .groupRateLimit(let group, let limit):
                 for transfer in transfers.values where transfer.request.rateGroup == group { transfer.request.groupRateLimit = limit }
                 applyRateShares()
-            case .observePasses(let observer):
-                passes = observer
-            case .opened, .committed:
-                applyDiskResult(command)
+            case .observePasses(let observer): passes = observer
+            case .opened, .committed: applyDiskResult(command)
             }
         }
     }
@@ -246,8 +243,7 @@ final class FetchLoop {
         case .committed(let id, let event):
             guard let transfer = transfers[id] else { return }
             finish(transfer, event)
-        default:
-            break
+        default: break
         }
     }
 
@@ -455,8 +451,7 @@ final class FetchLoop {
                     transfer.log(.debug, "network still down; checking again in 1 s")
                     transfer.phase = .waitingForNetwork(nextCheck: current + 1_000_000_000)
                 }
-            default:
-                break
+            default: break
             }
         }
     }
