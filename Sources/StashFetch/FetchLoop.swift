@@ -14,10 +14,8 @@ final class FetchLoop {
     private var byHandle: [UnsafeMutableRawPointer: Transfer] = [:]
     private var rateLimit: Int64 = 0
     private var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
-    /// Transfers whose file an earlier transfer still holds (being opened, or synced and
-    /// renamed after a cancel came too late to stop it), by file: each is opened once that one
-    /// has finished, so two transfers never write or rename the same part file.
-    private var waitingForFile: [String: [Transfer]] = [:]
+    /// Transfers waiting for their file to be free (`FileWaits`).
+    private var fileWaits = FileWaits()
     /// Running transfers paused until their deferred part file is open (`Transfer.receive`).
     private var opensWanted: [Transfer] = []
     private var stopping = false
@@ -111,7 +109,7 @@ final class FetchLoop {
                     transfer.body = MemoryBody(limit: limit, url: request.url)
                     startAttempt(transfer, counted: true)
                 } else if holdsFile(transfer.fileKey, other: transfer) {
-                    waitingForFile[transfer.fileKey, default: []].append(transfer)
+                    fileWaits.add(transfer)
                 } else if BodyPlan.ifRange(etag: request.etag, lastModified: request.lastModified) == nil, !request.resumeOnSize {
                     // It starts from byte 0 whatever the part file holds: nothing to read
                     // first, so its file opens only when needed (`PartFile.init(deferred:)`).
@@ -120,10 +118,8 @@ final class FetchLoop {
                     opening.append(transfer)
                 }
             case .cancel(let id, let stopped):
-                if let transfer = transfers[id], let key = waitingKey(transfer) {
+                if let transfer = transfers[id], fileWaits.remove(transfer) {
                     // Never opened: nothing to wait for.
-                    waitingForFile[key]?.removeAll { $0 === transfer }
-                    if waitingForFile[key]?.isEmpty == true { waitingForFile[key] = nil }
                     stop(transfer)
                     stopped()
                     continue
@@ -414,23 +410,14 @@ final class FetchLoop {
 
     /// Whether a transfer other than `other` that is not itself waiting has this file.
     private func holdsFile(_ key: String, other: Transfer) -> Bool {
-        transfers.values.contains { $0 !== other && $0.request.memoryLimit == nil && $0.fileKey == key && waitingKey($0) == nil }
-    }
-
-    /// The file a transfer waits for, nil when it is not waiting.
-    private func waitingKey(_ transfer: Transfer) -> String? {
-        guard transfer.request.memoryLimit == nil else { return nil }
-        let key = transfer.fileKey
-        return waitingForFile[key]?.contains { $0 === transfer } == true ? key : nil
+        transfers.values.contains { $0 !== other && $0.request.memoryLimit == nil && $0.fileKey == key && !fileWaits.contains($0) }
     }
 
     /// The file's holder is done: the next transfer waiting for it is opened.
     private func releaseFile(of transfer: Transfer) {
         guard !stopping, transfer.request.memoryLimit == nil else { return }
         let key = transfer.fileKey
-        guard var waiting = waitingForFile[key], !waiting.isEmpty, !holdsFile(key, other: transfer) else { return }
-        let next = waiting.removeFirst()
-        waitingForFile[key] = waiting.isEmpty ? nil : waiting
+        guard fileWaits.anyWaits(for: key), !holdsFile(key, other: transfer), let next = fileWaits.next(for: key) else { return }
         open([next])
     }
 
