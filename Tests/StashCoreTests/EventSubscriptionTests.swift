@@ -31,7 +31,8 @@ final class EventSubscriptionTests: XCTestCase {
         let subscription = EventSubscription(ids: ["a", "b"], minProgressStep: 1, minInterval: 0)
         let reading = Task { await subscription.nextBatch(limit: 10) }
         let deadline = ContinuousClock.now + .seconds(10)
-        while !subscription.hasParkedReader, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        // The reader parks as soon as its task runs; yielding lets it.
+        while !subscription.hasParkedReader, ContinuousClock.now < deadline { await Task.yield() }
         XCTAssertTrue(subscription.hasParkedReader)
         subscription.deliver([
             state("a", .downloading, seq: 10), progress("a", 5, seq: 11), state("c", .queued, seq: 12),

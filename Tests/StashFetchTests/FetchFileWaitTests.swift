@@ -15,15 +15,17 @@ final class FetchFileWaitTests: FetchTestCase {
         server.serve(path: "/slow", route: route)
         let request = request("/slow", sha256: body.sha256Hex)
         let log = Mutex<[String]>([])
+        let firstStarted = XCTestExpectation(description: "the first transfer started")
         func recorder(_ name: String) -> EventRecorder {
-            EventRecorder { event in log.withLock { $0.append("\(name) \(event.isFinal ? "final" : "event")") } }
+            EventRecorder { event in
+                log.withLock { $0.append("\(name) \(event.isFinal ? "final" : "event")") }
+                if name == "first", case .started = event { firstStarted.fulfill() }
+            }
         }
         let (first, second, third) = (recorder("first"), recorder("second"), recorder("third"))
 
         workers.start(request, events: first.handler)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while first.started.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        XCTAssertFalse(first.started.isEmpty, "the first transfer started")
+        await fulfillment(of: [firstStarted], timeout: 10)
         workers.start(request, events: second.handler)
         let waiting = workers.start(request, events: third.handler)
         await workers.cancel(waiting)
