@@ -139,7 +139,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "StashFetchTests",
-            dependencies: ["CCurl", "StashCore", "StashFetch", "StashTestSupport", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["CCurl", "CLinux", "StashCore", "StashFetch", "StashTestSupport", .product(name: "Logging", package: "swift-log")]),
         // Corpus/ holds playlists the tests read by path (PlaylistCorpusTests).
         .testTarget(name: "StashHLSTests", dependencies: ["StashCore", "StashHLS", "StashTestSupport"], exclude: ["Corpus"]),
         // Corpus/ holds MPDs the tests read by path (MPDCorpusTests).

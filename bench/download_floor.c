@@ -216,8 +216,11 @@ static size_t on_body(char *data, size_t size, size_t items, void *user) {
     if (d->size + length > d->capacity) {
         size_t capacity = d->capacity ? d->capacity * 2 : 128 << 10;
         while (capacity < d->size + length) capacity *= 2;
-        char *grown = realloc(d->body, capacity);
+        // Page-aligned, as stash keeps a body in memory, so it is written with O_DIRECT.
+        char *grown = aligned_alloc(4096, capacity);
         if (!grown) return 0;
+        if (d->size > 0) memcpy(grown, d->body, d->size);
+        free(d->body);
         d->body = grown;
         d->capacity = capacity;
     }

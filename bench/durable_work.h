@@ -1,11 +1,12 @@
 // The disk work stash's promise needs for one single-file download, shared by durable_floor.c
 // and download_floor.c: the download's folder made in assets/, its part file created, written
-// in one pwrite, fdatasync'd and renamed to its final name, then an fsync of the folder and one
-// of assets/ that started after the folder was made (shared between files, as stash's
-// FolderSync shares it). The including program calls `open_assets` and defines `die`.
+// in one pwrite (O_DIRECT from a page-aligned body, as stash writes one), fdatasync'd and
+// renamed to its final name, then an fsync of the folder and one of assets/ that started after
+// the folder was made (shared between files, as stash's FolderSync shares it). The including program calls `open_assets` and defines `die`.
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -59,9 +60,17 @@ static void write_durable(const char *folder_name, const char *name, const void 
     int folder = openat(assets_fd, folder_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (folder < 0) die("open folder");
     snprintf(part, sizeof part, "%s.part", name);
-    int fd = openat(folder, part, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    // As stash's PartFile does with a body held whole in memory: its page-aligned part written
+    // with O_DIRECT, the rest (under a page) through the page cache once O_DIRECT is off.
+    int direct = (uintptr_t)body % 4096 == 0 && size >= 4096;
+    int fd = openat(folder, part, O_RDWR | O_CREAT | O_CLOEXEC | (direct ? O_DIRECT : 0), 0644);
     if (fd < 0) die("open part");
-    if (pwrite(fd, body, size, 0) != (ssize_t)size) die("pwrite");
+    size_t aligned = direct ? size - size % 4096 : 0;
+    if (aligned > 0 && pwrite(fd, body, aligned, 0) != (ssize_t)aligned) die("pwrite direct");
+    if (aligned < size) {
+        if (direct && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_DIRECT) != 0) die("fcntl");
+        if (pwrite(fd, (const char *)body + aligned, size - aligned, aligned) != (ssize_t)(size - aligned)) die("pwrite");
+    }
     if (fdatasync(fd) != 0) die("fdatasync");
     if (renameat(folder, part, folder, name) != 0) die("rename");
     if (fsync(folder) != 0) die("fsync folder");

@@ -52,6 +52,10 @@ int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpa
 #include <fcntl.h>
 static inline int stash_o_tmpfile(void) { return 020000000 | O_DIRECTORY; }
 
+/* open(2)'s O_DIRECT: a small file's one write straight from memory to the disk (PartFile).
+   glibc names it __O_DIRECT without _GNU_SOURCE; its value differs between architectures. */
+static inline int stash_o_direct(void) { return __O_DIRECT; }
+
 /* sched(7): a thread at this policy runs only when its CPU has nothing else to run. */
 #define STASH_SCHED_IDLE 5
 

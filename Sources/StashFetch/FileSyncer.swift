@@ -36,7 +36,7 @@ final class FileSyncer: Sendable {
                 if file.isDeferred {
                     // Its folders are made now: an fsync of assets/ that starts during the
                     // data sync below covers the new folder.
-                    try file.openDeferred()
+                    try file.openDeferred(committing: true)
                     file.foldersCount = folders.now()
                 }
                 try file.syncDataAndRename()

@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 import StashCore
 import Synchronization
@@ -172,6 +173,40 @@ final class PartFileTests: XCTestCase {
         XCTAssertThrowsError(try file.openDeferred())
         XCTAssertTrue(file.isDeferred)
         XCTAssertEqual(FileManager.default.contents(atPath: outside)?.count, 4096)
+    }
+
+    /// A body held whole in memory is written at its commit with O_DIRECT (the kernel's flags
+    /// for the descriptor say so), its last part under a page through the page cache once
+    /// O_DIRECT is off; a body under a page, or a file opened before its commit, never uses
+    /// it. Every byte lands in place either way.
+    func testACommittedBodyHeldInMemoryIsWrittenDirectly() throws {
+        for (size, direct, after) in [(65_536, true, true), (70_001, true, false), (4_095, false, false)] {
+            let name = "direct-\(size).bin"
+            let file = try PartFile(folder: folder + "/\(size)", relativePath: name, hashing: false, deferred: true, folderLikelyNew: true)
+            let body = Self.pattern(size)
+            for start in stride(from: 0, to: size, by: 16_384) {
+                try body[start..<min(start + 16_384, size)].withUnsafeBytes { try file.append($0) }
+            }
+            try file.openDeferred(committing: true)
+            XCTAssertEqual(try Self.isDirect(file.descriptor), direct, "\(size) bytes: opened for the commit")
+            try file.syncDataAndRename()
+            XCTAssertEqual(try Self.isDirect(file.descriptor), after, "\(size) bytes: after the write")
+            file.closeFile()
+            XCTAssertEqual(FileManager.default.contents(atPath: folder + "/\(size)/" + name), Data(body), "\(size) bytes")
+        }
+        let opened = try PartFile(folder: folder, relativePath: "opened.bin", hashing: false, deferred: true)
+        try Self.pattern(65_536).withUnsafeBytes { try opened.append($0) }
+        try opened.openDeferred()
+        XCTAssertFalse(try Self.isDirect(opened.descriptor), "opened before its commit: more may come")
+        opened.closeFile()
+    }
+
+    /// Whether the kernel has O_DIRECT set on `descriptor` (proc(5)'s fdinfo, flags in octal).
+    private static func isDirect(_ descriptor: Int32) throws -> Bool {
+        let info = try String(contentsOfFile: "/proc/self/fdinfo/\(descriptor)", encoding: .utf8)
+        let line = try XCTUnwrap(info.split(separator: "\n").first { $0.hasPrefix("flags:") })
+        let flags = try XCTUnwrap(Int32(line.dropFirst("flags:".count).trimmingCharacters(in: .whitespaces), radix: 8))
+        return flags & stash_o_direct() != 0
     }
 
     private func commit(_ file: PartFile) throws {
