@@ -1,9 +1,10 @@
 // durable_floor DIR FILES THREADS: the disk work stash must do to keep FILES single-file
 // downloads of 64 KiB so that a power cut loses none once it is announced, and nothing else
-// (no network, no registry, no events): per file a folder DIR/assets/<n>, its part file
-// created, written in one pwrite, fdatasync'd and renamed to its final name, then an fsync of
-// the folder and one of assets/ that started after the folder was made (shared between files,
-// as stash's FolderSync shares it). THREADS threads, as many as stash's sync threads.
+// (no network, no registry, no events): per file a folder DIR/assets/<n>, its file made there
+// without a name, written in one pwrite with O_DIRECT, fdatasync'd and linked at its final
+// name, then an fsync of the folder and one of assets/ that started after the folder was made
+// (shared between files, as stash's FolderSync shares it), as durable_work.h says. THREADS
+// threads, as many as stash's sync threads.
 //
 // Prints one line: "<CPU seconds, user + system> <wall seconds>". `make bench` compares
 // stashd's CPU per file with it: what stash spends above this floor is its own.

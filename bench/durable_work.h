@@ -1,8 +1,9 @@
 // The disk work stash's promise needs for one single-file download, shared by durable_floor.c
-// and download_floor.c: the download's folder made in assets/, its part file created, written
-// in one pwrite (O_DIRECT from a page-aligned body, as stash writes one), fdatasync'd and
-// renamed to its final name, then an fsync of the folder and one of assets/ that started after
-// the folder was made (shared between files, as stash's FolderSync shares it). The including program calls `open_assets` and defines `die`.
+// and download_floor.c: the download's folder made in assets/, its file made there without a
+// name, written in one pwrite (O_DIRECT from a page-aligned body), fdatasync'd and linked at its
+// final name, then an fsync of the folder and one of assets/ that started after the folder was
+// made (shared between files, as stash's FolderSync shares it): what stash does for a body held
+// whole in memory (PartFile). The including program calls `open_assets` and defines `die`.
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -52,19 +53,19 @@ static void sync_assets_after(unsigned long mark) {
 
 // Writes `size` bytes as assets/<folder>/<name>, durable when it returns.
 static void write_durable(const char *folder_name, const char *name, const void *body, size_t size) {
-    char part[256];
     if (mkdirat(assets_fd, folder_name, 0755) != 0) die("mkdir");
     pthread_mutex_lock(&sync_lock);
     unsigned long mark = started;
     pthread_mutex_unlock(&sync_lock);
     int folder = openat(assets_fd, folder_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (folder < 0) die("open folder");
-    snprintf(part, sizeof part, "%s.part", name);
-    // As stash's PartFile does with a body held whole in memory: its page-aligned part written
-    // with O_DIRECT, the rest (under a page) through the page cache once O_DIRECT is off.
+    // As stash's PartFile does with a body held whole in memory, committed into a folder its
+    // commit made: a file without a name (O_TMPFILE), its page-aligned part written with
+    // O_DIRECT and the rest (under a page) through the page cache once O_DIRECT is off, synced,
+    // then linked at its final name through /proc/self/fd.
     int direct = (uintptr_t)body % 4096 == 0 && size >= 4096;
-    int fd = openat(folder, part, O_RDWR | O_CREAT | O_CLOEXEC | (direct ? O_DIRECT : 0), 0644);
-    if (fd < 0) die("open part");
+    int fd = openat(folder, ".", O_TMPFILE | O_RDWR | O_CLOEXEC | (direct ? O_DIRECT : 0), 0644);
+    if (fd < 0) die("open unnamed");
     size_t aligned = direct ? size - size % 4096 : 0;
     if (aligned > 0 && pwrite(fd, body, aligned, 0) != (ssize_t)aligned) die("pwrite direct");
     if (aligned < size) {
@@ -72,7 +73,9 @@ static void write_durable(const char *folder_name, const char *name, const void 
         if (pwrite(fd, (const char *)body + aligned, size - aligned, aligned) != (ssize_t)(size - aligned)) die("pwrite");
     }
     if (fdatasync(fd) != 0) die("fdatasync");
-    if (renameat(folder, part, folder, name) != 0) die("rename");
+    char source[64];
+    snprintf(source, sizeof source, "/proc/self/fd/%d", fd);
+    if (linkat(AT_FDCWD, source, folder, name, AT_SYMLINK_FOLLOW) != 0) die("linkat");
     if (fsync(folder) != 0) die("fsync folder");
     sync_assets_after(mark);
     close(fd);

@@ -361,7 +361,7 @@ stop_https() {
 }
 
 # bench_floor: the disk work alone that stash's promise needs for the 2,000 files
-# (bench/durable_floor.c: a folder each, the file written, fdatasync'd and renamed, its folder
+# (bench/durable_floor.c: a folder each, the file written unnamed, fdatasync'd and linked, its folder
 # and assets/ fsync'd), with as many threads as stash has sync threads; timed like a tool, its
 # lowest CPU goes to cpu.tsv as the tool "durable-floor". No network, registry or events: what
 # stashd spends above it is stash's own.

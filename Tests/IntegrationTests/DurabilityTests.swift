@@ -5,13 +5,14 @@ import StashTestSupport
 import XCTest
 
 /// A completion makes stash's own files durable and nothing else. stashd, traced with strace
-/// while a single file and a bundle complete, syncs each file's data (`fdatasync`), renames it
-/// only then, and syncs its folders after the rename; it never calls `syncfs` or `sync`, which
+/// while a single file and a bundle complete, syncs each file's data (`fdatasync`), gives it
+/// its name only then (a part file renamed, or an unnamed file linked where its folder is
+/// new), and syncs its folders after that; it never calls `syncfs` or `sync`, which
 /// write back every other program's unwritten data on the disk too and make each completion
 /// wait for it.
 final class DurabilityTests: DaemonTestCase {
     /// The system calls strace watches, with the path of each descriptor (`-y`).
-    private static let traced = "trace=syncfs,sync,fdatasync,fsync,rename,renameat,renameat2"
+    private static let traced = "trace=syncfs,sync,fdatasync,fsync,rename,renameat,renameat2,linkat"
 
     func testCompletionSyncsItsOwnFilesAndFoldersAndNeverTheWholeFileSystem() async throws {
         let strace = try XCTUnwrap(
@@ -34,20 +35,22 @@ final class DurabilityTests: DaemonTestCase {
         XCTAssertEqual(whole, [], "no sync of the whole file system")
 
         let assets = daemon.dataDir + "/assets"
-        // The single file: its data, then the rename, then its folder and the one holding it.
-        let data = try XCTUnwrap(lines.firstIndex { $0.contains("fdatasync(") && $0.contains("<\(single.assetPath).part>") },
+        // The single file, in a folder its commit made: its data, unnamed, then the link that
+        // names it, then its folder and the one holding it.
+        let data = try XCTUnwrap(lines.firstIndex { $0.contains("fdatasync(") && $0.contains("<\(assets)/single/#") },
                                  "the single file's data is synced:\n\(lines.joined(separator: "\n"))")
-        let rename = try XCTUnwrap(lines.firstIndex { $0.contains("rename") && $0.contains("\"single.bin.part\"") })
+        let rename = try XCTUnwrap(lines.firstIndex { $0.contains("linkat(") && $0.contains("\"single.bin\"") },
+                                   "the single file is linked:\n\(lines.joined(separator: "\n"))")
         let folder = try XCTUnwrap(lines.lastIndex { $0.contains("fsync(") && $0.contains("<\(assets)/single>") },
                                    "the single file's folder is synced:\n\(lines.joined(separator: "\n"))")
         XCTAssertLessThan(data, rename, "the data is durable before the file gets its name")
         XCTAssertLessThan(rename, folder, "the folder is synced after the rename")
         XCTAssertTrue(lines.contains { $0.contains("fsync(") && $0.contains("<\(assets)>") }, "the folder holding the download's folder is synced")
 
-        // The bundle: each file's data, and once at the end each folder up to assets/.
-        for name in ["a.bin", "b.bin"] {
-            XCTAssertTrue(lines.contains { $0.contains("fdatasync(") && $0.contains("<\(assets)/bundle/pages/\(name).part>") }, name)
-        }
+        // The bundle: each file's data (the first in the folder its commit made unnamed, the
+        // other a part file), and once at the end each folder up to assets/.
+        XCTAssertEqual(lines.filter { $0.contains("fdatasync(") && $0.contains("<\(assets)/bundle/pages/") }.count, 2)
+        XCTAssertEqual(lines.filter { $0.contains("rename") && $0.contains(".bin.part\"") }.count, 1, "one part file renamed")
         for path in ["\(assets)/bundle/pages", "\(assets)/bundle"] {
             XCTAssertTrue(lines.contains { $0.contains("fsync(") && $0.contains("<\(path)>") }, "\(path) is synced")
         }

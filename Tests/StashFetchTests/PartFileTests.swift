@@ -189,6 +189,8 @@ final class PartFileTests: XCTestCase {
             }
             try file.openDeferred(committing: true)
             XCTAssertEqual(try Self.isDirect(file.descriptor), direct, "\(size) bytes: opened for the commit")
+            XCTAssertTrue(try Self.isUnnamed(file.descriptor), "\(size) bytes: in the folder its commit made, no name yet")
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder + "/\(size)"), [])
             try file.syncDataAndRename()
             XCTAssertEqual(try Self.isDirect(file.descriptor), after, "\(size) bytes: after the write")
             file.closeFile()
@@ -198,7 +200,34 @@ final class PartFileTests: XCTestCase {
         try Self.pattern(65_536).withUnsafeBytes { try opened.append($0) }
         try opened.openDeferred()
         XCTAssertFalse(try Self.isDirect(opened.descriptor), "opened before its commit: more may come")
+        XCTAssertFalse(try Self.isUnnamed(opened.descriptor), "opened before its commit: a part file, for a resume")
         opened.closeFile()
+    }
+
+    /// A file committed in a folder that was there before is a part file renamed, as a name
+    /// may be taken there; one refused before it was named leaves nothing behind.
+    func testACommitInAnExistingFolderRenamesAPartAndARefusedUnnamedFileLeavesNothing() throws {
+        let body = Self.pattern(65_536)
+        let existing = try PartFile(folder: folder, relativePath: "here.bin", hashing: false, deferred: true)
+        try body.withUnsafeBytes { try existing.append($0) }
+        try existing.openDeferred(committing: true)
+        XCTAssertFalse(try Self.isUnnamed(existing.descriptor))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/here.bin.part"))
+        try existing.syncDataAndRename()
+        existing.closeFile()
+        XCTAssertEqual(FileManager.default.contents(atPath: folder + "/here.bin"), Data(body))
+
+        let refused = try PartFile(folder: folder + "/refused", relativePath: "r.bin", hashing: false, deferred: true, folderLikelyNew: true)
+        try body.withUnsafeBytes { try refused.append($0) }
+        try refused.openDeferred(committing: true)
+        XCTAssertTrue(try Self.isUnnamed(refused.descriptor))
+        refused.remove()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder + "/refused"), [])
+    }
+
+    /// Whether `descriptor` is a file without a name (O_TMPFILE): its /proc link says deleted.
+    private static func isUnnamed(_ descriptor: Int32) throws -> Bool {
+        try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)").hasSuffix(" (deleted)")
     }
 
     /// Whether the kernel has O_DIRECT set on `descriptor` (proc(5)'s fdinfo, flags in octal).
