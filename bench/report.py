@@ -265,7 +265,7 @@ def download_cost_section(out, rows, cpu, threads):
             out.append(f"  {label + ':':<15} not measured (see the table above)")
         floor = cpu.get((workload, "durable-floor"), (0, 0))[0]
         if daemon and floor:
-            out.append(f"  {'':<15} the disk work alone (bench/durable_floor.c: a folder, write, fdatasync, rename, "
+            out.append(f"  {'':<15} the disk work alone (bench/durable_floor.c: a folder, an unnamed file written, fdatasync, link, "
                        f"fsync of the folder and assets/): {floor / SMALL_FILES * 1e6:.0f} us per file; "
                        f"stashd is {daemon / floor:.2f}x that floor, the floor "
                        + (f"{floor / wget2_cpu:.2f}x wget2's whole CPU" if wget2_cpu else "not compared with wget2"))
