@@ -19,6 +19,15 @@ package final class SmallDisk: @unchecked Sendable {
         return SmallDisk(path: path)
     }
 
+    /// Mounts a ramfs at `path`, a file system that refuses O_DIRECT (EINVAL) where tmpfs now
+    /// takes it; nil when this process may not mount. A ramfs has no size: nothing fills it.
+    package static func mountWithoutDirectIO(at path: String) throws -> SmallDisk? {
+        guard getuid() == 0 else { return nil }
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        guard try run("/bin/mount", "-t", "ramfs", "ramfs", path) else { return nil }
+        return SmallDisk(path: path)
+    }
+
     /// Grows (or shrinks) the file system in place; its files stay.
     package func resize(bytes: Int) throws -> Bool {
         try Self.run("/bin/mount", "-o", "remount,size=\(bytes)", path)

@@ -1,6 +1,7 @@
 import CLinux
 import Foundation
 import StashCore
+import StashTestSupport
 import Synchronization
 import XCTest
 
@@ -223,6 +224,26 @@ final class PartFileTests: XCTestCase {
         XCTAssertTrue(try Self.isUnnamed(refused.descriptor))
         refused.remove()
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder + "/refused"), [])
+    }
+
+    /// Where the file system refuses O_DIRECT, a body held in memory is written through the
+    /// page cache, unnamed in a new folder and as a part file in one that was there.
+    func testAFileSystemWithoutDirectWritesGetsThePageCache() throws {
+        guard let disk = try SmallDisk.mountWithoutDirectIO(at: folder + "/ramfs") else {
+            throw XCTSkip("mounting a ramfs needs root")
+        }
+        defer { disk.unmount() }
+        let body = Self.pattern(70_001)
+        for (relativePath, inside, name, likelyNew) in [("new/a.bin", disk.path + "/new", "a.bin", true), ("b.bin", disk.path, "b.bin", false)] {
+            let file = try PartFile(folder: inside, relativePath: name, hashing: false, deferred: true, folderLikelyNew: likelyNew)
+            try body.withUnsafeBytes { try file.append($0) }
+            try file.openDeferred(committing: true)
+            XCTAssertFalse(try Self.isDirect(file.descriptor), relativePath)
+            XCTAssertEqual(try Self.isUnnamed(file.descriptor), likelyNew, relativePath)
+            try file.syncDataAndRename()
+            file.closeFile()
+            XCTAssertEqual(FileManager.default.contents(atPath: disk.path + "/" + relativePath), Data(body), relativePath)
+        }
     }
 
     /// Whether `descriptor` is a file without a name (O_TMPFILE): its /proc link says deleted.
