@@ -47,10 +47,13 @@ final class DurabilityTests: DaemonTestCase {
         XCTAssertLessThan(rename, folder, "the folder is synced after the rename")
         XCTAssertTrue(lines.contains { $0.contains("fsync(") && $0.contains("<\(assets)>") }, "the folder holding the download's folder is synced")
 
-        // The bundle: each file's data (the first in the folder its commit made unnamed, the
-        // other a part file), and once at the end each folder up to assets/.
+        // The bundle: each file's data (unnamed where its commit made the folder, else a part
+        // file), each named once, and once at the end each folder up to assets/.
         XCTAssertEqual(lines.filter { $0.contains("fdatasync(") && $0.contains("<\(assets)/bundle/pages/") }.count, 2)
-        XCTAssertEqual(lines.filter { $0.contains("rename") && $0.contains(".bin.part\"") }.count, 1, "one part file renamed")
+        let named = lines.filter {
+            ($0.contains("rename") && $0.contains(".bin.part\"")) || ($0.contains("linkat(") && $0.contains("<\(assets)/bundle/pages>"))
+        }
+        XCTAssertEqual(named.count, 2, "each file named once:\n\(lines.joined(separator: "\n"))")
         for path in ["\(assets)/bundle/pages", "\(assets)/bundle"] {
             XCTAssertTrue(lines.contains { $0.contains("fsync(") && $0.contains("<\(path)>") }, "\(path) is synced")
         }
