@@ -124,9 +124,8 @@ final class PartFile: TransferBody, @unchecked Sendable {
         self.directory = directory
         let direct = committing && buffering && Int64(headCount) == size && headCount >= Self.directAlignment
         do {
-            if !(committing && made && Self.canLinkUnnamed && openUnnamed(direct: direct)) {
-                try openFile(truncating: true, direct: direct)
-            }
+            let opened = committing && made && UnnamedFile.canLink ? try openUnnamed(direct: direct) : false
+            if !opened { try openFile(truncating: true, direct: direct) }
         } catch {
             SystemCallError.close(directory)
             self.directory = -1
@@ -135,17 +134,12 @@ final class PartFile: TransferBody, @unchecked Sendable {
         unopened = nil
     }
 
-    /// Whether an unnamed file can be given a name here: through its /proc/self/fd link, as
-    /// linkat(2) with AT_EMPTY_PATH needs a capability.
-    private static let canLinkUnnamed = access("/proc/self/fd", X_OK) == 0
-
-    /// Opens an unnamed file in the folder; false where the file system has none (as
-    /// `ExportFile` finds out), and the caller makes a part file instead.
-    private func openUnnamed(direct: Bool) -> Bool {
-        let directory = self.directory
+    /// Opens an unnamed file in the folder, with O_DIRECT when `direct` and the file system
+    /// takes it; false where the file system has no unnamed files, and the caller makes a part
+    /// file instead.
+    private func openUnnamed(direct: Bool) throws -> Bool {
         for flags in direct ? [stash_o_direct(), 0] : [0] {
-            let fd = openat(directory, ".", stash_o_tmpfile() | O_RDWR | O_CLOEXEC | flags, 0o644)
-            if fd >= 0 {
+            if let fd = try UnnamedFile.open(in: directory, path: directoryPath, flags: O_RDWR | flags) {
                 (descriptor, unnamed, self.direct) = (fd, true, flags != 0)
                 return true
             }
@@ -206,9 +200,9 @@ final class PartFile: TransferBody, @unchecked Sendable {
         folder: String, inside components: ArraySlice<String>, makeFirst: Bool
     ) throws -> (descriptor: Int32, made: Bool) {
         let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
-        var made = makeFirst ? try makeFolders(folder) : false
-        var directory: Int32
-        (directory, made) = try openFolder(folder, open: { open(folder, flags) }, make: { try makeFolders(folder) }, made: made)
+        let madeFirst = makeFirst ? try makeFolders(folder) : false
+        var (directory, made) = try openFolder(folder, open: { open(folder, flags) }, make: { try makeFolders(folder) })
+        made = made || madeFirst
         var path = folder
         for name in components {
             path += "/" + name
@@ -217,18 +211,16 @@ final class PartFile: TransferBody, @unchecked Sendable {
             let here = path
             (directory, made) = try openFolder(here, open: { openat(parent, name, flags) }, make: {
                 try makeFolder(here) { mkdirat(parent, name, 0o755) }
-            }, made: false)
+            })
         }
         return (directory, made)
     }
 
-    /// Opens a folder, making it first only when the open finds it missing; `made` (the
-    /// folder was made just before) stays true, or becomes true when this makes it.
-    private static func openFolder(
-        _ path: String, open: () -> Int32, make: () throws -> Bool, made: Bool
-    ) throws -> (Int32, Bool) {
+    /// Opens a folder, making it first only when the open finds it missing; `made`: this
+    /// call made it.
+    private static func openFolder(_ path: String, open: () -> Int32, make: () throws -> Bool) throws -> (Int32, made: Bool) {
         do {
-            return (try SystemCallError.check("open folder", path, open), made)
+            return (try SystemCallError.check("open folder", path, open), false)
         } catch let error as SystemCallError where error.errnoCode == ENOENT {
             let made = try make()
             return (try SystemCallError.check("open folder", path, open), made)
@@ -317,11 +309,8 @@ final class PartFile: TransferBody, @unchecked Sendable {
     private func flushHead() throws {
         guard let buffer = head, headCount > 0 else { return }
         let count = headCount
-        if direct {
-            try writeDirect(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), at: size - Int64(count))
-        } else {
-            try write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), at: size - Int64(count))
-        }
+        let (bytes, offset) = (UnsafeRawBufferPointer(rebasing: buffer[0..<count]), size - Int64(count))
+        if direct { try writeDirect(bytes, at: offset) } else { try write(bytes, at: offset) }
         headCount = 0
         buffer.deallocate()
         head = nil
@@ -392,10 +381,7 @@ final class PartFile: TransferBody, @unchecked Sendable {
     /// Gives the unnamed file its final name. linkat never replaces: a name that appeared
     /// meanwhile in the folder this file's open made is EEXIST, and the transfer fails.
     private func link() throws {
-        let (directory, source, finalName) = (self.directory, "/proc/self/fd/\(descriptor)", self.finalName)
-        try SystemCallError.check("link '\(directoryPath)/\(finalName)' to", source) {
-            linkat(AT_FDCWD, source, directory, finalName, AT_SYMLINK_FOLLOW)
-        }
+        try UnnamedFile.link(descriptor, in: directory, as: finalName, path: directoryPath + "/" + finalName)
         unnamed = false
     }
 

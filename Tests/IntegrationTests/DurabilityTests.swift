@@ -27,7 +27,7 @@ final class DurabilityTests: DaemonTestCase {
         _ = try await client.addDownload(AddDownloadRequest(id: "bundle", uri: "", files: [
             BundleFileSpec(url: http.url("/a.bin"), path: "pages/a.bin"), BundleFileSpec(url: http.url("/b.bin"), path: "pages/b.bin"),
         ]))
-        let single = try await waitFor("single", .completed)
+        _ = try await waitFor("single", .completed)
         _ = try await waitFor("bundle", .completed)
         let lines = try trace.stop()
 

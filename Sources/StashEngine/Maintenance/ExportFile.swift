@@ -1,4 +1,3 @@
-import CLinux
 import Foundation
 import StashCore
 
@@ -24,15 +23,9 @@ final class ExportFile {
         self.folder = folder
         self.name = name
         let directory = folder.descriptor
-        if unnamed {
-            do {
-                descriptor = try SystemCallError.check("open(O_TMPFILE)", folder.path) {
-                    openat(directory, ".", stash_o_tmpfile() | O_WRONLY | O_CLOEXEC, 0o644)
-                }
-                return
-            } catch let error as SystemCallError where [EOPNOTSUPP, EISDIR, EINVAL].contains(error.errnoCode) {
-                // EISDIR: a kernel that does not know O_TMPFILE reads it as O_DIRECTORY.
-            }
+        if unnamed, let fd = try UnnamedFile.open(in: directory, path: folder.path, flags: O_WRONLY) {
+            descriptor = fd
+            return
         }
         let (fd, temporary) = try Self.createTemporary(for: name, in: folder)
         descriptor = fd
@@ -53,11 +46,8 @@ final class ExportFile {
         if temporary == nil {
             // A name for the unnamed file: straight at the target when nothing may be
             // replaced (linkat never replaces), else a temporary one renamed over it.
-            let source = "/proc/self/fd/\(descriptor)"
             let linkName = replacing ? Self.temporaryName(for: name) : name
-            try SystemCallError.check("linkat", folder.path + "/" + linkName) {
-                linkat(AT_FDCWD, source, directory, linkName, AT_SYMLINK_FOLLOW)
-            }
+            try UnnamedFile.link(descriptor, in: directory, as: linkName, path: folder.path + "/" + linkName)
             if replacing { temporary = linkName }
         }
         if let temporary {
