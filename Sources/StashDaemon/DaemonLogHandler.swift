@@ -57,17 +57,34 @@ package struct DaemonLogHandler: LogHandler {
             all = merged
         }
         if let error = event.error { all["error.message"] = "\(error)" }
+        // Appended piece by piece into one buffer: `a + b` chains made a string for each piece,
+        // about 4 µs of the engine's CPU a download at three lines each (bench/HISTORY.md).
         var line = ""
-        line.reserveCapacity(192)
+        line.reserveCapacity(256)
         switch style {
-        case .journal: line += "<\(Self.priority(event.level))>"
-        case .plain: line += Self.timestamp.now() + " "
+        case .journal:
+            line.append("<")
+            line.append(String(Self.priority(event.level)))
+            line.append(">")
+        case .plain:
+            line.append(Self.timestamp.now())
+            line.append(" ")
         }
-        line += event.level.rawValue + " " + label + ":"
+        line.append(event.level.rawValue)
+        line.append(" ")
+        line.append(label)
+        line.append(":")
         for (key, value) in all.sorted(by: { $0.key < $1.key }) {
-            line += " " + key + "=" + value.description
+            line.append(" ")
+            line.append(key)
+            line.append("=")
+            line.append(value.description)
         }
-        line += " [" + event.source + "] " + event.message.description + "\n"
+        line.append(" [")
+        line.append(event.source)
+        line.append("] ")
+        line.append(event.message.description)
+        line.append("\n")
         _ = try? line.withUTF8 { text in
             try SystemCallError.check("write", "stderr") { write(STDERR_FILENO, text.baseAddress, text.count) }
         }

@@ -82,7 +82,8 @@ extension Engine {
         case .setGroupRateLimit(let group, let bytesPerSecond):
             fetch.setGroupRateLimit(group, bytesPerSecond)
         case .log(let level, let message, let metadata):
-            logger.log(level: level, message, metadata: metadata)
+            // The module named, not worked out from `#fileID` anew for each line.
+            logger.log(level: level, message, metadata: metadata, source: "StashEngine")
         case .swapReplacement, .markReplacementFolder, .swapReplacementFolder, .discardReplacementKeys, .discardReplacement:
             ReplacementWork(
                 commits: commits, fetch: fetch, files: files, keys: keys, teardowns: teardowns, assetsDir: layout.assetsDir, logger: logger,

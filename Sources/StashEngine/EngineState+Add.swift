@@ -94,8 +94,8 @@ extension EngineState {
     func noteAdded(_ id: String, into effects: inout [EngineEffect]) {
         guard let download = entries[id]?.download else { return }
         log(.info, "download added", [
-            "id": "\(id)", "uri": "\(download.uri.withoutURLSecrets)", "files": "\(download.files.count)", "hls": "\(download.hls != nil)",
-            "drm": "\(download.hasDRM)",
+            "id": .string(id), "uri": .string(download.uri.withoutURLSecrets), "files": .string(String(download.files.count)),
+            "hls": .string(String(download.hls != nil)), "drm": .string(String(download.hasDRM)),
         ], into: &effects)
     }
 

@@ -295,13 +295,14 @@ struct EngineState {
     private func logTransition(_ download: Download, from previous: DownloadState, action: DownloadLifecycle.Action, into effects: inout [EngineEffect]) {
         let id = download.id
         if action == .startTransfer {
-            log(.info, "download started", ["id": "\(id)", "from": "\(previous.name)"], into: &effects)
+            log(.info, "download started", ["id": .string(id), "from": .string(previous.name)], into: &effects)
         }
         guard download.state != previous else { return }
         switch download.state {
         case .completed:
             log(.info, "download completed", [
-                "id": "\(id)", "bytes": "\(download.downloadedBytes)", "files": "\(download.files.count)"], into: &effects)
+                "id": .string(id), "bytes": .string(String(download.downloadedBytes)), "files": .string(String(download.files.count))],
+                into: &effects)
         case .failed:
             // A warning (journal priority 4) so `journalctl -p warning` lists failures.
             log(.warning, "download failed", [
