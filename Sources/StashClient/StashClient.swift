@@ -365,15 +365,19 @@ public final class StashClient: Sendable {
     ///   - minProgressStep: percent between progress events of one download (0 means 1).
     ///   - minIntervalMs: milliseconds between progress events of one download (0 means 250).
     ///   - replayFromSeq: 0 for none; else the daemon first replays buffered events from this seq.
+    ///   - states: empty for every event; else only changes into these states, removals and
+    ///     `.eventsLost` (no progress, settings, licence or export events): for a client that
+    ///     waits for outcomes, such as `[.completed, .failed]`.
     public func events(
-        ids: [String] = [], minProgressStep: Int = 0, minIntervalMs: Int = 0, replayFromSeq: UInt64 = 0
+        ids: [String] = [], minProgressStep: Int = 0, minIntervalMs: Int = 0, replayFromSeq: UInt64 = 0, states: [DownloadState] = []
     ) async throws -> AsyncThrowingStream<DownloadEvent, Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: DownloadEvent.self, throwing: Error.self)
         let eventConnection = try await ClientConnection.open(socketPath: socketPath, events: continuation)
         continuation.onTermination = { _ in eventConnection.closeSoon() }
         do {
             _ = try await Self.hello(on: eventConnection, clientName: clientName)
-            let request = SubscribeRequest(ids: ids, minProgressStep: minProgressStep, minIntervalMs: minIntervalMs, replayFromSeq: replayFromSeq)
+            let request = SubscribeRequest(
+                ids: ids, minProgressStep: minProgressStep, minIntervalMs: minIntervalMs, replayFromSeq: replayFromSeq, states: states)
             _ = try await eventConnection.call(.subscribe(request))
         } catch {
             await eventConnection.close()

@@ -15,7 +15,7 @@ package struct RequestDispatcher: RequestHandler {
     let notifier: Notifier?
 
     /// What this daemon offers, announced in Hello.
-    package static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks", "group-ops", "time-range", "export-file", "rate-limit", "content-check", "priority", "set-download", "replace", "set-uri", "replace-any", "set-file-uri", "set-headers", "dash", "desktop"]
+    package static let features = ["downloads", "bundles", "events", "config", "stats", "verify", "hls", "license", "stop", "dedupe", "forget", "adopt", "append", "text-tracks", "group-ops", "time-range", "export-file", "rate-limit", "content-check", "priority", "set-download", "replace", "set-uri", "replace-any", "set-file-uri", "set-headers", "dash", "desktop", "subscribe-states"]
 
     package init(
         engine: Engine, logger: Logger, desktop: DesktopWatch? = nil, sleepInhibitor: SleepInhibitor? = nil, notifier: Notifier? = nil
@@ -66,9 +66,23 @@ package struct RequestDispatcher: RequestHandler {
         guard request.minProgressStep >= 0, request.minProgressStep <= 100 else {
             throw StashError.invalidArgument("min_progress_step \(request.minProgressStep) is outside 0...100")
         }
+        let states = Set(request.states)
+        var accepts: (@Sendable (DownloadEvent) -> Bool)?
+        if !states.isEmpty { accepts = { Self.sent($0, askingFor: states) } }
         return await engine.subscribe(
             ids: request.ids, minProgressStep: request.minProgressStep,
-            minIntervalMs: request.minIntervalMs, replayFrom: request.replayFromSeq)
+            minIntervalMs: request.minIntervalMs, replayFrom: request.replayFromSeq, accepts: accepts)
+    }
+
+    /// What a subscription that asked for changes into `states` alone is sent: those, and the
+    /// removals and lost-event notices a client needs to keep its records true. Picked as the
+    /// events are delivered, so the others are never queued, encoded or sent.
+    static func sent(_ event: DownloadEvent, askingFor states: Set<DownloadState>) -> Bool {
+        switch event.kind {
+        case .stateChanged(let download, _): return states.contains(download.state)
+        case .removed, .eventsLost: return true
+        case .progress, .license, .exportProgress, .settingsChanged: return false
+        }
     }
 
     /// An append names the bundle and its new files; what describes a new download is the

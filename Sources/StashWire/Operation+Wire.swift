@@ -84,6 +84,8 @@ extension Operation {
             message.min_progress_step = UInt32(clamping: subscribe.minProgressStep)
             message.min_interval_ms = UInt32(clamping: subscribe.minIntervalMs)
             message.replay_from_seq = subscribe.replayFromSeq
+            message.n_states = subscribe.states.count
+            message.states = arena.array(subscribe.states) { $0.wire }
             request.op_case = STASH__V1__REQUEST__OP_SUBSCRIBE
             request.subscribe = arena.store(message)
         case .getStats:
@@ -323,7 +325,8 @@ extension Operation {
                 ids: try WireValue.elements(m.ids, count: m.n_ids) { try WireValue.string($0, field: "SubscribeRequest.ids") },
                 minProgressStep: Int(m.min_progress_step),
                 minIntervalMs: Int(m.min_interval_ms),
-                replayFromSeq: m.replay_from_seq))
+                replayFromSeq: m.replay_from_seq,
+                states: try WireValue.elements(m.states, count: m.n_states) { try DownloadState(wire: $0, field: "SubscribeRequest.states") }))
         case STASH__V1__REQUEST__OP_GET_STATS:
             self = .getStats
         case STASH__V1__REQUEST__OP_GET_SYSTEM_INFO:

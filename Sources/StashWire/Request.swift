@@ -275,12 +275,16 @@ package struct SubscribeRequest: Equatable, Sendable {
     package var minIntervalMs: Int
     /// 0: no replay. Otherwise the daemon first sends the buffered events with seq >= this.
     package var replayFromSeq: UInt64
+    /// Empty: every event. Otherwise only changes into these states, removals and lost-event
+    /// notices: a client that waits for outcomes is not sent every step on the way.
+    package var states: [DownloadState]
 
-    package init(ids: [String] = [], minProgressStep: Int = 0, minIntervalMs: Int = 0, replayFromSeq: UInt64 = 0) {
+    package init(ids: [String] = [], minProgressStep: Int = 0, minIntervalMs: Int = 0, replayFromSeq: UInt64 = 0, states: [DownloadState] = []) {
         self.ids = ids
         self.minProgressStep = minProgressStep
         self.minIntervalMs = minIntervalMs
         self.replayFromSeq = replayFromSeq
+        self.states = states
     }
 }
 

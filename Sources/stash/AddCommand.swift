@@ -188,8 +188,11 @@ struct AddCommand: AsyncParsableCommand {
             return request
         }
         let client = try await global.connect()
-        // Subscribed before adding, so a download that finishes at once is still seen.
-        let events = wait ? try await client.events() : nil
+        // Subscribed before adding, so a download that finishes at once is still seen. Quiet,
+        // only outcomes are waited for: the daemon sends no step on the way (a replace is
+        // followed step by step by `ReplaceWaiter`).
+        let outcomesOnly = quiet && !replace && client.daemonInfo.features.contains("subscribe-states")
+        let events = wait ? try await client.events(states: outcomesOnly ? DownloadWaiter.outcomes : []) : nil
         var ids: [String] = []
         var records: [Download] = []
         var created: Set<String> = []
@@ -214,7 +217,9 @@ struct AddCommand: AsyncParsableCommand {
                 if !done { throw ExitCode(ExitStatus.failure) }
                 return
             }
-            let completed = try await DownloadWaiter.wait(for: ids, known: records, client: client, events: events, json: global.json, quiet: quiet)
+            let completed = try await DownloadWaiter.wait(
+                for: ids, known: records, created: created, client: client, events: events, json: global.json, quiet: quiet,
+                outcomesOnly: outcomesOnly)
             if !completed { throw ExitCode(ExitStatus.failure) }
         }
     }

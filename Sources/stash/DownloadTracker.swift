@@ -19,11 +19,12 @@ struct DownloadTracker {
     private var lastSeq: UInt64 = 0
 
     /// Shows a record read after the event stream was opened (so the change that follows it
-    /// is in the stream).
-    mutating func set(_ download: Download) {
+    /// is in the stream). `first`: the record is the download's first, the answer to the add
+    /// that made it, so every event of it in the stream is newer.
+    mutating func set(_ download: Download, first: Bool = false) {
         if records[download.id] == nil { order.append(download.id) }
         records[download.id] = download
-        awaitingChange.insert(download.id)
+        if first { awaitingChange.remove(download.id) } else { awaitingChange.insert(download.id) }
     }
 
     /// Applies an event; returns the updated record, or nil when there is nothing new to

@@ -51,4 +51,25 @@ final class CLIAddWaitTests: DaemonTestCase {
         XCTAssertEqual(waited.stdout, "")
         XCTAssertTrue(waited.stderr.contains("download gone ended FAILED"), waited.stderr)
     }
+
+    /// A quiet wait hears outcomes alone. For a download the add found already there, its
+    /// record was read after the stream opened, so an outcome cannot be placed before or after
+    /// it: the record is read again when one comes, and the wait ends on what it says. Here the
+    /// record read is QUEUED and the outcome comes from DOWNLOADING, a step the wait never heard.
+    func testQuietAddWaitOfADownloadAlreadyThereEndsWithItsOutcome() async throws {
+        _ = try await client.setConfig([(key: "max-parallel", value: "1")])
+        http.serve(path: "/ahead", size: 600_000, seed: 5)
+        http.update(path: "/ahead") { $0.bytesPerSecond = 1_000_000 }
+        http.serve(path: "/there", size: 50_000, seed: 6)
+        _ = try await client.addDownload(AddDownloadRequest(id: "ahead", uri: http.url("/ahead")))
+        try await waitFor("ahead", .downloading)
+        _ = try await client.addDownload(AddDownloadRequest(id: "there", uri: http.url("/there")))
+        let readsBefore = daemon.log().components(separatedBy: "GetDownload").count
+        let quiet = try daemon.runCLI(["add", http.url("/there"), "--id", "there", "--wait", "-q"])
+        XCTAssertEqual(quiet.status, 0, quiet.stderr)
+        XCTAssertEqual(quiet.stdout, "")
+        XCTAssertEqual(daemon.log().components(separatedBy: "GetDownload").count - readsBefore, 1, "the outcome was checked against the record")
+        let record = try await client.getDownload(id: "there")
+        XCTAssertEqual(record.state, .completed)
+    }
 }

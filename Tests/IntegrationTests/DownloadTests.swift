@@ -205,6 +205,32 @@ final class DownloadTests: DaemonTestCase {
         XCTAssertEqual(Set(sequence).count, sequence.count)
     }
 
+    /// A subscription for outcomes alone hears each download once, when it ends, and its
+    /// removal: none of the states on the way, no progress.
+    func testASubscriptionForOutcomesHearsOnlyThoseAndRemovals() async throws {
+        http.serve(path: "/ok", size: 300_000)
+        http.update(path: "/ok") { $0.bytesPerSecond = 2_000_000 }
+        http.serve(path: "/gone", route: { var route = TestRoute(body: .bytes([])); route.alwaysStatus = 404; return route }())
+        let events = try await client.events(states: [.completed, .failed])
+        _ = try await client.addDownload(AddDownloadRequest(id: "ok", uri: http.url("/ok")))
+        _ = try await client.addDownload(AddDownloadRequest(id: "gone", uri: http.url("/gone")))
+        var heard: [String] = []
+        for try await event in events {
+            switch event.kind {
+            case .stateChanged(let download, _):
+                heard.append("\(download.id) \(download.state.name)")
+                if heard.count == 2 { try await client.cancel(id: "ok") }
+            case .removed(let id):
+                heard.append("\(id) removed")
+            case .progress, .license, .eventsLost, .exportProgress, .settingsChanged:
+                heard.append("\(event.kind)")
+            }
+            if heard.count == 3 { break }
+        }
+        XCTAssertEqual(Set(heard.prefix(2)), ["ok COMPLETED", "gone FAILED"])
+        XCTAssertEqual(heard.last, "ok removed")
+    }
+
     func testStatsInfoAndConfig() async throws {
         http.serve(path: "/s", size: 50_000)
         _ = try await client.addDownload(AddDownloadRequest(id: "s", uri: http.url("/s")))

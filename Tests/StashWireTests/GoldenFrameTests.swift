@@ -215,7 +215,11 @@ final class GoldenFrameTests: XCTestCase {
         case "subscribe":
             operation = .subscribe(SubscribeRequest(
                 ids: strs(b, "ids"), minProgressStep: Int(int(b, "min_progress_step")), minIntervalMs: Int(int(b, "min_interval_ms")),
-                replayFromSeq: uint(b, "replay_from_seq")))
+                replayFromSeq: uint(b, "replay_from_seq"),
+                states: try strs(b, "states").map { name in
+                    guard let state = DownloadState(name: name) else { throw Unmapped(description: "state \(name)") }
+                    return state
+                }))
         case "set_config":
             operation = .setConfig(objs(b, "entries").map { ConfigEntry(key: str($0, "key"), value: str($0, "value")) })
         case "verify":

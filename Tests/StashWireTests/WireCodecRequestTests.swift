@@ -30,6 +30,7 @@ final class WireCodecRequestTests: XCTestCase {
         .cancelGroup(GroupRequest(group: "a.b_c-d")),
         .subscribe(SubscribeRequest(ids: ["a", "", "ß"], minProgressStep: 5, minIntervalMs: 1000, replayFromSeq: UInt64.max)),
         .subscribe(SubscribeRequest()),
+        .subscribe(SubscribeRequest(states: [.completed, .failed, .completed])),
         .getStats,
         .getSystemInfo,
         .getConfig,
@@ -156,6 +157,14 @@ final class WireCodecRequestTests: XCTestCase {
         }
         WireTestSupport.assertInvalidArgument(
             try WireTestSupport.rethrowInvalid(WireCodec.decodeRequest(bytes.buffer)), mentioning: ["ListDownloadsRequest.states", "99"])
+    }
+
+    func testUnknownStateInSubscribeThrowsNamingFieldAndValue() {
+        var bytes = ProtobufBytes()
+        bytes.varint(1, 1)
+        bytes.message(21) { $0.bytes(5, [5, 42]) }
+        WireTestSupport.assertInvalidArgument(
+            try WireTestSupport.rethrowInvalid(WireCodec.decodeRequest(bytes.buffer)), mentioning: ["SubscribeRequest.states", "42"])
     }
 
     func testUnknownStateInPackedListDownloadsThrows() {

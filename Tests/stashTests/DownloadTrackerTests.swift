@@ -33,6 +33,17 @@ final class DownloadTrackerTests: XCTestCase {
         XCTAssertEqual(tracker.records["b"]?.state, .completed)
     }
 
+    /// The record an add answered is the download's first: whatever the stream holds of it is
+    /// newer, even an outcome alone (a stream of outcomes, with no step on the way).
+    func testAnOutcomeAppliesAtOnceAfterTheFirstRecord() {
+        var tracker = DownloadTracker()
+        tracker.set(record(.queued), first: true)
+        XCTAssertEqual(tracker.apply(changed(7, .downloading, .completed))?.state, .completed)
+        var later = DownloadTracker()
+        later.set(record(.queued))
+        XCTAssertNil(later.apply(changed(7, .downloading, .completed)), "a record read later may be newer than the outcome")
+    }
+
     func testOnceInStepEveryChangeApplies() {
         var tracker = DownloadTracker()
         tracker.set(record(.queued))

@@ -672,6 +672,12 @@ stash_status stash_subscribe(stash_client *client, const stash_subscribe_options
     body.min_progress_step = o->min_progress_step;
     body.min_interval_ms = o->min_interval_ms;
     body.replay_from_seq = o->replay_from_seq;
+    if (array_given(&m, o->states, o->n_states, "options->states")) {
+        Stash__V1__DownloadState *states = request_array(&m, o->n_states, sizeof *states);
+        for (size_t i = 0; states && i < o->n_states; i++) states[i] = (Stash__V1__DownloadState)o->states[i];
+        body.states = states;
+        body.n_states = states ? o->n_states : 0;
+    }
     Stash__V1__Request request = STASH__V1__REQUEST__INIT;
     request.op_case = STASH__V1__REQUEST__OP_SUBSCRIBE;
     request.subscribe = &body;

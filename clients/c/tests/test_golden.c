@@ -260,6 +260,12 @@ static bool call(stash_client *c, const char *op, const json *b) {
         o.min_progress_step = (uint32_t)json_u64(b, "min_progress_step");
         o.min_interval_ms = (uint32_t)json_u64(b, "min_interval_ms");
         o.replay_from_seq = json_u64(b, "replay_from_seq");
+        stash_state states[16];
+        const json *names = json_get(b, "states");
+        size_t n = 0;
+        for (; names && n < names->n && n < 16; n++) states[n] = state_named(names->items[n]->text);
+        o.states = states;
+        o.n_states = n;
         stash_subscribe(c, &o);
     } else if (strcmp(op, "set_config") == 0) {
         stash_config_entry entries[8];

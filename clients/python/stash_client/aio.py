@@ -433,11 +433,12 @@ class AsyncClient:
         return await self._call(wire.playback_key(id, key_id), "playback_key", PlaybackKey)
 
     def events(self, ids: Optional[Iterable[str]] = None, min_progress_step: int = 0, min_interval_ms: int = 0,
-               replay_from_seq: int = 0) -> "AsyncEventStream":
+               replay_from_seq: int = 0, states: Union[str, Iterable[str], None] = None) -> "AsyncEventStream":
         """An async iterator of events on a connection of its own: ``async with
-        client.events() as stream: async for event in stream: ...``."""
+        client.events() as stream: async for event in stream: ...``. ``states``: only changes
+        into these, Removed and EventsLost, as with ``StashClient.events``."""
         return AsyncEventStream(self.socket_path, self.client_name, ids, min_progress_step, min_interval_ms,
-                                replay_from_seq)
+                                replay_from_seq, states)
 
     async def wait(self, id: str, timeout: Optional[float] = None) -> Download:
         """Waits until the download is in a terminal state (COMPLETED, FAILED, LICENSE_EXPIRED,
@@ -465,10 +466,10 @@ class AsyncEventStream:
     """The events of one subscription; opened by ``async with`` (or the first ``async for``)."""
 
     def __init__(self, socket_path: str, client_name: str, ids: Optional[Iterable[str]], min_progress_step: int,
-                 min_interval_ms: int, replay_from_seq: int) -> None:
+                 min_interval_ms: int, replay_from_seq: int, states: Union[str, Iterable[str], None] = None) -> None:
         self._path = socket_path
         self._requests = (wire.hello(client_name),
-                          wire.subscribe(ids, min_progress_step, min_interval_ms, replay_from_seq))
+                          wire.subscribe(ids, min_progress_step, min_interval_ms, replay_from_seq, states))
         self._writer: Optional[asyncio.StreamWriter] = None
         self._messages: Optional[AsyncGenerator[wire.Message, None]] = None
 

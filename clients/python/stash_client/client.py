@@ -442,12 +442,14 @@ class Client:
         return self._call(wire.playback_key(id, key_id), "playback_key", PlaybackKey)
 
     def events(self, ids: Optional[Iterable[str]] = None, min_progress_step: int = 0, min_interval_ms: int = 0,
-               replay_from_seq: int = 0) -> "EventStream":
+               replay_from_seq: int = 0, states: Union[str, Iterable[str], None] = None) -> "EventStream":
         """An iterator of events (StateChanged, Progress, Removed, LicenseEvent, EventsLost,
         ExportProgress, SettingsChanged) on a
         connection of its own, until it is closed (``close()`` on the iterator, or leaving a
-        ``with`` block around it). ``ids`` empty: every download."""
-        return EventStream(self.socket_path, self.client_name, ids, min_progress_step, min_interval_ms, replay_from_seq)
+        ``with`` block around it). ``ids`` empty: every download. ``states`` (a state name or
+        several, as "COMPLETED"): only changes into these, Removed and EventsLost."""
+        return EventStream(self.socket_path, self.client_name, ids, min_progress_step, min_interval_ms, replay_from_seq,
+                           states)
 
     def wait(self, id: str, timeout: Optional[float] = None) -> Download:
         """Waits until the download is in a terminal state (COMPLETED, FAILED, LICENSE_EXPIRED,
@@ -473,12 +475,11 @@ class EventStream:
     """The events of one subscription, as an iterator; its own connection to the daemon."""
 
     def __init__(self, socket_path: str, client_name: str, ids: Optional[Iterable[str]], min_progress_step: int,
-                 min_interval_ms: int, replay_from_seq: int) -> None:
+                 min_interval_ms: int, replay_from_seq: int, states: Union[str, Iterable[str], None] = None) -> None:
+        subscribe = wire.subscribe(ids, min_progress_step, min_interval_ms, replay_from_seq, states)
         self._connection = _Connection(socket_path, None)
         try:
-            for request_id, request in enumerate(
-                    (wire.hello(client_name),
-                     wire.subscribe(ids, min_progress_step, min_interval_ms, replay_from_seq)), start=1):
+            for request_id, request in enumerate((wire.hello(client_name), subscribe), start=1):
                 request.id = request_id
                 self._connection.send(request)
                 while True:

@@ -896,16 +896,18 @@ class StopRequest(_message.Message):
     def __init__(self, id: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class SubscribeRequest(_message.Message):
-    __slots__ = ["ids", "min_interval_ms", "min_progress_step", "replay_from_seq"]
+    __slots__ = ["ids", "min_interval_ms", "min_progress_step", "replay_from_seq", "states"]
     IDS_FIELD_NUMBER: _ClassVar[int]
     MIN_INTERVAL_MS_FIELD_NUMBER: _ClassVar[int]
     MIN_PROGRESS_STEP_FIELD_NUMBER: _ClassVar[int]
     REPLAY_FROM_SEQ_FIELD_NUMBER: _ClassVar[int]
+    STATES_FIELD_NUMBER: _ClassVar[int]
     ids: _containers.RepeatedScalarFieldContainer[str]
     min_interval_ms: int
     min_progress_step: int
     replay_from_seq: int
-    def __init__(self, ids: _Optional[_Iterable[str]] = ..., min_progress_step: _Optional[int] = ..., min_interval_ms: _Optional[int] = ..., replay_from_seq: _Optional[int] = ...) -> None: ...
+    states: _containers.RepeatedScalarFieldContainer[DownloadState]
+    def __init__(self, ids: _Optional[_Iterable[str]] = ..., min_progress_step: _Optional[int] = ..., min_interval_ms: _Optional[int] = ..., replay_from_seq: _Optional[int] = ..., states: _Optional[_Iterable[_Union[DownloadState, str]]] = ...) -> None: ...
 
 class SubtitlesRequest(_message.Message):
     __slots__ = ["id", "languages", "text_tracks"]

@@ -508,10 +508,10 @@ def list_downloads(state: Union[str, Iterable[str], None], group: Optional[str],
 
 
 def subscribe(ids: Optional[Iterable[str]], min_progress_step: int, min_interval_ms: int,
-              replay_from_seq: int) -> pb.Request:
+              replay_from_seq: int, states: Union[str, Iterable[str], None] = None) -> pb.Request:
     return pb.Request(subscribe=pb.SubscribeRequest(
         ids=list(ids or ()), min_progress_step=min_progress_step, min_interval_ms=min_interval_ms,
-        replay_from_seq=replay_from_seq))
+        replay_from_seq=replay_from_seq, states=_states(states)))
 
 
 def config_value(config: records.Config, key: Optional[str]) -> Union[records.Config, int, str]:

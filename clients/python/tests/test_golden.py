@@ -112,7 +112,7 @@ def build(value):
         request = wire.stop(body["id"], body.get("reason"))
     elif op == "subscribe":
         request = wire.subscribe(body.get("ids"), body.get("min_progress_step", 0), body.get("min_interval_ms", 0),
-                                 _number(body.get("replay_from_seq")))
+                                 _number(body.get("replay_from_seq")), body.get("states"))
     elif op == "set_config":
         request = wire.set_config({e["key"]: e["value"] for e in body["entries"]})
     elif op == "verify":

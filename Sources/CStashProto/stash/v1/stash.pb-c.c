@@ -5523,7 +5523,7 @@ const ProtobufCMessageDescriptor stash__v1__group_request__descriptor =
   (ProtobufCMessageInit) stash__v1__group_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor stash__v1__subscribe_request__field_descriptors[4] =
+static const ProtobufCFieldDescriptor stash__v1__subscribe_request__field_descriptors[5] =
 {
   {
     "ids",
@@ -5573,17 +5573,30 @@ static const ProtobufCFieldDescriptor stash__v1__subscribe_request__field_descri
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "states",
+    5,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Stash__V1__SubscribeRequest, n_states),
+    offsetof(Stash__V1__SubscribeRequest, states),
+    &stash__v1__download_state__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned stash__v1__subscribe_request__field_indices_by_name[] = {
   0,   /* field[0] = ids */
   2,   /* field[2] = min_interval_ms */
   1,   /* field[1] = min_progress_step */
   3,   /* field[3] = replay_from_seq */
+  4,   /* field[4] = states */
 };
 static const ProtobufCIntRange stash__v1__subscribe_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor stash__v1__subscribe_request__descriptor =
 {
@@ -5593,7 +5606,7 @@ const ProtobufCMessageDescriptor stash__v1__subscribe_request__descriptor =
   "Stash__V1__SubscribeRequest",
   "stash.v1",
   sizeof(Stash__V1__SubscribeRequest),
-  4,
+  5,
   stash__v1__subscribe_request__field_descriptors,
   stash__v1__subscribe_request__field_indices_by_name,
   1,  stash__v1__subscribe_request__number_ranges,

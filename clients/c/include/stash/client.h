@@ -934,6 +934,11 @@ typedef struct stash_subscribe_options {
     uint32_t min_progress_step; /* percent between progress events; 0: 1 */
     uint32_t min_interval_ms;   /* 0: 250 */
     uint64_t replay_from_seq;   /* 0: no replay; else first the kept events with seq >= this */
+    /* Added after the first version (a caller built before it gets every event). None: every
+     * event; else only changes into these states, removals and EVENTS_LOST: no progress,
+     * settings, licence or export events, for a caller that waits for outcomes. */
+    const stash_state *states;
+    size_t n_states;
 } stash_subscribe_options;
 #define STASH_SUBSCRIBE_OPTIONS_INIT STASH_OPTIONS_INIT_(stash_subscribe_options)
 static inline void stash_subscribe_options_init(stash_subscribe_options *options) {

@@ -1101,10 +1101,16 @@ struct  Stash__V1__SubscribeRequest
    * 0 = no replay; else events with seq >= this still buffered
    */
   uint64_t replay_from_seq;
+  /*
+   * empty = every event; else only a download's changes into these states, its removal and
+   * events_lost (no progress, settings, licence or export events)
+   */
+  size_t n_states;
+  Stash__V1__DownloadState *states;
 };
 #define STASH__V1__SUBSCRIBE_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&stash__v1__subscribe_request__descriptor) \
-    , 0,NULL, 0, 0, 0 }
+    , 0,NULL, 0, 0, 0, 0,NULL }
 
 
 struct  Stash__V1__SetConfigRequest
