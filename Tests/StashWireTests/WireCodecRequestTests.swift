@@ -159,12 +159,20 @@ final class WireCodecRequestTests: XCTestCase {
             try WireTestSupport.rethrowInvalid(WireCodec.decodeRequest(bytes.buffer)), mentioning: ["ListDownloadsRequest.states", "99"])
     }
 
+    /// A state past the last, -1 (ten bytes on the wire), the ends of int32 and int64's largest,
+    /// each refused naming the field and the value as protobuf-c kept it (an int32).
     func testUnknownStateInSubscribeThrowsNamingFieldAndValue() {
-        var bytes = ProtobufBytes()
-        bytes.varint(1, 1)
-        bytes.message(21) { $0.bytes(5, [5, 42]) }
-        WireTestSupport.assertInvalidArgument(
-            try WireTestSupport.rethrowInvalid(WireCodec.decodeRequest(bytes.buffer)), mentioning: ["SubscribeRequest.states", "42"])
+        let values: [(wire: UInt64, shown: String)] = [
+            (42, "42"), (UInt64(bitPattern: -1), "-1"), (UInt64(Int32.max), "\(Int32.max)"),
+            (UInt64(bitPattern: Int64(Int32.min)), "\(Int32.min)"), (UInt64(bitPattern: Int64.max), "-1"),
+        ]
+        for (wire, shown) in values {
+            var bytes = ProtobufBytes()
+            bytes.varint(1, 1)
+            bytes.message(21) { $0.varint(5, wire) }
+            WireTestSupport.assertInvalidArgument(
+                try WireTestSupport.rethrowInvalid(WireCodec.decodeRequest(bytes.buffer)), mentioning: ["SubscribeRequest.states", shown])
+        }
     }
 
     func testUnknownStateInPackedListDownloadsThrows() {

@@ -55,6 +55,13 @@ static char **string_list(request_memory *m, const char *const *in, size_t n, co
     return out;
 }
 
+static Stash__V1__DownloadState *state_list(request_memory *m, const stash_state *in, size_t n, const char *field) {
+    if (!array_given(m, in, n, field)) return NULL;
+    Stash__V1__DownloadState *out = request_array(m, n, sizeof *out);
+    for (size_t i = 0; out && i < n; i++) out[i] = (Stash__V1__DownloadState)in[i];
+    return out;
+}
+
 static Stash__V1__TextTrack **text_tracks(request_memory *m, const stash_text_track *in, size_t n, const char *field) {
     if (!array_given(m, in, n, field)) return NULL;
     Stash__V1__TextTrack **out = request_array(m, n, sizeof *out);
@@ -359,12 +366,8 @@ stash_status stash_list(stash_client *client, const stash_list_options *options,
     m.status = options_view(client, options, sizeof view, STASH_LIST_OPTIONS_FIRST_SIZE, "options", "stash_list_options",
                             &view);
     Stash__V1__ListDownloadsRequest body = STASH__V1__LIST_DOWNLOADS_REQUEST__INIT;
-    if (array_given(&m, o->states, o->n_states, "options->states")) {
-        Stash__V1__DownloadState *states = request_array(&m, o->n_states, sizeof *states);
-        for (size_t i = 0; states && i < o->n_states; i++) states[i] = (Stash__V1__DownloadState)o->states[i];
-        body.states = states;
-        body.n_states = states ? o->n_states : 0;
-    }
+    body.states = state_list(&m, o->states, o->n_states, "options->states");
+    body.n_states = body.states ? o->n_states : 0;
     body.page_size = o->page_size;
     body.page_token = text(o->page_token);
     body.group = text(o->group);
@@ -672,12 +675,8 @@ stash_status stash_subscribe(stash_client *client, const stash_subscribe_options
     body.min_progress_step = o->min_progress_step;
     body.min_interval_ms = o->min_interval_ms;
     body.replay_from_seq = o->replay_from_seq;
-    if (array_given(&m, o->states, o->n_states, "options->states")) {
-        Stash__V1__DownloadState *states = request_array(&m, o->n_states, sizeof *states);
-        for (size_t i = 0; states && i < o->n_states; i++) states[i] = (Stash__V1__DownloadState)o->states[i];
-        body.states = states;
-        body.n_states = states ? o->n_states : 0;
-    }
+    body.states = state_list(&m, o->states, o->n_states, "options->states");
+    body.n_states = body.states ? o->n_states : 0;
     Stash__V1__Request request = STASH__V1__REQUEST__INIT;
     request.op_case = STASH__V1__REQUEST__OP_SUBSCRIBE;
     request.subscribe = &body;
