@@ -447,6 +447,9 @@ class AsyncClient:
         deadline = None if timeout is None else time.monotonic() + timeout
         async with self.events(ids=[id]) as stream:
             record = await self.get(id)
+            # Events already in the stream may be older than the record read after it: they
+            # are skipped until the change that leaves the record's state.
+            awaiting = True
             while record.state not in records.TERMINAL_STATES:
                 left = None if deadline is None else max(0.0, deadline - time.monotonic())
                 try:
@@ -454,11 +457,15 @@ class AsyncClient:
                 except asyncio.TimeoutError:
                     raise TimeoutError(f"download {id} is still {record.state} after {timeout} s") from None
                 if isinstance(event, records.StateChanged) and event.download.id == id:
+                    if awaiting and event.previous != record.state:
+                        continue
+                    awaiting = False
                     record = event.download
                 elif isinstance(event, records.Removed) and event.id == id:
                     raise StashError("NOT_FOUND", f"download {id} was cancelled")
                 elif isinstance(event, records.EventsLost):
                     record = await self.get(id)
+                    awaiting = True
             return record
 
 

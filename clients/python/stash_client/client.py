@@ -459,16 +459,23 @@ class Client:
         # Subscribed first, so a change between the read and the subscription is still seen.
         with self.events(ids=[id]) as stream:
             record = self.get(id)
+            # Events already in the stream may be older than the record read after it: they
+            # are skipped until the change that leaves the record's state.
+            awaiting = True
             while record.state not in records.TERMINAL_STATES:
                 event = stream.next(deadline)
                 if event is None:
                     raise TimeoutError(f"download {id} is still {record.state} after {timeout} s")
                 if isinstance(event, records.StateChanged) and event.download.id == id:
+                    if awaiting and event.previous != record.state:
+                        continue
+                    awaiting = False
                     record = event.download
                 elif isinstance(event, records.Removed) and event.id == id:
                     raise StashError("NOT_FOUND", f"download {id} was cancelled")
                 elif isinstance(event, records.EventsLost):
                     record = self.get(id)
+                    awaiting = True
             return record
 
 class EventStream:

@@ -336,6 +336,54 @@ def test_wait_times_out_and_sees_a_cancel(daemon, client):
         timer.join()
 
 
+def stale_outcome_then_paused(daemon, id):
+    """A download that fails, is resumed to fail again, then gets a good URL and is paused: the
+    steps a wait subscribed before them finds in its stream, older than the PAUSED it reads."""
+    with Client(daemon.socket, timeout=30) as other:
+        other.resume(id)
+        assert other.wait(id, timeout=20).state == "FAILED"
+        other.set_uri(id, url(daemon, "/slow/1000000/" + id + ".bin"))
+        other.resume(id)
+        return other.pause(id)
+
+
+def test_wait_skips_a_stale_outcome_in_its_stream(daemon, client, monkeypatch):
+    client.add(url(daemon, "/missing/py-stale"), id="py-stale")
+    assert client.wait("py-stale", timeout=20).state == "FAILED"
+    read = client.get
+
+    def read_after_changes(id):
+        stale_outcome_then_paused(daemon, id)
+        record = read(id)
+        assert record.state == "PAUSED"
+        with Client(daemon.socket, timeout=30) as other:
+            other.resume(id)
+        return record
+
+    monkeypatch.setattr(client, "get", read_after_changes)
+    assert client.wait("py-stale", timeout=20).state == "COMPLETED"
+
+
+def test_async_wait_skips_a_stale_outcome_in_its_stream(daemon, monkeypatch):
+    async def scenario():
+        async with await AsyncClient.connect(daemon.socket, timeout=30) as client:
+            await client.add(url(daemon, "/missing/py-stale-async"), id="py-stale-async")
+            assert (await client.wait("py-stale-async", timeout=20)).state == "FAILED"
+            read = client.get
+
+            async def read_after_changes(id):
+                stale_outcome_then_paused(daemon, id)
+                record = await read(id)
+                assert record.state == "PAUSED"
+                await client.resume(id)
+                return record
+
+            monkeypatch.setattr(client, "get", read_after_changes)
+            assert (await client.wait("py-stale-async", timeout=20)).state == "COMPLETED"
+
+    asyncio.run(scenario())
+
+
 def test_async_client(daemon):
     async def scenario():
         async with await AsyncClient.connect(daemon.socket, timeout=30) as client:
