@@ -222,7 +222,9 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 return
             }
             admission.subscribed()
-            logger.debug("subscribe", metadata: ["id": "\(request.id)", "filter-ids": "\(subscribeRequest.ids.count)"])
+            logger.debug("subscribe", metadata: [
+                "id": "\(request.id)", "filter-ids": "\(subscribeRequest.ids.count)", "filter-states": "\(subscribeRequest.states.count)",
+            ])
             startSubscription(subscribeRequest, requestID: request.id, context: context)
         }
     }

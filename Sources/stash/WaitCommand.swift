@@ -27,8 +27,12 @@ struct WaitCommand: AsyncParsableCommand {
 
     func run() async throws {
         let client = try await global.connect()
-        let events = try await client.events(ids: ids)
-        let completed = try await DownloadWaiter.wait(for: ids, client: client, events: events, json: global.json, quiet: quiet)
+        // Quiet, only the outcomes are waited for: the daemon sends no step or progress report
+        // on the way, and each outcome is checked against the download's record.
+        let outcomesOnly = quiet && client.daemonInfo.features.contains("subscribe-states")
+        let events = try await client.events(ids: ids, states: outcomesOnly ? DownloadWaiter.outcomes : [])
+        let completed = try await DownloadWaiter.wait(
+            for: ids, client: client, events: events, json: global.json, quiet: quiet, outcomesOnly: outcomesOnly)
         if !completed { throw ExitCode(ExitStatus.failure) }
     }
 }

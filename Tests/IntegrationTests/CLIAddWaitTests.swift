@@ -72,4 +72,20 @@ final class CLIAddWaitTests: DaemonTestCase {
         let record = try await client.getDownload(id: "there")
         XCTAssertEqual(record.state, .completed)
     }
+
+    /// `stash wait --quiet` asks for outcomes alone, and reads the record again when one comes.
+    func testQuietWaitHearsOutcomesAlone() async throws {
+        http.serve(path: "/slowly", size: 600_000, seed: 7)
+        http.update(path: "/slowly") { $0.bytesPerSecond = 1_000_000 }
+        _ = try await client.addDownload(AddDownloadRequest(id: "slowly", uri: http.url("/slowly")))
+        let readsBefore = daemon.log().components(separatedBy: "GetDownload").count
+        let waited = try daemon.runCLI(["wait", "slowly", "-q"])
+        XCTAssertEqual(waited.status, 0, waited.stderr)
+        XCTAssertEqual(waited.stdout, "")
+        let log = daemon.log()
+        XCTAssertTrue(log.contains("filter-ids=1 filter-states=4"), "the wait subscribed for the four outcomes:\n\(log.suffix(3000))")
+        XCTAssertEqual(log.components(separatedBy: "GetDownload").count - readsBefore, 2, "read at the start and again at its outcome")
+        let record = try await client.getDownload(id: "slowly")
+        XCTAssertEqual(record.state, .completed)
+    }
 }
