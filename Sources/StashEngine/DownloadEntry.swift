@@ -46,7 +46,10 @@ struct DownloadEntry {
     }
 
     private final class PaceBox {
-        var pace: TransferPace
+        // Unchecked at run time, as `Download`'s storage: changed only through the one entry
+        // that holds it (`ownPace()`), whose accesses the compiler and the engine's own
+        // property checks cover.
+        @exclusivity(unchecked) var pace: TransferPace
         init(_ pace: TransferPace) { self.pace = pace }
     }
 }
