@@ -10,7 +10,7 @@
 # cannot look fast.
 #
 # Environment: STASH_BIN_DIR overrides the release build directory holding stashd, stash and
-# stash-bench (default: `swift build -c release --show-bin-path`); BENCH_REPEAT is how many
+# stash-bench (default: the build of `make release`, which it makes); BENCH_REPEAT is how many
 # times each transfer is timed, the fastest counting (default 3); BENCH_ONLY, a comma-separated
 # list of parts (1GiB, 2000x64KiB, 2000x64KiB-https, bundles, start100k, registry, hls, dash,
 # memory, clients, noisy), runs only those, e.g.
@@ -443,6 +443,12 @@ bench_https() {
 # ---------------------------------------------------------------- stash
 BIN=
 find_stash() {
+    # The build `make release` makes, with the Swift runtime linked in: a hand run after a plain
+    # `swift build -c release` would otherwise time the shared-library build, which spends
+    # 10-17 µs more of stashd's CPU a download (bench/HISTORY.md, 2026-11-28 15:00 session).
+    if [[ -z ${STASH_BIN_DIR:-} ]] && ! make --no-print-directory -C "$ROOT" release >/dev/null; then
+        log "'make release' failed; stash rows will say so"
+    fi
     BIN=${STASH_BIN_DIR:-$(cd "$ROOT" && swift build -c release --show-bin-path 2>/dev/null || true)}
     if [[ -z $BIN || ! -x $BIN/stashd || ! -x $BIN/stash ]]; then
         log "no release stashd/stash in '${BIN}'; stash rows will say so (run 'make release')"
