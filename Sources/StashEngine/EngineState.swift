@@ -281,7 +281,7 @@ struct EngineState {
 
     /// A line for the daemon's log, as an effect, when the logger keeps its level: the
     /// metadata of a download's start and completion (strings and a dictionary, built for
-    /// every download) was otherwise built only to be dropped at the default `warning`.
+    /// every download) is otherwise built only to be dropped (`--log-level warning`).
     func log(
         _ level: Logger.Level, _ message: @autoclosure () -> Logger.Message, _ metadata: @autoclosure () -> Logger.Metadata,
         into effects: inout [EngineEffect]
