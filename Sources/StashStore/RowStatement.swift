@@ -9,15 +9,30 @@ import GRDB
 /// stays GRDB's, prepared once, cached by the connection and finalized with it; GRDB
 /// documents `sqliteStatement` for the calls it does not wrap.
 ///
+/// The bytes of a row's text and blob values are gathered in one buffer, kept for the next rows,
+/// and bound without a copy just before the row is written: bound with a copy
+/// (`SQLITE_TRANSIENT`), each value was an allocation inside SQLite, 76 of them a download over
+/// 2,000 single-file downloads (bench/HISTORY.md, "2026-11-28 15:00 session").
+///
 /// `add` binds the next parameter, in the statement's order; `run` executes the statement once
 /// and readies it for the next row. A failed bind is kept and thrown by `run`: the one place
 /// this type turns SQLite's codes into errors, GRDB's `DatabaseError`, which `Registry` names
 /// for its caller (a full disk among them) as it does GRDB's own.
 struct RowStatement {
+    /// A text or blob parameter whose bytes are `bytes[start..<start + count]`.
+    private struct Bytes {
+        let index: Int32
+        let start: Int
+        let count: Int
+        let isText: Bool
+    }
+
     private let statement: OpaquePointer
     private let connection: OpaquePointer?
     private var index: Int32 = 0
     private var failure = SQLITE_OK
+    private var bytes: [UInt8] = []
+    private var pending: [Bytes] = []
 
     init(_ db: Database, sql: String) throws {
         statement = try db.cachedStatement(sql: sql).sqliteStatement
@@ -30,11 +45,10 @@ struct RowStatement {
     mutating func add(_ value: String) {
         index += 1
         var text = value
-        let code = text.withUTF8 { bytes in
-            csqlite_bind_text_copy(
-                statement, index, bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, UInt64(bytes.count))
+        text.withUTF8 { utf8 in
+            pending.append(Bytes(index: index, start: bytes.count, count: utf8.count, isText: true))
+            bytes.append(contentsOf: utf8)
         }
-        note(code)
     }
 
     mutating func add(_ value: String?) {
@@ -64,11 +78,11 @@ struct RowStatement {
     }
 
     /// A blob; no bytes are NULL, as the registry stores an empty value it does not keep.
-    mutating func add(blob bytes: [UInt8]) {
-        guard !bytes.isEmpty else { return addNull() }
+    mutating func add(blob value: [UInt8]) {
+        guard !value.isEmpty else { return addNull() }
         index += 1
-        let code = bytes.withUnsafeBytes { csqlite_bind_blob_copy(statement, index, $0.baseAddress, UInt64($0.count)) }
-        note(code)
+        pending.append(Bytes(index: index, start: bytes.count, count: value.count, isText: false))
+        bytes.append(contentsOf: value)
     }
 
     mutating func addNull() {
@@ -81,12 +95,28 @@ struct RowStatement {
         defer {
             index = 0
             failure = SQLITE_OK
+            bytes.removeAll(keepingCapacity: true)
+            pending.removeAll(keepingCapacity: true)
         }
         guard failure == SQLITE_OK else { throw error(failure) }
-        let code = sqlite3_step(statement)
-        // The message is the connection's last: read before the reset, which may set another.
-        let failed = code == SQLITE_DONE ? nil : error(code)
-        sqlite3_reset(statement)
+        let (statement, pending) = (self.statement, self.pending)
+        let failed: DatabaseError? = bytes.withUnsafeBufferPointer { buffer in
+            // The buffer is fixed only inside this closure: bound, run and unbound here.
+            defer {
+                sqlite3_reset(statement)
+                sqlite3_clear_bindings(statement)
+            }
+            for value in pending {
+                let start = buffer.baseAddress.map { UnsafeRawPointer($0 + value.start) }
+                let code = value.isText
+                    ? csqlite_bind_text_static(statement, value.index, start?.assumingMemoryBound(to: CChar.self), UInt64(value.count))
+                    : csqlite_bind_blob_static(statement, value.index, start, UInt64(value.count))
+                if code != SQLITE_OK { return error(code) }
+            }
+            // The message is the connection's last: read before the reset, which may set another.
+            let code = sqlite3_step(statement)
+            return code == SQLITE_DONE ? nil : error(code)
+        }
         if let failed { throw failed }
     }
 
