@@ -84,8 +84,7 @@ def main():
     choice = chosen_runs(workload, times)
 
     def pick_time(tool, rows):
-        status, index = choice[tool]
-        return rows[index]
+        return rows[choice[tool][1]]
 
     # The floors' run of least CPU, by the order of their CPU rows (a thread row each).
     least = {}

@@ -603,6 +603,40 @@ final class RegistryTests: XCTestCase {
         XCTAssertTrue(loaded.problems.contains { $0.contains("'bad-headers'") && $0.contains("headers") }, "\(loaded.problems)")
     }
 
+    /// A batch's rows share one buffer for their texts and blobs (`RowStatement`): a long row
+    /// before shorter and empty ones, multi-byte text and blobs must each read back as written,
+    /// with nothing of the row before it, and an empty text stays empty, not NULL.
+    func testRowsOfOneBatchKeepTheirOwnTextsAndBlobs() async throws {
+        let registry = try openRegistry()
+        var long = Self.sample("long")
+        long.title = String(repeating: "long title ", count: 400)
+        long.stateReason = "ünïcödé 字 🎞"
+        long.appData = Array(repeating: 0xAB, count: 5000)
+        long.group = "g-long"
+        var short = Self.sample("s")
+        short.title = "t"
+        short.appData = [1]
+        var empty = Self.sample("e")
+        empty.title = ""
+        empty.stateReason = ""
+        empty.group = ""
+        try await registry.save([long, short, empty])
+        let loaded = try registry.loadAll()
+        XCTAssertEqual(loaded.problems, [])
+        let byID = Dictionary(uniqueKeysWithValues: loaded.downloads.map { ($0.id, $0) })
+        for written in [long, short, empty] {
+            let back = try XCTUnwrap(byID[written.id])
+            XCTAssertEqual(back.title, written.title, written.id)
+            XCTAssertEqual(back.stateReason, written.stateReason, written.id)
+            XCTAssertEqual(back.appData, written.appData, written.id)
+            XCTAssertEqual(back.group, written.group, written.id)
+            XCTAssertEqual(back.uri, written.uri, written.id)
+            XCTAssertEqual(back.files.map(\.path), written.files.map(\.path), written.id)
+        }
+        let titles = try await rawDatabase(databasePath).read { try String?.fetchAll($0, sql: "SELECT title FROM download ORDER BY id") }
+        XCTAssertEqual(titles, ["", long.title, "t"])
+    }
+
     func testAThousandConcurrentSavesAllLand() async throws {
         let registry = try openRegistry()
         try await withThrowingTaskGroup(of: Void.self) { group in
